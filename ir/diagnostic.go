@@ -1,0 +1,169 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Backend names an execution backend diagnostics are checked against.
+type Backend string
+
+// Backends Thund knows.
+const (
+	Native  Backend = "native"
+	Spark41 Backend = "spark-4.1"
+	Spark42 Backend = "spark-4.2"
+)
+
+// AllBackends lists every backend, in documentation order.
+var AllBackends = []Backend{Native, Spark41, Spark42}
+
+// DefaultBackends are checked when thund.yaml does not say.
+var DefaultBackends = []Backend{Native, Spark41}
+
+// ParseBackend returns the backend named s, or false.
+func ParseBackend(s string) (Backend, bool) {
+	for _, b := range AllBackends {
+		if string(b) == s {
+			return b, true
+		}
+	}
+	return "", false
+}
+
+// Severity of a diagnostic, ordered as in LSP (Error is the most severe).
+type Severity int
+
+// Severities.
+const (
+	Error Severity = iota + 1
+	Warning
+	Info
+	Hint
+)
+
+// String returns "error", "warning", "info" or "hint".
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Info:
+		return "info"
+	case Hint:
+		return "hint"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// Related is a secondary location of a diagnostic.
+type Related struct {
+	Loc     Loc
+	Message string
+}
+
+// Diagnostic is one finding about a pipeline, at an exact range.
+type Diagnostic struct {
+	Loc      Loc
+	Severity Severity
+	// Code is a stable identifier, documented in docs/diagnostics.md.
+	Code Code
+	// Message says what is wrong and how to fix it.
+	Message string
+	// Backend is set when the finding holds for one backend only.
+	Backend Backend
+	Related []Related
+}
+
+// Code is a stable diagnostic code.
+type Code string
+
+// Diagnostic codes. Each is documented in docs/diagnostics.md; a test keeps
+// the two in step.
+const (
+	// Project files.
+	CodeSpecError     Code = "spec-error"
+	CodeSpecUnknown   Code = "spec-unknown-key"
+	CodeSpecAmbiguous Code = "spec-ambiguous"
+	CodeConfigError   Code = "config-error"
+	CodeLibraryPython Code = "library-not-analysed"
+	CodeLibraryEmpty  Code = "library-no-match"
+	CodePathEscape    Code = "path-outside-root"
+	CodeFileRead      Code = "file-unreadable"
+	CodeFileEncoding  Code = "file-encoding"
+
+	// Pragma headers.
+	CodePragmaUnknown   Code = "pragma-unknown-key"
+	CodePragmaDuplicate Code = "pragma-duplicate-key"
+	CodePragmaValue     Code = "pragma-bad-value"
+	CodePragmaSyntax    Code = "pragma-syntax"
+	CodePragmaMisplaced Code = "pragma-misplaced"
+
+	// SQL.
+	CodeSQLSyntax       Code = "sql-syntax"
+	CodeSQLUnsupported  Code = "sql-unsupported-statement"
+	CodeSQLEmpty        Code = "sql-empty"
+	CodeSQLMultiQuery   Code = "sql-multiple-queries"
+	CodeSQLNotQuery     Code = "sql-not-a-query"
+	CodeUnknownRef      Code = "unknown-reference"
+	CodeDuplicate       Code = "duplicate-dataset"
+	CodeDuplicateFlow   Code = "duplicate-flow"
+	CodeUnknownTarget   Code = "unknown-flow-target"
+	CodeCycle           Code = "cycle"
+	CodeMissingSample   Code = "missing-sample"
+	CodeUnusedSample    Code = "unused-sample"
+	CodeSampleConflicts Code = "sample-conflict"
+
+	// Capabilities, per backend.
+	CodeUnsupported Code = "unsupported-on-backend"
+
+	// Streaming semantics.
+	CodeStreamAggNoWatermark Code = "stream-aggregate-needs-watermark"
+	CodeStreamCompleteNoAgg  Code = "stream-complete-needs-aggregate"
+	CodeStreamInMV           Code = "stream-in-materialized-view"
+	CodeStreamNoStream       Code = "streaming-table-without-stream"
+	CodeStreamJoinWatermark  Code = "stream-join-needs-watermarks"
+	CodeStreamSettingBatch   Code = "stream-setting-on-batch"
+	CodeCDCNotStreaming      Code = "cdc-target-not-streaming-table"
+)
+
+// Codes lists every code, for documentation checks.
+var Codes = []Code{
+	CodeSpecError, CodeSpecUnknown, CodeSpecAmbiguous, CodeConfigError,
+	CodeLibraryPython, CodeLibraryEmpty, CodePathEscape, CodeFileRead, CodeFileEncoding,
+	CodePragmaUnknown, CodePragmaDuplicate, CodePragmaValue, CodePragmaSyntax, CodePragmaMisplaced,
+	CodeSQLSyntax, CodeSQLUnsupported, CodeSQLEmpty, CodeSQLMultiQuery, CodeSQLNotQuery,
+	CodeUnknownRef, CodeDuplicate, CodeDuplicateFlow, CodeUnknownTarget, CodeCycle,
+	CodeMissingSample, CodeUnusedSample, CodeSampleConflicts,
+	CodeUnsupported,
+	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
+	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming,
+}
+
+// SortDiagnostics orders diagnostics by file, start, end, severity, code,
+// backend and message, so output is stable.
+func SortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Loc.File != b.Loc.File {
+			return a.Loc.File < b.Loc.File
+		}
+		if a.Loc.Start != b.Loc.Start {
+			return a.Loc.Start < b.Loc.Start
+		}
+		if a.Loc.End != b.Loc.End {
+			return a.Loc.End < b.Loc.End
+		}
+		if a.Severity != b.Severity {
+			return a.Severity < b.Severity
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		if a.Backend != b.Backend {
+			return a.Backend < b.Backend
+		}
+		return a.Message < b.Message
+	})
+}

@@ -1,0 +1,292 @@
+// Package ir holds Thund's pipeline intermediate representation: datasets,
+// the flows that fill them, expectations, sources, triggers and CDC specs,
+// plus the diagnostics analysis attaches to them. It performs no I/O and
+// imports nothing else of Thund's, so every layer (analysis, engine, Spark
+// lowering, LSP) can share it.
+package ir
+
+import "sort"
+
+// Loc is a range of a source file, as byte offsets into its text (Start
+// inclusive, End exclusive). Converting to lines and columns is the job of
+// package textpos, which knows the file's text.
+type Loc struct {
+	File  string `json:"file"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+// IsZero reports whether l carries no location.
+func (l Loc) IsZero() bool { return l.File == "" && l.Start == 0 && l.End == 0 }
+
+// Kind is the kind of a dataset.
+type Kind string
+
+// Dataset kinds, spelled as in the `@kind` pragma.
+const (
+	MaterializedView Kind = "materialized_view"
+	Table            Kind = "table"
+	StreamingTable   Kind = "streaming_table"
+	View             Kind = "view"
+	TemporaryView    Kind = "temporary_view"
+	Sink             Kind = "sink"
+)
+
+// Kinds lists every dataset kind, in documentation order.
+var Kinds = []Kind{MaterializedView, Table, StreamingTable, View, TemporaryView, Sink}
+
+// Materialized reports whether datasets of kind k store rows (as opposed to
+// views, which are queries evaluated on read).
+func (k Kind) Materialized() bool {
+	return k == MaterializedView || k == Table || k == StreamingTable || k == Sink
+}
+
+// Pipeline is one analysed pipeline: its settings, datasets, flows and the
+// source tables its flows read that no dataset defines.
+type Pipeline struct {
+	// Name is the spec's name, or the root folder's name without a spec.
+	Name string
+	// Root is the pipeline root folder (absolute). It is informational; ir
+	// never reads it.
+	Root          string
+	Catalog       string
+	Database      string
+	Storage       string
+	Configuration map[string]string
+	// Backends lists the backends diagnostics check (thund.yaml).
+	Backends []Backend
+	Datasets []*Dataset
+	Flows    []*Flow
+	// Sources are the leaves of the graph: tables read by flows that no
+	// dataset defines, with their sample binding if any.
+	Sources []*Source
+}
+
+// Dataset is a named output of the pipeline.
+type Dataset struct {
+	Name    string
+	Kind    Kind
+	Comment string
+	// PartitionBy and ClusterBy are the table layout columns.
+	PartitionBy []string
+	ClusterBy   []string
+	// Format is the table format on Spark (parquet, delta, ...).
+	Format     string
+	Properties map[string]string
+	// Backends, when set, restricts where the dataset is meant to run.
+	Backends []Backend
+	// Loc spans the defining statement (or the whole pragma-form file).
+	Loc Loc
+	// NameLoc is the name in a CREATE statement, or the `@name` value, or
+	// the start of the file for a name taken from the file stem.
+	NameLoc Loc
+	// FromStem is true when the name comes from the file's stem, so a
+	// rename also renames the file.
+	FromStem bool
+	// KindLoc is the `@kind` pragma value or the CREATE keyword run.
+	KindLoc Loc
+}
+
+// Ref is one table reference in a query.
+type Ref struct {
+	// Name is the referenced table, as written but unquoted; a qualified
+	// name keeps its dots (db.t).
+	Name string
+	// Streaming marks a STREAM(x) / STREAM x read.
+	Streaming bool
+	Loc       Loc
+}
+
+// Action is what an expectation does with a violating row.
+type Action string
+
+// Expectation actions.
+const (
+	Warn Action = "warn"
+	Drop Action = "drop"
+	Fail Action = "fail"
+)
+
+// Expectation is a data-quality rule on a flow's output rows.
+type Expectation struct {
+	Name   string
+	SQL    string
+	Action Action
+	Loc    Loc
+	// SQLLoc is the range of the boolean expression.
+	SQLLoc Loc
+}
+
+// TriggerKind is a streaming trigger.
+type TriggerKind string
+
+// Streaming triggers.
+const (
+	AvailableNow   TriggerKind = "available_now"
+	ProcessingTime TriggerKind = "processing_time"
+	Continuous     TriggerKind = "continuous"
+	Once           TriggerKind = "once"
+)
+
+// Trigger is a streaming trigger with its interval (processing_time only).
+type Trigger struct {
+	Kind     TriggerKind
+	Interval string
+	Loc      Loc
+}
+
+// OutputMode is a streaming output mode.
+type OutputMode string
+
+// Output modes.
+const (
+	Append   OutputMode = "append"
+	Update   OutputMode = "update"
+	Complete OutputMode = "complete"
+)
+
+// Watermark bounds event-time lateness.
+type Watermark struct {
+	Column string
+	Delay  string
+	Loc    Loc
+}
+
+// CDC describes an apply-changes flow.
+type CDC struct {
+	Keys       []string
+	SequenceBy string
+	// SCD is 1 or 2.
+	SCD int
+	// Deletes is an optional SQL predicate marking deletes, beside
+	// _change_type = 'DELETE'.
+	Deletes string
+	Loc     Loc
+}
+
+// SourceKind is the kind of an unbounded source declared with `@source`.
+type SourceKind string
+
+// Source kinds.
+const (
+	Kafka   SourceKind = "kafka"
+	Files   SourceKind = "files"
+	CDCFeed SourceKind = "cdc"
+)
+
+// SourceSpec is an unbounded source a streaming flow reads (`@source`).
+type SourceSpec struct {
+	Kind SourceKind
+	// Table is the name the flow's SQL uses for the source.
+	Table   string
+	Options map[string]string
+	Loc     Loc
+}
+
+// Flow is a query that writes into a target dataset.
+type Flow struct {
+	Name   string
+	Target string
+	// SQL is the query as written; Normalized is the same text with
+	// STREAM(...) removed and backticks turned into double quotes, byte for
+	// byte the same length, so offsets map one to one.
+	SQL        string
+	Normalized string
+	// QueryLoc is the range of SQL in its file.
+	QueryLoc Loc
+	Reads    []Ref
+	// Streaming is true when the flow reads at least one stream.
+	Streaming bool
+	// Append marks a flow that appends into another dataset (CREATE FLOW
+	// ... INSERT INTO, or `@target`), as opposed to a dataset's own query.
+	Append bool
+	// Aggregates is true when the query groups or calls an aggregate.
+	Aggregates   bool
+	Source       *SourceSpec
+	Trigger      Trigger
+	OutputMode   OutputMode
+	OutputLoc    Loc
+	Watermark    *Watermark
+	Expectations []Expectation
+	CDC          *CDC
+	Conf         map[string]string
+	Loc          Loc
+}
+
+// Mode names how the flow runs: "cdc", "append", "streaming" or "batch".
+func (f *Flow) Mode() string {
+	switch {
+	case f.CDC != nil:
+		return "cdc"
+	case f.Append:
+		return "append"
+	case f.Streaming:
+		return "streaming"
+	}
+	return "batch"
+}
+
+// SampleOrigin says where a sample binding came from.
+type SampleOrigin string
+
+// Sample binding origins, lowest precedence first.
+const (
+	SampleConvention SampleOrigin = "convention"
+	SampleConfig     SampleOrigin = "thund.yaml"
+	SamplePragma     SampleOrigin = "pragma"
+)
+
+// Source is a table read by the pipeline that no dataset defines.
+type Source struct {
+	Name string
+	// Sample is the sample path (relative to the root), empty if none.
+	Sample string
+	// Stream is true when the sample is a folder of micro-batches.
+	Stream bool
+	Origin SampleOrigin
+	// Loc is where the binding is written (pragma or thund.yaml).
+	Loc Loc
+	// Declared is set when an `@source` pragma declares the source.
+	Declared *SourceSpec
+}
+
+// Dataset returns the dataset named name, or nil.
+func (p *Pipeline) Dataset(name string) *Dataset {
+	for _, d := range p.Datasets {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// FlowsInto returns the flows whose target is name, in declaration order.
+func (p *Pipeline) FlowsInto(name string) []*Flow {
+	var out []*Flow
+	for _, f := range p.Flows {
+		if f.Target == name {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Source returns the source named name, or nil.
+func (p *Pipeline) Source(name string) *Source {
+	for _, s := range p.Sources {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// SortedKeys returns m's keys in order; a small helper for stable output.
+func SortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
