@@ -1,0 +1,273 @@
+package project
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/ir"
+	"go.yaml.in/yaml/v3"
+)
+
+// SampleConfig is one `samples:` entry of thund.yaml: rows for a source
+// table from a file, a glob or a folder of micro-batches.
+type SampleConfig struct {
+	// Table is the source table, lower-cased.
+	Table string
+	// Path is the sample path as written, relative to the root.
+	Path string
+	// Loc is the range of the path value.
+	Loc ir.Loc
+}
+
+// Config is the content of thund.yaml, thund's own settings.
+type Config struct {
+	// Backends are the backends diagnostics check; nil when not set (the
+	// caller applies ir.DefaultBackends).
+	Backends []ir.Backend
+	// SparkRemote is the Spark Connect endpoint (sc://host:port).
+	SparkRemote string
+	// SparkVersion is "4.1" or "4.2", "" when not set.
+	SparkVersion string
+	Samples      []SampleConfig
+	// PreviewLimit is the rows per preview page; 0 when not set.
+	PreviewLimit int
+	// Loc is each value's location by key path: "backends", "spark",
+	// "spark.remote", "spark.version", "samples", "preview",
+	// "preview.limit".
+	Loc map[string]ir.Loc
+}
+
+var (
+	configKeys  = []string{"backends", "spark", "samples", "preview"}
+	sparkKeys   = []string{"remote", "version"}
+	previewKeys = []string{"limit"}
+	versions    = []string{"4.1", "4.2"}
+)
+
+// ParseConfig parses thund.yaml text. file is the path used in diagnostics.
+// Unknown keys are warnings; bad values are errors and leave the setting
+// unset.
+func ParseConfig(file string, text []byte) (Config, []ir.Diagnostic) {
+	d := newDoc(file, ir.CodeConfigError, text)
+	cfg := Config{Loc: map[string]ir.Loc{}}
+	root := resolve(d.parse())
+	if d.failed || root == nil || isNull(root) {
+		return cfg, d.diags
+	}
+	if root.Kind != yaml.MappingNode {
+		d.errorf(d.at(root), "%s must be a mapping of settings (backends, spark, samples, preview), not %s", file, kindName(root))
+		return cfg, d.diags
+	}
+	for _, p := range d.pairs(root, ir.Warning) {
+		loc := d.valueLoc(p.key, p.raw)
+		switch p.name {
+		case "backends":
+			cfg.Loc["backends"] = loc
+			cfg.Backends = d.configBackends(p)
+		case "spark":
+			cfg.Loc["spark"] = loc
+			d.configSpark(p, &cfg)
+		case "samples":
+			cfg.Loc["samples"] = loc
+			cfg.Samples = d.configSamples(p)
+		case "preview":
+			cfg.Loc["preview"] = loc
+			d.configPreview(p, &cfg)
+		default:
+			d.unknownKey(p, "", configKeys)
+		}
+	}
+	return cfg, d.diags
+}
+
+// unknownKey warns about a key thund.yaml does not define.
+func (d *doc) unknownKey(p pair, section string, allowed []string) {
+	where := d.file
+	if section != "" {
+		where = "`" + section + "` of " + d.file
+	}
+	d.add(ir.Warning, ir.CodeConfigError, d.at(p.key), fmt.Sprintf("unknown key `%s` in %s, ignored (known: %s)%s", p.name, where, strings.Join(allowed, ", "), didYouMean(p.name, allowed)))
+}
+
+// section checks that a value is a mapping (an empty value is allowed and
+// means "not set").
+func (d *doc) section(p pair, example string) bool {
+	switch {
+	case isNull(p.val):
+		return false
+	case p.val.Kind != yaml.MappingNode:
+		d.errorf(d.at(p.raw), "`%s` must be a mapping (%s), not %s", p.name, example, kindName(p.val))
+		return false
+	}
+	return true
+}
+
+// configBackends reads `backends:`, a list of backend names (a single name
+// is accepted too).
+func (d *doc) configBackends(p pair) []ir.Backend {
+	names := make([]string, len(ir.AllBackends))
+	for i, b := range ir.AllBackends {
+		names[i] = string(b)
+	}
+	var items []*yaml.Node
+	switch {
+	case isNull(p.val):
+		return nil
+	case p.val.Kind == yaml.ScalarNode:
+		items = []*yaml.Node{p.val}
+	case p.val.Kind == yaml.SequenceNode:
+		items = p.val.Content
+	default:
+		d.errorf(d.at(p.raw), "`backends` must be a list such as `[native, spark-4.1]`, not %s", kindName(p.val))
+		return nil
+	}
+	if len(items) == 0 {
+		d.add(ir.Warning, ir.CodeConfigError, d.at(p.raw), fmt.Sprintf("`backends` is empty, so the default (%s) applies: list at least one of %s", joinBackends(ir.DefaultBackends), quoteList(names)))
+		return nil
+	}
+	var out []ir.Backend
+	for _, raw := range items {
+		it := resolve(raw)
+		if it.Kind != yaml.ScalarNode || isNull(it) {
+			d.errorf(d.at(raw), "a backend must be one of %s, not %s", quoteList(names), kindName(it))
+			continue
+		}
+		b, ok := ir.ParseBackend(it.Value)
+		if !ok {
+			d.errorf(d.at(raw), "unknown backend `%s`: use %s (nearest: `%s`)", it.Value, quoteList(names), nearest(it.Value, names))
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == b
+		}
+		if dup {
+			d.add(ir.Warning, ir.CodeConfigError, d.at(raw), fmt.Sprintf("backend `%s` is listed twice", b))
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func joinBackends(bs []ir.Backend) string {
+	s := make([]string, len(bs))
+	for i, b := range bs {
+		s[i] = string(b)
+	}
+	return strings.Join(s, ", ")
+}
+
+// configSpark reads `spark: {remote, version}`.
+func (d *doc) configSpark(p pair, cfg *Config) {
+	if !d.section(p, "`remote: sc://host:15002`, `version: \"4.1\"`") {
+		return
+	}
+	for _, e := range d.pairs(p.val, ir.Warning) {
+		switch e.name {
+		case "remote":
+			cfg.Loc["spark.remote"] = d.valueLoc(e.key, e.raw)
+			v, ok := d.configScalar(e)
+			if !ok {
+				continue
+			}
+			if !strings.HasPrefix(v, "sc://") {
+				d.errorf(d.at(e.raw), "`spark.remote` must be a Spark Connect URL starting with `sc://` (for example `sc://localhost:15002`), not `%s`", v)
+				continue
+			}
+			cfg.SparkRemote = v
+		case "version":
+			cfg.Loc["spark.version"] = d.valueLoc(e.key, e.raw)
+			v, ok := d.configScalar(e)
+			if !ok {
+				continue
+			}
+			if v != "4.1" && v != "4.2" {
+				d.errorf(d.at(e.raw), "`spark.version` must be \"4.1\" or \"4.2\", not `%s` (nearest: \"%s\")", v, nearest(v, versions))
+				continue
+			}
+			cfg.SparkVersion = v
+		default:
+			d.unknownKey(e, "spark", sparkKeys)
+		}
+	}
+}
+
+// configScalar reads a single value; empty values are not set (no error),
+// lists and mappings are errors.
+func (d *doc) configScalar(e pair) (string, bool) {
+	switch {
+	case isNull(e.val):
+		return "", false
+	case e.val.Kind != yaml.ScalarNode:
+		d.errorf(d.at(e.raw), "`%s` must be a single value, not %s", e.name, kindName(e.val))
+		return "", false
+	}
+	return e.val.Value, true
+}
+
+// configSamples reads `samples:`, source table to path.
+func (d *doc) configSamples(p pair) []SampleConfig {
+	if !d.section(p, "`orders: samples/orders.csv`") {
+		return nil
+	}
+	var out []SampleConfig
+	seen := map[string]bool{}
+	for _, e := range d.pairs(p.val, ir.Warning) {
+		table := strings.ToLower(strings.TrimSpace(e.name))
+		if table == "" {
+			d.errorf(d.at(e.key), "a sample needs a table name: `table: path`")
+			continue
+		}
+		v, ok := d.configScalar(e)
+		if !ok || strings.TrimSpace(v) == "" {
+			if ok || isNull(e.val) {
+				d.errorf(d.valueLoc(e.key, e.raw), "sample `%s` has no path: give a file, a glob or a folder of micro-batches, relative to the pipeline folder", e.name)
+			}
+			continue
+		}
+		loc := d.at(e.raw)
+		if !filepath.IsAbs(v) && !strings.HasPrefix(v, "/") && !Inside(".", v) {
+			d.add(ir.Error, ir.CodePathEscape, loc, fmt.Sprintf("sample path `%s` leaves the pipeline folder: keep samples inside it", v))
+			continue
+		}
+		if seen[table] {
+			d.add(ir.Warning, ir.CodeConfigError, d.at(e.key), fmt.Sprintf("sample for `%s` is given twice (table names ignore case): the last one wins", table))
+			for i := range out {
+				if out[i].Table == table {
+					out = append(out[:i], out[i+1:]...)
+					break
+				}
+			}
+		}
+		seen[table] = true
+		out = append(out, SampleConfig{Table: table, Path: v, Loc: loc})
+	}
+	return out
+}
+
+// configPreview reads `preview: {limit}`.
+func (d *doc) configPreview(p pair, cfg *Config) {
+	if !d.section(p, "`limit: 500`") {
+		return
+	}
+	for _, e := range d.pairs(p.val, ir.Warning) {
+		if e.name != "limit" {
+			d.unknownKey(e, "preview", previewKeys)
+			continue
+		}
+		cfg.Loc["preview.limit"] = d.valueLoc(e.key, e.raw)
+		v, ok := d.configScalar(e)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.ReplaceAll(v, "_", ""), 10, 32)
+		if err != nil || n <= 0 {
+			d.errorf(d.at(e.raw), "`preview.limit` must be a positive whole number of rows (for example 500), not `%s`", v)
+			continue
+		}
+		cfg.PreviewLimit = int(n)
+	}
+}
