@@ -30,12 +30,7 @@ func (p *Pipeline) Resolve(ref string) *Dataset {
 	default:
 		return nil
 	}
-	for _, d := range p.Datasets {
-		if NameKey(d.Name) == name {
-			return d
-		}
-	}
-	return nil
+	return p.Dataset(name)
 }
 
 // Edge is one dependency: flow Flow, writing To, reads From through Ref.
@@ -359,10 +354,8 @@ func (p *Pipeline) Validate() []Problem {
 }
 
 func (p *Pipeline) displayName(key string) string {
-	for _, d := range p.Datasets {
-		if NameKey(d.Name) == key {
-			return d.Name
-		}
+	if d := p.Dataset(key); d != nil {
+		return d.Name
 	}
 	return key
 }

@@ -5,7 +5,10 @@
 // lowering, LSP) can share it.
 package ir
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Loc is a range of a source file, as byte offsets into its text (Start
 // inclusive, End exclusive). Converting to lines and columns is the job of
@@ -60,6 +63,29 @@ type Pipeline struct {
 	// Sources are the leaves of the graph: tables read by flows that no
 	// dataset defines, with their sample binding if any.
 	Sources []*Source
+
+	// The name indexes are built on first use; a pipeline must not change
+	// after it is first queried.
+	indexOnce sync.Once
+	byName    map[string]*Dataset
+	byTarget  map[string][]*Flow
+}
+
+func (p *Pipeline) index() {
+	p.indexOnce.Do(func() {
+		p.byName = make(map[string]*Dataset, len(p.Datasets))
+		for _, d := range p.Datasets {
+			k := NameKey(d.Name)
+			if _, dup := p.byName[k]; !dup {
+				p.byName[k] = d
+			}
+		}
+		p.byTarget = make(map[string][]*Flow, len(p.Datasets))
+		for _, f := range p.Flows {
+			k := NameKey(f.Target)
+			p.byTarget[k] = append(p.byTarget[k], f)
+		}
+	})
 }
 
 // Dataset is a named output of the pipeline.
@@ -200,8 +226,14 @@ type Flow struct {
 	// Append marks a flow that appends into another dataset (CREATE FLOW
 	// ... INSERT INTO, or `@target`), as opposed to a dataset's own query.
 	Append bool
-	// Aggregates is true when the query groups or calls an aggregate.
-	Aggregates   bool
+	// Aggregates is true when the query groups or calls an aggregate;
+	// AggLoc is where (the GROUP BY or the first aggregate call).
+	Aggregates bool
+	AggLoc     Loc
+	// Dialect is "postgres" when the query parses as standard SQL, or
+	// "duckdb" when only DuckDB's parser accepts it (DuckDB-only syntax
+	// such as EXCLUDE or QUALIFY, which Spark may reject).
+	Dialect      string
 	Source       *SourceSpec
 	Trigger      Trigger
 	OutputMode   OutputMode
@@ -250,25 +282,18 @@ type Source struct {
 	Declared *SourceSpec
 }
 
-// Dataset returns the dataset named name, or nil.
+// Dataset returns the dataset named name (ignoring case; the first one
+// when names repeat), or nil.
 func (p *Pipeline) Dataset(name string) *Dataset {
-	for _, d := range p.Datasets {
-		if d.Name == name {
-			return d
-		}
-	}
-	return nil
+	p.index()
+	return p.byName[NameKey(name)]
 }
 
-// FlowsInto returns the flows whose target is name, in declaration order.
+// FlowsInto returns the flows whose target is name (ignoring case), in
+// declaration order.
 func (p *Pipeline) FlowsInto(name string) []*Flow {
-	var out []*Flow
-	for _, f := range p.Flows {
-		if f.Target == name {
-			out = append(out, f)
-		}
-	}
-	return out
+	p.index()
+	return p.byTarget[NameKey(name)]
 }
 
 // Source returns the source named name, or nil.

@@ -117,7 +117,7 @@ func (ix *Index) pos(off int, utf16 bool) Position {
 		if i+size > off {
 			break
 		}
-		if utf16 && r >= 0x10000 && !(r == utf8.RuneError && size == 1) {
+		if utf16 && r >= 0x10000 {
 			col += 2
 		} else {
 			col++
@@ -152,7 +152,7 @@ func (ix *Index) offset(p Position, utf16 bool) int {
 	col := 0
 	for i < end && col < p.Column {
 		r, size := utf8.DecodeRuneInString(ix.text[i:])
-		if utf16 && r >= 0x10000 && !(r == utf8.RuneError && size == 1) {
+		if utf16 && r >= 0x10000 {
 			col += 2
 		} else {
 			col++

@@ -1,0 +1,107 @@
+package ir
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// pipeline builds a pipeline where each entry "t: a b" is a dataset t whose
+// flow reads a and b.
+func pipeline(spec ...string) *Pipeline {
+	p := &Pipeline{}
+	for i, s := range spec {
+		name, reads, _ := strings.Cut(s, ":")
+		name = strings.TrimSpace(name)
+		file := name + ".sql"
+		p.Datasets = append(p.Datasets, &Dataset{Name: name, Kind: MaterializedView, NameLoc: Loc{File: file}})
+		f := &Flow{Name: name, Target: name, Loc: Loc{File: file}}
+		for j, r := range strings.Fields(reads) {
+			f.Reads = append(f.Reads, Ref{Name: r, Loc: Loc{File: file, Start: 14 + j, End: 15 + j + i*0}})
+		}
+		p.Flows = append(p.Flows, f)
+	}
+	return p
+}
+
+func TestTopoOrderPrefersDeclarationOrder(t *testing.T) {
+	p := pipeline("report: daily users", "daily: orders", "users:", "orders:")
+	got, err := p.Graph().TopoOrder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"users", "orders", "daily", "report"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}
+
+func TestCyclesEveryEdgeWithPath(t *testing.T) {
+	p := pipeline("a: c", "b: a", "c: b", "d: a", "e: e")
+	g := p.Graph()
+	if _, err := g.TopoOrder(); err == nil {
+		t.Fatal("TopoOrder accepted a cyclic graph")
+	}
+	var got []string
+	for _, c := range g.Cycles() {
+		got = append(got, c.Edge.From+">"+c.Edge.To+" "+strings.Join(c.Path, "->"))
+	}
+	want := []string{"a>b a->b->c->a", "b>c b->c->a->b", "c>a c->a->b->c", "e>e e->e"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("cycles %v, want %v", got, want)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	p := pipeline("a:", "b: a", "a: b")
+	p.Flows = append(p.Flows, &Flow{Name: "extra", Target: "nowhere", Loc: Loc{File: "x.sql"}})
+	codes := map[Code]int{}
+	for _, prob := range p.Validate() {
+		codes[prob.Code]++
+		if prob.Code == CodeDuplicate && len(prob.Related) != 1 {
+			t.Errorf("duplicate without the first definition as related: %+v", prob)
+		}
+	}
+	if codes[CodeDuplicate] != 1 || codes[CodeUnknownTarget] != 1 || codes[CodeDuplicateFlow] != 1 {
+		t.Fatalf("problem counts %v", codes)
+	}
+}
+
+func TestResolveQualifiedNames(t *testing.T) {
+	p := pipeline("orders:")
+	p.Catalog, p.Database = "main", "sales"
+	for name, want := range map[string]bool{"orders": true, "ORDERS": true, "sales.orders": true, "main.sales.orders": true, "other.orders": false, "x.y.z.orders": false} {
+		if got := p.Resolve(name) != nil; got != want {
+			t.Errorf("Resolve(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestDeepChainHasNoRecursionLimit(t *testing.T) {
+	var spec []string
+	spec = append(spec, "n0:")
+	for i := 1; i < 50000; i++ {
+		spec = append(spec, "n"+itoa(i)+": n"+itoa(i-1))
+	}
+	g := pipeline(spec...).Graph()
+	order, err := g.TopoOrder()
+	if err != nil || len(order) != 50000 || order[49999] != "n49999" {
+		t.Fatalf("deep chain: %d datasets, err %v", len(order), err)
+	}
+	if len(g.Cycles()) != 0 {
+		t.Fatal("a chain has no cycles")
+	}
+	if down := g.Downstream("n49990"); len(down) != 10 {
+		t.Fatalf("Downstream = %d datasets, want 10", len(down))
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
