@@ -13,12 +13,12 @@ func NameKey(name string) string { return strings.ToLower(name) }
 // none (a source table or an unknown name). A qualified reference resolves
 // when its qualifiers match the pipeline's catalog and database.
 func (p *Pipeline) Resolve(ref string) *Dataset {
-	key := NameKey(ref)
-	parts := strings.Split(key, ".")
-	name := parts[len(parts)-1]
-	quals := parts[:len(parts)-1]
+	i := strings.LastIndexByte(ref, '.')
+	if i < 0 {
+		return p.Dataset(ref)
+	}
+	quals := strings.Split(NameKey(ref[:i]), ".")
 	switch len(quals) {
-	case 0:
 	case 1:
 		if quals[0] != NameKey(p.Database) {
 			return nil
@@ -30,7 +30,7 @@ func (p *Pipeline) Resolve(ref string) *Dataset {
 	default:
 		return nil
 	}
-	return p.Dataset(name)
+	return p.Dataset(ref[i+1:])
 }
 
 // Edge is one dependency: flow Flow, writing To, reads From through Ref.
@@ -39,34 +39,38 @@ type Edge struct {
 	To   string // dataset key of the flow's target
 	Flow *Flow
 	Ref  Ref
+	from int32
+	to   int32
 }
 
 // Graph is the dataset dependency graph of a pipeline. Nodes are dataset
 // keys (NameKey); edges point downstream, from the dataset read to the
-// dataset written.
+// dataset written. It is immutable once built.
 type Graph struct {
 	// Nodes holds every dataset key once, in declaration order.
 	Nodes []string
-	Out   map[string][]Edge
-	In    map[string][]Edge
-	index map[string]int
+	index map[string]int32
+	out   [][]Edge
+	in    [][]Edge
 }
 
 // Graph builds the dependency graph. Reads that resolve to no dataset
 // (sources, unknown names) and flows into unknown targets add no edge.
 func (p *Pipeline) Graph() *Graph {
-	g := &Graph{Out: map[string][]Edge{}, In: map[string][]Edge{}, index: map[string]int{}}
+	g := &Graph{index: make(map[string]int32, len(p.Datasets)), Nodes: make([]string, 0, len(p.Datasets))}
 	for _, d := range p.Datasets {
 		k := NameKey(d.Name)
 		if _, dup := g.index[k]; dup {
 			continue
 		}
-		g.index[k] = len(g.Nodes)
+		g.index[k] = int32(len(g.Nodes))
 		g.Nodes = append(g.Nodes, k)
 	}
+	g.out = make([][]Edge, len(g.Nodes))
+	g.in = make([][]Edge, len(g.Nodes))
 	for _, f := range p.Flows {
-		to := NameKey(f.Target)
-		if _, ok := g.index[to]; !ok {
+		to, ok := g.index[NameKey(f.Target)]
+		if !ok {
 			continue
 		}
 		for _, r := range f.Reads {
@@ -74,12 +78,29 @@ func (p *Pipeline) Graph() *Graph {
 			if d == nil {
 				continue
 			}
-			e := Edge{From: NameKey(d.Name), To: to, Flow: f, Ref: r}
-			g.Out[e.From] = append(g.Out[e.From], e)
-			g.In[e.To] = append(g.In[e.To], e)
+			from := g.index[NameKey(d.Name)]
+			e := Edge{From: g.Nodes[from], To: g.Nodes[to], Flow: f, Ref: r, from: from, to: to}
+			g.out[from] = append(g.out[from], e)
+			g.in[to] = append(g.in[to], e)
 		}
 	}
 	return g
+}
+
+// Out returns the edges from dataset key (to the datasets that read it).
+func (g *Graph) Out(key string) []Edge {
+	if i, ok := g.index[key]; ok {
+		return g.out[i]
+	}
+	return nil
+}
+
+// In returns the edges into dataset key (from the datasets it reads).
+func (g *Graph) In(key string) []Edge {
+	if i, ok := g.index[key]; ok {
+		return g.in[i]
+	}
+	return nil
 }
 
 // CycleError is returned by TopoOrder when the graph has a cycle.
@@ -91,32 +112,30 @@ func (e *CycleError) Error() string {
 
 // TopoOrder returns the dataset keys so that every dataset comes after all
 // it reads. Among ready datasets, declaration order decides, so the order is
-// stable. A cycle gives a *CycleError naming one cycle's path.
+// stable. A cycle gives a *CycleError naming one cycle's path, and the
+// order of the datasets not on or after a cycle.
 func (g *Graph) TopoOrder() ([]string, error) {
-	indeg := make(map[string]int, len(g.Nodes))
-	for _, n := range g.Nodes {
-		indeg[n] = len(g.In[n])
-	}
+	indeg := make([]int, len(g.Nodes))
 	ready := &intHeap{}
-	for _, n := range g.Nodes {
-		if indeg[n] == 0 {
-			ready.push(g.index[n])
+	for i := range g.Nodes {
+		indeg[i] = len(g.in[i])
+		if indeg[i] == 0 {
+			ready.push(i)
 		}
 	}
 	out := make([]string, 0, len(g.Nodes))
 	for ready.len() > 0 {
-		n := g.Nodes[ready.pop()]
-		out = append(out, n)
-		for _, e := range g.Out[n] {
-			indeg[e.To]--
-			if indeg[e.To] == 0 {
-				ready.push(g.index[e.To])
+		n := ready.pop()
+		out = append(out, g.Nodes[n])
+		for _, e := range g.out[n] {
+			indeg[e.to]--
+			if indeg[e.to] == 0 {
+				ready.push(int(e.to))
 			}
 		}
 	}
 	if len(out) < len(g.Nodes) {
-		cs := g.Cycles()
-		if len(cs) > 0 {
+		if cs := g.Cycles(); len(cs) > 0 {
 			return out, &CycleError{Path: cs[0].Path}
 		}
 		return out, &CycleError{}
@@ -136,15 +155,20 @@ type CycleEdge struct {
 // exactly when u and v are in the same strongly connected component (or
 // u == v).
 func (g *Graph) Cycles() []CycleEdge {
-	comp := g.components()
+	comp, sizes := g.components()
 	var out []CycleEdge
-	for _, n := range g.Nodes {
-		for _, e := range g.Out[n] {
-			if comp[e.From] != comp[e.To] {
+	for n := range g.Nodes {
+		for _, e := range g.out[n] {
+			c := comp[e.from]
+			if c != comp[e.to] || (sizes[c] == 1 && e.from != e.to) {
 				continue
 			}
-			back := g.shortestPath(e.To, e.From, comp)
-			path := append([]string{e.From}, back...)
+			back := g.shortestPath(e.to, e.from, comp)
+			path := make([]string, 0, len(back)+1)
+			path = append(path, e.From)
+			for _, k := range back {
+				path = append(path, g.Nodes[k])
+			}
 			out = append(out, CycleEdge{Edge: e, Path: path})
 		}
 	}
@@ -153,29 +177,29 @@ func (g *Graph) Cycles() []CycleEdge {
 
 // shortestPath finds the shortest path from a to b inside one component,
 // by breadth-first search; it returns the nodes from a to b inclusive.
-func (g *Graph) shortestPath(a, b string, comp map[string]int) []string {
-	prev := map[string]string{a: a}
-	queue := []string{a}
+func (g *Graph) shortestPath(a, b int32, comp []int32) []int32 {
+	prev := map[int32]int32{a: a}
+	queue := []int32{a}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
 		if n == b {
 			break
 		}
-		for _, e := range g.Out[n] {
-			if comp[e.To] != comp[a] {
+		for _, e := range g.out[n] {
+			if comp[e.to] != comp[a] {
 				continue
 			}
-			if _, seen := prev[e.To]; !seen {
-				prev[e.To] = n
-				queue = append(queue, e.To)
+			if _, seen := prev[e.to]; !seen {
+				prev[e.to] = n
+				queue = append(queue, e.to)
 			}
 		}
 	}
 	if _, ok := prev[b]; !ok {
-		return []string{b}
+		return []int32{b}
 	}
-	var rev []string
+	var rev []int32
 	for n := b; ; n = prev[n] {
 		rev = append(rev, n)
 		if n == a {
@@ -189,20 +213,34 @@ func (g *Graph) shortestPath(a, b string, comp map[string]int) []string {
 }
 
 // components labels each node with its strongly connected component
-// (Tarjan's algorithm, iterative so deep chains cannot overflow the stack).
-func (g *Graph) components() map[string]int {
-	index := map[string]int{}
-	low := map[string]int{}
-	onStack := map[string]bool{}
-	comp := map[string]int{}
-	var stack []string
-	next, ncomp := 0, 0
+// (Tarjan's algorithm, iterative so deep chains cannot overflow the stack)
+// and returns the labels and each component's size.
+func (g *Graph) components() ([]int32, []int) {
+	n := len(g.Nodes)
+	index := make([]int32, n)
+	low := make([]int32, n)
+	onStack := make([]bool, n)
+	comp := make([]int32, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int32
+	var sizes []int
+	next := int32(0)
 	type frame struct {
-		node string
+		node int32
 		edge int
 	}
-	for _, root := range g.Nodes {
-		if _, seen := index[root]; seen {
+	for root := int32(0); root < int32(n); root++ {
+		if index[root] >= 0 {
+			continue
+		}
+		// Nodes without edges are their own component: skip the machinery.
+		if len(g.out[root]) == 0 {
+			index[root] = next
+			next++
+			comp[root] = int32(len(sizes))
+			sizes = append(sizes, 1)
 			continue
 		}
 		work := []frame{{node: root}}
@@ -212,11 +250,11 @@ func (g *Graph) components() map[string]int {
 		onStack[root] = true
 		for len(work) > 0 {
 			top := &work[len(work)-1]
-			out := g.Out[top.node]
+			out := g.out[top.node]
 			if top.edge < len(out) {
-				w := out[top.edge].To
+				w := out[top.edge].to
 				top.edge++
-				if _, seen := index[w]; !seen {
+				if index[w] < 0 {
 					index[w], low[w] = next, next
 					next++
 					stack = append(stack, w)
@@ -236,44 +274,51 @@ func (g *Graph) components() map[string]int {
 				}
 			}
 			if low[v] == index[v] {
+				size := 0
 				for {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					onStack[w] = false
-					comp[w] = ncomp
+					comp[w] = int32(len(sizes))
+					size++
 					if w == v {
 						break
 					}
 				}
-				ncomp++
+				sizes = append(sizes, size)
 			}
 		}
 	}
-	return comp
+	return comp, sizes
 }
 
 // Downstream returns the given datasets and everything that reads them,
 // transitively, as a set of keys.
 func (g *Graph) Downstream(keys ...string) map[string]bool {
-	return g.walk(keys, g.Out, func(e Edge) string { return e.To })
+	return g.walk(keys, g.out, func(e Edge) int32 { return e.to })
 }
 
 // Upstream returns the given datasets and everything they read,
 // transitively, as a set of keys.
 func (g *Graph) Upstream(keys ...string) map[string]bool {
-	return g.walk(keys, g.In, func(e Edge) string { return e.From })
+	return g.walk(keys, g.in, func(e Edge) int32 { return e.from })
 }
 
-func (g *Graph) walk(keys []string, adj map[string][]Edge, next func(Edge) string) map[string]bool {
+func (g *Graph) walk(keys []string, adj [][]Edge, next func(Edge) int32) map[string]bool {
 	seen := map[string]bool{}
-	queue := append([]string(nil), keys...)
+	var queue []int32
+	for _, k := range keys {
+		if i, ok := g.index[k]; ok {
+			queue = append(queue, i)
+		}
+	}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		if seen[n] {
+		if seen[g.Nodes[n]] {
 			continue
 		}
-		seen[n] = true
+		seen[g.Nodes[n]] = true
 		for _, e := range adj[n] {
 			queue = append(queue, next(e))
 		}
@@ -311,20 +356,27 @@ func (p *Pipeline) Validate() []Problem {
 	flows := map[string]*Flow{}
 	for _, f := range p.Flows {
 		k := NameKey(f.Name)
-		if prev, ok := flows[k]; ok && f.Name != "" {
+		// Two datasets with one name already get a duplicate-dataset error;
+		// their implicit flows (named after them) are not worth a second.
+		implicit := func(x *Flow) bool { return !x.Append && NameKey(x.Name) == NameKey(x.Target) }
+		if prev, ok := flows[k]; ok && f.Name != "" && !(implicit(f) && implicit(prev)) {
 			out = append(out, Problem{
 				Code:    CodeDuplicateFlow,
 				Loc:     f.Loc,
 				Message: fmt.Sprintf("flow %q is already defined; give this flow another name with `@flow: NAME` or CREATE FLOW NAME", f.Name),
 				Related: []Related{{Loc: prev.Loc, Message: "first definition of flow " + prev.Name}},
 			})
-		} else {
+		} else if !ok {
 			flows[k] = f
 		}
 		if _, ok := first[NameKey(f.Target)]; !ok {
+			loc := f.TargetLoc
+			if loc.IsZero() {
+				loc = f.Loc
+			}
 			out = append(out, Problem{
 				Code:    CodeUnknownTarget,
-				Loc:     f.Loc,
+				Loc:     loc,
 				Message: fmt.Sprintf("flow %q writes into %q, which no file defines; create it (for example CREATE STREAMING TABLE %s) or fix the name", f.Name, f.Target, f.Target),
 			})
 		}
@@ -337,7 +389,7 @@ func (p *Pipeline) Validate() []Problem {
 		}
 		var related []Related
 		for i := 0; i+1 < len(c.Path); i++ {
-			for _, e := range g.Out[c.Path[i]] {
+			for _, e := range g.Out(c.Path[i]) {
 				if e.To == c.Path[i+1] && e.Ref.Loc != c.Edge.Ref.Loc {
 					related = append(related, Related{Loc: e.Ref.Loc, Message: fmt.Sprintf("%s reads %s here", path[i+1], path[i])})
 					break

@@ -53,7 +53,10 @@ func TestCyclesEveryEdgeWithPath(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	p := pipeline("a:", "b: a", "a: b")
-	p.Flows = append(p.Flows, &Flow{Name: "extra", Target: "nowhere", Loc: Loc{File: "x.sql"}})
+	p.Flows = append(p.Flows,
+		&Flow{Name: "extra", Target: "nowhere", Append: true, Loc: Loc{File: "x.sql"}},
+		&Flow{Name: "backfill", Target: "b", Append: true, Loc: Loc{File: "y.sql"}},
+		&Flow{Name: "backfill", Target: "b", Append: true, Loc: Loc{File: "z.sql"}})
 	codes := map[Code]int{}
 	for _, prob := range p.Validate() {
 		codes[prob.Code]++

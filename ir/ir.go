@@ -213,6 +213,9 @@ type SourceSpec struct {
 type Flow struct {
 	Name   string
 	Target string
+	// TargetLoc is where an append flow names its target (INSERT INTO t,
+	// or the `@target` value); zero for a dataset's own flow.
+	TargetLoc Loc
 	// SQL is the query as written; Normalized is the same text with
 	// STREAM(...) removed and backticks turned into double quotes, byte for
 	// byte the same length, so offsets map one to one.

@@ -541,7 +541,7 @@ func (in *interp) expect(p Pragma, v val) {
 		Name:   p.Name,
 		SQL:    v.s[:exprEnd],
 		Action: action,
-		Loc:    p.Line,
+		Loc:    ir.Loc{File: p.Line.File, Start: p.KeyLoc.Start, End: p.Line.End},
 		SQLLoc: in.vloc(v, 0, exprEnd),
 	})
 }

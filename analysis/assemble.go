@@ -1,0 +1,218 @@
+package analysis
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/analysis/project"
+	"github.com/thund-dev/thund/ir"
+)
+
+// assemble builds the pipeline from the per-file results and adds the
+// diagnostics that need the whole pipeline: structure (duplicates, cycles,
+// unknown targets), references and samples, capabilities and streaming
+// rules.
+func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnostic) {
+	spec := s.Project.Spec
+	p := &ir.Pipeline{
+		Name:          spec.Name,
+		Root:          s.Root,
+		Catalog:       spec.Catalog,
+		Database:      spec.Database,
+		Storage:       spec.Storage,
+		Configuration: spec.Configuration,
+		Backends:      s.Backends(),
+	}
+	if p.Name == "" {
+		p.Name = path.Base(filepathToSlash(s.Root))
+	}
+	results := s.sortedResults()
+	for _, r := range results {
+		p.Datasets = append(p.Datasets, r.datasets...)
+		p.Flows = append(p.Flows, r.flows...)
+		diags = append(diags, r.diags...)
+	}
+	for _, prob := range p.Validate() {
+		diags = append(diags, ir.Diagnostic{Loc: prob.Loc, Severity: ir.Error, Code: prob.Code, Message: prob.Message, Related: prob.Related})
+	}
+	diags = append(diags, s.sources(p, results)...)
+	diags = append(diags, capab.Check(p, p.Backends)...)
+	diags = append(diags, capab.Streaming(p)...)
+	return p, diags
+}
+
+// sources binds every table read that no dataset defines to its sample
+// (pragma over thund.yaml over convention), checks bindings, and warns
+// about reads that resolve to nothing.
+func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
+	var diags []ir.Diagnostic
+	bySource := map[string]*ir.Source{}
+	var order []string
+	bind := func(table, sample string, origin ir.SampleOrigin, loc ir.Loc) {
+		key := ir.NameKey(table)
+		src, ok := bySource[key]
+		if !ok {
+			src = &ir.Source{Name: table}
+			bySource[key] = src
+			order = append(order, key)
+		}
+		if sample == "" {
+			return
+		}
+		if src.Origin == ir.SamplePragma && origin == ir.SamplePragma && src.Sample != sample {
+			diags = append(diags, ir.Diagnostic{
+				Loc: loc, Severity: ir.Warning, Code: ir.CodeSampleConflicts,
+				Message: fmt.Sprintf("%s already has the sample %s from another @sample pragma; this one (%s) is ignored: keep one binding", table, src.Sample, sample),
+				Related: []ir.Related{{Loc: src.Loc, Message: "the binding in force"}},
+			})
+			return
+		}
+		if rank(origin) < rank(src.Origin) {
+			return
+		}
+		src.Sample, src.Origin, src.Loc = sample, origin, loc
+		src.Stream = s.dirs[path.Clean(sample)]
+	}
+	for _, c := range project.ConventionSamples(s.Files) {
+		bind(c.Table, c.Path, ir.SampleConvention, ir.Loc{File: c.Path})
+	}
+	for _, c := range s.Project.Config.Samples {
+		if s.checkSamplePath(c.Path, c.Loc, &diags) {
+			bind(c.Table, path.Clean(c.Path), ir.SampleConfig, c.Loc)
+		}
+	}
+	for _, r := range results {
+		for _, smp := range r.samples {
+			if s.checkSamplePath(smp.Path, smp.Loc, &diags) {
+				bind(smp.Table, path.Clean(smp.Path), ir.SamplePragma, smp.Loc)
+			}
+		}
+		for _, decl := range r.sources {
+			bind(decl.Table, "", "", decl.Loc)
+			bySource[ir.NameKey(decl.Table)].Declared = decl
+		}
+	}
+	read := map[string]bool{}
+	for _, f := range p.Flows {
+		for _, ref := range f.Reads {
+			if p.Resolve(ref.Name) != nil {
+				continue
+			}
+			key := ir.NameKey(ref.Name)
+			read[key] = true
+			if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {
+				continue
+			}
+			diags = append(diags, unknownRef(p, ref))
+		}
+	}
+	for _, key := range order {
+		src := bySource[key]
+		if read[key] || src.Origin == ir.SampleConvention || src.Origin == "" {
+			if read[key] {
+				p.Sources = append(p.Sources, src)
+			}
+			continue
+		}
+		// A sample bound by name in thund.yaml or a pragma that no flow
+		// reads is probably a typo of a table name.
+		diags = append(diags, ir.Diagnostic{
+			Loc: src.Loc, Severity: ir.Warning, Code: ir.CodeUnusedSample,
+			Message: fmt.Sprintf("no flow reads %s, so this sample is never used; fix the table name%s", src.Name, suggestion(src.Name, sourceNames(p))),
+		})
+	}
+	sort.SliceStable(p.Sources, func(i, j int) bool { return p.Sources[i].Name < p.Sources[j].Name })
+	return diags
+}
+
+func rank(o ir.SampleOrigin) int {
+	switch o {
+	case ir.SampleConvention:
+		return 1
+	case ir.SampleConfig:
+		return 2
+	case ir.SamplePragma:
+		return 3
+	}
+	return 0
+}
+
+// checkSamplePath reports a sample path that leaves the root or does not
+// exist; it returns whether the binding is usable.
+func (s *Snapshot) checkSamplePath(p string, loc ir.Loc, diags *[]ir.Diagnostic) bool {
+	if !project.Inside(s.Root, p) {
+		*diags = append(*diags, ir.Diagnostic{
+			Loc: loc, Severity: ir.Error, Code: ir.CodePathEscape,
+			Message: fmt.Sprintf("sample path %s leaves the pipeline root; Thund only reads files inside %s: copy the sample into the pipeline (samples/ is the convention)", p, path.Base(filepathToSlash(s.Root))),
+		})
+		return false
+	}
+	clean := path.Clean(strings.TrimPrefix(p, "./"))
+	if s.hasFile(clean) || s.dirs[clean] || s.globMatches(clean) {
+		return true
+	}
+	*diags = append(*diags, ir.Diagnostic{
+		Loc: loc, Severity: ir.Error, Code: ir.CodeMissingSample,
+		Message: fmt.Sprintf("sample %s does not exist; create it, or point to an existing file, glob or folder relative to the pipeline root", p),
+	})
+	return false
+}
+
+// globMatches reports whether a sample glob (data/*.csv) matches a file.
+func (s *Snapshot) globMatches(pattern string) bool {
+	if !strings.ContainsAny(pattern, "*?[") {
+		return false
+	}
+	for _, f := range s.Files {
+		if ok, _ := path.Match(pattern, f); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func unknownRef(p *ir.Pipeline, ref ir.Ref) ir.Diagnostic {
+	names := make([]string, 0, len(p.Datasets))
+	for _, d := range p.Datasets {
+		names = append(names, d.Name)
+	}
+	return ir.Diagnostic{
+		Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef,
+		Message: fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data%s; otherwise add samples/%s.csv (or a @sample.%s pragma) so it can be previewed",
+			ref.Name, suggestion(ref.Name, names), lastSegment(ref.Name), lastSegment(ref.Name)),
+	}
+}
+
+func sourceNames(p *ir.Pipeline) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if p.Resolve(r.Name) == nil && !seen[ir.NameKey(r.Name)] {
+				seen[ir.NameKey(r.Name)] = true
+				out = append(out, r.Name)
+			}
+		}
+	}
+	return out
+}
+
+// suggestion returns "; did you mean X?" for the closest name, or "".
+func suggestion(name string, candidates []string) string {
+	if best := Nearest(name, candidates); best != "" {
+		return fmt.Sprintf("; did you mean %s?", best)
+	}
+	return ""
+}
+
+func lastSegment(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+func filepathToSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }

@@ -1,0 +1,197 @@
+// Package capab knows what each backend can run (the capability matrix of
+// the format's §5) and the streaming rules every backend enforces, and turns
+// both into diagnostics on a pipeline. It is pure: it reads the IR only.
+package capab
+
+import (
+	"fmt"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// Feature is a pipeline feature whose support differs between backends.
+type Feature string
+
+// Features the matrix covers.
+const (
+	Expectations       Feature = "expectations"
+	OutputModeUpdate   Feature = "output_mode update"
+	OutputModeComplete Feature = "output_mode complete"
+	CDCFlow            Feature = "cdc apply changes"
+	SinkDataset        Feature = "sink"
+	WatermarkSetting   Feature = "watermark"
+	PersistentView     Feature = "persistent view"
+	TriggerInterval    Feature = "processing_time / continuous trigger"
+	DuckDBSyntax       Feature = "DuckDB-only SQL syntax"
+)
+
+// Support says whether a backend runs a feature, and if not, why.
+type Support struct {
+	OK bool
+	// Severity of the diagnostic when not OK: Error when the backend
+	// rejects the pipeline, Warning when it runs it differently.
+	Severity ir.Severity
+	Reason   string
+}
+
+var yes = Support{OK: true}
+
+func no(reason string) Support { return Support{Severity: ir.Error, Reason: reason} }
+
+func differs(reason string) Support { return Support{Severity: ir.Warning, Reason: reason} }
+
+// Matrix is the backend capability matrix. Cells not listed are supported.
+// Spark cells follow the Spark 4.1 / 4.2 Declarative Pipelines docs; the
+// Spark integration suite confirms them against a real server.
+var Matrix = map[Feature]map[ir.Backend]Support{
+	Expectations: {
+		ir.Native:  yes,
+		ir.Spark41: no("open-source Spark Declarative Pipelines have no expectations; remove the @expect pragmas, or restrict the dataset with `-- @backends: native`"),
+		ir.Spark42: no("open-source Spark Declarative Pipelines have no expectations; remove the @expect pragmas, or restrict the dataset with `-- @backends: native`"),
+	},
+	OutputModeUpdate: {
+		ir.Native:  yes,
+		ir.Spark41: no("Spark streaming tables only append; use output_mode append, or a materialized view for an aggregate"),
+		ir.Spark42: no("Spark streaming tables only append; use output_mode append, or a materialized view for an aggregate"),
+	},
+	OutputModeComplete: {
+		ir.Native:  yes,
+		ir.Spark41: no("Spark streaming tables only append; a materialized view gives the complete result"),
+		ir.Spark42: no("Spark streaming tables only append; a materialized view gives the complete result"),
+	},
+	CDCFlow: {
+		ir.Native:  yes,
+		ir.Spark41: no("Spark 4.1 has no apply-changes (AUTO CDC) flows; target spark-4.2 or run natively"),
+		ir.Spark42: yes,
+	},
+	SinkDataset: {
+		ir.Native:  yes,
+		ir.Spark41: no("Spark 4.1 defines sinks only from Python, not from SQL"),
+		ir.Spark42: no("Spark 4.2 defines sinks only from Python, not from SQL"),
+	},
+	WatermarkSetting: {
+		ir.Native:  yes,
+		ir.Spark41: no("Spark Connect pipelines have no watermark setting for SQL flows; drop @watermark or run natively"),
+		ir.Spark42: no("Spark Connect pipelines have no watermark setting for SQL flows; drop @watermark or run natively"),
+	},
+	// Persistent views: spark-pipelines 4.1.4 accepts and runs CREATE VIEW
+	// (checked on a real server), so every backend supports them.
+	PersistentView: {
+		ir.Native:  yes,
+		ir.Spark41: yes,
+		ir.Spark42: yes,
+	},
+	TriggerInterval: {
+		ir.Native:  yes,
+		ir.Spark41: differs("Spark pipelines run every streaming flow as available_now; the trigger interval is ignored there"),
+		ir.Spark42: differs("Spark pipelines run every streaming flow as available_now; the trigger interval is ignored there"),
+	},
+	DuckDBSyntax: {
+		ir.Native:  yes,
+		ir.Spark41: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, GROUP BY ALL, FROM-first...); Spark SQL will likely reject it"),
+		ir.Spark42: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, GROUP BY ALL, FROM-first...); Spark SQL will likely reject it"),
+	},
+}
+
+// Use is one feature used by a dataset, at the place that uses it.
+type Use struct {
+	Feature Feature
+	Loc     ir.Loc
+}
+
+// Uses lists the matrix features dataset d and the flows into it use.
+func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
+	var out []Use
+	if d.Kind == ir.Sink {
+		out = append(out, Use{SinkDataset, d.KindLoc})
+	}
+	if d.Kind == ir.View {
+		out = append(out, Use{PersistentView, d.KindLoc})
+	}
+	for _, f := range p.FlowsInto(d.Name) {
+		for _, e := range f.Expectations {
+			out = append(out, Use{Expectations, e.Loc})
+		}
+		switch f.OutputMode {
+		case ir.Update:
+			out = append(out, Use{OutputModeUpdate, f.OutputLoc})
+		case ir.Complete:
+			out = append(out, Use{OutputModeComplete, f.OutputLoc})
+		}
+		if f.CDC != nil {
+			out = append(out, Use{CDCFlow, f.CDC.Loc})
+		}
+		if f.Watermark != nil {
+			out = append(out, Use{WatermarkSetting, f.Watermark.Loc})
+		}
+		if f.Trigger.Kind == ir.ProcessingTime || f.Trigger.Kind == ir.Continuous {
+			out = append(out, Use{TriggerInterval, f.Trigger.Loc})
+		}
+		if f.Dialect == "duckdb" {
+			out = append(out, Use{DuckDBSyntax, f.QueryLoc})
+		}
+	}
+	return out
+}
+
+// Backends returns the backends dataset d is checked against: the
+// configured ones, narrowed by the dataset's own `@backends`.
+func Backends(configured []ir.Backend, d *ir.Dataset) []ir.Backend {
+	if len(d.Backends) == 0 {
+		return configured
+	}
+	var out []ir.Backend
+	for _, b := range configured {
+		for _, want := range d.Backends {
+			if b == want {
+				out = append(out, b)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Check returns a diagnostic for each feature a dataset uses that one of
+// its backends cannot run, one per backend.
+func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, d := range p.Datasets {
+		uses := Uses(p, d)
+		if len(uses) == 0 {
+			continue
+		}
+		for _, b := range Backends(backends, d) {
+			for _, u := range uses {
+				s, ok := Matrix[u.Feature][b]
+				if !ok || s.OK {
+					continue
+				}
+				out = append(out, ir.Diagnostic{
+					Loc:      u.Loc,
+					Severity: s.Severity,
+					Code:     ir.CodeUnsupported,
+					Backend:  b,
+					Message:  fmt.Sprintf("%s: %s is not supported on %s: %s", d.Name, u.Feature, b, s.Reason),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// DatasetSupport summarises, for each backend, whether d runs there and the
+// reasons it does not (for hovers and lineage).
+func DatasetSupport(p *ir.Pipeline, d *ir.Dataset, backends []ir.Backend) map[ir.Backend][]string {
+	out := map[ir.Backend][]string{}
+	uses := Uses(p, d)
+	for _, b := range backends {
+		out[b] = nil
+		for _, u := range uses {
+			if s, ok := Matrix[u.Feature][b]; ok && !s.OK && s.Severity == ir.Error {
+				out[b] = append(out[b], fmt.Sprintf("%s: %s", u.Feature, s.Reason))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package capab
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// Streaming checks the streaming rules every backend enforces up front:
+// an aggregation in append mode needs a watermark; complete mode needs an
+// aggregation; a materialized view may not read a stream; a streaming
+// table's flow must read at least one stream; a stream-stream join needs
+// watermarks on both sides; streaming settings on a batch flow do nothing.
+func Streaming(p *ir.Pipeline) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, f := range p.Flows {
+		d := p.Resolve(f.Target)
+		if d == nil {
+			continue
+		}
+		streamRefs := streamReads(f)
+		if f.CDC != nil && d.Kind != ir.StreamingTable {
+			out = append(out, ir.Diagnostic{
+				Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeCDCNotStreaming,
+				Message: fmt.Sprintf("apply changes (@cdc) needs a streaming table as its target, and %s is a %s: add `-- @kind: streaming_table`", d.Name, kindWord(d.Kind)),
+			})
+			continue
+		}
+		switch d.Kind {
+		case ir.MaterializedView, ir.Table, ir.View, ir.TemporaryView:
+			for _, r := range streamRefs {
+				if !r.Streaming {
+					continue
+				}
+				out = append(out, ir.Diagnostic{
+					Loc: r.Loc, Severity: ir.Error, Code: ir.CodeStreamInMV,
+					Message: fmt.Sprintf("%s %s reads the stream %s; a %s reads its inputs in full: read %s without STREAM(...), or make %s a streaming table (`-- @kind: streaming_table` or CREATE STREAMING TABLE)",
+						kindWord(d.Kind), d.Name, r.Name, kindWord(d.Kind), r.Name, d.Name),
+				})
+			}
+			out = append(out, batchSettings(f)...)
+			continue
+		}
+		if d.Kind != ir.StreamingTable && d.Kind != ir.Sink {
+			continue
+		}
+		if len(streamRefs) == 0 && f.CDC == nil {
+			out = append(out, ir.Diagnostic{
+				Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeStreamNoStream,
+				Message: fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name),
+			})
+		}
+		if f.CDC != nil && len(streamRefs) == 0 {
+			out = append(out, ir.Diagnostic{
+				Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeStreamNoStream,
+				Message: fmt.Sprintf("the apply-changes flow into %s must read its changelog as a stream: write FROM STREAM(changelog)", d.Name),
+			})
+		}
+		mode := f.OutputMode
+		if mode == "" {
+			mode = ir.Append
+		}
+		if f.Aggregates && mode == ir.Append && f.Watermark == nil && f.CDC == nil {
+			out = append(out, ir.Diagnostic{
+				Loc: aggAnchor(f), Severity: ir.Error, Code: ir.CodeStreamAggNoWatermark,
+				Message: fmt.Sprintf("%s aggregates a stream in append mode without a watermark, so no group could ever be emitted; add `-- @watermark: EVENT_TIME_COLUMN, 10 minutes`, or use `-- @output_mode: update` or complete", d.Name),
+			})
+		}
+		if mode == ir.Complete && !f.Aggregates {
+			out = append(out, ir.Diagnostic{
+				Loc: f.OutputLoc, Severity: ir.Error, Code: ir.CodeStreamCompleteNoAgg,
+				Message: fmt.Sprintf("output_mode complete rewrites the whole result each trigger and needs an aggregation; %s has none: use append, or aggregate", d.Name),
+			})
+		}
+		if len(streamRefs) >= 2 {
+			if f.Watermark == nil || !upstreamWatermarked(p, streamRefs) {
+				out = append(out, ir.Diagnostic{
+					Loc: streamRefs[1].Loc, Severity: ir.Error, Code: ir.CodeStreamJoinWatermark,
+					Message: fmt.Sprintf("%s joins the streams %s; a stream-stream join keeps state forever without watermarks on both sides: add `-- @watermark: COLUMN, INTERVAL` to this flow and to the streaming tables it reads", d.Name, refNames(streamRefs)),
+					Related: []ir.Related{{Loc: streamRefs[0].Loc, Message: "first stream of the join"}},
+				})
+			}
+		}
+	}
+	return out
+}
+
+// streamReads returns the reads of f that are streams: STREAM(...) reads
+// and reads of the table an `@source` declares.
+func streamReads(f *ir.Flow) []ir.Ref {
+	var out []ir.Ref
+	for _, r := range f.Reads {
+		if r.Streaming || (f.Source != nil && ir.NameKey(r.Name) == ir.NameKey(f.Source.Table)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// upstreamWatermarked reports whether every streamed dataset (as opposed to
+// a raw source, which the flow's own watermark covers) declares a watermark.
+func upstreamWatermarked(p *ir.Pipeline, refs []ir.Ref) bool {
+	for _, r := range refs {
+		d := p.Resolve(r.Name)
+		if d == nil {
+			continue
+		}
+		ok := false
+		for _, f := range p.FlowsInto(d.Name) {
+			if f.Watermark != nil {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// batchSettings warns about streaming settings on a flow that is not
+// streaming: they have no effect.
+func batchSettings(f *ir.Flow) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	warn := func(loc ir.Loc, what string) {
+		out = append(out, ir.Diagnostic{
+			Loc: loc, Severity: ir.Warning, Code: ir.CodeStreamSettingBatch,
+			Message: fmt.Sprintf("%s has no effect: %s is a batch dataset; remove it, or make the dataset a streaming table", what, f.Target),
+		})
+	}
+	if !f.Trigger.Loc.IsZero() {
+		warn(f.Trigger.Loc, "@trigger")
+	}
+	if !f.OutputLoc.IsZero() {
+		warn(f.OutputLoc, "@output_mode")
+	}
+	if f.Watermark != nil {
+		warn(f.Watermark.Loc, "@watermark")
+	}
+	return out
+}
+
+func aggAnchor(f *ir.Flow) ir.Loc {
+	if !f.AggLoc.IsZero() {
+		return f.AggLoc
+	}
+	return f.QueryLoc
+}
+
+func flowAnchor(f *ir.Flow, d *ir.Dataset) ir.Loc {
+	if f.Append {
+		return f.Loc
+	}
+	return d.NameLoc
+}
+
+func kindWord(k ir.Kind) string { return strings.ReplaceAll(string(k), "_", " ") }
+
+func refNames(refs []ir.Ref) string {
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.Name
+	}
+	return strings.Join(names, " and ")
+}

@@ -1,0 +1,405 @@
+package analysis
+
+import (
+	"fmt"
+	"hash/maphash"
+	"path"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/pragma"
+	"github.com/thund-dev/thund/analysis/sqlfront"
+	"github.com/thund-dev/thund/ir"
+)
+
+// fileResult is everything analysis learns from one .sql file alone. It
+// depends only on the file's path and text, so a snapshot update reuses it
+// for every file whose text did not change.
+type fileResult struct {
+	path     string
+	text     string
+	hash     uint64
+	datasets []*ir.Dataset
+	flows    []*ir.Flow
+	samples  []pragma.Sample
+	sources  []*ir.SourceSpec
+	diags    []ir.Diagnostic
+}
+
+var hashSeed = maphash.MakeSeed()
+
+func hashText(text string) uint64 { return maphash.String(hashSeed, text) }
+
+// analyseFile parses one .sql file into datasets, flows and file-local
+// diagnostics. It never panics on bad input: parsers are fuzzed, and a
+// recover turns anything that slips through into a diagnostic.
+func analyseFile(file, text string) (res *fileResult) {
+	res = &fileResult{path: file, text: text, hash: hashText(text)}
+	defer func() {
+		if r := recover(); r != nil {
+			res.datasets, res.flows = nil, nil
+			res.diags = append(res.diags, ir.Diagnostic{
+				Loc: ir.Loc{File: file}, Severity: ir.Error, Code: ir.CodeSQLSyntax,
+				Message: fmt.Sprintf("internal error while analysing this file (%v); please report it with the file attached", r),
+			})
+		}
+	}()
+	if !validUTF8(text) {
+		res.diags = append(res.diags, encodingDiag(file, text))
+	}
+	header := pragma.ScanHeader(file, text)
+	res.diags = append(res.diags, header.Diags...)
+	parsed := sqlfront.Parse(file, text)
+	res.diags = append(res.diags, parsed.Diags...)
+
+	sdp := false
+	for _, st := range parsed.Statements {
+		if st.Kind != sqlfront.QueryStmt {
+			sdp = true
+			break
+		}
+	}
+	consumed := map[int]bool{}
+	if sdp {
+		res.sdpForm(header, parsed, consumed)
+	} else {
+		for _, p := range header.Pragmas {
+			consumed[p.Line.Start] = true
+		}
+		res.pragmaForm(header, parsed)
+	}
+	res.misplacedPragmas(consumed)
+	return res
+}
+
+// misplacedPragmas warns about pragma lines that apply to nothing: below
+// the header of a pragma-form file, or not directly above a statement.
+func (res *fileResult) misplacedPragmas(consumed map[int]bool) {
+	if !strings.Contains(res.text, "@") {
+		return
+	}
+	all := pragma.ParseBlock(res.path, res.text, 0, len(res.text))
+	for _, p := range all.Pragmas {
+		if consumed[p.Line.Start] {
+			continue
+		}
+		res.diags = append(res.diags, ir.Diagnostic{
+			Loc: p.KeyLoc, Severity: ir.Warning, Code: ir.CodePragmaMisplaced,
+			Message: fmt.Sprintf("@%s applies to nothing here: pragmas belong in the comment lines at the top of the file (pragma form) or directly above the CREATE statement they describe; move it there", p.Key),
+		})
+	}
+}
+
+// pragmaForm handles a file whose body is one query and whose header
+// pragmas describe the dataset (format §2a).
+func (res *fileResult) pragmaForm(header pragma.Block, parsed sqlfront.File) {
+	file, text := res.path, res.text
+	set, diags := pragma.Interpret(file, header)
+	res.diags = append(res.diags, diags...)
+	res.samples = append(res.samples, set.Samples...)
+	if set.Source != nil {
+		res.sources = append(res.sources, set.Source)
+	}
+	if len(parsed.Statements) == 0 {
+		if strings.TrimSpace(text[header.End:]) == "" {
+			res.diags = append(res.diags, ir.Diagnostic{
+				Loc: ir.Loc{File: file, Start: 0, End: 0}, Severity: ir.Warning, Code: ir.CodeSQLEmpty,
+				Message: "this file defines no dataset: write a query below the header (SELECT ...), or delete the file",
+			})
+		}
+		return
+	}
+	for _, extra := range parsed.Statements[1:] {
+		res.diags = append(res.diags, ir.Diagnostic{
+			Loc: ir.Loc{File: file, Start: extra.Start, End: firstLineEnd(text, extra.Start, extra.End)}, Severity: ir.Error, Code: ir.CodeSQLMultiQuery,
+			Message: "a pragma-form file holds exactly one query; move this query into its own file, or write the file in SDP form (CREATE MATERIALIZED VIEW name AS ...)",
+		})
+	}
+	st := parsed.Statements[0]
+	q := st.Query
+	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
+	fileLoc := ir.Loc{File: file, Start: 0, End: 0}
+	flow := newFlow(file, q, set)
+	flow.Loc = ir.Loc{File: file, Start: st.Start, End: firstLineEnd(text, st.Start, st.End)}
+	if set.Target != "" {
+		flow.Target = set.Target
+		flow.TargetLoc = set.TargetLoc
+		flow.Append = true
+		flow.Name = firstNonEmpty(set.Flow, stem)
+		flow.Loc = set.TargetLoc
+		res.flows = append(res.flows, flow)
+		for _, misplaced := range datasetOnlyKeys(header) {
+			res.diags = append(res.diags, ir.Diagnostic{
+				Loc: misplaced.KeyLoc, Severity: ir.Warning, Code: ir.CodePragmaMisplaced,
+				Message: fmt.Sprintf("@%s has no effect in a file with @target: this file appends into %s and defines no dataset; set it in %s's own file", misplaced.Key, set.Target, set.Target),
+			})
+		}
+		return
+	}
+	d := &ir.Dataset{
+		Name:        firstNonEmpty(set.Name, stem),
+		Kind:        set.Kind,
+		Comment:     header.Doc,
+		PartitionBy: set.PartitionBy,
+		ClusterBy:   set.ClusterBy,
+		Format:      set.Format,
+		Properties:  set.Properties,
+		Backends:    set.Backends,
+		Loc:         ir.Loc{File: file, Start: 0, End: len(text)},
+		NameLoc:     set.NameLoc,
+		KindLoc:     set.KindLoc,
+	}
+	if set.CommentSet {
+		d.Comment = set.Comment
+	}
+	if set.Name == "" {
+		d.NameLoc = fileLoc
+		d.FromStem = true
+	}
+	if d.Kind == "" {
+		d.Kind = ir.MaterializedView
+		if flow.Streaming || set.CDC != nil {
+			d.Kind = ir.StreamingTable
+		}
+		d.KindLoc = ir.Loc{File: file, Start: st.Start, End: firstLineEnd(text, st.Start, st.End)}
+	}
+	flow.Name = firstNonEmpty(set.Flow, d.Name)
+	flow.Target = d.Name
+	res.datasets = append(res.datasets, d)
+	res.flows = append(res.flows, flow)
+}
+
+// datasetOnlyKeys returns the pragmas that describe a dataset, which a
+// file appending into another dataset cannot set.
+func datasetOnlyKeys(b pragma.Block) []pragma.Pragma {
+	var out []pragma.Pragma
+	for _, p := range b.Pragmas {
+		switch p.Key {
+		case "kind", "name", "comment", "partition_by", "cluster_by", "format", "property":
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sdpForm handles a file of SDP statements (format §2b); the pragma block
+// directly above a statement applies to its dataset and flow.
+func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consumed map[int]bool) {
+	file, text := res.path, res.text
+	conf := map[string]string{}
+	firstBlockStart := -1
+	for i, st := range parsed.Statements {
+		block := pragma.ParseBlock(file, text, st.CommentStart, st.Start)
+		if i == 0 {
+			firstBlockStart = st.CommentStart
+		}
+		set, diags := pragma.Interpret(file, block)
+		res.diags = append(res.diags, diags...)
+		res.samples = append(res.samples, set.Samples...)
+		if set.Source != nil {
+			res.sources = append(res.sources, set.Source)
+		}
+		for _, p := range block.Pragmas {
+			consumed[p.Line.Start] = true
+			switch p.Key {
+			case "name", "kind", "target":
+				res.diags = append(res.diags, ir.Diagnostic{
+					Loc: p.KeyLoc, Severity: ir.Warning, Code: ir.CodePragmaMisplaced,
+					Message: fmt.Sprintf("@%s has no effect above an SDP statement: the statement itself says it; change the statement instead", p.Key),
+				})
+			}
+		}
+		stmtLoc := ir.Loc{File: file, Start: st.Start, End: st.End}
+		kwLoc := ir.Loc{File: file, Start: st.Start, End: minInt(st.NameLoc.Start, firstLineEnd(text, st.Start, st.End))}
+		if kwLoc.End <= kwLoc.Start {
+			kwLoc.End = firstLineEnd(text, st.Start, st.End)
+		}
+		nameLoc := ir.Loc{File: file, Start: st.NameLoc.Start, End: st.NameLoc.End}
+		var kind ir.Kind
+		switch st.Kind {
+		case sqlfront.Set:
+			conf[st.SetKey] = st.SetValue
+			continue
+		case sqlfront.UseCatalog, sqlfront.UseSchema, sqlfront.Unsupported:
+			continue
+		case sqlfront.QueryStmt:
+			res.diags = append(res.diags, ir.Diagnostic{
+				Loc: ir.Loc{File: file, Start: st.Start, End: firstLineEnd(text, st.Start, st.End)}, Severity: ir.Error, Code: ir.CodeSQLNotQuery,
+				Message: "a bare query in a file of SDP statements defines nothing: wrap it as CREATE MATERIALIZED VIEW name AS ..., or move it into its own pragma-form file",
+			})
+			continue
+		case sqlfront.CreateFlow:
+			if st.Query == nil {
+				continue
+			}
+			f := newFlow(file, st.Query, set)
+			f.Name = st.Name
+			f.Target = st.Target
+			f.TargetLoc = ir.Loc{File: file, Start: st.TargetLoc.Start, End: st.TargetLoc.End}
+			f.Append = true
+			f.Loc = nameLoc
+			f.Conf = mergeConf(conf, f.Conf)
+			res.flows = append(res.flows, f)
+			continue
+		case sqlfront.CreateMaterializedView:
+			kind = ir.MaterializedView
+		case sqlfront.CreateStreamingTable:
+			kind = ir.StreamingTable
+		case sqlfront.CreateTemporaryView:
+			kind = ir.TemporaryView
+		case sqlfront.CreateView:
+			kind = ir.View
+		default:
+			continue
+		}
+		d := &ir.Dataset{
+			Name:        st.Name,
+			Kind:        kind,
+			Comment:     st.Comment,
+			PartitionBy: firstList(st.PartitionBy, set.PartitionBy),
+			ClusterBy:   firstList(st.ClusterBy, set.ClusterBy),
+			Format:      firstNonEmpty(st.Using, set.Format),
+			Properties:  mergeConf(set.Properties, st.Properties),
+			Backends:    set.Backends,
+			Loc:         stmtLoc,
+			NameLoc:     nameLoc,
+			KindLoc:     kwLoc,
+		}
+		if d.Comment == "" {
+			d.Comment = firstNonEmpty(set.Comment, block.Doc)
+		}
+		res.datasets = append(res.datasets, d)
+		if st.Query == nil {
+			// A streaming table without AS is filled by CREATE FLOW
+			// statements elsewhere; pragmas above it cannot apply to a flow.
+			continue
+		}
+		f := newFlow(file, st.Query, set)
+		f.Name = firstNonEmpty(set.Flow, d.Name)
+		f.Target = d.Name
+		f.Loc = nameLoc
+		f.Conf = mergeConf(conf, f.Conf)
+		res.flows = append(res.flows, f)
+	}
+	// Header pragmas that are not directly above the first statement apply
+	// to nothing, except sample bindings, which are pipeline-wide.
+	for _, p := range header.Pragmas {
+		if firstBlockStart >= 0 && p.Line.Start >= firstBlockStart {
+			continue
+		}
+		consumed[p.Line.Start] = true
+		if p.Key == "sample" {
+			if s, ok := sampleOf(file, p); ok {
+				res.samples = append(res.samples, s)
+			}
+			continue
+		}
+		res.diags = append(res.diags, ir.Diagnostic{
+			Loc: p.KeyLoc, Severity: ir.Warning, Code: ir.CodePragmaMisplaced,
+			Message: fmt.Sprintf("@%s is not directly above a statement, so it applies to nothing; move it to the comment lines right above the CREATE statement it is for", p.Key),
+		})
+	}
+}
+
+// sampleOf reads a `@sample.TABLE: path` pragma.
+func sampleOf(file string, p pragma.Pragma) (pragma.Sample, bool) {
+	if p.Name == "" || p.Value == "" {
+		return pragma.Sample{}, false
+	}
+	return pragma.Sample{Table: p.Name, Path: p.Value, Loc: p.ValueLoc, KeyLoc: p.KeyLoc}, true
+}
+
+// newFlow builds a flow from a parsed query and the pragmas above it.
+func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
+	f := &ir.Flow{
+		Expectations: set.Expectations,
+		Source:       set.Source,
+		OutputMode:   set.OutputMode,
+		OutputLoc:    set.OutputLoc,
+		Watermark:    set.Watermark,
+		CDC:          set.CDC,
+		Conf:         set.Conf,
+	}
+	if set.Trigger != nil {
+		f.Trigger = *set.Trigger
+	}
+	if q == nil {
+		return f
+	}
+	f.SQL = q.Text
+	f.Normalized = q.Normalized
+	f.QueryLoc = ir.Loc{File: file, Start: q.Start, End: q.End}
+	f.Reads = q.Refs
+	f.Aggregates = q.Aggregates
+	if q.Aggregates {
+		f.AggLoc = ir.Loc{File: file, Start: q.AggLoc.Start, End: q.AggLoc.End}
+	}
+	f.Dialect = q.Parser
+	for _, r := range q.Refs {
+		if r.Streaming || (set.Source != nil && ir.NameKey(r.Name) == ir.NameKey(set.Source.Table)) {
+			f.Streaming = true
+		}
+	}
+	if f.Streaming || f.CDC != nil {
+		if f.Trigger.Kind == "" {
+			f.Trigger.Kind = ir.AvailableNow
+		}
+		if f.OutputMode == "" {
+			f.OutputMode = ir.Append
+		}
+	}
+	return f
+}
+
+func mergeConf(base, over map[string]string) map[string]string {
+	if len(base) == 0 && len(over) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		out[k] = v
+	}
+	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func firstList(ls ...[]string) []string {
+	for _, l := range ls {
+		if len(l) > 0 {
+			return l
+		}
+	}
+	return nil
+}
+
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// firstLineEnd returns the end of the first line of text[start:end], so a
+// diagnostic on a long statement underlines its first line only.
+func firstLineEnd(text string, start, end int) int {
+	if end > len(text) {
+		end = len(text)
+	}
+	if start > end {
+		return start
+	}
+	if i := strings.IndexAny(text[start:end], "\r\n"); i >= 0 {
+		return start + i
+	}
+	return end
+}

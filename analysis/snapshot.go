@@ -1,0 +1,458 @@
+// Package analysis turns a pipeline folder into the IR plus diagnostics, as
+// immutable snapshots: a Snapshot never changes, and Update returns a new
+// one that reuses the work of every file whose text did not change. The LSP
+// server, the watch command and the engine all read snapshots, so an editor
+// and a terminal never disagree.
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/thund-dev/thund/analysis/project"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/textpos"
+)
+
+// Options adjust an analysis.
+type Options struct {
+	// Backends, when set, overrides thund.yaml's backends.
+	Backends []ir.Backend
+}
+
+// Snapshot is one immutable analysis of a pipeline root.
+type Snapshot struct {
+	// Root is the pipeline root, absolute.
+	Root string
+	// Project holds the spec and thund.yaml as parsed.
+	Project *project.Project
+	// Files lists every file below the root (relative, slash-separated,
+	// sorted), as project.Walk finds them; samples resolve against it.
+	Files []string
+	// Libraries lists the .sql files analysed.
+	Libraries []string
+	// Pipeline is the IR assembled from every library.
+	Pipeline *ir.Pipeline
+	// Diagnostics holds every diagnostic, sorted.
+	Diagnostics []ir.Diagnostic
+
+	opts    Options
+	texts   map[string]string // spec, config and library texts by path
+	results map[string]*fileResult
+	dirs    map[string]bool // every folder holding a file, for sample folders
+	// libDiags are the diagnostics of resolving the library globs.
+	libDiags []ir.Diagnostic
+
+	indexMu sync.Mutex
+	indexes map[string]*textpos.Index
+}
+
+// Load analyses the pipeline holding dir (a folder or a file in it),
+// reading every file from disk.
+func Load(dir string, opts Options) (*Snapshot, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("open pipeline: %w", err)
+	}
+	root, err := project.FindRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("find pipeline root of %s: %w", dir, err)
+	}
+	files, err := project.Walk(root)
+	if err != nil {
+		return nil, fmt.Errorf("list files of %s: %w", root, err)
+	}
+	s := &Snapshot{Root: root, Files: files, opts: opts, texts: map[string]string{}}
+	var readDiags []ir.Diagnostic
+	read := func(rel string) (string, bool) {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			readDiags = append(readDiags, readError(rel, err))
+			return "", false
+		}
+		return string(b), true
+	}
+	for _, name := range projectFiles {
+		if s.hasFile(name) {
+			if t, ok := read(name); ok {
+				s.texts[name] = t
+			}
+		}
+	}
+	s.openProject()
+	s.Libraries, s.libDiags = s.Project.Libraries(files)
+	s.dirs = folders(files)
+	texts, diags := readAll(root, s.Libraries)
+	for rel, t := range texts {
+		s.texts[rel] = t
+	}
+	readDiags = append(readDiags, diags...)
+	s.build(nil, readDiags)
+	return s, nil
+}
+
+// readAll reads files in parallel: reading is mostly waiting on the
+// kernel, so it uses more goroutines than CPUs.
+func readAll(root string, files []string) (map[string]string, []ir.Diagnostic) {
+	texts := make([]string, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < 8 && w < len(files); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(files[i])))
+				texts[i], errs[i] = string(b), err
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[string]string, len(files))
+	var diags []ir.Diagnostic
+	for i, f := range files {
+		if errs[i] != nil {
+			diags = append(diags, readError(f, errs[i]))
+			continue
+		}
+		out[f] = texts[i]
+	}
+	return out, diags
+}
+
+func readError(rel string, err error) ir.Diagnostic {
+	return ir.Diagnostic{
+		Loc: ir.Loc{File: rel}, Severity: ir.Error, Code: ir.CodeFileRead,
+		Message: fmt.Sprintf("cannot read %s: %v; check the file's permissions", rel, unwrapPathError(err)),
+	}
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// projectFiles are the root-level files that configure a pipeline.
+var projectFiles = []string{project.SpecYML, project.SpecYAML, project.ConfigName, "thund.yml"}
+
+// Change is a new text for a file, or its deletion (Text nil).
+type Change struct {
+	// Path is relative to the root, slash-separated.
+	Path string
+	Text *string
+}
+
+// Update returns a new snapshot with the changes applied; s is unchanged.
+// Files whose text did not change keep their analysis. Creating or
+// deleting any file (a sample, say) is a change too. A library that a
+// change makes visible (a new glob in the spec) is read from disk.
+func (s *Snapshot) Update(changes []Change) *Snapshot {
+	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts))}
+	for k, v := range s.texts {
+		n.texts[k] = v
+	}
+	// The last change to a path wins; then compare with what existed.
+	final := map[string]*string{}
+	var order []string
+	for _, c := range changes {
+		p := path.Clean(filepath.ToSlash(c.Path))
+		if _, seen := final[p]; !seen {
+			order = append(order, p)
+		}
+		final[p] = c.Text
+	}
+	setChanged, projectChanged := false, false
+	var added, removed []string
+	for _, p := range order {
+		text := final[p]
+		if isProjectFile(p) {
+			projectChanged = true
+		}
+		exists := s.hasFile(p)
+		if text == nil {
+			delete(n.texts, p)
+			if exists {
+				setChanged = true
+				removed = append(removed, p)
+			}
+			continue
+		}
+		n.texts[p] = *text
+		if !exists {
+			setChanged = true
+			added = append(added, p)
+		}
+	}
+	n.Files, n.dirs = s.Files, s.dirs
+	if setChanged {
+		n.Files = mergeFiles(s.Files, added, removed)
+		n.dirs = folders(n.Files)
+	}
+	n.Project = s.Project
+	if projectChanged {
+		n.openProject()
+	}
+	n.Libraries, n.libDiags = s.Libraries, s.libDiags
+	if setChanged || projectChanged {
+		n.Libraries, n.libDiags = n.Project.Libraries(n.Files)
+	}
+	keep := make(map[string]bool, len(n.Libraries))
+	var readDiags []ir.Diagnostic
+	for _, l := range n.Libraries {
+		keep[l] = true
+		if _, ok := n.texts[l]; !ok {
+			if b, err := os.ReadFile(n.Abs(l)); err == nil {
+				n.texts[l] = string(b)
+			} else {
+				readDiags = append(readDiags, readError(l, err))
+			}
+		}
+	}
+	for p := range n.texts {
+		if !keep[p] && !isProjectFile(p) {
+			delete(n.texts, p)
+		}
+	}
+	n.build(s.results, readDiags)
+	return n
+}
+
+// mergeFiles returns the sorted file list with added and removed applied.
+func mergeFiles(files, added, removed []string) []string {
+	gone := make(map[string]bool, len(removed))
+	for _, r := range removed {
+		gone[r] = true
+	}
+	out := make([]string, 0, len(files)+len(added))
+	for _, f := range files {
+		if !gone[f] {
+			out = append(out, f)
+		}
+	}
+	out = append(out, added...)
+	sort.Strings(out)
+	return slicesCompact(out)
+}
+
+func slicesCompact(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// folders returns every folder that holds a file, for sample folders.
+func folders(files []string) map[string]bool {
+	dirs := map[string]bool{}
+	for _, f := range files {
+		for d := path.Dir(f); d != "." && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	return dirs
+}
+
+// WithOptions returns a snapshot of the same texts analysed with other
+// options (another backend set, say).
+func (s *Snapshot) WithOptions(opts Options) *Snapshot {
+	n := s.Update(nil)
+	n.opts = opts
+	n.build(s.results, nil)
+	return n
+}
+
+func isProjectFile(p string) bool {
+	for _, f := range projectFiles {
+		if p == f {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Snapshot) hasFile(rel string) bool {
+	i := sort.SearchStrings(s.Files, rel)
+	return i < len(s.Files) && s.Files[i] == rel
+}
+
+// openProject builds s.Project from the spec and config texts.
+func (s *Snapshot) openProject() {
+	texts := map[string][]byte{}
+	for _, name := range projectFiles {
+		if t, ok := s.texts[name]; ok {
+			texts[name] = []byte(t)
+		}
+	}
+	s.Project = project.FromTexts(s.Root, texts)
+}
+
+// Backends returns the backends this snapshot checks.
+func (s *Snapshot) Backends() []ir.Backend {
+	if len(s.opts.Backends) > 0 {
+		return s.opts.Backends
+	}
+	if len(s.Project.Config.Backends) > 0 {
+		return s.Project.Config.Backends
+	}
+	return ir.DefaultBackends
+}
+
+// build analyses every library (reusing prev's results for unchanged texts)
+// and assembles the pipeline and its diagnostics.
+func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
+	s.results = make(map[string]*fileResult, len(s.Libraries))
+	var todo []string
+	for _, l := range s.Libraries {
+		t, ok := s.texts[l]
+		if !ok {
+			continue
+		}
+		if r, ok := prev[l]; ok && r.text == t {
+			s.results[l] = r
+			continue
+		}
+		todo = append(todo, l)
+	}
+	for _, r := range analyseAll(todo, s.texts) {
+		s.results[r.path] = r
+	}
+	diags := append([]ir.Diagnostic(nil), extra...)
+	diags = append(diags, s.Project.Diags...)
+	diags = append(diags, s.libDiags...)
+	s.Pipeline, diags = s.assemble(diags)
+	ir.SortDiagnostics(diags)
+	s.Diagnostics = dedupe(diags)
+}
+
+// analyseAll analyses files in parallel, one worker per CPU.
+func analyseAll(files []string, texts map[string]string) []*fileResult {
+	out := make([]*fileResult, len(files))
+	if len(files) == 0 {
+		return out
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(files) {
+		workers = len(files)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = analyseFile(files[i], texts[files[i]])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+func dedupe(ds []ir.Diagnostic) []ir.Diagnostic {
+	out := ds[:0]
+	for i, d := range ds {
+		if i > 0 && sameDiag(ds[i-1], d) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func sameDiag(a, b ir.Diagnostic) bool {
+	return a.Loc == b.Loc && a.Code == b.Code && a.Backend == b.Backend && a.Message == b.Message && a.Severity == b.Severity
+}
+
+// Text returns the text analysis used for a file (a library, the spec or
+// thund.yaml), and whether it has one.
+func (s *Snapshot) Text(rel string) (string, bool) {
+	t, ok := s.texts[rel]
+	return t, ok
+}
+
+// Index returns the line index of a file's text (empty if unknown).
+func (s *Snapshot) Index(rel string) *textpos.Index {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	if s.indexes == nil {
+		s.indexes = map[string]*textpos.Index{}
+	}
+	if ix, ok := s.indexes[rel]; ok {
+		return ix
+	}
+	ix := textpos.New(s.texts[rel])
+	s.indexes[rel] = ix
+	return ix
+}
+
+func validUTF8(s string) bool { return utf8.ValidString(s) }
+
+// encodingDiag points at the first invalid UTF-8 byte.
+func encodingDiag(file, text string) ir.Diagnostic {
+	off := 0
+	for off < len(text) {
+		r, size := utf8.DecodeRuneInString(text[off:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		off += size
+	}
+	return ir.Diagnostic{
+		Loc: ir.Loc{File: file, Start: off, End: min(off+1, len(text))}, Severity: ir.Warning, Code: ir.CodeFileEncoding,
+		Message: "this file is not valid UTF-8 here; save it as UTF-8 (Spark reads SQL files as UTF-8)",
+	}
+}
+
+// sortedFileNames is a helper for stable iteration over results.
+func (s *Snapshot) sortedResults() []*fileResult {
+	out := make([]*fileResult, 0, len(s.results))
+	for _, l := range s.Libraries {
+		if r, ok := s.results[l]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Abs returns the absolute path of a root-relative file.
+func (s *Snapshot) Abs(rel string) string {
+	return filepath.Join(s.Root, filepath.FromSlash(rel))
+}
+
+// Rel returns the root-relative, slash-separated path of an absolute path,
+// and false when it is outside the root.
+func (s *Snapshot) Rel(abs string) (string, bool) {
+	r, err := filepath.Rel(s.Root, abs)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}

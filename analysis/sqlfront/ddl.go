@@ -1,0 +1,654 @@
+package sqlfront
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// sdpAccepts lists the statements SDP accepts, for messages.
+const sdpAccepts = "CREATE MATERIALIZED VIEW, CREATE STREAMING TABLE, CREATE FLOW ... AS INSERT INTO, " +
+	"CREATE TEMPORARY VIEW, CREATE VIEW, SET, USE CATALOG and USE SCHEMA"
+
+// stmtParser reads the SDP header of one statement from its tokens.
+type stmtParser struct {
+	file, text string
+	toks       []token
+	end        int // end of the statement
+	st         *Statement
+	diags      []ir.Diagnostic
+}
+
+// parseStatement classifies and parses one statement found by the splitter.
+func parseStatement(file, text string, r rawStmt) (Statement, []ir.Diagnostic) {
+	st := Statement{Span: r.Span, CommentStart: commentStart(text, r.Start, r.segStart)}
+	p := &stmtParser{file: file, text: text, toks: lexRange(text, r.Start, r.End), end: r.End, st: &st}
+	switch {
+	case len(p.toks) == 0: // cannot happen: the splitter only returns statements with tokens
+		st.Kind = Unsupported
+	case p.kw(0, "CREATE"):
+		p.create()
+	case p.kw(0, "SET"):
+		p.set()
+	case p.kw(0, "USE"):
+		p.use()
+	case startsQuery(text, p.toks):
+		st.Kind = QueryStmt
+		var d []ir.Diagnostic
+		st.Query, d = parseQuery(file, text, r.Span, p.toks)
+		p.diags = append(p.diags, d...)
+	default:
+		p.unsupported()
+	}
+	return st, p.diags
+}
+
+// word returns the text of token i in upper case if it is a word, else "".
+func (p *stmtParser) word(i int) string {
+	if i < 0 || i >= len(p.toks) || p.toks[i].kind != tkWord {
+		return ""
+	}
+	return strings.ToUpper(p.text[p.toks[i].start:p.toks[i].end])
+}
+
+// kw reports whether token i is one of the keywords (upper case) given.
+func (p *stmtParser) kw(i int, kws ...string) bool {
+	w := p.word(i)
+	if w == "" {
+		return false
+	}
+	for _, k := range kws {
+		if w == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *stmtParser) punct(i int, c byte) bool {
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == tkPunct && p.text[p.toks[i].start] == c
+}
+
+// tokDesc describes token i for a message.
+func (p *stmtParser) tokDesc(i int) string {
+	if i >= len(p.toks) {
+		return "the end of the statement"
+	}
+	t := p.toks[i]
+	s := p.text[t.start:t.end]
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// errSpan reports a syntax error on [start, end).
+func (p *stmtParser) errSpan(start, end int, msg string) {
+	p.diags = append(p.diags, ir.Diagnostic{
+		Loc:      ir.Loc{File: p.file, Start: start, End: end},
+		Severity: ir.Error, Code: ir.CodeSQLSyntax, Message: msg,
+	})
+}
+
+// errTok reports a syntax error on token i, or on the last token when i is
+// past the end of the statement.
+func (p *stmtParser) errTok(i int, msg string) {
+	if i >= len(p.toks) {
+		i = len(p.toks) - 1
+	}
+	t := p.toks[i]
+	p.errSpan(t.start, lineEnd(p.text, t.start, t.end), msg)
+}
+
+// lineEnd caps end at the end of the line holding start, so that a
+// diagnostic on an unterminated quote does not cover the rest of the file.
+func lineEnd(text string, start, end int) int {
+	if j := strings.IndexByte(text[start:end], '\n'); j > 0 {
+		return start + j
+	}
+	return end
+}
+
+// startsQuery reports whether toks begin a query.
+func startsQuery(text string, toks []token) bool {
+	t := toks[0]
+	if t.kind == tkPunct {
+		return text[t.start] == '('
+	}
+	if t.kind != tkWord {
+		return false
+	}
+	switch strings.ToUpper(text[t.start:t.end]) {
+	case "SELECT", "WITH", "VALUES", "FROM", "TABLE":
+		return true
+	}
+	return false
+}
+
+// leadingModifiers are the words that may continue the leading keywords of
+// an unsupported statement ("CREATE OR REPLACE TABLE", "INSERT INTO").
+var leadingModifiers = map[string]bool{
+	"OR": true, "REPLACE": true, "REFRESH": true, "TEMPORARY": true, "TEMP": true, "GLOBAL": true,
+	"EXTERNAL": true, "TABLE": true, "VIEW": true, "SCHEMA": true, "DATABASE": true, "NAMESPACE": true,
+	"CATALOG": true, "FUNCTION": true, "INTO": true, "OVERWRITE": true, "LIVE": true, "STREAMING": true,
+	"MATERIALIZED": true, "INDEX": true, "MACRO": true, "SEQUENCE": true, "TYPE": true, "FROM": true,
+	"LOCAL": true, "UNLOGGED": true, "TRANSIENT": true, "FLOW": true, "SINK": true, "UNIQUE": true,
+}
+
+// leadingKeywords returns the range of the statement's leading keywords and
+// their text, words joined by single spaces, as written.
+func leadingKeywords(text string, toks []token) (Span, string) {
+	first := toks[0]
+	if first.kind != tkWord {
+		end := lineEnd(text, first.start, first.end)
+		return Span{first.start, end}, text[first.start:end]
+	}
+	sp := Span{first.start, first.end}
+	words := []string{text[first.start:first.end]}
+	for _, t := range toks[1:] {
+		if len(words) == 5 || t.kind != tkWord || !leadingModifiers[strings.ToUpper(text[t.start:t.end])] {
+			break
+		}
+		words = append(words, text[t.start:t.end])
+		sp.End = t.end
+	}
+	return sp, strings.Join(words, " ")
+}
+
+// tokText returns the text of sp with runs of whitespace collapsed.
+func tokText(text string, sp Span) string {
+	return strings.Join(strings.Fields(text[sp.Start:sp.End]), " ")
+}
+
+func (p *stmtParser) unsupported() {
+	sp, kw := leadingKeywords(p.text, p.toks)
+	p.st.Kind = Unsupported
+	p.st.Keyword = kw
+	var hint string
+	switch p.word(0) {
+	case "INSERT":
+		hint = "; to append rows to a dataset, write CREATE FLOW name AS INSERT INTO target SELECT ..."
+	case "CREATE":
+		hint = "; define a dataset with CREATE MATERIALIZED VIEW name AS SELECT ... or CREATE STREAMING TABLE name AS SELECT ..."
+	case "DROP", "ALTER", "DELETE", "UPDATE", "MERGE", "TRUNCATE":
+		hint = "; a pipeline declares its datasets and does not modify them: remove the statement"
+	default:
+		hint = "; remove the statement or move it out of the pipeline's SQL files"
+	}
+	p.diags = append(p.diags, ir.Diagnostic{
+		Loc:      ir.Loc{File: p.file, Start: sp.Start, End: sp.End},
+		Severity: ir.Error, Code: ir.CodeSQLUnsupported,
+		Message: fmt.Sprintf("%s is not supported in a pipeline: Spark Declarative Pipelines accept only %s%s",
+			kw, sdpAccepts, hint),
+	})
+}
+
+// create parses CREATE [OR REFRESH|OR REPLACE] {MATERIALIZED VIEW | STREAMING
+// TABLE | FLOW | TEMP[ORARY] VIEW | VIEW} ...
+func (p *stmtParser) create() {
+	i := 1
+	modIdx := -1
+	if p.kw(i, "OR") && p.kw(i+1, "REFRESH", "REPLACE") {
+		modIdx = i
+		i += 2
+	}
+	kindStart := i
+	switch {
+	case p.kw(i, "MATERIALIZED") && p.kw(i+1, "VIEW"):
+		p.st.Kind = CreateMaterializedView
+		i += 2
+	case p.kw(i, "STREAMING") && p.kw(i+1, "TABLE"):
+		p.st.Kind = CreateStreamingTable
+		i += 2
+	case p.kw(i, "FLOW"):
+		p.st.Kind = CreateFlow
+		i++
+	case p.kw(i, "TEMPORARY", "TEMP") && p.kw(i+1, "VIEW"):
+		p.st.Kind = CreateTemporaryView
+		i += 2
+	case p.kw(i, "VIEW"):
+		p.st.Kind = CreateView
+		i++
+	default:
+		p.unsupported()
+		return
+	}
+	kindWords := Span{p.toks[kindStart].start, p.toks[i-1].end}
+	if modIdx >= 0 {
+		mod := p.word(modIdx + 1)
+		modSpan := Span{p.toks[modIdx].start, p.toks[modIdx+1].end}
+		switch p.st.Kind {
+		case CreateMaterializedView, CreateStreamingTable:
+			if mod != "REFRESH" {
+				p.errSpan(modSpan.Start, modSpan.End, fmt.Sprintf("%s does not take OR REPLACE: write CREATE OR REFRESH %s or plain CREATE %s",
+					p.st.Kind, tokText(p.text, kindWords), tokText(p.text, kindWords)))
+			}
+		case CreateFlow:
+			p.errSpan(modSpan.Start, modSpan.End, fmt.Sprintf("CREATE FLOW does not take OR %s: write CREATE FLOW name AS INSERT INTO target SELECT ...", mod))
+		default:
+			if mod != "REPLACE" {
+				p.errSpan(modSpan.Start, modSpan.End, fmt.Sprintf("%s does not take OR REFRESH: write CREATE OR REPLACE %s or plain CREATE %s",
+					p.st.Kind, tokText(p.text, kindWords), tokText(p.text, kindWords)))
+			}
+		}
+	}
+	if p.st.Kind != CreateFlow && p.kw(i, "IF") && p.kw(i+1, "NOT") && p.kw(i+2, "EXISTS") {
+		i += 3
+	}
+	what := "the dataset's name"
+	if p.st.Kind == CreateFlow {
+		what = "the flow's name"
+	}
+	name, sp, next, ok := p.name(i, what, p.st.Kind.String())
+	if !ok {
+		return
+	}
+	p.st.Name, p.st.NameLoc = name, sp
+	i = next
+	if p.st.Kind == CreateFlow {
+		p.flow(i)
+		return
+	}
+	p.dataset(i)
+}
+
+// example returns a short example of the statement kind, for messages.
+func example(k StmtKind) string {
+	switch k {
+	case CreateFlow:
+		return "CREATE FLOW name AS INSERT INTO target SELECT ..."
+	case CreateStreamingTable:
+		return "CREATE STREAMING TABLE name AS SELECT * FROM STREAM(source)"
+	}
+	return k.String() + " name AS SELECT ..."
+}
+
+// name reads a possibly qualified name at token i.
+func (p *stmtParser) name(i int, what, after string) (string, Span, int, bool) {
+	switch {
+	case i >= len(p.toks):
+		p.errTok(i, fmt.Sprintf("missing %s after %s: write %s", what, after, example(p.st.Kind)))
+		return "", Span{}, i, false
+	case p.kw(i, "AS") && p.st.Kind != CreateFlow || p.kw(i, "AS") && p.kw(i+1, "INSERT"):
+		p.errTok(i, fmt.Sprintf("missing %s before AS: write %s", what, example(p.st.Kind)))
+		return "", Span{}, i, false
+	}
+	name, sp, next, ok := p.dottedName(i)
+	if !ok {
+		p.errTok(i, fmt.Sprintf("expected %s after %s, found %s: write %s (quote unusual names with `backticks`)",
+			what, after, p.tokDesc(i), example(p.st.Kind)))
+		return "", Span{}, i, false
+	}
+	return name, sp, next, true
+}
+
+// dottedName reads identifier parts joined by dots at token i.
+func (p *stmtParser) dottedName(i int) (string, Span, int, bool) {
+	ident := func(k int) bool {
+		return k < len(p.toks) && (p.toks[k].kind == tkWord || p.toks[k].kind == tkQuoted) && !p.toks[k].open
+	}
+	if !ident(i) {
+		return "", Span{}, i, false
+	}
+	parts := []string{unquoteIdent(p.text[p.toks[i].start:p.toks[i].end])}
+	sp := Span{p.toks[i].start, p.toks[i].end}
+	i++
+	for p.punct(i, '.') && ident(i+1) {
+		parts = append(parts, unquoteIdent(p.text[p.toks[i+1].start:p.toks[i+1].end]))
+		sp.End = p.toks[i+1].end
+		i += 2
+	}
+	return strings.Join(parts, "."), sp, i, true
+}
+
+// closeParen returns the index of the ')' matching the '(' at token i, or -1.
+func (p *stmtParser) closeParen(i int) int {
+	depth := 0
+	for k := i; k < len(p.toks); k++ {
+		switch {
+		case p.punct(k, '('):
+			depth++
+		case p.punct(k, ')'):
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// stringAt returns the unescaped string literal at token i.
+func (p *stmtParser) stringAt(i int, what string) (string, bool) {
+	if i >= len(p.toks) || p.toks[i].kind != tkString {
+		p.errTok(i, fmt.Sprintf("%s needs a quoted string, found %s: write %s 'text'", what, p.tokDesc(i), what))
+		return "", false
+	}
+	if p.toks[i].open {
+		p.errTok(i, "unterminated string: close it with a matching quote (a backslash escapes the next character, so '\\' does not close it)")
+		return "", false
+	}
+	return unescapeString(p.text[p.toks[i].start:p.toks[i].end]), true
+}
+
+// dataset parses the part of a CREATE MATERIALIZED VIEW / STREAMING TABLE /
+// [TEMPORARY] VIEW after the name: column list, options, AS query.
+func (p *stmtParser) dataset(i int) {
+	kind := p.st.Kind
+	isView := kind == CreateView || kind == CreateTemporaryView
+	if p.punct(i, '(') {
+		c := p.closeParen(i)
+		if c < 0 {
+			p.errTok(i, "unclosed column list: add the missing ')'")
+			return
+		}
+		p.st.Columns = p.text[p.toks[i].start:p.toks[c].end]
+		i = c + 1
+	}
+	seen := map[string]bool{}
+	for i < len(p.toks) {
+		opt := p.word(i)
+		if (opt == "PARTITIONED" || opt == "CLUSTER") && p.kw(i+1, "BY") {
+			opt += " BY"
+		}
+		switch opt {
+		case "AS":
+			p.query(i)
+			return
+		case "COMMENT", "PARTITIONED BY", "CLUSTER BY", "TBLPROPERTIES", "USING", "LOCATION", "OPTIONS":
+		default:
+			p.errTok(i, fmt.Sprintf("unexpected %s in %s: expected AS followed by a query, or one of the options %s",
+				p.tokDesc(i), kind, optionList(isView)))
+			return
+		}
+		if isView && opt != "COMMENT" && opt != "TBLPROPERTIES" {
+			p.errTok(i, fmt.Sprintf("%s is not allowed on a view: a view takes only COMMENT '...' and TBLPROPERTIES (...)", opt))
+			return
+		}
+		if seen[opt] {
+			p.errTok(i, fmt.Sprintf("%s is given twice: keep one", opt))
+			return
+		}
+		seen[opt] = true
+		var ok bool
+		switch opt {
+		case "COMMENT":
+			p.st.Comment, ok = p.stringAt(i+1, "COMMENT")
+			i += 2
+		case "PARTITIONED BY":
+			p.st.PartitionBy, i, ok = p.columnList(i+2, opt)
+		case "CLUSTER BY":
+			p.st.ClusterBy, i, ok = p.columnList(i+2, opt)
+		case "TBLPROPERTIES":
+			p.st.Properties, i, ok = p.properties(i + 1)
+		case "USING":
+			if i+1 < len(p.toks) && (p.toks[i+1].kind == tkWord || p.toks[i+1].kind == tkQuoted) && !p.toks[i+1].open {
+				p.st.Using = unquoteIdent(p.text[p.toks[i+1].start:p.toks[i+1].end])
+				ok = true
+			} else {
+				p.errTok(i+1, fmt.Sprintf("USING needs a format name, found %s: write USING parquet (or delta, ...)", p.tokDesc(i+1)))
+			}
+			i += 2
+		case "LOCATION":
+			_, ok = p.stringAt(i+1, "LOCATION")
+			i += 2
+		case "OPTIONS":
+			if c := p.closeParen(i + 1); p.punct(i+1, '(') && c > 0 {
+				i, ok = c+1, true
+			} else {
+				p.errTok(i+1, "OPTIONS needs a parenthesised list: write OPTIONS ('key' = 'value', ...)")
+			}
+		}
+		if !ok {
+			return
+		}
+	}
+	if kind != CreateStreamingTable {
+		p.errTok(len(p.toks)-1, fmt.Sprintf("%s %s needs AS followed by a query: write %s", kind, p.st.Name, example(kind)))
+	}
+}
+
+func optionList(view bool) string {
+	if view {
+		return "COMMENT '...' and TBLPROPERTIES (...)"
+	}
+	return "COMMENT '...', PARTITIONED BY (...), CLUSTER BY (...), TBLPROPERTIES (...), USING format, LOCATION '...' and OPTIONS (...)"
+}
+
+// query parses the query after the AS at token i.
+func (p *stmtParser) query(i int) {
+	if i+1 >= len(p.toks) {
+		p.errTok(i, fmt.Sprintf("expected a query after AS: write %s", example(p.st.Kind)))
+		return
+	}
+	sp := Span{p.toks[i+1].start, p.end}
+	var d []ir.Diagnostic
+	p.st.Query, d = parseQuery(p.file, p.text, sp, p.toks[i+1:])
+	p.diags = append(p.diags, d...)
+}
+
+// columnList reads "(a, b, ...)" at token i.
+func (p *stmtParser) columnList(i int, what string) ([]string, int, bool) {
+	if !p.punct(i, '(') {
+		p.errTok(i, fmt.Sprintf("%s needs a parenthesised column list, found %s: write %s (col1, col2)", what, p.tokDesc(i), what))
+		return nil, i, false
+	}
+	c := p.closeParen(i)
+	if c < 0 {
+		p.errTok(i, fmt.Sprintf("unclosed %s list: add the missing ')'", what))
+		return nil, i, false
+	}
+	var cols []string
+	k := i + 1
+	for k < c {
+		name, _, next, ok := p.dottedName(k)
+		if !ok {
+			p.errTok(k, fmt.Sprintf("expected a column name in %s, found %s", what, p.tokDesc(k)))
+			return nil, c + 1, false
+		}
+		cols = append(cols, name)
+		// Skip anything after the name up to the next top-level comma (a
+		// type, a transform's arguments).
+		depth := 0
+		for k = next; k < c; k++ {
+			if p.punct(k, '(') {
+				depth++
+			} else if p.punct(k, ')') {
+				depth--
+			} else if depth == 0 && p.punct(k, ',') {
+				break
+			}
+		}
+		if k < c {
+			k++
+			if k == c {
+				p.errTok(k, fmt.Sprintf("expected a column name after ',' in %s", what))
+				return nil, c + 1, false
+			}
+		}
+	}
+	if len(cols) == 0 {
+		p.errTok(i, fmt.Sprintf("%s has no columns: list at least one, as in %s (col)", what, what))
+		return nil, c + 1, false
+	}
+	return cols, c + 1, true
+}
+
+// properties reads TBLPROPERTIES ('k' = 'v', k.k2 = v, ...) at token i.
+func (p *stmtParser) properties(i int) (map[string]string, int, bool) {
+	if !p.punct(i, '(') {
+		p.errTok(i, fmt.Sprintf("TBLPROPERTIES needs a parenthesised list, found %s: write TBLPROPERTIES ('key' = 'value')", p.tokDesc(i)))
+		return nil, i, false
+	}
+	c := p.closeParen(i)
+	if c < 0 {
+		p.errTok(i, "unclosed TBLPROPERTIES list: add the missing ')'")
+		return nil, i, false
+	}
+	props := map[string]string{}
+	k := i + 1
+	for k < c {
+		var key string
+		if p.toks[k].kind == tkString && !p.toks[k].open {
+			key = unescapeString(p.text[p.toks[k].start:p.toks[k].end])
+			k++
+		} else if name, _, next, ok := p.dottedName(k); ok {
+			key = name
+			k = next
+		} else {
+			p.errTok(k, fmt.Sprintf("expected a property key in TBLPROPERTIES, found %s: write 'key' = 'value'", p.tokDesc(k)))
+			return nil, c + 1, false
+		}
+		if p.punct(k, '=') {
+			k++
+		}
+		if k >= c {
+			p.errTok(k, fmt.Sprintf("property %q has no value: write '%s' = 'value'", key, key))
+			return nil, c + 1, false
+		}
+		sign := ""
+		if (p.punct(k, '-') || p.punct(k, '+')) && k+1 < c && p.toks[k+1].kind == tkNumber {
+			sign = p.text[p.toks[k].start:p.toks[k].end]
+			k++
+		}
+		t := p.toks[k]
+		switch {
+		case t.kind == tkString && !t.open:
+			props[key] = unescapeString(p.text[t.start:t.end])
+		case t.kind == tkNumber || t.kind == tkWord:
+			props[key] = sign + p.text[t.start:t.end]
+		default:
+			p.errTok(k, fmt.Sprintf("expected a value for property %q, found %s: write '%s' = 'value'", key, p.tokDesc(k), key))
+			return nil, c + 1, false
+		}
+		k++
+		if k < c {
+			if !p.punct(k, ',') {
+				p.errTok(k, fmt.Sprintf("expected ',' or ')' after property %q, found %s", key, p.tokDesc(k)))
+				return nil, c + 1, false
+			}
+			k++
+		}
+	}
+	return props, c + 1, true
+}
+
+// flow parses the part of CREATE FLOW after the name:
+// [COMMENT '...'] AS INSERT INTO target [BY NAME] query.
+func (p *stmtParser) flow(i int) {
+	if p.kw(i, "COMMENT") {
+		c, ok := p.stringAt(i+1, "COMMENT")
+		if !ok {
+			return
+		}
+		p.st.Comment = c
+		i += 2
+	}
+	if !p.kw(i, "AS") {
+		p.errTok(i, fmt.Sprintf("expected AS INSERT INTO after CREATE FLOW %s, found %s: write %s",
+			p.st.Name, p.tokDesc(i), example(CreateFlow)))
+		return
+	}
+	i++
+	if !p.kw(i, "INSERT") || !p.kw(i+1, "INTO") {
+		at := i
+		if p.kw(i, "INSERT") {
+			at = i + 1
+		}
+		p.errTok(at, fmt.Sprintf("a flow's body is INSERT INTO target followed by a query, found %s: write %s",
+			p.tokDesc(at), example(CreateFlow)))
+		return
+	}
+	i += 2
+	if p.kw(i, "TABLE") && i+1 < len(p.toks) && (p.toks[i+1].kind == tkWord || p.toks[i+1].kind == tkQuoted) {
+		i++
+	}
+	if p.kw(i, "SELECT", "WITH", "VALUES", "FROM") || p.punct(i, '(') {
+		p.errTok(i, fmt.Sprintf("missing the target dataset's name after INSERT INTO: write %s", example(CreateFlow)))
+		return
+	}
+	name, sp, next, ok := p.name(i, "the target dataset's name", "INSERT INTO")
+	if !ok {
+		return
+	}
+	p.st.Target, p.st.TargetLoc = name, sp
+	i = next
+	if p.kw(i, "BY") && p.kw(i+1, "NAME") {
+		p.st.ByName = true
+		i += 2
+	}
+	if i >= len(p.toks) {
+		p.errTok(i, fmt.Sprintf("the flow has no query: write %s", example(CreateFlow)))
+		return
+	}
+	if !startsQuery(p.text, p.toks[i:]) {
+		p.errTok(i, fmt.Sprintf("expected a query after INSERT INTO %s, found %s: write INSERT INTO %s [BY NAME] SELECT ...",
+			name, p.tokDesc(i), name))
+		return
+	}
+	// The query starts at token i; reuse query(), which starts after i-1.
+	p.query(i - 1)
+}
+
+// set parses SET key = value.
+func (p *stmtParser) set() {
+	p.st.Kind = Set
+	if len(p.toks) == 1 {
+		p.errTok(0, "SET needs a key and a value: write SET key = value")
+		return
+	}
+	eq := -1
+	for k := 1; k < len(p.toks); k++ {
+		if p.punct(k, '=') {
+			eq = k
+			break
+		}
+	}
+	switch {
+	case eq < 0:
+		p.errSpan(p.toks[1].start, lineEnd(p.text, p.toks[1].start, p.end), "SET needs a value: write SET key = value")
+		return
+	case eq == 1:
+		p.errTok(1, "SET is missing its key before '=': write SET key = value")
+		return
+	}
+	key := strings.TrimSpace(p.text[p.toks[1].start:p.toks[eq-1].end])
+	if eq == 2 && p.toks[1].kind == tkQuoted {
+		key = unquoteIdent(key)
+	}
+	p.st.SetKey = key
+	if eq+1 < len(p.toks) {
+		p.st.SetValue = strings.TrimSpace(p.text[p.toks[eq+1].start:p.end])
+	}
+}
+
+// use parses USE CATALOG c, USE SCHEMA|DATABASE|NAMESPACE s and USE s.
+func (p *stmtParser) use() {
+	p.st.Kind = UseSchema
+	i := 1
+	what := "USE"
+	switch {
+	case p.kw(1, "CATALOG"):
+		p.st.Kind = UseCatalog
+		what, i = "USE CATALOG", 2
+	case p.kw(1, "SCHEMA", "DATABASE", "NAMESPACE"):
+		what, i = "USE "+p.word(1), 2
+	}
+	switch {
+	case i < len(p.toks) && p.toks[i].kind == tkString && !p.toks[i].open:
+		p.st.SetValue = unescapeString(p.text[p.toks[i].start:p.toks[i].end])
+		i++
+	default:
+		name, _, next, ok := p.dottedName(i)
+		if !ok {
+			p.errTok(i, fmt.Sprintf("%s needs a name, found %s: write %s name", what, p.tokDesc(i), what))
+			return
+		}
+		p.st.SetValue = name
+		i = next
+	}
+	if i < len(p.toks) {
+		p.errTok(i, fmt.Sprintf("unexpected %s after %s %s: the statement takes one name", p.tokDesc(i), what, p.st.SetValue))
+	}
+}

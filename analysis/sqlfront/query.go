@@ -1,0 +1,347 @@
+package sqlfront
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"github.com/pganalyze/pg_query_go/v6/parser"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// found is what a parser walk collects, as offsets into the parser input
+// (that is, relative to the query's start).
+type found struct {
+	refs []foundRef
+	// groups holds, per grouping SELECT, the offset of its first grouping
+	// expression, or -1 when unknown (GROUP BY ALL).
+	groups []int
+	// aggs holds the offsets of aggregate calls' names.
+	aggs []int
+}
+
+type foundRef struct {
+	off  int
+	name string // the parser's (possibly case-folded) dotted name, a fallback
+}
+
+// scope is a chain of CTE names visible at a point of a query.
+type scope struct {
+	names  []string
+	parent *scope
+}
+
+func (s *scope) has(name string, fold bool) bool {
+	for ; s != nil; s = s.parent {
+		for _, n := range s.names {
+			if n == name || fold && strings.EqualFold(n, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parseQuery parses the query text[sp], whose tokens are toks.
+func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnostic) {
+	q := &Query{Span: sp, Text: text[sp.Start:sp.End]}
+	norm, streams := normalize(text, sp, toks)
+	q.Normalized = norm
+	if sp.End-sp.Start > MaxQueryBytes {
+		return q, []ir.Diagnostic{{
+			Loc:      ir.Loc{File: file, Start: sp.Start, End: lineEnd(text, sp.Start, sp.End)},
+			Severity: ir.Warning, Code: ir.CodeSQLSyntax,
+			Message: fmt.Sprintf("query not analysed: it is %d MB, over Thund's %d MB limit, so its syntax and the tables it reads are not checked; split it into smaller views",
+				(sp.End-sp.Start)>>20, MaxQueryBytes>>20),
+		}}
+	}
+	input := sanitize(norm)
+	var f found
+	var diags []ir.Diagnostic
+	parsed, pgErr, res, d := parseInput(file, text, sp, toks, input, &f)
+	if parsed == "" && d == nil {
+		if alt, changed := sparkTolerant(text, input, sp, toks); changed {
+			parsed, _, _, d = parseInput(file, text, sp, toks, alt, &f)
+		}
+	}
+	switch {
+	case d != nil:
+		return q, d
+	case parsed != "":
+		q.Parser = parsed
+	default:
+		diags = append(diags, syntaxDiag(file, text, sp, toks, input, pgErr, res))
+	}
+	q.Refs = makeRefs(file, text, sp, f.refs, streams)
+	if len(f.groups) > 0 || len(f.aggs) > 0 {
+		q.Aggregates = true
+		q.AggLoc = aggLoc(text, sp, toks, &f)
+	}
+	return q, diags
+}
+
+// parseInput parses input with PostgreSQL, then DuckDB, and walks the tree
+// of the first that accepts it into f. It returns that parser's name ("" if
+// neither accepted it), their errors, and a diagnostic when PostgreSQL read
+// a statement that is not a query.
+func parseInput(file, text string, sp Span, toks []token, input string, f *found) (string, error, duckResult, []ir.Diagnostic) {
+	tree, pgErr := pg_query.Parse(input)
+	if pgErr == nil {
+		if d, ok := pgCheck(file, text, sp, toks, tree); !ok {
+			return "", nil, duckResult{}, d
+		}
+		w := pgWalker{f: f}
+		w.sel(tree.Stmts[0].Stmt.GetSelectStmt(), nil, false)
+		return "postgres", nil, duckResult{}, nil
+	}
+	res, duckErr := duckParse(input)
+	if duckErr == nil && !res.failed {
+		w := duckWalker{f: f, n: len(input)}
+		w.walk(res.stmt, nil, false)
+		return "duckdb", pgErr, res, nil
+	}
+	return "", pgErr, res, nil
+}
+
+// sanitize prepares the normalized text for the C parsers: NUL bytes (which
+// would end the C string) become spaces and bytes of invalid UTF-8 become
+// '_', one byte for one, so offsets are kept.
+func sanitize(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		if b[i] == 0 {
+			b[i] = ' '
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			b[i] = '_'
+		}
+		i += size
+	}
+	return string(b)
+}
+
+// pgCheck verifies that the parse tree is one plain query.
+func pgCheck(file, text string, sp Span, toks []token, tree *pg_query.ParseResult) ([]ir.Diagnostic, bool) {
+	msg := ""
+	switch {
+	case len(tree.Stmts) != 1 || tree.Stmts[0].Stmt == nil:
+		msg = "expected one query"
+	case tree.Stmts[0].Stmt.GetSelectStmt() == nil:
+		msg = "this statement is not a query"
+	case tree.Stmts[0].Stmt.GetSelectStmt().IntoClause != nil:
+		msg = "SELECT ... INTO creates a table and is not a query"
+	default:
+		return nil, true
+	}
+	lead, _ := leadingKeywords(text, toks)
+	return []ir.Diagnostic{{
+		Loc:      lead.Loc(file),
+		Severity: ir.Error, Code: ir.CodeSQLNotQuery,
+		Message: msg + ": a dataset or flow is defined by a query (SELECT, WITH, VALUES or FROM ...)",
+	}}, false
+}
+
+// syntaxDiag reports a query neither grammar accepts, at the DuckDB error
+// position if there is one, else at PostgreSQL's.
+func syntaxDiag(file, text string, sp Span, toks []token, input string, pgErr error, res duckResult) ir.Diagnostic {
+	msg, pos := pgErr.Error(), -1
+	var pe *parser.Error
+	if errors.As(pgErr, &pe) {
+		msg = pe.Message
+		if pe.Cursorpos > 0 {
+			pos = charToByte(input, pe.Cursorpos-1)
+		}
+	}
+	if res.hasPos {
+		msg, pos = res.message, charToByte(input, res.pos)
+	}
+	var r Span
+	switch {
+	case pos < 0:
+		t := toks[0]
+		r = Span{t.start, lineEnd(text, t.start, t.end)}
+	case sp.Start+pos >= sp.End:
+		t := toks[len(toks)-1]
+		r = Span{t.start, lineEnd(text, t.start, t.end)}
+	default:
+		r = errorRange(text, sp, toks, sp.Start+pos)
+	}
+	if res.opaque {
+		t := toks[0]
+		return ir.Diagnostic{
+			Loc:      ir.Loc{File: file, Start: t.start, End: lineEnd(text, t.start, t.end)},
+			Severity: ir.Warning, Code: ir.CodeSQLSyntax,
+			Message: "query not analysed: DuckDB reads it but cannot describe it (" + res.message +
+				"), so the tables it reads are not checked; PostgreSQL says: " + pgErr.Error(),
+		}
+	}
+	msg = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(msg)
+	if tooDeep(msg) {
+		return ir.Diagnostic{
+			Loc:      r.Loc(file),
+			Severity: ir.Warning, Code: ir.CodeSQLSyntax,
+			Message: "query not analysed: it nests too deeply for Thund's parsers (" + msg +
+				"), so its syntax and the tables it reads are not checked; flatten it with WITH clauses",
+		}
+	}
+	return ir.Diagnostic{
+		Loc:      r.Loc(file),
+		Severity: ir.Error, Code: ir.CodeSQLSyntax,
+		Message: msg + ": " + syntaxHint(msg),
+	}
+}
+
+// tooDeep reports whether a parser gave up on the query's nesting rather
+// than its syntax.
+func tooDeep(msg string) bool {
+	for _, s := range []string{"recursion depth", "memory exhausted", "stack depth", "expression depth"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorRange is the range of the token at off (from off to the token's end,
+// within its line), or of the character(s) there when off is in a comment.
+func errorRange(text string, sp Span, toks []token, off int) Span {
+	k := sort.Search(len(toks), func(k int) bool { return toks[k].end > off })
+	if k < len(toks) && toks[k].start <= off {
+		return Span{off, lineEnd(text, off, toks[k].end)}
+	}
+	n := 1
+	if strings.HasPrefix(text[off:], "/*") {
+		n = 2
+	} else if _, size := utf8.DecodeRuneInString(text[off:]); size > 1 {
+		n = size
+	}
+	return Span{off, min(off+n, sp.End)}
+}
+
+func syntaxHint(msg string) string {
+	switch {
+	case strings.Contains(msg, "unterminated quoted string"):
+		return "close the string with a matching quote (in Spark SQL a backslash escapes the next character, so '\\' does not close a string)"
+	case strings.Contains(msg, "unterminated quoted identifier"):
+		return "close the quoted name with a matching double quote"
+	case strings.Contains(msg, "unterminated /* comment"):
+		return "close the comment with */ (block comments nest, so every /* needs its own */)"
+	case strings.Contains(msg, "unterminated dollar-quoted string"):
+		return "close the string with the same $tag$ that opened it"
+	case strings.Contains(msg, "at end of input"):
+		return "the query ends too early: complete its last clause or close the open parenthesis"
+	case strings.Contains(msg, "at or near"):
+		return "check the SQL just before this point for a missing comma, parenthesis or keyword, or a misspelt one (Thund reads PostgreSQL and DuckDB syntax)"
+	}
+	return "Thund reads PostgreSQL and DuckDB syntax; rewrite the query in it"
+}
+
+// makeRefs turns the parser's table references into ir.Refs, reading each
+// name as written in the file.
+func makeRefs(file, text string, sp Span, refs []foundRef, streams map[int]bool) []ir.Ref {
+	var out []ir.Ref
+	for _, r := range refs {
+		off := sp.Start + r.off
+		if r.off < 0 || off >= sp.End || text[off] == '\'' {
+			continue // no location, or a file path read by DuckDB ('data.csv')
+		}
+		name, end, ok := scanName(text, off, sp.End)
+		if !ok {
+			name, end = r.name, off+1
+		}
+		if isFilePath(name) {
+			continue
+		}
+		out = append(out, ir.Ref{Name: name, Streaming: streams[off], Loc: ir.Loc{File: file, Start: off, End: end}})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Loc.Start < out[j].Loc.Start })
+	return out
+}
+
+// fileFormats are the qualifiers of Spark's path tables (parquet.`/data/x`).
+var fileFormats = map[string]bool{
+	"parquet": true, "json": true, "csv": true, "orc": true, "text": true, "avro": true,
+	"delta": true, "binaryfile": true, "xml": true,
+}
+
+// isFilePath reports whether a reference names a file rather than a table,
+// as Spark's parquet.`/data/x` does.
+func isFilePath(name string) bool {
+	format, path, ok := strings.Cut(name, ".")
+	return ok && fileFormats[strings.ToLower(format)] && strings.Contains(path, "/")
+}
+
+// aggLoc returns the first GROUP BY's range, else the first aggregate call's
+// name.
+func aggLoc(text string, sp Span, toks []token, f *found) Span {
+	best := Span{-1, -1}
+	for _, g := range f.groups {
+		s := groupBy(text, sp, toks, g)
+		if s.Start >= 0 && (best.Start < 0 || s.Start < best.Start) {
+			best = s
+		}
+	}
+	if best.Start >= 0 {
+		return best
+	}
+	for _, a := range f.aggs {
+		off := sp.Start + a
+		if a < 0 || off >= sp.End {
+			continue
+		}
+		if best.Start >= 0 && off >= best.Start {
+			continue
+		}
+		_, end, ok := scanName(text, off, sp.End)
+		if !ok {
+			end = off + 1
+		}
+		best = Span{off, end}
+	}
+	if best.Start < 0 {
+		return Span{sp.Start, sp.Start}
+	}
+	return best
+}
+
+// groupBy finds the GROUP BY keywords before the grouping expression at
+// query offset g (or the first GROUP BY when g < 0).
+func groupBy(text string, sp Span, toks []token, g int) Span {
+	word := func(k int) string {
+		if k < 0 || k >= len(toks) || toks[k].kind != tkWord {
+			return ""
+		}
+		return strings.ToUpper(text[toks[k].start:toks[k].end])
+	}
+	pair := func(k int) (Span, bool) {
+		if word(k) == "GROUP" && word(k+1) == "BY" {
+			return Span{toks[k].start, toks[k+1].end}, true
+		}
+		return Span{}, false
+	}
+	if g >= 0 {
+		off := sp.Start + g
+		k := sort.Search(len(toks), func(k int) bool { return toks[k].end > off })
+		for j := k - 2; j >= 0; j-- {
+			if s, ok := pair(j); ok {
+				return s
+			}
+		}
+	}
+	for j := range toks {
+		if s, ok := pair(j); ok {
+			return s
+		}
+	}
+	return Span{-1, -1}
+}

@@ -1,0 +1,249 @@
+// Package sqlfront is Thund's SQL front end. It splits a .sql file into
+// statements, reads the Spark Declarative Pipelines (SDP) DDL around each
+// query (CREATE MATERIALIZED VIEW, CREATE STREAMING TABLE, CREATE FLOW, views,
+// SET, USE), rewrites STREAM(x) reads and `backtick` identifiers into a
+// same-length normalized text, and parses each query with the PostgreSQL
+// grammar (pg_query), falling back to DuckDB's parser for DuckDB syntax, to
+// find the tables it reads (with exact ranges) and whether it aggregates.
+//
+// Every offset is a byte offset into the full text of the file, so ranges
+// can be handed to an editor unchanged. Nothing here panics on bad input:
+// every problem becomes an ir.Diagnostic.
+package sqlfront
+
+import (
+	"fmt"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// StmtKind is the kind of a statement.
+type StmtKind int
+
+// Statement kinds. QueryStmt is a bare query (SELECT, WITH, VALUES, FROM-first,
+// TABLE t or a parenthesised query); Unsupported is any statement SDP
+// rejects.
+const (
+	QueryStmt StmtKind = iota
+	CreateMaterializedView
+	CreateStreamingTable
+	CreateFlow
+	CreateTemporaryView
+	CreateView
+	Set
+	UseCatalog
+	UseSchema
+	Unsupported
+)
+
+// String returns the statement's leading keywords ("CREATE MATERIALIZED
+// VIEW", "SET", ...), "query" or "unsupported statement".
+func (k StmtKind) String() string {
+	switch k {
+	case QueryStmt:
+		return "query"
+	case CreateMaterializedView:
+		return "CREATE MATERIALIZED VIEW"
+	case CreateStreamingTable:
+		return "CREATE STREAMING TABLE"
+	case CreateFlow:
+		return "CREATE FLOW"
+	case CreateTemporaryView:
+		return "CREATE TEMPORARY VIEW"
+	case CreateView:
+		return "CREATE VIEW"
+	case Set:
+		return "SET"
+	case UseCatalog:
+		return "USE CATALOG"
+	case UseSchema:
+		return "USE SCHEMA"
+	case Unsupported:
+		return "unsupported statement"
+	}
+	return fmt.Sprintf("StmtKind(%d)", int(k))
+}
+
+// DatasetKind returns the kind of dataset a CREATE statement of kind k
+// defines, and false for statements that define none (flows, SET, USE,
+// queries).
+func (k StmtKind) DatasetKind() (ir.Kind, bool) {
+	switch k {
+	case CreateMaterializedView:
+		return ir.MaterializedView, true
+	case CreateStreamingTable:
+		return ir.StreamingTable, true
+	case CreateTemporaryView:
+		return ir.TemporaryView, true
+	case CreateView:
+		return ir.View, true
+	}
+	return "", false
+}
+
+// Span is a range of the file text, as byte offsets (Start inclusive, End
+// exclusive).
+type Span struct{ Start, End int }
+
+// Loc returns s as an ir.Loc in file.
+func (s Span) Loc(file string) ir.Loc { return ir.Loc{File: file, Start: s.Start, End: s.End} }
+
+// Statement is one statement of a .sql file.
+type Statement struct {
+	Kind StmtKind
+	// Span is the statement, without surrounding whitespace and comments
+	// and without its terminating ';'.
+	Span
+	// CommentStart is the start of the run of "--" comment lines directly
+	// above the statement (no blank line between), or Start if there is
+	// none. The statement's pragma block lives there.
+	CommentStart int
+	// Name is the dataset name (CREATE ... name) or the flow name (CREATE
+	// FLOW name), unquoted; a qualified name keeps its dots. NameLoc is
+	// the name as written.
+	Name    string
+	NameLoc Span
+	// Target is the dataset a CREATE FLOW inserts into; TargetLoc is the
+	// target as written.
+	Target    string
+	TargetLoc Span
+	// ByName is set by INSERT INTO target BY NAME.
+	ByName bool
+	// Comment is the COMMENT '...' text, unescaped.
+	Comment string
+	// PartitionBy and ClusterBy are the PARTITIONED BY (...) and CLUSTER
+	// BY (...) columns.
+	PartitionBy, ClusterBy []string
+	// Using is the USING format.
+	Using string
+	// Properties are the TBLPROPERTIES ('k' = 'v', ...).
+	Properties map[string]string
+	// Columns is the optional column list, "(a INT, b STRING)", as written.
+	Columns string
+	// SetKey and SetValue hold SET key = value; USE CATALOG c and USE
+	// SCHEMA s put the name into SetValue.
+	SetKey, SetValue string
+	// Keyword is, for an Unsupported statement, its leading keywords as
+	// written, e.g. "DROP TABLE".
+	Keyword string
+	// Query is the statement's query: the AS query of a CREATE, the query
+	// of a flow, or the statement itself for a bare query. It is nil for
+	// SET, USE, unsupported statements, a CREATE STREAMING TABLE without
+	// AS, and a CREATE whose header could not be read.
+	Query *Query
+}
+
+// Query is one parsed query.
+type Query struct {
+	// Span is the query's range in the file.
+	Span
+	// Text is the query as written.
+	Text string
+	// Normalized is Text, byte for byte the same length, with STREAM(x)
+	// turned into "       x " and STREAM x into "       x", `ident` into
+	// "ident", and a backslash-escaped quote in a string (\') into a
+	// doubled one (''), so PostgreSQL and DuckDB read it as Spark does.
+	// Offsets map one to one.
+	Normalized string
+	// Refs are the tables the query reads (FROM, JOIN, subqueries, CTE
+	// bodies, set operations), in text order. Names that resolve to a CTE
+	// in scope, table functions and file paths ('data.csv') are not refs.
+	Refs []ir.Ref
+	// Aggregates is true when the query groups (GROUP BY) or calls an
+	// aggregate function outside a window (see aggregateFuncs) in its data
+	// flow: the main SELECT, set-operation arms, FROM subqueries and CTE
+	// bodies, but not expression subqueries (WHERE x IN (SELECT max(...))).
+	Aggregates bool
+	// AggLoc is the first GROUP BY, else the first aggregate call's name.
+	AggLoc Span
+	// Parser is the grammar that accepted the query: "postgres" or
+	// "duckdb"; empty if neither did or the query was not parsed.
+	Parser string
+}
+
+// File is the parsed content of one .sql file.
+type File struct {
+	Statements []Statement
+	Diags      []ir.Diagnostic
+}
+
+// MaxQueryBytes is the largest query Parse and ParseQuery hand to a SQL
+// parser; a larger one is reported (warning) and its references are not
+// read.
+const MaxQueryBytes = 4 << 20
+
+// Parse splits text, the content of the .sql file named file, into
+// statements and parses each: SDP DDL, SET/USE, bare queries and, for
+// anything else, an ir.CodeSQLUnsupported error. Comments before the first
+// statement (a pragma header) are skipped like any other comment. Offsets are
+// relative to text; diagnostics are in text order.
+func Parse(file, text string) File {
+	var f File
+	raw, openComment := splitRange(text, 0, len(text))
+	for _, r := range raw {
+		st, diags := parseStatement(file, text, r)
+		f.Statements = append(f.Statements, st)
+		f.Diags = append(f.Diags, diags...)
+	}
+	if openComment >= 0 {
+		f.Diags = append(f.Diags, ir.Diagnostic{
+			Loc:      ir.Loc{File: file, Start: openComment, End: min(openComment+2, len(text))},
+			Severity: ir.Error,
+			Code:     ir.CodeSQLSyntax,
+			Message:  "unterminated /* comment: close it with */ (block comments nest, so every /* needs its own */)",
+		})
+	}
+	ir.SortDiagnostics(f.Diags)
+	return f
+}
+
+// ParseQuery parses the single query in text[span]; pragma-form files use
+// it for their body. A trailing ';' and surrounding comments are allowed. It
+// reports ir.CodeSQLEmpty when span holds no statement,
+// ir.CodeSQLMultiQuery when it holds more than one (the first is still
+// parsed), and ir.CodeSQLNotQuery when the statement is not a query. The
+// returned Query's span is the query itself; it is nil when there is none.
+func ParseQuery(file, text string, span Span) (*Query, []ir.Diagnostic) {
+	span = clampSpan(span, len(text))
+	raw, openComment := splitRange(text, span.Start, span.End)
+	var diags []ir.Diagnostic
+	if len(raw) == 0 {
+		msg := "no query: the file's body must be one query (SELECT, WITH, VALUES or FROM ...) after the header comments"
+		loc := ir.Loc{File: file, Start: span.Start, End: span.Start}
+		if openComment >= 0 {
+			loc.Start, loc.End = openComment, min(openComment+2, span.End)
+			msg = "unterminated /* comment: close it with */; " + msg
+		}
+		return nil, []ir.Diagnostic{{
+			Loc:      loc,
+			Severity: ir.Error, Code: ir.CodeSQLEmpty, Message: msg,
+		}}
+	}
+	if len(raw) > 1 {
+		second := raw[1].Span
+		diags = append(diags, ir.Diagnostic{
+			Loc:      ir.Loc{File: file, Start: second.Start, End: second.End},
+			Severity: ir.Error, Code: ir.CodeSQLMultiQuery,
+			Message: "a file in pragma form holds exactly one query, and this is a second statement: " +
+				"move it into its own .sql file, or write the file in SDP form (CREATE MATERIALIZED VIEW name AS ...)",
+		})
+	}
+	first := raw[0].Span
+	toks := lexRange(text, first.Start, first.End)
+	if len(toks) > 0 && !startsQuery(text, toks) {
+		lead, kw := leadingKeywords(text, toks)
+		return nil, append(diags, ir.Diagnostic{
+			Loc:      ir.Loc{File: file, Start: lead.Start, End: lead.End},
+			Severity: ir.Error, Code: ir.CodeSQLNotQuery,
+			Message: fmt.Sprintf("%s is not a query: the body of a file in pragma form is one query (SELECT, WITH, VALUES or FROM ...)", kw),
+		})
+	}
+	q, qd := parseQuery(file, text, first, toks)
+	return q, append(diags, qd...)
+}
+
+func clampSpan(s Span, n int) Span {
+	s.Start = max(0, min(s.Start, n))
+	s.End = max(s.Start, min(s.End, n))
+	return s
+}

@@ -1,0 +1,95 @@
+// Package bench holds Thund's benchmarks. Run them with `make bench`; the
+// output is in the format benchstat reads, and docs/benchmarks.md records
+// a run with its machine.
+package bench
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/bench/gen"
+)
+
+// TestGeneratedPipelineIsClean guards the benchmarks: a generated pipeline
+// must analyse without errors, or the benchmarks would measure error paths.
+func TestGeneratedPipelineIsClean(t *testing.T) {
+	root := t.TempDir()
+	if err := gen.Write(root, gen.Config{Datasets: 200, Width: 20, SampleRows: 50, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := analysis.Load(root, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Pipeline.Datasets) != 200 {
+		t.Fatalf("%d datasets, want 200", len(s.Pipeline.Datasets))
+	}
+	for _, d := range s.Diagnostics {
+		t.Errorf("unexpected diagnostic: %s %s %s", d.Loc.File, d.Code, d.Message)
+	}
+	order, err := s.Pipeline.Graph().TopoOrder()
+	if err != nil || len(order) != 200 {
+		t.Fatalf("topological order: %d datasets, %v", len(order), err)
+	}
+}
+
+// BenchmarkColdAnalysis measures loading a pipeline from disk: discovery,
+// reading, parsing every file and assembling the diagnostics.
+func BenchmarkColdAnalysis(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			root := b.TempDir()
+			if err := gen.Write(root, gen.Config{Datasets: n, Width: 100, SampleRows: 10, Seed: 1}); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s, err := analysis.Load(root, analysis.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(s.Pipeline.Datasets) != n {
+					b.Fatalf("%d datasets", len(s.Pipeline.Datasets))
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkIncrementalUpdate measures re-analysis after one file changes in
+// a 2,000-file pipeline; it reports the median and p99 of the updates.
+func BenchmarkIncrementalUpdate(b *testing.B) {
+	const n = 2000
+	root := b.TempDir()
+	if err := gen.Write(root, gen.Config{Datasets: n, Width: 100, SampleRows: 10, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	s, err := analysis.Load(root, analysis.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	durations := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := (i * 7919) % n
+		text := fmt.Sprintf("-- edit %d\nSELECT id, customer_id, amount, region FROM %s WHERE amount > %d\n", i, gen.Name(k/2), i%100)
+		if k < 100 {
+			text = fmt.Sprintf("SELECT id, customer_id, amount, region FROM orders WHERE amount > %d\n", i%100)
+		}
+		start := time.Now()
+		s = s.Update([]analysis.Change{{Path: gen.File(k), Text: &text}})
+		durations = append(durations, time.Since(start))
+		if len(s.Pipeline.Datasets) != n {
+			b.Fatalf("%d datasets", len(s.Pipeline.Datasets))
+		}
+	}
+	b.StopTimer()
+	sort.Slice(durations, func(i, j int) bool { return durations[i] < durations[j] })
+	if len(durations) > 0 {
+		b.ReportMetric(float64(durations[len(durations)/2].Microseconds())/1000, "median-ms")
+		b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds())/1000, "p99-ms")
+	}
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata pipelines")
+
+// pipelines lists every testdata pipeline: the realistic ones and each
+// broken one.
+func pipelines(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, pattern := range []string{"../../testdata/*/", "../../testdata/broken/*/"} {
+		dirs, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range dirs {
+			d = filepath.Clean(d)
+			if filepath.Base(d) == "broken" {
+				continue
+			}
+			out = append(out, d)
+		}
+	}
+	if len(out) < 5 {
+		t.Fatalf("found only %d testdata pipelines", len(out))
+	}
+	return out
+}
+
+// TestGolden runs `thund-watch --check` on every testdata pipeline and
+// compares its output with the pipeline's check.golden file (regenerate
+// with go test ./cmd/thund-watch -update, then review the diff).
+func TestGolden(t *testing.T) {
+	for _, dir := range pipelines(t) {
+		t.Run(strings.TrimPrefix(filepath.ToSlash(dir), "../../testdata/"), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"--check", dir}, &stdout, &stderr)
+			got := stdout.String() + "exit status " + string(rune('0'+code)) + "\n"
+			golden := filepath.Join(dir, "check.golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/thund-watch -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+			if stderr.Len() > 0 {
+				t.Errorf("stderr: %s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestJSONMatchesText checks that --json carries the same diagnostics as
+// the text output, with valid objects and a final summary.
+func TestJSONMatchesText(t *testing.T) {
+	for _, dir := range pipelines(t) {
+		var text, js, stderr bytes.Buffer
+		codeText := run([]string{"--check", dir}, &text, &stderr)
+		codeJSON := run([]string{"--check", "--json", dir}, &js, &stderr)
+		if codeText != codeJSON {
+			t.Fatalf("%s: exit %d with text, %d with --json", dir, codeText, codeJSON)
+		}
+		lines := strings.Split(strings.TrimSpace(text.String()), "\n")
+		lines = lines[:len(lines)-1] // the summary line
+		sc := bufio.NewScanner(&js)
+		var diags, errors int
+		var summary map[string]any
+		for sc.Scan() {
+			var obj map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
+				t.Fatalf("%s: invalid JSON line %q: %v", dir, sc.Text(), err)
+			}
+			switch obj["type"] {
+			case "diagnostic":
+				for _, k := range []string{"file", "line", "column", "end_line", "end_column", "severity", "code", "message", "backend", "related"} {
+					if _, ok := obj[k]; !ok {
+						t.Fatalf("%s: diagnostic lacks %q: %s", dir, k, sc.Text())
+					}
+				}
+				if obj["severity"] == "error" {
+					errors++
+				}
+				diags++
+			case "summary":
+				summary = obj
+			default:
+				t.Fatalf("%s: unexpected object %s", dir, sc.Text())
+			}
+		}
+		if summary == nil {
+			t.Fatalf("%s: no summary object", dir)
+		}
+		if len(text.String()) > 0 && diags != len(lines) && !(diags == 0 && len(lines) == 0) {
+			t.Fatalf("%s: %d JSON diagnostics, %d text lines", dir, diags, len(lines))
+		}
+		if int(summary["errors"].(float64)) != errors {
+			t.Fatalf("%s: summary says %v errors, counted %d", dir, summary["errors"], errors)
+		}
+		if (errors > 0) != (codeJSON == 1) {
+			t.Fatalf("%s: %d errors but exit status %d", dir, errors, codeJSON)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--check", "--backend", "spark-9", "."},
+		{"--check", "a", "b"},
+		{"--no-such-flag"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %s)", args, code, stderr.String())
+		}
+		if stderr.Len() == 0 {
+			t.Errorf("%v: no message on stderr", args)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--help"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("--help exit %d", code)
+	}
+	for _, flagName := range []string{"-check", "-json", "-backend", "-graph"} {
+		if !strings.Contains(stderr.String(), flagName) {
+			t.Errorf("--help does not document %s", flagName)
+		}
+	}
+}
+
+func TestBackendFlagOverridesConfig(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"thund.yaml":    "backends: [native]\n",
+		"checked.sql":   "-- @expect.pos: x > 0\nSELECT 1 AS x\n",
+		"other.sql":     "SELECT x FROM checked\n",
+		"unrelated.sql": "SELECT 2 AS y\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--check", dir}, &out, &errb); code != 0 {
+		t.Fatalf("native only: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"--check", "--backend", "native,spark-4.1", dir}, &out, &errb); code != 1 {
+		t.Fatalf("with spark-4.1: exit %d, want 1\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "checked.sql:1:4: error:") || !strings.Contains(out.String(), "[unsupported-on-backend]") {
+		t.Fatalf("expectation not reported for spark-4.1:\n%s", out.String())
+	}
+}

@@ -1,0 +1,167 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// client is a test LSP client over net.Pipe that records every
+// publishDiagnostics notification.
+type client struct {
+	conn  jsonrpc2.Conn
+	diags chan protocol.PublishDiagnosticsParams
+	done  chan struct{}
+}
+
+func startServer(t *testing.T) *client {
+	t.Helper()
+	a, b := net.Pipe()
+	c := &client{diags: make(chan protocol.PublishDiagnosticsParams, 100), done: make(chan struct{})}
+	go func() {
+		Serve(context.Background(), a, log.New(io.Discard, "", 0))
+		close(c.done)
+	}()
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(b))
+	c.conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+			var p protocol.PublishDiagnosticsParams
+			if err := json.Unmarshal(req.Params(), &p); err != nil {
+				t.Errorf("bad publishDiagnostics: %v", err)
+			}
+			c.diags <- p
+		}
+		return reply(ctx, nil, nil)
+	})
+	t.Cleanup(func() { c.conn.Close() })
+	var res protocol.InitializeResult
+	if _, err := c.conn.Call(context.Background(), protocol.MethodInitialize, &protocol.InitializeParams{}, &res); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	opts, ok := res.Capabilities.TextDocumentSync.(map[string]any)
+	if !ok || opts["change"] != float64(protocol.TextDocumentSyncKindFull) {
+		t.Fatalf("initialize: textDocumentSync = %#v, want full sync", res.Capabilities.TextDocumentSync)
+	}
+	return c
+}
+
+// waitFor returns the next diagnostics published for file.
+func (c *client) waitFor(t *testing.T, file string) protocol.PublishDiagnosticsParams {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case p := <-c.diags:
+			if p.URI.Filename() == file {
+				return p
+			}
+		case <-deadline:
+			t.Fatalf("no diagnostics published for %s", file)
+		}
+	}
+}
+
+func (c *client) notify(t *testing.T, method string, params any) {
+	t.Helper()
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func TestDiagnosticsFollowEdits(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.sql"), []byte("SELECT 1 AS x\n"), 0o644)
+	bPath := filepath.Join(root, "b.sql")
+	os.WriteFile(bPath, []byte("SELECT x FROM a\n"), 0o644)
+	c := startServer(t)
+	bURI := uri.File(bPath)
+
+	// Open b with a typo: the unknown reference is published at its range,
+	// tagged with the buffer's version.
+	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: bURI, LanguageID: "sql", Version: 1, Text: "SELECT x FROM aa\n",
+	}})
+	p := c.waitFor(t, bPath)
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "unknown-reference" || p.Version != 1 {
+		t.Fatalf("after open: %+v", p)
+	}
+	r := p.Diagnostics[0].Range
+	if r.Start.Line != 0 || r.Start.Character != 14 || r.End.Character != 16 {
+		t.Fatalf("range %+v, want 0:14-0:16", r)
+	}
+
+	// Fix it: the diagnostics are cleared, for the new version.
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: bURI}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT x FROM a\n"}},
+	})
+	p = c.waitFor(t, bPath)
+	if len(p.Diagnostics) != 0 || p.Version != 2 {
+		t.Fatalf("after fix: %+v", p)
+	}
+
+	// A cross-file effect: making a.sql read b.sql creates a cycle that is
+	// reported in b.sql too, though b.sql did not change.
+	aPath := filepath.Join(root, "a.sql")
+	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: uri.File(aPath), LanguageID: "sql", Version: 1, Text: "SELECT x FROM b\n",
+	}})
+	for {
+		p = c.waitFor(t, bPath)
+		if len(p.Diagnostics) > 0 {
+			break
+		}
+	}
+	if p.Diagnostics[0].Code != "cycle" || !strings.Contains(p.Diagnostics[0].Message, "a -> b -> a") && !strings.Contains(p.Diagnostics[0].Message, "b -> a -> b") {
+		t.Fatalf("cycle not reported in b.sql: %+v", p.Diagnostics)
+	}
+
+	// Closing a.sql falls back to its disk text: the cycle disappears.
+	c.notify(t, protocol.MethodTextDocumentDidClose, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(aPath)}})
+	for {
+		p = c.waitFor(t, bPath)
+		if len(p.Diagnostics) == 0 {
+			break
+		}
+	}
+}
+
+func TestUnknownMethodAndExit(t *testing.T) {
+	c := startServer(t)
+	var out any
+	_, err := c.conn.Call(context.Background(), "textDocument/hover", map[string]any{}, &out)
+	if err == nil || !strings.Contains(err.Error(), "method not found") {
+		t.Fatalf("hover: err = %v, want method not found", err)
+	}
+	if _, err := c.conn.Call(context.Background(), protocol.MethodShutdown, nil, &out); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	c.notify(t, protocol.MethodExit, nil)
+	select {
+	case <-c.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not stop after exit")
+	}
+}
+
+func TestClientDisconnectStopsServer(t *testing.T) {
+	c := startServer(t)
+	c.conn.Close()
+	select {
+	case <-c.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not stop when its client went away")
+	}
+}

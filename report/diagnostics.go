@@ -1,0 +1,118 @@
+// Package report renders analysis results for people and tools: diagnostics
+// as `path:line:column: severity: message [code]` lines or as NDJSON
+// objects, and the pipeline graph as text. Lines and columns are 1-based;
+// columns count characters.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/ir"
+)
+
+// Position is a 1-based line and character column.
+type Position struct {
+	Line, Column, EndLine, EndColumn int
+}
+
+// Locate converts a location of the snapshot to 1-based line and columns.
+func Locate(s *analysis.Snapshot, loc ir.Loc) Position {
+	ix := s.Index(loc.File)
+	a, b := ix.Rune(loc.Start), ix.Rune(loc.End)
+	return Position{Line: a.Line + 1, Column: a.Column + 1, EndLine: b.Line + 1, EndColumn: b.Column + 1}
+}
+
+// Text writes one line per diagnostic: path:line:column: severity: message [code].
+func Text(w io.Writer, s *analysis.Snapshot) error {
+	for _, d := range s.Diagnostics {
+		p := Locate(s, d.Loc)
+		msg := strings.ReplaceAll(d.Message, "\n", " ")
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", d.Loc.File, p.Line, p.Column, d.Severity, msg, d.Code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// JSONDiagnostic is the NDJSON form of a diagnostic.
+type JSONDiagnostic struct {
+	Type      string        `json:"type"`
+	File      string        `json:"file"`
+	Line      int           `json:"line"`
+	Column    int           `json:"column"`
+	EndLine   int           `json:"end_line"`
+	EndColumn int           `json:"end_column"`
+	Severity  string        `json:"severity"`
+	Code      string        `json:"code"`
+	Message   string        `json:"message"`
+	Backend   string        `json:"backend"`
+	Related   []JSONRelated `json:"related"`
+}
+
+// JSONRelated is a related location in NDJSON.
+type JSONRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// Summary counts what an analysis found.
+type Summary struct {
+	Type     string `json:"type"`
+	Datasets int    `json:"datasets"`
+	Flows    int    `json:"flows"`
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+}
+
+// Summarize counts datasets, flows, errors and warnings.
+func Summarize(s *analysis.Snapshot) Summary {
+	sum := Summary{Type: "summary", Datasets: len(s.Pipeline.Datasets), Flows: len(s.Pipeline.Flows)}
+	for _, d := range s.Diagnostics {
+		switch d.Severity {
+		case ir.Error:
+			sum.Errors++
+		case ir.Warning:
+			sum.Warnings++
+		}
+	}
+	return sum
+}
+
+// JSON writes one NDJSON object per diagnostic, then the summary.
+func JSON(w io.Writer, s *analysis.Snapshot) error {
+	enc := json.NewEncoder(w)
+	for _, d := range s.Diagnostics {
+		p := Locate(s, d.Loc)
+		jd := JSONDiagnostic{
+			Type: "diagnostic", File: d.Loc.File, Line: p.Line, Column: p.Column, EndLine: p.EndLine, EndColumn: p.EndColumn,
+			Severity: d.Severity.String(), Code: string(d.Code), Message: d.Message, Backend: string(d.Backend),
+			Related: []JSONRelated{},
+		}
+		for _, r := range d.Related {
+			rp := Locate(s, r.Loc)
+			jd.Related = append(jd.Related, JSONRelated{File: r.Loc.File, Line: rp.Line, Column: rp.Column, Message: r.Message})
+		}
+		if err := enc.Encode(jd); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(Summarize(s))
+}
+
+// SummaryLine is the closing line of text output.
+func SummaryLine(sum Summary) string {
+	return fmt.Sprintf("%d datasets, %d flows: %s, %s", sum.Datasets, sum.Flows, plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

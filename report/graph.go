@@ -1,0 +1,90 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/ir"
+)
+
+// Graph writes the pipeline's datasets in topological order, each with its
+// kind, defining file, flows, what it reads and where it cannot run.
+func Graph(w io.Writer, s *analysis.Snapshot) error {
+	p := s.Pipeline
+	g := p.Graph()
+	order, err := g.TopoOrder()
+	if err != nil {
+		fmt.Fprintf(w, "(the graph has a cycle, %v; datasets on it are listed last)\n", err)
+		seen := map[string]bool{}
+		for _, k := range order {
+			seen[k] = true
+		}
+		for _, k := range g.Nodes {
+			if !seen[k] {
+				order = append(order, k)
+			}
+		}
+	}
+	fmt.Fprintf(w, "pipeline %s: %d datasets, %d flows, %d sources\n", p.Name, len(p.Datasets), len(p.Flows), len(p.Sources))
+	for _, src := range p.Sources {
+		sample := "no sample"
+		if src.Sample != "" {
+			sample = src.Sample
+			if src.Stream {
+				sample += " (micro-batches)"
+			}
+		}
+		fmt.Fprintf(w, "  source  %-28s %s\n", src.Name, sample)
+	}
+	for _, k := range order {
+		d := p.Resolve(k)
+		if d == nil {
+			continue
+		}
+		fmt.Fprintf(w, "  %-7s %-28s %s\n", shortKind(d.Kind), d.Name, d.Loc.File)
+		for _, f := range p.FlowsInto(d.Name) {
+			var reads []string
+			for _, r := range f.Reads {
+				name := r.Name
+				if r.Streaming {
+					name = "STREAM " + name
+				}
+				reads = append(reads, name)
+			}
+			line := fmt.Sprintf("    <- %s", strings.Join(reads, ", "))
+			if len(reads) == 0 {
+				line = "    <- (no inputs)"
+			}
+			extra := []string{f.Mode()}
+			if len(f.Expectations) > 0 {
+				extra = append(extra, plural(len(f.Expectations), "expectation"))
+			}
+			if f.Name != d.Name {
+				extra = append(extra, "flow "+f.Name)
+			}
+			fmt.Fprintf(w, "%s  [%s]\n", line, strings.Join(extra, ", "))
+		}
+		support := capab.DatasetSupport(p, d, capab.Backends(p.Backends, d))
+		for _, b := range p.Backends {
+			if reasons, ok := support[b]; ok && len(reasons) > 0 {
+				fmt.Fprintf(w, "    not on %s: %s\n", b, strings.Join(reasons, "; "))
+			}
+		}
+	}
+	return nil
+}
+
+func shortKind(k ir.Kind) string {
+	switch k {
+	case ir.MaterializedView:
+		return "mview"
+	case ir.StreamingTable:
+		return "stream"
+	case ir.TemporaryView:
+		return "tempview"
+	}
+	return string(k)
+}

@@ -1,0 +1,2 @@
+-- Reads customers, whose sample path in thund.yaml leaves the project.
+SELECT customer_id, name FROM customers

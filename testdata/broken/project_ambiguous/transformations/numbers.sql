@@ -1,0 +1,2 @@
+CREATE MATERIALIZED VIEW numbers AS
+SELECT * FROM (VALUES (1), (2), (3)) AS t(n);

@@ -1,0 +1,12 @@
+# A Python dataset beside the SQL ones. spark-pipelines imports this file;
+# Thund lists it as "not analysed" and leaves it to Spark.
+from pyspark import pipelines as dp
+from pyspark.sql import DataFrame, SparkSession
+
+spark = SparkSession.active()
+
+
+@dp.materialized_view(comment="Airport trips, read from the SQL dataset clean_trips")
+def airport_trips() -> DataFrame:
+    trips = spark.read.table("clean_trips")
+    return trips.where("pickup_zone = 'JFK' OR dropoff_zone = 'JFK'")
