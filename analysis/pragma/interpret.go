@@ -38,7 +38,7 @@ type Settings struct {
 	Target    string
 	TargetLoc ir.Loc
 	// Expectations are the `@expect.NAME` rules in order. Each Loc spans
-	// the whole line and SQLLoc the boolean expression.
+	// from "@expect" to the end of the line and SQLLoc the boolean expression.
 	Expectations []ir.Expectation
 	// Source is `@source`.
 	Source *ir.SourceSpec

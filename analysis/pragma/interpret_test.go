@@ -251,7 +251,7 @@ func TestInterpretValues(t *testing.T) {
 	check("e2", []any{e[2].Name, e[2].SQL, e[2].Action}, []any{"keep", "note <> 'on violation fail update' AND (a ON VIOLATION b)", ir.Fail})
 	for _, x := range e {
 		check("SQLLoc", span(t, text, x.SQLLoc), x.SQL)
-		if l := span(t, text, x.Loc); !strings.HasPrefix(l, "-- @expect."+x.Name) || strings.Contains(l, "\n") {
+		if l := span(t, text, x.Loc); !strings.HasPrefix(l, "@expect."+x.Name) || strings.Contains(l, "\n") {
 			t.Errorf("expectation Loc %q", l)
 		}
 	}
