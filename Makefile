@@ -12,13 +12,18 @@ FUZZTIME ?= 3m
 # Benchmark time per benchmark for `make bench`.
 BENCHTIME ?= 1x
 
+# Fuzz workers per target (go test -parallel).
+FUZZPARALLEL ?= 2
+
 FUZZ_TARGETS := \
 	./analysis/pragma:FuzzHeader \
+	./analysis/pragma:FuzzValue \
 	./analysis/sqlfront:FuzzSplit \
 	./analysis/sqlfront:FuzzParse \
 	./analysis/project:FuzzSpec \
 	./analysis/project:FuzzConfig \
-	./analysis:FuzzAnalyseFile
+	./analysis:FuzzAnalyseFile \
+	./textpos:FuzzRoundTrip
 
 .PHONY: all build test demo bench fuzz lint clean
 
@@ -46,7 +51,7 @@ fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "== $$name ($$pkg, $(FUZZTIME))"; \
-		$(GO) test $(GOFLAGS) -run='^$$' -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) $$pkg; \
+		$(GO) test $(GOFLAGS) -run='^$$' -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) -parallel=$(FUZZPARALLEL) $$pkg; \
 	done
 
 lint:

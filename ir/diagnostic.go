@@ -126,6 +126,11 @@ const (
 	CodeStreamJoinWatermark  Code = "stream-join-needs-watermarks"
 	CodeStreamSettingBatch   Code = "stream-setting-on-batch"
 	CodeCDCNotStreaming      Code = "cdc-target-not-streaming-table"
+
+	// Portability and columns (engine-backed analysis).
+	CodeNotPortable   Code = "not-portable-to-spark"
+	CodeUnknownColumn Code = "unknown-column"
+	CodeBinder        Code = "sql-binder"
 )
 
 // Codes lists every code, for documentation checks.
@@ -139,6 +144,7 @@ var Codes = []Code{
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
 	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming,
+	CodeNotPortable, CodeUnknownColumn, CodeBinder,
 }
 
 // SortDiagnostics orders diagnostics by file, start, end, severity, code,

@@ -1,0 +1,473 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// Phase is where a flow is in a run.
+type Phase string
+
+// Run phases, in the order a flow goes through them.
+const (
+	Queued    Phase = "queued"
+	Planning  Phase = "planning"
+	Running   Phase = "running"
+	Completed Phase = "completed"
+	Failed    Phase = "failed"
+	Skipped   Phase = "skipped"
+)
+
+// Event is one step of one flow during a run.
+type Event struct {
+	Time    time.Time
+	Dataset string
+	Flow    string
+	Phase   Phase
+	Message string
+	// Rows is the dataset's row count after the flow (completed only).
+	Rows int64
+	// Elapsed is the flow's time so far.
+	Elapsed time.Duration
+}
+
+// ExpectationResult is what one expectation found in one flow.
+type ExpectationResult struct {
+	Dataset    string
+	Flow       string
+	Name       string
+	SQL        string
+	Action     ir.Action
+	Violations int64
+	// Dropped is the number of rows removed (drop only).
+	Dropped int64
+	// Failed is set when a fail expectation had violations; Columns and
+	// Samples then hold up to five violating rows.
+	Failed  bool
+	Columns []string
+	Samples [][]any
+}
+
+// Increment is what one trigger of a streaming flow did.
+type Increment struct {
+	Dataset string
+	Flow    string
+	// Trigger counts from 1.
+	Trigger int
+	// Files are the micro-batch files this trigger consumed.
+	Files []string
+	// Arrived is the number of input rows the trigger read.
+	Arrived int64
+	// Late is the number of rows dropped for arriving behind the watermark.
+	Late int64
+	// Emitted is the number of rows the trigger wrote to the target (new
+	// rows in append mode, changed groups in update mode, the whole result
+	// in complete mode).
+	Emitted int64
+	// Columns and Rows hold the emitted rows (up to the run's increment
+	// row limit).
+	Columns []string
+	Rows    [][]any
+}
+
+// DatasetResult is the outcome for one dataset.
+type DatasetResult struct {
+	Name    string
+	Phase   Phase // Completed, Failed or Skipped
+	Rows    int64
+	Elapsed time.Duration
+	// Error says why a dataset failed or was skipped.
+	Error string
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Events       []Event
+	Expectations []ExpectationResult
+	Increments   []Increment
+	// Datasets by dataset key, for every dataset the run covered.
+	Datasets map[string]*DatasetResult
+	// Order is the dataset keys in the order they ran.
+	Order   []string
+	Elapsed time.Duration
+}
+
+// Failed reports whether any dataset failed (skipped ones do not count: a
+// skip always follows a failure or missing data upstream).
+func (r *Result) Failed() bool {
+	for _, d := range r.Datasets {
+		if d.Phase == Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// RunOptions select what a run does.
+type RunOptions struct {
+	// Only, when set, limits the run to these dataset keys (the caller
+	// usually passes a downstream cone); the other datasets must already be
+	// materialised in the session.
+	Only map[string]bool
+	// OnEvent, when set, is called for every event as it happens.
+	OnEvent func(Event)
+	// IncrementRows caps the rows kept per increment (default 100).
+	IncrementRows int
+}
+
+// runState is what one run tracks while it goes.
+type runState struct {
+	s    *Session
+	p    *ir.Pipeline
+	g    *ir.Graph
+	conn *sql.Conn
+	opts RunOptions
+	res  *Result
+	mu   sync.Mutex
+}
+
+// Run executes the pipeline's datasets in dependency order: materialized
+// views, tables and streaming tables as tables, views as views; the flows
+// into one dataset in declaration order, appended. A flow that fails
+// fails its dataset, and everything downstream is skipped with the reason;
+// the rest of the graph still runs. Cancelling ctx stops DuckDB and returns
+// ctx's error with what ran so far.
+func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Result, error) {
+	start := time.Now()
+	if opts.IncrementRows == 0 {
+		opts.IncrementRows = 100
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	defer conn.Close()
+	st := &runState{s: s, p: p, g: p.Graph(), conn: conn, opts: opts, res: &Result{Datasets: map[string]*DatasetResult{}}}
+	order, err := st.g.TopoOrder()
+	if err != nil {
+		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
+	}
+	var todo []string
+	for _, k := range order {
+		if opts.Only == nil || opts.Only[k] {
+			todo = append(todo, k)
+		}
+	}
+	for _, k := range todo {
+		d := p.Dataset(k)
+		for _, f := range p.FlowsInto(k) {
+			st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Queued})
+		}
+	}
+	if err := st.registerSources(ctx); err != nil {
+		return st.res, err
+	}
+	for _, k := range todo {
+		if err := ctx.Err(); err != nil {
+			return st.finish(start), err
+		}
+		st.runDataset(ctx, p.Dataset(k))
+		if err := ctx.Err(); err != nil {
+			return st.finish(start), err
+		}
+	}
+	return st.finish(start), nil
+}
+
+func (st *runState) finish(start time.Time) *Result {
+	st.res.Elapsed = time.Since(start)
+	return st.res
+}
+
+func (st *runState) emit(e Event) {
+	e.Time = time.Now()
+	st.mu.Lock()
+	st.res.Events = append(st.res.Events, e)
+	st.mu.Unlock()
+	if st.opts.OnEvent != nil {
+		st.opts.OnEvent(e)
+	}
+}
+
+// blocked returns why dataset d cannot run: an upstream dataset of this run
+// failed or was skipped, or it reads a source with no sample data.
+func (st *runState) blocked(d *ir.Dataset) string {
+	for _, e := range st.g.In(ir.NameKey(d.Name)) {
+		if r, ok := st.res.Datasets[e.From]; ok && r.Phase != Completed {
+			return fmt.Sprintf("upstream %s %s", st.p.Dataset(e.From).Name, r.Phase)
+		}
+	}
+	for _, f := range st.p.FlowsInto(d.Name) {
+		for _, ref := range f.Reads {
+			if st.p.Resolve(ref.Name) != nil {
+				continue
+			}
+			src := st.p.Source(ref.Name)
+			if src == nil || src.Sample == "" {
+				return fmt.Sprintf("no data: %s has no sample (add samples/%s.csv, or a @sample.%s pragma)", ref.Name, ref.Name, ref.Name)
+			}
+		}
+	}
+	return ""
+}
+
+// runDataset runs every flow into d, then records the dataset's outcome.
+func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
+	key := ir.NameKey(d.Name)
+	st.res.Order = append(st.res.Order, key)
+	dr := &DatasetResult{Name: d.Name}
+	st.res.Datasets[key] = dr
+	start := time.Now()
+	flows := st.p.FlowsInto(d.Name)
+	if why := st.blocked(d); why != "" {
+		dr.Phase, dr.Error = Skipped, why
+		for _, f := range flows {
+			st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Skipped, Message: why})
+		}
+		return
+	}
+	if err := st.drop(ctx, d); err != nil {
+		st.failDataset(dr, d, flows, err, start)
+		return
+	}
+	created := false
+	for _, f := range flows {
+		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
+		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})
+		var err error
+		if f.Streaming && st.streamSourceFolder(f) != "" {
+			err = st.runStreamingFlow(ctx, d, f, created)
+		} else {
+			err = st.runBatchFlow(ctx, d, f, created)
+		}
+		if err != nil {
+			st.failDataset(dr, d, flows, err, start)
+			return
+		}
+		created = true
+		rows, _ := st.count(ctx, d)
+		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Completed, Rows: rows, Elapsed: time.Since(start)})
+	}
+	if !created {
+		// A streaming table with no flows yet: an empty table cannot be
+		// made without columns, so it stays absent and says so.
+		dr.Phase, dr.Error = Skipped, "no flow writes into it"
+		return
+	}
+	dr.Phase = Completed
+	dr.Rows, _ = st.count(ctx, d)
+	dr.Elapsed = time.Since(start)
+}
+
+func (st *runState) failDataset(dr *DatasetResult, d *ir.Dataset, flows []*ir.Flow, err error, start time.Time) {
+	dr.Phase, dr.Error, dr.Elapsed = Failed, err.Error(), time.Since(start)
+	name := ""
+	var fe *flowError
+	if errors.As(err, &fe) {
+		name = fe.flow
+	} else if len(flows) > 0 {
+		name = flows[0].Name
+	}
+	st.emit(Event{Dataset: d.Name, Flow: name, Phase: Failed, Message: err.Error(), Elapsed: time.Since(start)})
+	// Drop a half-built target so downstream never reads stale rows.
+	st.drop(context.Background(), d)
+}
+
+// flowError ties an error to the flow that caused it.
+type flowError struct {
+	flow string
+	err  error
+}
+
+func (e *flowError) Error() string { return e.err.Error() }
+func (e *flowError) Unwrap() error { return e.err }
+
+// drop removes a dataset's relation before it is rebuilt.
+func (st *runState) drop(ctx context.Context, d *ir.Dataset) error {
+	name := quoteIdent(relationName(d.Name))
+	for _, stmt := range []string{"DROP VIEW IF EXISTS " + name, "DROP TABLE IF EXISTS " + name} {
+		if _, err := st.conn.ExecContext(ctx, stmt); err != nil && !isWrongKind(err) {
+			return fmt.Errorf("drop %s: %w", d.Name, explain(err))
+		}
+	}
+	return nil
+}
+
+// isWrongKind recognises DuckDB's complaint when DROP VIEW meets a table
+// (or the reverse), which only means the other statement applies.
+func isWrongKind(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "is not a view") || strings.Contains(msg, "is not a table") || strings.Contains(msg, "Existing object")
+}
+
+// relationName is the DuckDB relation holding a dataset: the last part of
+// a qualified name (the pipeline's catalog and database are implicit).
+func relationName(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// runBatchFlow runs a flow's query once over all its input and writes the
+// result into d, after the flow's expectations.
+func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow, appendTo bool) error {
+	target := quoteIdent(relationName(d.Name))
+	query := f.Normalized
+	if strings.TrimSpace(query) == "" {
+		return &flowError{f.Name, fmt.Errorf("flow %s has no query", f.Name)}
+	}
+	if d.Kind == ir.View || d.Kind == ir.TemporaryView {
+		return st.runView(ctx, d, f, query)
+	}
+	stage := quoteIdent("__thund_stage_" + relationName(d.Name))
+	if _, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE TEMP TABLE "+stage+" AS "+query); err != nil {
+		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, explain(err))}
+	}
+	defer st.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+stage)
+	if err := st.expect(ctx, d, f, stage); err != nil {
+		return err
+	}
+	var stmt string
+	if appendTo {
+		stmt = "INSERT INTO " + target + " BY NAME SELECT * FROM " + stage
+	} else {
+		stmt = "CREATE TABLE " + target + " AS SELECT * FROM " + stage
+	}
+	if _, err := st.conn.ExecContext(ctx, stmt); err != nil {
+		return &flowError{f.Name, fmt.Errorf("%s: write %s: %w", f.Name, d.Name, explain(err))}
+	}
+	return nil
+}
+
+// runView defines a view. Expectations are checked on its current rows;
+// drop expectations become part of the view's definition.
+func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, query string) error {
+	name := quoteIdent(relationName(d.Name))
+	kw := "VIEW"
+	if d.Kind == ir.TemporaryView {
+		kw = "TEMP VIEW"
+	}
+	var keep []string
+	for _, e := range f.Expectations {
+		if e.Action == ir.Drop {
+			keep = append(keep, "coalesce(("+e.SQL+"), false)")
+		}
+	}
+	body := query
+	if len(keep) > 0 {
+		body = "SELECT * FROM (" + query + "\n) AS __thund_v WHERE " + strings.Join(keep, " AND ")
+	}
+	raw := quoteIdent("__thund_raw_" + relationName(d.Name))
+	if _, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE TEMP VIEW "+raw+" AS "+query); err != nil {
+		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, explain(err))}
+	}
+	defer st.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+raw)
+	if err := st.expectOn(ctx, d, f, raw, false); err != nil {
+		return err
+	}
+	if _, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE "+kw+" "+name+" AS "+body); err != nil {
+		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, explain(err))}
+	}
+	return nil
+}
+
+// expect evaluates f's expectations on the staged rows: warn counts,
+// drop counts and deletes, fail counts and fails the flow with up to five
+// violating rows. A row violates an expectation unless it evaluates to
+// TRUE (NULL violates).
+func (st *runState) expect(ctx context.Context, d *ir.Dataset, f *ir.Flow, stage string) error {
+	return st.expectOn(ctx, d, f, stage, true)
+}
+
+func (st *runState) expectOn(ctx context.Context, d *ir.Dataset, f *ir.Flow, rel string, canDelete bool) error {
+	var failed []string
+	for _, e := range f.Expectations {
+		cond := "NOT coalesce((" + e.SQL + "), false)"
+		r := ExpectationResult{Dataset: d.Name, Flow: f.Name, Name: e.Name, SQL: e.SQL, Action: e.Action}
+		if err := st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel+" WHERE "+cond).Scan(&r.Violations); err != nil {
+			return &flowError{f.Name, fmt.Errorf("expectation %s (%s): %w", e.Name, e.SQL, explain(err))}
+		}
+		switch e.Action {
+		case ir.Drop:
+			if canDelete && r.Violations > 0 {
+				res, err := st.conn.ExecContext(ctx, "DELETE FROM "+rel+" WHERE "+cond)
+				if err != nil {
+					return &flowError{f.Name, fmt.Errorf("expectation %s: drop rows: %w", e.Name, explain(err))}
+				}
+				r.Dropped, _ = res.RowsAffected()
+			} else {
+				r.Dropped = r.Violations
+			}
+		case ir.Fail:
+			if r.Violations > 0 {
+				r.Failed = true
+				cols, rows, err := queryRows(ctx, st.conn, "SELECT * FROM "+rel+" WHERE "+cond+" LIMIT 5")
+				if err == nil {
+					r.Columns, r.Samples = cols, rows
+				}
+				failed = append(failed, fmt.Sprintf("expectation %s failed: %d row(s) violate %s", e.Name, r.Violations, e.SQL))
+			}
+		}
+		st.mu.Lock()
+		st.res.Expectations = append(st.res.Expectations, r)
+		st.mu.Unlock()
+	}
+	if len(failed) > 0 {
+		return &flowError{f.Name, errors.New(strings.Join(failed, "; "))}
+	}
+	return nil
+}
+
+// count returns a dataset's row count.
+func (st *runState) count(ctx context.Context, d *ir.Dataset) (int64, error) {
+	var n int64
+	err := st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(relationName(d.Name))).Scan(&n)
+	return n, err
+}
+
+// queryRows runs a small query and returns its column names and rows.
+func queryRows(ctx context.Context, conn *sql.Conn, query string) ([]string, [][]any, error) {
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		return nil, nil, explain(err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, nil, err
+		}
+		out = append(out, vals)
+	}
+	return cols, out, rows.Err()
+}
+
+// SortedExpectations returns the results ordered by dataset and name.
+func (r *Result) SortedExpectations() []ExpectationResult {
+	out := append([]ExpectationResult(nil), r.Expectations...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Dataset != out[j].Dataset {
+			return out[i].Dataset < out[j].Dataset
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}

@@ -1,0 +1,231 @@
+// Package engine runs pipelines natively on embedded DuckDB: a sandboxed
+// session per pipeline, samples registered as source tables, datasets
+// materialised in dependency order with expectations, and results read back
+// as Arrow record batches.
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	duckdb "github.com/duckdb/duckdb-go/v2"
+)
+
+// Options configure a session.
+type Options struct {
+	// StateDir, when set, keeps the database (and durable outputs) in this
+	// folder; otherwise the session lives in memory.
+	StateDir string
+	// MemoryLimit is DuckDB's memory_limit, e.g. "2GB" ("" = DuckDB's
+	// default, 80% of RAM).
+	MemoryLimit string
+	// Threads is DuckDB's thread count (0 = one per CPU).
+	Threads int
+}
+
+// Session is one sandboxed DuckDB database for one pipeline root. Files
+// under the root (and the state folder) can be read; everything else on
+// the file system, the network, ATTACH, INSTALL and LOAD are refused, and
+// the sandbox settings are locked so SQL cannot undo them.
+type Session struct {
+	Root string
+	opts Options
+
+	connector *duckdb.Connector
+	db        *sql.DB
+	tempDir   string
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open starts a session for the pipeline at root.
+func Open(root string, opts Options) (*Session, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("open engine: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	s := &Session{Root: abs, opts: opts}
+	dsn := ""
+	allowed := []string{abs}
+	if opts.StateDir != "" {
+		state, err := filepath.Abs(opts.StateDir)
+		if err != nil {
+			return nil, fmt.Errorf("open engine: state folder: %w", err)
+		}
+		if err := os.MkdirAll(state, 0o755); err != nil {
+			return nil, fmt.Errorf("open engine: create state folder: %w", err)
+		}
+		if real, err := filepath.EvalSymlinks(state); err == nil {
+			state = real
+		}
+		s.opts.StateDir = state
+		dsn = filepath.Join(state, "thund.duckdb")
+		allowed = append(allowed, state)
+	}
+	// DuckDB spills to a temp folder under memory pressure; give it one of
+	// its own inside the sandbox.
+	s.tempDir, err = os.MkdirTemp("", "thund-duckdb-")
+	if err != nil {
+		return nil, fmt.Errorf("open engine: temp folder: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(s.tempDir); err == nil {
+		s.tempDir = real
+	}
+	allowed = append(allowed, s.tempDir)
+
+	s.connector, err = duckdb.NewConnector(dsn, nil)
+	if err != nil {
+		os.RemoveAll(s.tempDir)
+		return nil, fmt.Errorf("open engine: start DuckDB: %w", err)
+	}
+	s.db = sql.OpenDB(s.connector)
+	if err := s.sandbox(allowed); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sandbox applies the settings, in the order that works: the allowed
+// folders first, then external access off, extensions off, then the lock.
+func (s *Session) sandbox(allowed []string) error {
+	quoted := make([]string, len(allowed))
+	for i, a := range allowed {
+		quoted[i] = quoteString(a + string(filepath.Separator))
+	}
+	stmts := []string{
+		"SET allowed_directories = [" + strings.Join(quoted, ", ") + "]",
+		"SET temp_directory = " + quoteString(s.tempDir),
+	}
+	if s.opts.MemoryLimit != "" {
+		stmts = append(stmts, "SET memory_limit = "+quoteString(s.opts.MemoryLimit))
+	}
+	if s.opts.Threads > 0 {
+		stmts = append(stmts, fmt.Sprintf("SET threads = %d", s.opts.Threads))
+	}
+	stmts = append(stmts,
+		"SET enable_external_access = false",
+		"SET autoinstall_known_extensions = false",
+		"SET autoload_known_extensions = false",
+		"SET errors_as_json = false",
+		"SET lock_configuration = true",
+	)
+	ctx := context.Background()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("open engine: %w", err)
+	}
+	defer conn.Close()
+	for _, st := range stmts {
+		if _, err := conn.ExecContext(ctx, st); err != nil {
+			return fmt.Errorf("open engine: %s: %w", st, err)
+		}
+	}
+	if err := installCompat(ctx, conn); err != nil {
+		return fmt.Errorf("open engine: Spark compatibility macros: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database (checkpointing a file-backed one) and removes
+// the session's temp folder. It is safe to call more than once.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() {
+		if s.db != nil {
+			s.closeErr = s.db.Close()
+		}
+		if s.connector != nil {
+			if err := s.connector.Close(); err != nil && s.closeErr == nil {
+				s.closeErr = err
+			}
+		}
+		if s.tempDir != "" {
+			os.RemoveAll(s.tempDir)
+		}
+	})
+	return s.closeErr
+}
+
+// DB returns the session's database handle, for callers that need plain
+// SQL (tests, benchmarks). Queries through it are sandboxed too.
+func (s *Session) DB() *sql.DB { return s.db }
+
+// Exec runs a statement.
+func (s *Session) Exec(ctx context.Context, query string) error {
+	_, err := s.db.ExecContext(ctx, query)
+	return explain(err)
+}
+
+// QueryArrow runs query and hands its result to fn as an Arrow record
+// reader, valid only during fn. Cancelling ctx interrupts DuckDB.
+func (s *Session) QueryArrow(ctx context.Context, query string, fn func(array.RecordReader) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("query: %w", err)
+	}
+	defer conn.Close()
+	return queryArrowOn(ctx, conn, query, fn)
+}
+
+func queryArrowOn(ctx context.Context, conn *sql.Conn, query string, fn func(array.RecordReader) error) error {
+	return conn.Raw(func(dc any) error {
+		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		if err != nil {
+			return fmt.Errorf("arrow interface: %w", err)
+		}
+		rdr, err := ar.QueryContext(ctx, query)
+		if err != nil {
+			return explain(err)
+		}
+		defer rdr.Release()
+		if err := fn(rdr); err != nil {
+			return err
+		}
+		return explain(rdr.Err())
+	})
+}
+
+// ErrSandbox marks an operation the sandbox refused.
+var ErrSandbox = errors.New("refused by the sandbox")
+
+// explain turns DuckDB's permission errors into sandbox errors that say
+// why, keeping DuckDB's text.
+func explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "Permission Error") || strings.Contains(msg, "configuration has been locked") || strings.Contains(msg, "disabled through configuration") {
+		return fmt.Errorf("%w: Thund's DuckDB session only reads files inside the pipeline folder and cannot write files, attach databases, install or load extensions, or change its settings (%s)", ErrSandbox, firstLine(msg))
+	}
+	return err
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// quoteIdent quotes a SQL identifier for DuckDB.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// quoteString quotes a SQL string literal.
+func quoteString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// sampleFormats maps a sample file's extension to the DuckDB reader.
+var sampleFormats = map[string]string{
+	".csv":     "read_csv_auto",
+	".tsv":     "read_csv_auto",
+	".json":    "read_json_auto",
+	".ndjson":  "read_json_auto",
+	".jsonl":   "read_json_auto",
+	".parquet": "read_parquet",
+}
+
+// reader returns the DuckDB table function reading a sample path (a file,
+// a glob, or a folder's files) and the absolute pattern it reads.
+func (s *Session) reader(sample string) (fn, pattern string, err error) {
+	abs := filepath.Join(s.Root, filepath.FromSlash(sample))
+	if fi, statErr := os.Stat(abs); statErr == nil && fi.IsDir() {
+		files, err := BatchFiles(abs)
+		if err != nil {
+			return "", "", err
+		}
+		if len(files) == 0 {
+			return "", "", fmt.Errorf("sample folder %s holds no .csv, .json, .ndjson or .parquet file", sample)
+		}
+		ext := strings.ToLower(filepath.Ext(files[0]))
+		return sampleFormats[ext], filepath.Join(abs, "*"+ext), nil
+	}
+	ext := strings.ToLower(path.Ext(sample))
+	fn, ok := sampleFormats[ext]
+	if !ok {
+		return "", "", fmt.Errorf("sample %s: unknown format %q; use .csv, .json, .ndjson or .parquet", sample, ext)
+	}
+	return fn, abs, nil
+}
+
+// BatchFiles lists the micro-batch files of a sample folder in name order
+// (files of a known sample format only; hidden files are skipped).
+func BatchFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read sample folder: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if _, ok := sampleFormats[strings.ToLower(filepath.Ext(e.Name()))]; ok {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// registerSources defines each source with a sample as a view over its
+// files, so every run reads the samples as they are now.
+func (st *runState) registerSources(ctx context.Context) error {
+	for _, src := range st.p.Sources {
+		if src.Sample == "" {
+			continue
+		}
+		fn, pattern, err := st.s.reader(src.Sample)
+		if err != nil {
+			return fmt.Errorf("source %s: %w", src.Name, err)
+		}
+		name := quoteIdent(relationName(src.Name))
+		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
+		q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s(%s)", name, fn, quoteString(pattern))
+		if _, err := st.conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
+		}
+	}
+	return nil
+}
+
+// streamSourceFolder returns the sample folder a streaming flow reads
+// micro-batches from ("" when its streams have no folder sample).
+func (st *runState) streamSourceFolder(f *ir.Flow) string {
+	for _, r := range f.Reads {
+		if !r.Streaming && (f.Source == nil || ir.NameKey(r.Name) != ir.NameKey(f.Source.Table)) {
+			continue
+		}
+		if src := st.p.Source(r.Name); src != nil && src.Stream {
+			return src.Sample
+		}
+	}
+	return ""
+}
