@@ -179,11 +179,13 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref) ir.Diagnostic {
 	for _, d := range p.Datasets {
 		names = append(names, d.Name)
 	}
-	return ir.Diagnostic{
-		Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef,
-		Message: fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data%s; otherwise add samples/%s.csv (or a @sample.%s pragma) so it can be previewed",
-			ref.Name, suggestion(ref.Name, names), lastSegment(ref.Name), lastSegment(ref.Name)),
+	msg := fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data", ref.Name)
+	if best := Nearest(ref.Name, names); best != "" {
+		msg += fmt.Sprintf(": did you mean %s? If %s is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed", best, ref.Name, lastSegment(ref.Name), lastSegment(ref.Name))
+	} else {
+		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed; otherwise fix the name", lastSegment(ref.Name), lastSegment(ref.Name))
 	}
+	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef, Message: msg}
 }
 
 func sourceNames(p *ir.Pipeline) []string {

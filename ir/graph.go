@@ -396,7 +396,7 @@ func (p *Pipeline) Validate() []Problem {
 				}
 			}
 		}
-		msg := fmt.Sprintf("cycle: %s; a pipeline must be acyclic, so remove one of these reads", strings.Join(path, " -> "))
+		msg := fmt.Sprintf("cycle: %s (each dataset reads the one before it); a pipeline must be acyclic, so remove one of these reads", strings.Join(path, " -> "))
 		if len(c.Path) == 2 && c.Path[0] == c.Path[1] {
 			msg = fmt.Sprintf("cycle: %s reads itself (%s); read another dataset or a source instead", path[0], strings.Join(path, " -> "))
 		}

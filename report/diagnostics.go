@@ -31,6 +31,10 @@ func Text(w io.Writer, s *analysis.Snapshot) error {
 	for _, d := range s.Diagnostics {
 		p := Locate(s, d.Loc)
 		msg := strings.ReplaceAll(d.Message, "\n", " ")
+		for _, r := range d.Related {
+			rp := Locate(s, r.Loc)
+			msg += fmt.Sprintf(" (%s: %s:%d:%d)", r.Message, r.Loc.File, rp.Line, rp.Column)
+		}
 		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", d.Loc.File, p.Line, p.Column, d.Severity, msg, d.Code); err != nil {
 			return err
 		}
@@ -107,7 +111,7 @@ func JSON(w io.Writer, s *analysis.Snapshot) error {
 
 // SummaryLine is the closing line of text output.
 func SummaryLine(sum Summary) string {
-	return fmt.Sprintf("%d datasets, %d flows: %s, %s", sum.Datasets, sum.Flows, plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
+	return fmt.Sprintf("%s, %s: %s, %s", plural(sum.Datasets, "dataset"), plural(sum.Flows, "flow"), plural(sum.Errors, "error"), plural(sum.Warnings, "warning"))
 }
 
 func plural(n int, word string) string {

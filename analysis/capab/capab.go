@@ -17,11 +17,11 @@ const (
 	Expectations       Feature = "expectations"
 	OutputModeUpdate   Feature = "output_mode update"
 	OutputModeComplete Feature = "output_mode complete"
-	CDCFlow            Feature = "cdc apply changes"
-	SinkDataset        Feature = "sink"
-	WatermarkSetting   Feature = "watermark"
-	PersistentView     Feature = "persistent view"
-	TriggerInterval    Feature = "processing_time / continuous trigger"
+	CDCFlow            Feature = "CDC apply changes"
+	SinkDataset        Feature = "a sink"
+	WatermarkSetting   Feature = "a watermark"
+	PersistentView     Feature = "a persistent view"
+	TriggerInterval    Feature = "a processing_time or continuous trigger"
 	DuckDBSyntax       Feature = "DuckDB-only SQL syntax"
 )
 
@@ -66,8 +66,8 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 	},
 	SinkDataset: {
 		ir.Native:  yes,
-		ir.Spark41: no("Spark 4.1 defines sinks only from Python, not from SQL"),
-		ir.Spark42: no("Spark 4.2 defines sinks only from Python, not from SQL"),
+		ir.Spark41: no("Spark 4.1 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
+		ir.Spark42: no("Spark 4.2 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
 	},
 	WatermarkSetting: {
 		ir.Native:  yes,
@@ -88,8 +88,8 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 	},
 	DuckDBSyntax: {
 		ir.Native:  yes,
-		ir.Spark41: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, GROUP BY ALL, FROM-first...); Spark SQL will likely reject it"),
-		ir.Spark42: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, GROUP BY ALL, FROM-first...); Spark SQL will likely reject it"),
+		ir.Spark41: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, FROM-first...), and Spark SQL will likely reject it; rewrite it in standard SQL, or restrict the dataset with `-- @backends: native`"),
+		ir.Spark42: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, FROM-first...), and Spark SQL will likely reject it; rewrite it in standard SQL, or restrict the dataset with `-- @backends: native`"),
 	},
 }
 
@@ -172,7 +172,7 @@ func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 					Severity: s.Severity,
 					Code:     ir.CodeUnsupported,
 					Backend:  b,
-					Message:  fmt.Sprintf("%s: %s is not supported on %s: %s", d.Name, u.Feature, b, s.Reason),
+					Message:  fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.Reason),
 				})
 			}
 		}

@@ -24,6 +24,7 @@ func Streaming(p *ir.Pipeline) []ir.Diagnostic {
 			out = append(out, ir.Diagnostic{
 				Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeCDCNotStreaming,
 				Message: fmt.Sprintf("apply changes (@cdc) needs a streaming table as its target, and %s is a %s: add `-- @kind: streaming_table`", d.Name, kindWord(d.Kind)),
+				Related: []ir.Related{{Loc: d.KindLoc, Message: d.Name + " is declared a " + kindWord(d.Kind) + " here"}},
 			})
 			continue
 		}
@@ -148,9 +149,15 @@ func aggAnchor(f *ir.Flow) ir.Loc {
 	return f.QueryLoc
 }
 
+// flowAnchor is where a finding about a dataset's flow goes: an append
+// flow's name; a CREATE statement's dataset name; for a pragma-form file
+// named after its stem, the @kind value (or the query's first line).
 func flowAnchor(f *ir.Flow, d *ir.Dataset) ir.Loc {
 	if f.Append {
 		return f.Loc
+	}
+	if d.FromStem && !d.KindLoc.IsZero() {
+		return d.KindLoc
 	}
 	return d.NameLoc
 }

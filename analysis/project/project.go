@@ -203,6 +203,7 @@ func FromTexts(root string, texts map[string][]byte) *Project {
 				Severity: ir.Error,
 				Code:     ir.CodeSpecAmbiguous,
 				Message:  fmt.Sprintf("both %s and %s exist, and SDP refuses to choose: delete or rename one (thund reads %s)", SpecYML, SpecYAML, SpecYML),
+				Related:  []ir.Related{{Loc: ir.Loc{File: SpecYML}, Message: "the other spec file"}},
 			})
 		}
 	case hasYAML:
@@ -288,7 +289,7 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 			}
 		}
 		if matched == 0 {
-			msg := fmt.Sprintf("library glob `%s` matches no file", lib.Include)
+			msg := fmt.Sprintf("library glob `%s` matches no file: fix the path (relative to the pipeline root), or remove the entry", lib.Include)
 			if !hasMagic(pat) && folderHolds(files, path.Clean(pat)) {
 				msg += fmt.Sprintf(": `%s` is a folder; use `%s/**` for every file below it", path.Clean(pat), path.Clean(pat))
 			}

@@ -94,7 +94,7 @@ func ParseSpec(file string, text []byte) (Spec, []ir.Diagnostic) {
 			spec.Loc[p.name] = loc
 			spec.Libraries = d.specLibraries(p)
 		default:
-			msg := fmt.Sprintf("unknown key `%s` in %s: SDP rejects it (allowed: %s)", p.name, file, strings.Join(specKeys, ", "))
+			msg := fmt.Sprintf("unknown key `%s` in %s: SDP rejects it; remove or rename it (allowed: %s)", p.name, file, strings.Join(specKeys, ", "))
 			if strings.EqualFold(p.name, "definitions") {
 				msg += "; `definitions` was renamed `libraries` before Spark 4.1"
 			} else {

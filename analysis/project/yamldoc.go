@@ -696,7 +696,7 @@ func editDistance(a, b string) int {
 // didYouMean formats a suggestion suffix for a message.
 func didYouMean(word string, candidates []string) string {
 	if s := suggest(word, candidates); s != "" {
-		return fmt.Sprintf(" (did you mean `%s`?)", s)
+		return fmt.Sprintf("; did you mean `%s`?", s)
 	}
 	return ""
 }
