@@ -37,10 +37,10 @@ build:
 test: lint
 	$(GO) test $(GOFLAGS) -race -count=1 ./...
 
-# The main job on the embedded default: analyse the retail pipeline and
-# print its graph and diagnostics.
+# The main job on the embedded default: run the retail pipeline once on
+# embedded DuckDB over its samples, with expectations and previews.
 demo: build
-	bin/thund-watch --check --graph testdata/retail
+	bin/thund-watch --once --limit 5 testdata/retail
 
 # Benchmarks: analysis of generated pipelines (cold and incremental).
 bench:

@@ -308,6 +308,10 @@ func isWrongKind(err error) bool {
 	return strings.Contains(msg, "is not a view") || strings.Contains(msg, "is not a table") || strings.Contains(msg, "Existing object")
 }
 
+// RelationSQL returns the quoted DuckDB relation that holds a dataset, for
+// use in SQL text.
+func RelationSQL(dataset string) string { return quoteIdent(relationName(dataset)) }
+
 // relationName is the DuckDB relation holding a dataset: the last part of
 // a qualified name (the pipeline's catalog and database are implicit).
 func relationName(name string) string {

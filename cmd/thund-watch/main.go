@@ -1,10 +1,10 @@
-// Command thund-watch analyses a pipeline folder and reports what is wrong
-// with it, file by file, at exact positions.
+// Command thund-watch analyses a pipeline folder and runs it on embedded
+// DuckDB over its sample data.
 //
-// This build implements the analysis mode (--check, with --graph to print
-// the dataset graph). Running pipelines (--once, and watching for saves)
-// needs the native engine, which is not built yet: those modes exit with
-// status 2 and say so.
+// Modes: --check analyses only; --once runs the pipeline once and prints
+// events, expectation results and previews. Watching the folder and
+// re-running on save is not built yet: without --check or --once the
+// command says so and exits with status 2.
 package main
 
 import (
@@ -25,6 +25,7 @@ const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipel
 
 Usage:
   thund-watch --check [--json] [--backend NAME,...] [--graph] [DIR]
+  thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [DIR]
 
 DIR is the pipeline folder, or any file or folder inside it (default: .).
 The pipeline root is the nearest folder upward holding spark-pipeline.yml,
@@ -37,12 +38,19 @@ const footer = `
 Output of --check: one line per diagnostic,
   path:line:column: severity: message [code]
 with path relative to the pipeline root, line and column 1-based and the
-column counted in characters; then a summary line. With --json, one JSON
-object per line: {"type":"diagnostic",...} for each diagnostic, then
-{"type":"summary",...}. Every code is explained in docs/diagnostics.md.
+column counted in characters (in --json too); then a summary line. With
+--json, one JSON object per line: {"type":"diagnostic",...} for each
+diagnostic, then {"type":"summary",...}. Every code is explained in
+docs/diagnostics.md.
 
-Exit status: 0 when there is no error, 1 when there is any error, 2 for a
-usage error.
+Output of --once: the diagnostics, one line per dataset as it completes,
+fails or is skipped, expectation results, streaming increments, then a
+table of the first --limit rows of each previewed dataset. With --json:
+{"type":"diagnostic"}, {"type":"event"}, {"type":"expectation"},
+{"type":"increment"} and {"type":"preview"} objects, then {"type":"summary"}.
+
+Exit status: 0 when there is no error, 1 when there is any error (or, with
+--once, a failed dataset or a FAIL expectation), 2 for a usage error.
 `
 
 func main() {
@@ -54,6 +62,9 @@ type options struct {
 	json     bool
 	graph    bool
 	once     bool
+	previews []string
+	limit    int
+	state    string
 	backends []ir.Backend
 	dir      string
 }
@@ -68,7 +79,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.check, "check", false, "analyse only: print every diagnostic and exit (1 if any error)")
 	fs.BoolVar(&o.json, "json", false, "print NDJSON objects instead of text")
 	fs.BoolVar(&o.graph, "graph", false, "with --check, also print the datasets in dependency order")
-	fs.BoolVar(&o.once, "once", false, "run the pipeline once on its samples (needs the native engine: not in this build)")
+	fs.BoolVar(&o.once, "once", false, "run the pipeline once on its sample data (embedded DuckDB) and exit (1 on a failure or FAIL expectation)")
+	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset)")
+	fs.IntVar(&o.limit, "limit", 20, "with --once, rows shown per previewed dataset")
+	fs.StringVar(&o.state, "state", "", "keep the DuckDB database and durable outputs in this folder (default: in memory)")
 	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -92,6 +106,21 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.backends = append(o.backends, b)
 		}
 	}
+	if *previews != "" {
+		for _, name := range strings.Split(*previews, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				o.previews = append(o.previews, name)
+			}
+		}
+	}
+	if o.limit < 0 {
+		fmt.Fprintf(stderr, "thund-watch: --limit %d: give a number of rows, 0 or more\n", o.limit)
+		return o, errUsage
+	}
+	if o.check && o.once {
+		fmt.Fprintln(stderr, "thund-watch: --check and --once exclude each other: --check only analyses, --once also runs")
+		return o, errUsage
+	}
 	switch fs.NArg() {
 	case 0:
 		o.dir = "."
@@ -113,8 +142,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Run thund-watch --help for usage.")
 		return 2
 	}
-	if !o.check {
-		fmt.Fprintln(stderr, "thund-watch: running pipelines (--once, watch mode) needs the native engine, which this build does not have yet; use --check to analyse the pipeline")
+	if !o.check && !o.once {
+		fmt.Fprintln(stderr, "thund-watch: watching the folder for saves is not built yet; use --once to run the pipeline, or --check to analyse it")
 		return 2
 	}
 	snap, err := analysis.Load(o.dir, analysis.Options{Backends: o.backends})
@@ -124,6 +153,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
+	if o.once {
+		return runOnce(o, snap, out, stderr)
+	}
 	if o.json {
 		err = report.JSON(out, snap)
 	} else {

@@ -168,3 +168,83 @@ func TestBackendFlagOverridesConfig(t *testing.T) {
 		t.Fatalf("expectation not reported for spark-4.1:\n%s", out.String())
 	}
 }
+
+// TestOnceJSON runs the retail pipeline with --once --json and checks the
+// objects a tool would read: events for every dataset, expectation
+// results, previews with typed columns, and the summary.
+func TestOnceJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"--once", "--json", "--preview", "daily_revenue", "--limit", "3", "../../testdata/retail"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	completed := map[string]bool{}
+	var exps, previews int
+	var summary map[string]any
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var obj map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
+			t.Fatalf("invalid JSON %q: %v", sc.Text(), err)
+		}
+		switch obj["type"] {
+		case "event":
+			for _, k := range []string{"dataset", "flow", "phase", "message", "rows", "elapsed_ms"} {
+				if _, ok := obj[k]; !ok {
+					t.Fatalf("event lacks %s: %s", k, sc.Text())
+				}
+			}
+			if obj["phase"] == "completed" {
+				completed[obj["dataset"].(string)] = true
+			}
+		case "expectation":
+			exps++
+			if obj["dataset"] == "clean_orders" && obj["name"] == "valid_amount" {
+				if obj["action"] != "drop" || obj["violations"].(float64) != 4 || obj["dropped"].(float64) != 4 {
+					t.Fatalf("valid_amount: %s", sc.Text())
+				}
+			}
+		case "preview":
+			previews++
+			if obj["dataset"] != "daily_revenue" || obj["total_rows"].(float64) != 31 || len(obj["rows"].([]any)) != 3 {
+				t.Fatalf("preview: %s", sc.Text())
+			}
+			first := obj["rows"].([]any)[0].([]any)
+			if d, ok := first[0].(string); !ok || len(d) != 10 || d[4] != '-' || d[7] != '-' {
+				t.Fatalf("dates must be ISO strings: %v", first)
+			}
+		case "summary":
+			summary = obj
+		}
+	}
+	if len(completed) != 8 || exps != 4 || previews != 1 || summary == nil || summary["failed"].(float64) != 0 {
+		t.Fatalf("completed %v, %d expectations, %d previews, summary %v", completed, exps, previews, summary)
+	}
+}
+
+// TestOnceFailExpectationExitsOne checks that a FAIL expectation fails
+// its dataset, skips its readers, keeps the rest, and exits 1.
+func TestOnceFailExpectationExitsOne(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"samples/orders.csv": "id,amount\n1,5\n2,-3\n3,7\n",
+		"checked.sql":        "-- @expect.positive: amount > 0 ON VIOLATION FAIL UPDATE\nSELECT * FROM orders\n",
+		"reader.sql":         "SELECT count(*) AS n FROM checked\n",
+		"independent.sql":    "SELECT sum(amount) AS total FROM orders\n",
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"--once", dir}, &out, &errb)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out.String())
+	}
+	for _, want := range []string{"✗ checked", "expectation positive failed: 1 row(s) violate amount > 0", "- reader", "skipped: upstream checked failed", "✓ independent", "FAILED: 1 violating rows", "2 | -3"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
+	"github.com/thund-dev/thund/report"
+)
+
+// runOnce runs the pipeline once and prints what happened. Ctrl-C cancels
+// the running query and closes DuckDB cleanly.
+func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum := report.Summarize(snap)
+	if o.json {
+		if err := report.JSON(discardSummary{out}, snap); err != nil {
+			fmt.Fprintf(stderr, "thund-watch: %v\n", err)
+			return 2
+		}
+	} else if len(snap.Diagnostics) > 0 {
+		report.Text(out, snap)
+		fmt.Fprintln(out)
+	}
+	if _, err := snap.Pipeline.Graph().TopoOrder(); err != nil {
+		fmt.Fprintf(stderr, "thund-watch: cannot run: %v; fix the cycle first\n", err)
+		return 1
+	}
+	for _, name := range o.previews {
+		if snap.Pipeline.Dataset(name) == nil {
+			fmt.Fprintf(stderr, "thund-watch: --preview %s: no such dataset%s\n", name, suggestDataset(snap.Pipeline, name))
+			return 2
+		}
+	}
+	sess, err := engine.Open(snap.Root, engine.Options{StateDir: o.state})
+	if err != nil {
+		fmt.Fprintf(stderr, "thund-watch: %v\n", err)
+		return 2
+	}
+	defer sess.Close()
+	color := !o.json && isTerminal(os.Stdout)
+	enc := json.NewEncoder(out)
+	res, runErr := sess.Run(ctx, snap.Pipeline, engine.RunOptions{OnEvent: func(e engine.Event) {
+		if o.json {
+			enc.Encode(report.EventJSON(e))
+			return
+		}
+		if line := report.EventText(e, color); line != "" {
+			fmt.Fprintln(out, line)
+			out.Flush()
+		}
+	}})
+	if runErr != nil && res == nil {
+		fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)
+		return 1
+	}
+	var pages []*preview.Page
+	names := o.previews
+	if len(names) == 0 {
+		for _, k := range res.Order {
+			names = append(names, res.Datasets[k].Name)
+		}
+	}
+	for _, name := range names {
+		d := res.Datasets[ir.NameKey(name)]
+		if d == nil || d.Phase != engine.Completed {
+			continue
+		}
+		p, err := preview.Dataset(ctx, sess, name, 0, o.limit)
+		if err != nil {
+			fmt.Fprintf(stderr, "thund-watch: %v\n", err)
+			continue
+		}
+		pages = append(pages, p)
+	}
+	rs := report.SummarizeRun(res, sum)
+	if o.json {
+		report.RunJSON(out, res, pages, rs)
+	} else {
+		report.RunText(out, res)
+		for _, p := range pages {
+			fmt.Fprintf(out, "\n%s\n", p.Dataset)
+			preview.WriteTable(out, p, preview.TableOptions{Color: color})
+		}
+		fmt.Fprintf(out, "\n%d datasets: %d completed, %d failed, %d skipped in %d ms; %d errors, %d warnings\n",
+			rs.Datasets, rs.Completed, rs.Failed, rs.Skipped, rs.ElapsedMS, rs.Errors, rs.Warnings)
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)
+		return 1
+	}
+	failedExpectation := false
+	for _, e := range res.Expectations {
+		failedExpectation = failedExpectation || e.Failed
+	}
+	if res.Failed() || failedExpectation || sum.Errors > 0 {
+		return 1
+	}
+	return 0
+}
+
+// discardSummary drops the analysis summary line from report.JSON, since
+// --once ends with a run summary instead.
+type discardSummary struct{ w io.Writer }
+
+func (d discardSummary) Write(p []byte) (int, error) {
+	var probe struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(p, &probe) == nil && probe.Type == "summary" {
+		return len(p), nil
+	}
+	return d.w.Write(p)
+}
+
+func suggestDataset(p *ir.Pipeline, name string) string {
+	names := make([]string, len(p.Datasets))
+	for i, d := range p.Datasets {
+		names[i] = d.Name
+	}
+	if best := analysis.Nearest(name, names); best != "" {
+		return "; did you mean " + best + "?"
+	}
+	return ""
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

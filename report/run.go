@@ -1,0 +1,211 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/preview"
+)
+
+// JSONEvent is the NDJSON form of a run event.
+type JSONEvent struct {
+	Type      string `json:"type"`
+	Dataset   string `json:"dataset"`
+	Flow      string `json:"flow"`
+	Phase     string `json:"phase"`
+	Message   string `json:"message"`
+	Rows      int64  `json:"rows"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+}
+
+// JSONExpectation is the NDJSON form of an expectation result.
+type JSONExpectation struct {
+	Type       string   `json:"type"`
+	Dataset    string   `json:"dataset"`
+	Name       string   `json:"name"`
+	Action     string   `json:"action"`
+	Violations int64    `json:"violations"`
+	Dropped    int64    `json:"dropped"`
+	Failed     bool     `json:"failed"`
+	Columns    []string `json:"columns,omitempty"`
+	Samples    [][]any  `json:"samples,omitempty"`
+}
+
+// JSONPreview is the NDJSON form of a previewed dataset.
+type JSONPreview struct {
+	Type      string           `json:"type"`
+	Dataset   string           `json:"dataset"`
+	Columns   []preview.Column `json:"columns"`
+	Rows      [][]any          `json:"rows"`
+	TotalRows int64            `json:"total_rows"`
+}
+
+// JSONIncrement is the NDJSON form of one streaming trigger.
+type JSONIncrement struct {
+	Type    string   `json:"type"`
+	Dataset string   `json:"dataset"`
+	Trigger int      `json:"trigger"`
+	Files   []string `json:"files"`
+	Arrived int64    `json:"arrived"`
+	Late    int64    `json:"late"`
+	Emitted int64    `json:"emitted"`
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// RunSummary closes the NDJSON output of a run.
+type RunSummary struct {
+	Type      string `json:"type"`
+	Datasets  int    `json:"datasets"`
+	Completed int    `json:"completed"`
+	Failed    int    `json:"failed"`
+	Skipped   int    `json:"skipped"`
+	Errors    int    `json:"errors"`
+	Warnings  int    `json:"warnings"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+}
+
+// EventJSON converts an engine event.
+func EventJSON(e engine.Event) JSONEvent {
+	return JSONEvent{Type: "event", Dataset: e.Dataset, Flow: e.Flow, Phase: string(e.Phase), Message: e.Message, Rows: e.Rows, ElapsedMS: e.Elapsed.Milliseconds()}
+}
+
+// SummarizeRun counts the outcome of a run.
+func SummarizeRun(res *engine.Result, diags Summary) RunSummary {
+	s := RunSummary{Type: "summary", Datasets: len(res.Datasets), Errors: diags.Errors, Warnings: diags.Warnings, ElapsedMS: res.Elapsed.Milliseconds()}
+	for _, d := range res.Datasets {
+		switch d.Phase {
+		case engine.Completed:
+			s.Completed++
+		case engine.Failed:
+			s.Failed++
+		case engine.Skipped:
+			s.Skipped++
+		}
+	}
+	return s
+}
+
+// RunJSON writes a run's expectations, increments and previews as NDJSON
+// (events are written as they happen, by the caller), then the summary.
+func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunSummary) error {
+	enc := json.NewEncoder(w)
+	for _, e := range res.SortedExpectations() {
+		if err := enc.Encode(JSONExpectation{Type: "expectation", Dataset: e.Dataset, Name: e.Name, Action: string(e.Action),
+			Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: jsonRows(e.Samples)}); err != nil {
+			return err
+		}
+	}
+	for _, inc := range res.Increments {
+		rows := inc.Rows
+		if rows == nil {
+			rows = [][]any{}
+		}
+		if err := enc.Encode(JSONIncrement{Type: "increment", Dataset: inc.Dataset, Trigger: inc.Trigger, Files: inc.Files,
+			Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: jsonRows(rows)}); err != nil {
+			return err
+		}
+	}
+	for _, p := range previews {
+		if err := enc.Encode(JSONPreview{Type: "preview", Dataset: p.Dataset, Columns: p.Columns, Rows: p.Rows, TotalRows: p.TotalRows}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(sum)
+}
+
+// jsonRows makes database/sql values JSON-ready (times as ISO strings).
+func jsonRows(rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = make([]any, len(r))
+		for j, v := range r {
+			switch v := v.(type) {
+			case time.Time:
+				out[i][j] = v.UTC().Format("2006-01-02T15:04:05.999999999")
+			case []byte:
+				out[i][j] = string(v)
+			default:
+				out[i][j] = v
+			}
+		}
+	}
+	return out
+}
+
+// EventText is the terminal line for a finished flow, or "" for the
+// intermediate phases.
+func EventText(e engine.Event, color bool) string {
+	green, red, dim, reset := "", "", "", ""
+	if color {
+		green, red, dim, reset = "\x1b[32m", "\x1b[31m", "\x1b[2m", "\x1b[0m"
+	}
+	name := e.Dataset
+	if e.Flow != "" && e.Flow != e.Dataset {
+		name += " (" + e.Flow + ")"
+	}
+	switch e.Phase {
+	case engine.Completed:
+		return fmt.Sprintf("%s✓%s %-32s %8s  %s%s%s", green, reset, name, rowCount(e.Rows), dim, ms(e.Elapsed), reset)
+	case engine.Failed:
+		return fmt.Sprintf("%s✗ %-32s failed:%s %s", red, name, reset, e.Message)
+	case engine.Skipped:
+		return fmt.Sprintf("%s- %-32s skipped: %s%s", dim, name, e.Message, reset)
+	}
+	return ""
+}
+
+// RunText writes expectation results and streaming increments for people.
+func RunText(w io.Writer, res *engine.Result) {
+	exps := res.SortedExpectations()
+	if len(exps) > 0 {
+		fmt.Fprintln(w, "\nexpectations:")
+		for _, e := range exps {
+			status := "passed"
+			switch {
+			case e.Failed:
+				status = fmt.Sprintf("FAILED: %d violating rows", e.Violations)
+			case e.Action == "drop" && e.Violations > 0:
+				status = fmt.Sprintf("%d rows dropped", e.Dropped)
+			case e.Violations > 0:
+				status = fmt.Sprintf("%d rows violate (kept)", e.Violations)
+			}
+			fmt.Fprintf(w, "  %-40s %-5s %s\n", e.Dataset+"."+e.Name, e.Action, status)
+			for _, row := range e.Samples {
+				cells := make([]string, len(row))
+				for i, v := range row {
+					cells[i] = preview.Cell(jsonRows([][]any{{v}})[0][0])
+				}
+				fmt.Fprintf(w, "      %s\n", strings.Join(cells, " | "))
+			}
+		}
+	}
+	if len(res.Increments) > 0 {
+		fmt.Fprintln(w, "\nstreaming increments:")
+		for _, inc := range res.Increments {
+			late := ""
+			if inc.Late > 0 {
+				late = fmt.Sprintf(", %d late (dropped)", inc.Late)
+			}
+			fmt.Fprintf(w, "  %-32s trigger %d: %d arrived%s, %d emitted  %s\n", inc.Dataset, inc.Trigger, inc.Arrived, late, inc.Emitted, strings.Join(inc.Files, ", "))
+		}
+	}
+}
+
+func rowCount(n int64) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}
+
+func ms(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
+	}
+	return fmt.Sprintf("%d ms", d.Milliseconds())
+}
