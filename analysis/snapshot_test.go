@@ -278,3 +278,33 @@ func FuzzAnalyseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestLargeFileRanges analyses a 5,000-line SDP file and checks that an
+// error near its end is reported at the exact line and column.
+func TestLargeFileRanges(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 999; i++ {
+		fmt.Fprintf(&b, "-- dataset %d\nCREATE MATERIALIZED VIEW v%d AS\nSELECT id, amount\nFROM src WHERE amount > %d;\n\n", i, i, i)
+	}
+	b.WriteString("-- the broken one\nCREATE MATERIALIZED VIEW broken AS\nSELECT id,\nFROM src WHERE AND;\n")
+	text := b.String()
+	root := writeTree(t, map[string]string{"big.sql": text, "samples/src.csv": "id,amount\n1,2\n"})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(text, "\n"); got < 4999 {
+		t.Fatalf("file has %d lines", got)
+	}
+	if len(s.Pipeline.Datasets) != 1000 {
+		t.Fatalf("%d datasets, want 1000", len(s.Pipeline.Datasets))
+	}
+	d := findDiag(s, ir.CodeSQLSyntax, "big.sql")
+	if d == nil {
+		t.Fatalf("no syntax error: %v", diagStrings(s))
+	}
+	pos := s.Index("big.sql").Rune(d.Loc.Start)
+	if pos.Line+1 != 4999 || text[d.Loc.Start:d.Loc.End] != "AND" {
+		t.Fatalf("syntax error at line %d col %d (%q), want line 4999 at AND", pos.Line+1, pos.Column+1, text[d.Loc.Start:d.Loc.End])
+	}
+}
