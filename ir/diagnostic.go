@@ -131,6 +131,9 @@ const (
 	CodeNotPortable   Code = "not-portable-to-spark"
 	CodeUnknownColumn Code = "unknown-column"
 	CodeBinder        Code = "sql-binder"
+
+	// Results of the last run, shown on expectation pragmas in editors.
+	CodeExpectationResult Code = "expectation-result"
 )
 
 // Codes lists every code, for documentation checks.
@@ -144,7 +147,7 @@ var Codes = []Code{
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
 	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming,
-	CodeNotPortable, CodeUnknownColumn, CodeBinder,
+	CodeNotPortable, CodeUnknownColumn, CodeBinder, CodeExpectationResult,
 }
 
 // SortDiagnostics orders diagnostics by file, start, end, severity, code,

@@ -1,9 +1,13 @@
-// Package lsp is Thund's language server. This first cut serves the
-// analysis diagnostics of every pipeline the editor opens files in, kept
-// current as buffers change (full-text sync). Hover, navigation, rename,
-// completion, symbols, code lenses and previews are not built yet: the
-// server does not announce them, and answers their requests with
-// MethodNotFound.
+// Package lsp is Thund's language server. Every feature is a function of
+// an immutable analysis snapshot; the server keeps one snapshot per
+// pipeline root, brings it up to date with the open buffers before
+// answering, and republishes diagnostics (cancel-and-restart: an analysis
+// overtaken by a newer edit publishes nothing).
+//
+// Served: diagnostics, hover, definition, references, document highlight,
+// prepareRename and rename, completion, document and workspace symbols,
+// folding ranges, semantic tokens for pragma headers, code lenses, and the
+// custom requests thund/preview, thund/graph and thund/run (docs/lsp.md).
 package lsp
 
 import (
@@ -12,10 +16,8 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"sync"
 	"time"
 
@@ -32,19 +34,35 @@ import (
 // a burst of keystrokes costs one analysis.
 const Debounce = 30 * time.Millisecond
 
+// Settings are the editor's settings (initializationOptions, or the
+// "thund" section of didChangeConfiguration).
+type Settings struct {
+	// Backends overrides thund.yaml's backends.
+	Backends []string `json:"backends"`
+	// SparkRemote is the Spark Connect endpoint (sc://host:port); when set,
+	// code lenses offer a Spark dry run.
+	SparkRemote string `json:"sparkRemote"`
+	// Samples binds source tables to sample paths.
+	Samples map[string]string `json:"samples"`
+	// PreviewLimit is the default page size of thund/preview.
+	PreviewLimit int `json:"previewLimit"`
+}
+
 // Server is one language-server session.
 type Server struct {
 	conn   jsonrpc2.Conn
 	logger *log.Logger
 
-	mu        sync.Mutex
-	overlays  map[string]overlay            // absolute path -> open buffer
-	snapshots map[string]*analysis.Snapshot // pipeline root -> latest snapshot
-	published map[string]map[string]bool    // root -> files with diagnostics shown
-	pending   map[string]*time.Timer        // root -> scheduled analysis
-	gen       map[string]int                // root -> generation, newest wins
-	shutdown  bool
-	exited    chan struct{}
+	mu       sync.Mutex
+	overlays map[string]overlay // absolute path -> open buffer
+	roots    map[string]*root   // pipeline root -> its state
+	folders  []string
+	settings Settings
+	shutdown bool
+	exited   chan struct{}
+	exitOnce sync.Once
+	cancels  map[string]context.CancelFunc // in-flight request id -> cancel
+	wg       sync.WaitGroup
 }
 
 type overlay struct {
@@ -55,13 +73,11 @@ type overlay struct {
 // Serve runs a server on rwc until the client exits or disconnects.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, logger *log.Logger) error {
 	s := &Server{
-		logger:    logger,
-		overlays:  map[string]overlay{},
-		snapshots: map[string]*analysis.Snapshot{},
-		published: map[string]map[string]bool{},
-		pending:   map[string]*time.Timer{},
-		gen:       map[string]int{},
-		exited:    make(chan struct{}),
+		logger:   logger,
+		overlays: map[string]overlay{},
+		roots:    map[string]*root{},
+		exited:   make(chan struct{}),
+		cancels:  map[string]context.CancelFunc{},
 	}
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	s.conn.Go(ctx, s.handle)
@@ -72,218 +88,322 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, logger *log.Logger) erro
 	case <-ctx.Done():
 		s.conn.Close()
 	}
+	s.mu.Lock()
+	for _, c := range s.cancels {
+		c()
+	}
+	roots := make([]*root, 0, len(s.roots))
+	for _, r := range s.roots {
+		roots = append(roots, r)
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	for _, r := range roots {
+		r.close()
+	}
 	return nil
 }
 
+// handler answers one request from a snapshot-independent context.
+type handler func(ctx context.Context, params json.RawMessage) (any, error)
+
+// slow methods run in their own goroutine, so the connection keeps
+// reading (and can cancel them); the rest answer in order.
+var slow = map[string]bool{"thund/preview": true, "thund/run": true}
+
 // handle dispatches one message; a panic is recovered and answered as an
 // internal error so one bad request cannot take the session down.
-func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.logger.Printf("panic in %s: %v\n%s", req.Method(), r, debug.Stack())
-			err = reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund-lsp: internal error in %s: %v", req.Method(), r))
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	h := s.route(req.Method())
+	if h == nil {
+		if _, isCall := req.(*jsonrpc2.Call); !isCall {
+			return nil // unknown notifications are ignored, as LSP says
+		}
+		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+	}
+	call := func(ctx context.Context) error {
+		result, err := s.safely(ctx, req.Method(), h, req.Params())
+		return reply(ctx, result, err)
+	}
+	if !slow[req.Method()] {
+		return call(ctx)
+	}
+	id := ""
+	if c, ok := req.(*jsonrpc2.Call); ok {
+		b, _ := json.Marshal(c.ID())
+		id = string(b)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.cancels[id] = cancel
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			cancel()
+			s.mu.Lock()
+			delete(s.cancels, id)
+			s.mu.Unlock()
+		}()
+		if err := call(cctx); err != nil {
+			s.logger.Printf("reply to %s: %v", req.Method(), err)
 		}
 	}()
-	switch req.Method() {
-	case protocol.MethodInitialize:
-		return reply(ctx, s.initialize(), nil)
-	case protocol.MethodInitialized:
-		return reply(ctx, nil, nil)
-	case protocol.MethodShutdown:
-		s.mu.Lock()
-		s.shutdown = true
-		s.mu.Unlock()
-		return reply(ctx, nil, nil)
-	case protocol.MethodExit:
-		close(s.exited)
-		return reply(ctx, nil, nil)
-	case protocol.MethodTextDocumentDidOpen:
-		var p protocol.DidOpenTextDocumentParams
-		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, badParams(err))
-		}
-		s.setOverlay(p.TextDocument.URI, &overlay{text: p.TextDocument.Text, version: p.TextDocument.Version})
-		return reply(ctx, nil, nil)
-	case protocol.MethodTextDocumentDidChange:
-		var p protocol.DidChangeTextDocumentParams
-		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, badParams(err))
-		}
-		if n := len(p.ContentChanges); n > 0 {
-			// Full sync: the last change holds the whole text.
-			s.setOverlay(p.TextDocument.URI, &overlay{text: p.ContentChanges[n-1].Text, version: p.TextDocument.Version})
-		}
-		return reply(ctx, nil, nil)
-	case protocol.MethodTextDocumentDidClose:
-		var p protocol.DidCloseTextDocumentParams
-		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, badParams(err))
-		}
-		s.setOverlay(p.TextDocument.URI, nil)
-		return reply(ctx, nil, nil)
-	case protocol.MethodTextDocumentDidSave, protocol.MethodWorkspaceDidChangeWatchedFiles, "$/cancelRequest", "$/setTrace":
-		return reply(ctx, nil, nil)
-	}
-	return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+	return nil
 }
+
+func (s *Server) safely(ctx context.Context, method string, h handler, params json.RawMessage) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Printf("panic in %s: %v\n%s", method, r, debug.Stack())
+			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund-lsp: internal error in %s: %v", method, r)
+		}
+	}()
+	return h(ctx, params)
+}
+
+// route maps a method to its handler.
+func (s *Server) route(method string) handler {
+	switch method {
+	case protocol.MethodInitialize:
+		return s.initialize
+	case protocol.MethodInitialized, "$/setTrace", protocol.MethodTextDocumentDidSave:
+		return noop
+	case protocol.MethodShutdown:
+		return func(context.Context, json.RawMessage) (any, error) {
+			s.mu.Lock()
+			s.shutdown = true
+			s.mu.Unlock()
+			return nil, nil
+		}
+	case protocol.MethodExit:
+		return func(context.Context, json.RawMessage) (any, error) {
+			s.exitOnce.Do(func() { close(s.exited) })
+			return nil, nil
+		}
+	case "$/cancelRequest":
+		return s.cancelRequest
+	case protocol.MethodTextDocumentDidOpen:
+		return s.didOpen
+	case protocol.MethodTextDocumentDidChange:
+		return s.didChange
+	case protocol.MethodTextDocumentDidClose:
+		return s.didClose
+	case protocol.MethodWorkspaceDidChangeWatchedFiles:
+		return s.didChangeWatchedFiles
+	case protocol.MethodWorkspaceDidChangeConfiguration:
+		return s.didChangeConfiguration
+	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
+		return s.didChangeWorkspaceFolders
+	case protocol.MethodTextDocumentHover:
+		return s.hover
+	case protocol.MethodTextDocumentDefinition:
+		return s.definition
+	case protocol.MethodTextDocumentReferences:
+		return s.references
+	case protocol.MethodTextDocumentDocumentHighlight:
+		return s.highlight
+	case protocol.MethodTextDocumentPrepareRename:
+		return s.prepareRename
+	case protocol.MethodTextDocumentRename:
+		return s.rename
+	case protocol.MethodTextDocumentCompletion:
+		return s.completion
+	case protocol.MethodTextDocumentDocumentSymbol:
+		return s.documentSymbol
+	case protocol.MethodWorkspaceSymbol:
+		return s.workspaceSymbol
+	case protocol.MethodTextDocumentFoldingRange:
+		return s.foldingRange
+	case "textDocument/semanticTokens/full":
+		return s.semanticTokens
+	case protocol.MethodTextDocumentCodeLens:
+		return s.codeLens
+	case "thund/preview":
+		return s.preview
+	case "thund/graph":
+		return s.graph
+	case "thund/run":
+		return s.run
+	}
+	return nil
+}
+
+func noop(context.Context, json.RawMessage) (any, error) { return nil, nil }
 
 func badParams(err error) error {
 	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 }
 
-func (s *Server) initialize() *protocol.InitializeResult {
-	return &protocol.InitializeResult{
-		Capabilities: protocol.ServerCapabilities{
-			TextDocumentSync: &protocol.TextDocumentSyncOptions{
-				OpenClose: true,
-				Change:    protocol.TextDocumentSyncKindFull,
-			},
-		},
-		ServerInfo: &protocol.ServerInfo{Name: "thund-lsp"},
+func decode(params json.RawMessage, v any) error {
+	if len(params) == 0 {
+		return badParams(fmt.Errorf("missing params"))
 	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return badParams(err)
+	}
+	return nil
 }
 
-// setOverlay records an open buffer (nil: closed, so the disk text counts
-// again) and schedules the analysis of its pipeline.
-func (s *Server) setOverlay(u protocol.DocumentURI, o *overlay) {
-	path := filepath.Clean(u.Filename())
-	root, err := project.FindRoot(path)
-	if err != nil {
-		s.logger.Printf("no pipeline root for %s: %v", path, err)
-		return
+// SemanticTokenTypes is the legend of the semantic tokens the server sends.
+var SemanticTokenTypes = []string{"keyword", "property", "string", "comment"}
+
+func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		RootURI               protocol.DocumentURI       `json:"rootUri"`
+		WorkspaceFolders      []protocol.WorkspaceFolder `json:"workspaceFolders"`
+		InitializationOptions json.RawMessage            `json:"initializationOptions"`
+	}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, badParams(err)
+		}
+	}
+	s.mu.Lock()
+	for _, f := range p.WorkspaceFolders {
+		if dir, err := filename(uri.URI(f.URI)); err == nil {
+			s.folders = append(s.folders, dir)
+		}
+	}
+	if len(s.folders) == 0 && p.RootURI != "" {
+		if dir, err := filename(p.RootURI); err == nil {
+			s.folders = append(s.folders, dir)
+		}
+	}
+	if len(p.InitializationOptions) > 0 && string(p.InitializationOptions) != "null" {
+		var set Settings
+		if err := json.Unmarshal(p.InitializationOptions, &set); err != nil {
+			s.mu.Unlock()
+			return nil, badParams(fmt.Errorf("initializationOptions: %w", err))
+		}
+		s.settings = set
+	}
+	s.mu.Unlock()
+	return map[string]any{
+		"capabilities": map[string]any{
+			"textDocumentSync":          map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
+			"hoverProvider":             true,
+			"definitionProvider":        true,
+			"referencesProvider":        true,
+			"documentHighlightProvider": true,
+			"renameProvider":            map[string]any{"prepareProvider": true},
+			"completionProvider":        map[string]any{"triggerCharacters": []string{"@", ":", " ", "."}},
+			"documentSymbolProvider":    true,
+			"workspaceSymbolProvider":   true,
+			"foldingRangeProvider":      true,
+			"codeLensProvider":          map[string]any{"resolveProvider": false},
+			"semanticTokensProvider": map[string]any{
+				"legend": map[string]any{"tokenTypes": SemanticTokenTypes, "tokenModifiers": []string{}},
+				"full":   true,
+			},
+			"workspace": map[string]any{
+				"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+			},
+			"experimental": map[string]any{"thund": map[string]any{"requests": []string{"thund/preview", "thund/graph", "thund/run"}}},
+		},
+		"serverInfo": map[string]any{"name": "thund-lsp"},
+	}, nil
+}
+
+func (s *Server) cancelRequest(_ context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if c, ok := s.cancels[string(p.ID)]; ok {
+		c()
+	}
+	s.mu.Unlock()
+	return nil, nil
+}
+
+func (s *Server) didChangeConfiguration(_ context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		Settings json.RawMessage `json:"settings"`
+	}
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	var wrapped struct {
+		Thund *Settings `json:"thund"`
+	}
+	var set Settings
+	if json.Unmarshal(p.Settings, &wrapped) == nil && wrapped.Thund != nil {
+		set = *wrapped.Thund
+	} else if err := json.Unmarshal(p.Settings, &set); err != nil {
+		return nil, badParams(err)
+	}
+	s.mu.Lock()
+	s.settings = set
+	roots := make([]string, 0, len(s.roots))
+	for r, st := range s.roots {
+		st.snap = nil // options changed: analyse afresh
+		roots = append(roots, r)
+	}
+	s.mu.Unlock()
+	for _, r := range roots {
+		s.schedule(r)
+	}
+	return nil, nil
+}
+
+func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidChangeWorkspaceFoldersParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if o == nil {
-		delete(s.overlays, path)
-	} else {
-		s.overlays[path] = *o
-	}
-	s.gen[root]++
-	gen := s.gen[root]
-	if t := s.pending[root]; t != nil {
-		t.Stop()
-	}
-	s.pending[root] = time.AfterFunc(Debounce, func() { s.analyse(root, gen) })
-}
-
-// analyse brings root's snapshot up to date with the open buffers and
-// publishes its diagnostics, unless a newer edit arrived meanwhile.
-func (s *Server) analyse(root string, gen int) {
-	s.mu.Lock()
-	snap := s.snapshots[root]
-	overlays := make(map[string]overlay, len(s.overlays))
-	for p, o := range s.overlays {
-		overlays[p] = o
-	}
-	s.mu.Unlock()
-
-	if snap == nil {
-		var err error
-		snap, err = analysis.Load(root, analysis.Options{})
+	for _, f := range p.Event.Removed {
+		dir, err := filename(uri.URI(f.URI))
 		if err != nil {
-			s.logger.Printf("analyse %s: %v", root, err)
-			return
-		}
-	}
-	var changes []analysis.Change
-	seen := map[string]bool{}
-	for p, o := range overlays {
-		rel, ok := snap.Rel(p)
-		if !ok {
 			continue
 		}
-		seen[rel] = true
-		if cur, ok := snap.Text(rel); !ok || cur != o.text {
-			text := o.text
-			changes = append(changes, analysis.Change{Path: rel, Text: &text})
+		for i, have := range s.folders {
+			if have == dir {
+				s.folders = append(s.folders[:i], s.folders[i+1:]...)
+				break
+			}
+		}
+		for r, st := range s.roots {
+			if r == dir || isUnder(r, dir) {
+				st.close()
+				delete(s.roots, r)
+			}
 		}
 	}
-	// Files analysed from a buffer that is now closed go back to disk.
-	for _, rel := range snap.Libraries {
-		if seen[rel] {
-			continue
-		}
-		disk, err := os.ReadFile(snap.Abs(rel))
-		if cur, _ := snap.Text(rel); err == nil && string(disk) != cur {
-			text := string(disk)
-			changes = append(changes, analysis.Change{Path: rel, Text: &text})
+	for _, f := range p.Event.Added {
+		if dir, err := filename(uri.URI(f.URI)); err == nil {
+			s.folders = append(s.folders, dir)
 		}
 	}
-	if len(changes) > 0 {
-		snap = snap.Update(changes)
-	}
-
-	s.mu.Lock()
-	if s.gen[root] != gen || s.shutdown {
-		s.mu.Unlock()
-		return // a newer edit is already scheduled; publishing now would be stale
-	}
-	s.snapshots[root] = snap
-	prev := s.published[root]
-	s.mu.Unlock()
-
-	byFile := map[string][]protocol.Diagnostic{}
-	for _, d := range snap.Diagnostics {
-		byFile[d.Loc.File] = append(byFile[d.Loc.File], s.toProtocol(snap, d))
-	}
-	now := map[string]bool{}
-	files := make([]string, 0, len(byFile)+len(prev))
-	for f := range byFile {
-		files = append(files, f)
-		now[f] = true
-	}
-	for f := range prev {
-		if !now[f] {
-			files = append(files, f) // publish an empty list to clear it
-		}
-	}
-	sort.Strings(files)
-	ctx := context.Background()
-	for _, f := range files {
-		abs := snap.Abs(f)
-		params := &protocol.PublishDiagnosticsParams{URI: uri.File(abs), Diagnostics: byFile[f]}
-		if params.Diagnostics == nil {
-			params.Diagnostics = []protocol.Diagnostic{}
-		}
-		if o, ok := overlays[abs]; ok && o.version > 0 {
-			params.Version = uint32(o.version)
-		}
-		if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, params); err != nil {
-			s.logger.Printf("publish diagnostics for %s: %v", f, err)
-		}
-	}
-	s.mu.Lock()
-	s.published[root] = now
-	s.mu.Unlock()
+	return nil, nil
 }
 
-func (s *Server) toProtocol(snap *analysis.Snapshot, d ir.Diagnostic) protocol.Diagnostic {
-	msg := d.Message
-	if d.Backend != "" {
-		msg = fmt.Sprintf("[%s] %s", d.Backend, msg)
-	}
-	pd := protocol.Diagnostic{
-		Range:    s.rangeOf(snap, d.Loc),
-		Severity: protocol.DiagnosticSeverity(d.Severity),
-		Code:     string(d.Code),
-		Source:   "thund",
-		Message:  msg,
-	}
-	for _, r := range d.Related {
-		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uri.File(snap.Abs(r.Loc.File)), Range: s.rangeOf(snap, r.Loc)},
-			Message:  r.Message,
-		})
-	}
-	return pd
+func isUnder(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != "../")
 }
 
-func (s *Server) rangeOf(snap *analysis.Snapshot, loc ir.Loc) protocol.Range {
-	ix := snap.Index(loc.File)
-	a, b := ix.UTF16(loc.Start), ix.UTF16(loc.End)
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Column)},
-		End:   protocol.Position{Line: uint32(b.Line), Character: uint32(b.Column)},
+// options returns the analysis options the settings ask for.
+func (s *Server) options() analysis.Options {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var o analysis.Options
+	for _, b := range s.settings.Backends {
+		if be, ok := ir.ParseBackend(b); ok {
+			o.Backends = append(o.Backends, be)
+		}
 	}
+	o.Samples = s.settings.Samples
+	return o
+}
+
+// rootOf returns the pipeline root holding a file.
+func rootOf(path string) (string, error) {
+	return project.FindRoot(path)
 }

@@ -141,9 +141,14 @@ func TestDiagnosticsFollowEdits(t *testing.T) {
 func TestUnknownMethodAndExit(t *testing.T) {
 	c := startServer(t)
 	var out any
-	_, err := c.conn.Call(context.Background(), "textDocument/hover", map[string]any{}, &out)
+	_, err := c.conn.Call(context.Background(), "textDocument/signatureHelp", map[string]any{}, &out)
 	if err == nil || !strings.Contains(err.Error(), "method not found") {
-		t.Fatalf("hover: err = %v, want method not found", err)
+		t.Fatalf("signatureHelp: err = %v, want method not found", err)
+	}
+	// A request with a bad URI is an error answer, not a crash.
+	_, err = c.conn.Call(context.Background(), "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": "not a uri"}, "position": map[string]any{"line": 0, "character": 0}}, &out)
+	if err != nil {
+		t.Fatalf("hover on a bad URI: %v (want an empty answer)", err)
 	}
 	if _, err := c.conn.Call(context.Background(), protocol.MethodShutdown, nil, &out); err != nil {
 		t.Fatalf("shutdown: %v", err)
@@ -164,4 +169,9 @@ func TestClientDisconnectStopsServer(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("server did not stop when its client went away")
 	}
+}
+
+func timeout(t *testing.T) <-chan time.Time {
+	t.Helper()
+	return time.After(30 * time.Second)
 }

@@ -1,0 +1,157 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/pragma"
+	"github.com/thund-dev/thund/ir"
+)
+
+var (
+	// pragmaKeyCtx: the cursor is on a pragma key (`-- @ki`).
+	pragmaKeyCtx = regexp.MustCompile(`^\s*--\s*@([A-Za-z_]*)$`)
+	// pragmaValueCtx: the cursor is in a pragma value (`-- @kind: ma`).
+	pragmaValueCtx = regexp.MustCompile(`^\s*--\s*@([A-Za-z_]+)(?:\.[^:\s]*)?\s*:\s*(.*)$`)
+	// violationCtx: after ON VIOLATION in an expectation.
+	violationCtx = regexp.MustCompile(`(?i)\bON\s+VIOLATION\s+([A-Za-z ]*)$`)
+	// tableCtx: after FROM, JOIN or a comma in a FROM list.
+	tableCtx = regexp.MustCompile(`(?i)\b(FROM|JOIN)\s+(STREAM\s*\(?\s*)?[A-Za-z0-9_."` + "`" + `]*$`)
+	// qualifiedCtx: after alias. (columns of that table).
+	qualifiedCtx = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z0-9_]*)$`)
+)
+
+func (s *Server) completion(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.CompletionParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	if err != nil {
+		return nil, nil
+	}
+	text, _ := dp.snap.Text(dp.rel)
+	lineStart := strings.LastIndexAny(text[:dp.off], "\r\n") + 1
+	before := text[lineStart:dp.off]
+	items := []protocol.CompletionItem{}
+	switch {
+	case pragmaKeyCtx.MatchString(before):
+		for _, k := range pragma.Keys {
+			insert := k.Key
+			if k.Dotted {
+				insert += "."
+			} else {
+				insert += ": "
+			}
+			items = append(items, protocol.CompletionItem{Label: k.Key, Kind: protocol.CompletionItemKindProperty, Detail: "pragma", Documentation: k.Doc, InsertText: insert})
+		}
+	case violationCtx.MatchString(before) && strings.Contains(before, "@expect"):
+		for _, a := range []string{"DROP ROW", "FAIL UPDATE"} {
+			items = append(items, protocol.CompletionItem{Label: a, Kind: protocol.CompletionItemKindKeyword, Detail: "ON VIOLATION action"})
+		}
+	case pragmaValueCtx.MatchString(before):
+		m := pragmaValueCtx.FindStringSubmatch(before)
+		if doc, ok := pragma.LookupKey(m[1]); ok {
+			for _, v := range doc.Values {
+				items = append(items, protocol.CompletionItem{Label: v, Kind: protocol.CompletionItemKindEnumMember, Detail: "@" + doc.Key})
+			}
+			if doc.Key == "sample" {
+				for _, f := range dp.snap.Files {
+					if strings.HasPrefix(f, "samples/") || strings.HasPrefix(f, "data/") {
+						items = append(items, protocol.CompletionItem{Label: f, Kind: protocol.CompletionItemKindFile})
+					}
+				}
+			}
+			if doc.Key == "target" {
+				items = append(items, datasetItems(dp.snap)...)
+			}
+		}
+	case qualifiedCtx.MatchString(before) && !strings.HasPrefix(strings.TrimSpace(before), "--"):
+		alias := qualifiedCtx.FindStringSubmatch(before)[1]
+		if table := aliasTable(dp.snap, dp.rel, dp.off, alias); table != "" {
+			items = append(items, s.columnItems(dp, []string{table})...)
+		}
+	case tableCtx.MatchString(before):
+		items = append(items, datasetItems(dp.snap)...)
+		for _, src := range dp.snap.Pipeline.Sources {
+			items = append(items, protocol.CompletionItem{Label: src.Name, Kind: protocol.CompletionItemKindFile, Detail: "source " + src.Sample})
+		}
+	default:
+		if !strings.HasPrefix(strings.TrimSpace(before), "--") {
+			items = append(items, s.columnItems(dp, tablesInScope(dp.snap, dp.rel, dp.off))...)
+		}
+	}
+	return &protocol.CompletionList{IsIncomplete: false, Items: items}, nil
+}
+
+func datasetItems(snap *analysis.Snapshot) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	for _, d := range snap.Pipeline.Datasets {
+		out = append(out, protocol.CompletionItem{Label: d.Name, Kind: protocol.CompletionItemKindClass,
+			Detail: strings.ReplaceAll(string(d.Kind), "_", " ") + " · " + d.Loc.File, Documentation: d.Comment})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
+	return out
+}
+
+// flowAt returns the flow whose query holds the offset.
+func flowAt(snap *analysis.Snapshot, rel string, off int) *ir.Flow {
+	for _, f := range snap.FlowsIn(rel) {
+		if f.QueryLoc.Start <= off && off <= f.QueryLoc.End+1 {
+			return f
+		}
+	}
+	return nil
+}
+
+// tablesInScope are the tables the query at the offset reads.
+func tablesInScope(snap *analysis.Snapshot, rel string, off int) []string {
+	f := flowAt(snap, rel, off)
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range f.Reads {
+		out = appendUnique(out, r.Name)
+	}
+	return out
+}
+
+// aliasTable finds the table an alias stands for in the query at the
+// offset (FROM orders AS o, FROM orders o), or the table itself.
+func aliasTable(snap *analysis.Snapshot, rel string, off int, alias string) string {
+	f := flowAt(snap, rel, off)
+	if f == nil {
+		return ""
+	}
+	text, _ := snap.Text(rel)
+	for _, r := range f.Reads {
+		if strings.EqualFold(r.Name, alias) {
+			return r.Name
+		}
+		rest := text[r.Loc.End:min(len(text), r.Loc.End+64)]
+		m := regexp.MustCompile(`(?i)^\s+(?:AS\s+)?([A-Za-z_][A-Za-z0-9_]*)`).FindStringSubmatch(rest)
+		if m != nil && strings.EqualFold(m[1], alias) {
+			return r.Name
+		}
+	}
+	return ""
+}
+
+// columnItems offers the columns of the given tables, from the engine
+// session (a dataset that was previewed or run, or a source's sample).
+func (s *Server) columnItems(dp docPos, tables []string) []protocol.CompletionItem {
+	var out []protocol.CompletionItem
+	for _, t := range tables {
+		for _, c := range s.columnsOf(dp.root, t) {
+			out = append(out, protocol.CompletionItem{Label: c.Name, Kind: protocol.CompletionItemKindField, Detail: c.Type + " · " + t})
+		}
+	}
+	return out
+}

@@ -1,0 +1,535 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
+)
+
+// lastPreview is what the server remembers of a dataset's last preview,
+// for the diff of the next one, hovers and code lenses.
+type lastPreview struct {
+	page    *preview.Page
+	rows    map[string]int // row (as JSON) -> count, for diffs
+	elapsed time.Duration
+}
+
+// PreviewParams are the parameters of thund/preview.
+type PreviewParams struct {
+	URI     protocol.DocumentURI `json:"uri"`
+	Dataset string               `json:"dataset"`
+	Offset  int                  `json:"offset"`
+	Limit   int                  `json:"limit"`
+}
+
+// PreviewResult is the answer of thund/preview.
+type PreviewResult struct {
+	Dataset      string           `json:"dataset"`
+	Columns      []preview.Column `json:"columns"`
+	Rows         [][]any          `json:"rows"`
+	TotalRows    int64            `json:"total_rows"`
+	Offset       int              `json:"offset"`
+	ElapsedMS    int64            `json:"elapsed_ms"`
+	Expectations []Expectation    `json:"expectations"`
+	Increments   []Increment      `json:"increments"`
+	Diff         *Diff            `json:"diff"`
+	// Error is set when the dataset could not run (failed or skipped).
+	Error string `json:"error,omitempty"`
+}
+
+// Expectation is one expectation result in thund/preview and thund/run.
+type Expectation struct {
+	Dataset    string `json:"dataset"`
+	Name       string `json:"name"`
+	Action     string `json:"action"`
+	Violations int64  `json:"violations"`
+	Dropped    int64  `json:"dropped"`
+	Status     string `json:"status"` // passed, warned, dropped, failed
+}
+
+// Increment is one streaming trigger in thund/preview.
+type Increment struct {
+	Trigger int      `json:"trigger"`
+	Files   []string `json:"files"`
+	Arrived int64    `json:"arrived"`
+	Late    int64    `json:"late"`
+	Emitted int64    `json:"emitted"`
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// Diff compares a preview's whole result with the previous preview of the
+// same dataset (rows compared as whole values, counted with multiplicity).
+type Diff struct {
+	Added   [][]any `json:"added"`
+	Removed [][]any `json:"removed"`
+	// First is true when there was no previous preview to compare with.
+	First bool `json:"first"`
+}
+
+// session returns the root's engine session, opening it on first use.
+// The caller holds st.runMu.
+func (st *root) sessionLocked() (*engine.Session, error) {
+	if st.session == nil {
+		sess, err := engine.Open(st.path, engine.Options{})
+		if err != nil {
+			return nil, err
+		}
+		st.session = sess
+	}
+	return st.session, nil
+}
+
+func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, error) {
+	var p PreviewParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.URI, nil)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/preview: %v", err)
+	}
+	pl := dp.snap.Pipeline
+	d := pl.Dataset(p.Dataset)
+	if d == nil && p.Dataset == "" {
+		if ds := dp.snap.DatasetsIn(dp.rel); len(ds) > 0 {
+			d = ds[0]
+		}
+	}
+	if d == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/preview: no dataset %q in this pipeline", p.Dataset)
+	}
+	if p.Limit <= 0 {
+		s.mu.Lock()
+		p.Limit = s.settings.PreviewLimit
+		s.mu.Unlock()
+		if p.Limit <= 0 {
+			p.Limit = dp.snap.Project.Config.PreviewLimit
+		}
+		if p.Limit <= 0 {
+			p.Limit = 500
+		}
+	}
+	s.mu.Lock()
+	st := s.rootState(dp.root)
+	s.mu.Unlock()
+	st.runMu.Lock()
+	defer st.runMu.Unlock()
+	sess, err := st.sessionLocked()
+	if err != nil {
+		return nil, err
+	}
+	key := ir.NameKey(d.Name)
+	start := time.Now()
+	res, err := sess.Run(ctx, pl, engine.RunOptions{Only: pl.Graph().Upstream(key)})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.Code(-32800), "thund/preview cancelled")
+		}
+		return nil, err
+	}
+	st.extra = expectationDiagnostics(pl, res)
+	out := &PreviewResult{Dataset: d.Name, Offset: p.Offset, Expectations: []Expectation{}, Increments: []Increment{}, Rows: [][]any{}, Columns: []preview.Column{}}
+	for _, e := range res.SortedExpectations() {
+		if ir.NameKey(e.Dataset) == key {
+			out.Expectations = append(out.Expectations, expectationOf(e))
+		}
+	}
+	for _, inc := range res.Increments {
+		if ir.NameKey(inc.Dataset) == key {
+			out.Increments = append(out.Increments, Increment{Trigger: inc.Trigger, Files: inc.Files, Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: jsonRows(inc.Rows)})
+		}
+	}
+	if dr := res.Datasets[key]; dr == nil || dr.Phase != engine.Completed {
+		if dr != nil {
+			out.Error = fmt.Sprintf("%s %s: %s", d.Name, dr.Phase, dr.Error)
+		}
+		go s.publish(dp.root, dp.snap, -1)
+		return out, nil
+	}
+	page, err := preview.Dataset(ctx, sess, d.Name, p.Offset, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	all, err := preview.Dataset(ctx, sess, d.Name, 0, int(page.TotalRows))
+	if err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(start)
+	out.Columns, out.Rows, out.TotalRows, out.ElapsedMS = page.Columns, page.Rows, page.TotalRows, elapsed.Milliseconds()
+	counts := rowCounts(all.Rows)
+	prev := st.previews[key]
+	out.Diff = diffRows(prev, all.Rows, counts)
+	st.previews[key] = &lastPreview{page: page, rows: counts, elapsed: elapsed}
+	go s.publish(dp.root, dp.snap, -1)
+	return out, nil
+}
+
+func rowKey(row []any) string {
+	b, _ := json.Marshal(row)
+	return string(b)
+}
+
+func rowCounts(rows [][]any) map[string]int {
+	m := make(map[string]int, len(rows))
+	for _, r := range rows {
+		m[rowKey(r)]++
+	}
+	return m
+}
+
+// diffRows lists rows added since the previous preview and rows gone.
+func diffRows(prev *lastPreview, rows [][]any, counts map[string]int) *Diff {
+	d := &Diff{Added: [][]any{}, Removed: [][]any{}}
+	if prev == nil {
+		d.First = true
+		return d
+	}
+	left := make(map[string]int, len(prev.rows))
+	for k, n := range prev.rows {
+		left[k] = n
+	}
+	for _, r := range rows {
+		k := rowKey(r)
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		d.Added = append(d.Added, r)
+	}
+	keys := make([]string, 0, len(left))
+	for k, n := range left {
+		if n > 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var r []any
+		json.Unmarshal([]byte(k), &r)
+		for i := 0; i < left[k]; i++ {
+			d.Removed = append(d.Removed, r)
+		}
+	}
+	return d
+}
+
+func expectationOf(e engine.ExpectationResult) Expectation {
+	status := "passed"
+	switch {
+	case e.Failed:
+		status = "failed"
+	case e.Violations > 0 && e.Action == ir.Drop:
+		status = "dropped"
+	case e.Violations > 0:
+		status = "warned"
+	}
+	return Expectation{Dataset: e.Dataset, Name: e.Name, Action: string(e.Action), Violations: e.Violations, Dropped: e.Dropped, Status: status}
+}
+
+// expectationDiagnostics turns a run's expectation results into
+// diagnostics on their pragma lines, so the editor shows them in place.
+func expectationDiagnostics(p *ir.Pipeline, res *engine.Result) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, e := range res.Expectations {
+		var loc ir.Loc
+		for _, f := range p.FlowsInto(e.Dataset) {
+			if f.Name != e.Flow {
+				continue
+			}
+			for _, x := range f.Expectations {
+				if x.Name == e.Name {
+					loc = x.Loc
+				}
+			}
+		}
+		if loc.IsZero() {
+			continue
+		}
+		ex := expectationOf(e)
+		sev := ir.Info
+		msg := fmt.Sprintf("expectation %s passed on the last run", e.Name)
+		switch ex.Status {
+		case "failed":
+			sev, msg = ir.Error, fmt.Sprintf("expectation %s failed on the last run: %d rows violate it", e.Name, e.Violations)
+		case "dropped":
+			sev, msg = ir.Warning, fmt.Sprintf("expectation %s dropped %d rows on the last run", e.Name, e.Dropped)
+		case "warned":
+			sev, msg = ir.Warning, fmt.Sprintf("expectation %s: %d rows violate it on the last run (kept)", e.Name, e.Violations)
+		}
+		out = append(out, ir.Diagnostic{Loc: loc, Severity: sev, Code: ir.CodeExpectationResult, Message: msg})
+	}
+	return out
+}
+
+func jsonRows(rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = make([]any, len(r))
+		for j, v := range r {
+			if t, ok := v.(time.Time); ok {
+				out[i][j] = t.UTC().Format("2006-01-02T15:04:05.999999999")
+			} else if b, ok := v.([]byte); ok {
+				out[i][j] = string(b)
+			} else {
+				out[i][j] = v
+			}
+		}
+	}
+	return out
+}
+
+// GraphNode is a dataset or source in thund/graph.
+type GraphNode struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Kind string `json:"kind"` // a dataset kind, or "source"
+	URI  string `json:"uri,omitempty"`
+	Line int    `json:"line"`
+	// Support per backend: "yes", or the reasons it cannot run there.
+	Support map[string][]string `json:"support"`
+}
+
+// GraphEdge is a read: From is read by To.
+type GraphEdge struct {
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Streaming bool   `json:"streaming"`
+}
+
+// GraphResult is the answer of thund/graph.
+type GraphResult struct {
+	Pipeline string      `json:"pipeline"`
+	Nodes    []GraphNode `json:"nodes"`
+	Edges    []GraphEdge `json:"edges"`
+}
+
+func (s *Server) graph(_ context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		URI protocol.DocumentURI `json:"uri"`
+	}
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.URI, nil)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/graph: %v", err)
+	}
+	return graphOf(dp.snap), nil
+}
+
+func graphOf(snap *analysis.Snapshot) *GraphResult {
+	pl := snap.Pipeline
+	out := &GraphResult{Pipeline: pl.Name, Nodes: []GraphNode{}, Edges: []GraphEdge{}}
+	for _, src := range pl.Sources {
+		out.Nodes = append(out.Nodes, GraphNode{ID: "source:" + ir.NameKey(src.Name), Name: src.Name, Kind: "source", Support: map[string][]string{}})
+	}
+	for _, d := range pl.Datasets {
+		n := GraphNode{ID: ir.NameKey(d.Name), Name: d.Name, Kind: string(d.Kind), URI: string(uri.File(snap.Abs(d.Loc.File))),
+			Line: snap.Index(d.Loc.File).Rune(d.NameLoc.Start).Line, Support: map[string][]string{}}
+		for b, reasons := range capab.DatasetSupport(pl, d, capab.Backends(pl.Backends, d)) {
+			if reasons == nil {
+				reasons = []string{}
+			}
+			n.Support[string(b)] = reasons
+		}
+		out.Nodes = append(out.Nodes, n)
+	}
+	seen := map[string]bool{}
+	for _, f := range pl.Flows {
+		to := pl.Resolve(f.Target)
+		if to == nil {
+			continue
+		}
+		for _, r := range f.Reads {
+			from := "source:" + ir.NameKey(r.Name)
+			if d := pl.Resolve(r.Name); d != nil {
+				from = ir.NameKey(d.Name)
+			} else if pl.Source(r.Name) == nil {
+				continue
+			}
+			k := from + ">" + ir.NameKey(to.Name)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out.Edges = append(out.Edges, GraphEdge{From: from, To: ir.NameKey(to.Name), Streaming: r.Streaming})
+		}
+	}
+	return out
+}
+
+// RunParams are the parameters of thund/run.
+type RunParams struct {
+	URI protocol.DocumentURI `json:"uri"`
+	// Dataset, when set, runs that dataset and its downstream cone.
+	Dataset       string                  `json:"dataset"`
+	WorkDoneToken *protocol.ProgressToken `json:"workDoneToken,omitempty"`
+}
+
+// RunResult is the answer of thund/run.
+type RunResult struct {
+	Datasets     []RunDataset  `json:"datasets"`
+	Expectations []Expectation `json:"expectations"`
+	ElapsedMS    int64         `json:"elapsed_ms"`
+	Failed       bool          `json:"failed"`
+}
+
+// RunDataset is one dataset's outcome in thund/run.
+type RunDataset struct {
+	Name      string `json:"name"`
+	Phase     string `json:"phase"`
+	Rows      int64  `json:"rows"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+	Error     string `json:"error,omitempty"`
+}
+
+func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
+	var p RunParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.URI, nil)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/run: %v", err)
+	}
+	pl := dp.snap.Pipeline
+	g := pl.Graph()
+	if _, err := g.TopoOrder(); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "thund/run: %v; fix the cycle first", err)
+	}
+	var only map[string]bool
+	if p.Dataset != "" {
+		d := pl.Dataset(p.Dataset)
+		if d == nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/run: no dataset %q", p.Dataset)
+		}
+		// The cone needs its inputs materialised: run what it reads too.
+		only = g.Downstream(ir.NameKey(d.Name))
+		for k := range only {
+			for u := range g.Upstream(k) {
+				only[u] = true
+			}
+		}
+	}
+	s.mu.Lock()
+	st := s.rootState(dp.root)
+	s.mu.Unlock()
+	st.runMu.Lock()
+	defer st.runMu.Unlock()
+	sess, err := st.sessionLocked()
+	if err != nil {
+		return nil, err
+	}
+	total := len(g.Nodes)
+	if only != nil {
+		total = len(only)
+	}
+	done := 0
+	progress := func(kind, message string, pct int) {
+		if p.WorkDoneToken == nil {
+			return
+		}
+		v := map[string]any{"kind": kind, "message": message}
+		if kind == "begin" {
+			v["title"] = "Running " + pl.Name
+			v["cancellable"] = true
+		}
+		if kind != "end" {
+			v["percentage"] = pct
+		}
+		s.conn.Notify(context.Background(), "$/progress", map[string]any{"token": p.WorkDoneToken, "value": v})
+	}
+	progress("begin", fmt.Sprintf("%d datasets", total), 0)
+	res, err := sess.Run(ctx, pl, engine.RunOptions{Only: only, OnEvent: func(e engine.Event) {
+		switch e.Phase {
+		case engine.Completed, engine.Failed, engine.Skipped:
+			done++
+			progress("report", fmt.Sprintf("%s %s", e.Dataset, e.Phase), done*100/max(total, 1))
+		}
+	}})
+	if err != nil {
+		progress("end", "cancelled", 0)
+		if ctx.Err() != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.Code(-32800), "thund/run cancelled")
+		}
+		return nil, err
+	}
+	progress("end", fmt.Sprintf("done in %d ms", res.Elapsed.Milliseconds()), 100)
+	st.extra = expectationDiagnostics(pl, res)
+	go s.publish(dp.root, dp.snap, -1)
+	out := &RunResult{ElapsedMS: res.Elapsed.Milliseconds(), Failed: res.Failed(), Datasets: []RunDataset{}, Expectations: []Expectation{}}
+	for _, k := range res.Order {
+		d := res.Datasets[k]
+		out.Datasets = append(out.Datasets, RunDataset{Name: d.Name, Phase: string(d.Phase), Rows: d.Rows, ElapsedMS: d.Elapsed.Milliseconds(), Error: d.Error})
+	}
+	for _, e := range res.SortedExpectations() {
+		out.Expectations = append(out.Expectations, expectationOf(e))
+		if e.Failed {
+			out.Failed = true
+		}
+	}
+	return out, nil
+}
+
+// columnsOf returns a dataset's columns, from the session, when it has
+// been run there.
+func (s *Server) columnsOf(rootPath, dataset string) []preview.Column {
+	s.mu.Lock()
+	st := s.roots[rootPath]
+	s.mu.Unlock()
+	if st == nil {
+		return nil
+	}
+	st.runMu.Lock()
+	defer st.runMu.Unlock()
+	if st.session == nil {
+		return nil
+	}
+	rows, err := st.session.DB().Query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", engineRelation(dataset))
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []preview.Column
+	for rows.Next() {
+		var c preview.Column
+		if rows.Scan(&c.Name, &c.Type) == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func engineRelation(dataset string) string {
+	for i := len(dataset) - 1; i >= 0; i-- {
+		if dataset[i] == '.' {
+			return dataset[i+1:]
+		}
+	}
+	return dataset
+}
+
+func (s *Server) lastPreviewOf(rootPath, key string) *lastPreview {
+	s.mu.Lock()
+	st := s.roots[rootPath]
+	s.mu.Unlock()
+	if st == nil {
+		return nil
+	}
+	st.runMu.Lock()
+	defer st.runMu.Unlock()
+	return st.previews[key]
+}

@@ -1,0 +1,348 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// copyTree copies a testdata pipeline into a temp folder.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func (c *client) call(t *testing.T, method string, params, out any) {
+	t.Helper()
+	if _, err := c.conn.Call(context.Background(), method, params, out); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// open opens a file of the pipeline and returns its URI and text.
+func (c *client) open(t *testing.T, path string) (protocol.DocumentURI, string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := uri.File(path)
+	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "sql", Version: 1, Text: string(b)}})
+	return u, string(b)
+}
+
+// posOf returns the LSP position of the n-th occurrence (0-based) of
+// needle in text, plus delta characters (ASCII text).
+func posOf(t *testing.T, text, needle string, n, delta int) protocol.Position {
+	t.Helper()
+	off := -1
+	for i := 0; i <= n; i++ {
+		j := strings.Index(text[off+1:], needle)
+		if j < 0 {
+			t.Fatalf("%q not found %d times", needle, n+1)
+		}
+		off += 1 + j
+	}
+	off += delta
+	line := strings.Count(text[:off], "\n")
+	col := off - (strings.LastIndex(text[:off], "\n") + 1)
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+}
+
+func tdp(u protocol.DocumentURI, p protocol.Position) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: p}
+}
+
+func TestHoverDefinitionReferences(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	tr := filepath.Join(root, "transformations")
+	u, text := c.open(t, filepath.Join(tr, "order_lines.sql"))
+
+	// Hover on the reference to clean_orders: kind, file, lineage, backends.
+	var h protocol.Hover
+	c.call(t, protocol.MethodTextDocumentHover, tdp(u, posOf(t, text, "clean_orders", 0, 3)), &h)
+	for _, want := range []string{"**clean_orders** · materialized view", "transformations/clean_orders.sql", "Upstream: orders (source)", "Downstream: order_lines", "native: yes"} {
+		if !strings.Contains(h.Contents.Value, want) {
+			t.Errorf("hover lacks %q:\n%s", want, h.Contents.Value)
+		}
+	}
+	// Hover on a source.
+	c.call(t, protocol.MethodTextDocumentHover, tdp(u, posOf(t, text, "products", 0, 1)), &h)
+	if !strings.Contains(h.Contents.Value, "source table") || !strings.Contains(h.Contents.Value, "samples/products.csv") {
+		t.Errorf("source hover:\n%s", h.Contents.Value)
+	}
+
+	// Definition of clean_orders: its file (named after the dataset).
+	var locs []protocol.Location
+	c.call(t, protocol.MethodTextDocumentDefinition, tdp(u, posOf(t, text, "clean_orders", 0, 0)), &locs)
+	if len(locs) != 1 || locs[0].URI.Filename() != filepath.Join(tr, "clean_orders.sql") {
+		t.Fatalf("definition: %+v", locs)
+	}
+	// Definition of a source: its sample file.
+	c.call(t, protocol.MethodTextDocumentDefinition, tdp(u, posOf(t, text, "products", 0, 0)), &locs)
+	if len(locs) != 1 || locs[0].URI.Filename() != filepath.Join(root, "samples", "products.csv") {
+		t.Fatalf("definition of a source: %+v", locs)
+	}
+
+	// References of billable_lines (defined in revenue.sql): every read,
+	// across files, plus the declaration.
+	ru, rtext := c.open(t, filepath.Join(tr, "revenue.sql"))
+	var refs []protocol.Location
+	c.call(t, protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{TextDocumentPositionParams: tdp(ru, posOf(t, rtext, "billable_lines", 0, 2)),
+		Context: protocol.ReferenceContext{IncludeDeclaration: true}}, &refs)
+	files := map[string]int{}
+	for _, r := range refs {
+		files[filepath.Base(r.URI.Filename())]++
+	}
+	if files["revenue.sql"] != 2 || files["customer_orders.sql"] != 1 || files["top_products.sql"] != 1 {
+		t.Fatalf("references: %v", files)
+	}
+
+	// Document highlight in revenue.sql: the definition (write) and the read.
+	var hl []protocol.DocumentHighlight
+	c.call(t, protocol.MethodTextDocumentDocumentHighlight, tdp(ru, posOf(t, rtext, "billable_lines", 1, 0)), &hl)
+	if len(hl) != 2 || hl[0].Kind != protocol.DocumentHighlightKindWrite {
+		t.Fatalf("highlight: %+v", hl)
+	}
+}
+
+func TestRenameDataset(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	tr := filepath.Join(root, "transformations")
+	u, text := c.open(t, filepath.Join(tr, "order_lines.sql"))
+
+	var prep map[string]any
+	c.call(t, protocol.MethodTextDocumentPrepareRename, &protocol.PrepareRenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "clean_orders", 0, 2))}, &prep)
+	if prep["placeholder"] != "clean_orders" {
+		t.Fatalf("prepareRename: %v", prep)
+	}
+	var edit struct {
+		DocumentChanges []json.RawMessage `json:"documentChanges"`
+	}
+	c.call(t, protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "clean_orders", 0, 2)), NewName: "orders_clean"}, &edit)
+	var edited []string
+	renamed := ""
+	for _, raw := range edit.DocumentChanges {
+		var ch struct {
+			Kind         string `json:"kind"`
+			OldURI       string `json:"oldUri"`
+			NewURI       string `json:"newUri"`
+			TextDocument struct {
+				URI string `json:"uri"`
+			} `json:"textDocument"`
+			Edits []protocol.TextEdit `json:"edits"`
+		}
+		json.Unmarshal(raw, &ch)
+		if ch.Kind == "rename" {
+			renamed = filepath.Base(uri.URI(ch.OldURI).Filename()) + " -> " + filepath.Base(uri.URI(ch.NewURI).Filename())
+			continue
+		}
+		for _, e := range ch.Edits {
+			if e.NewText != "orders_clean" {
+				t.Fatalf("edit %+v", e)
+			}
+		}
+		edited = append(edited, filepath.Base(uri.URI(ch.TextDocument.URI).Filename()))
+	}
+	if strings.Join(edited, ",") != "order_lines.sql" || renamed != "clean_orders.sql -> orders_clean.sql" {
+		t.Fatalf("rename edited %v, renamed %q", edited, renamed)
+	}
+	// Renaming onto an existing dataset is refused.
+	_, err := c.conn.Call(context.Background(), protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "clean_orders", 0, 2)), NewName: "daily_revenue"}, &edit)
+	if err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("rename onto daily_revenue: %v", err)
+	}
+}
+
+func TestCompletionContexts(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	path := filepath.Join(root, "transformations", "scratch.sql")
+	u := uri.File(path)
+	text := "-- @\n-- @kind: \n-- @expect.x: a > 0 ON VIOLATION \nSELECT * FROM \n"
+	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "sql", Version: 1, Text: text}})
+	labels := func(line, col uint32) []string {
+		var list protocol.CompletionList
+		c.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: tdp(u, protocol.Position{Line: line, Character: col})}, &list)
+		var out []string
+		for _, it := range list.Items {
+			out = append(out, it.Label)
+		}
+		return out
+	}
+	has := func(list []string, want ...string) bool {
+		for _, w := range want {
+			found := false
+			for _, l := range list {
+				found = found || l == w
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	if got := labels(0, 4); !has(got, "kind", "expect", "trigger", "sample") {
+		t.Errorf("pragma keys: %v", got)
+	}
+	if got := labels(1, 9); !has(got, "materialized_view", "streaming_table") {
+		t.Errorf("kind values: %v", got)
+	}
+	if got := labels(2, 34); !has(got, "DROP ROW", "FAIL UPDATE") {
+		t.Errorf("violation actions: %v", got)
+	}
+	if got := labels(3, 14); !has(got, "clean_orders", "daily_revenue", "orders", "products") {
+		t.Errorf("tables after FROM: %v", got)
+	}
+}
+
+func TestStructure(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	u, _ := c.open(t, filepath.Join(root, "transformations", "revenue.sql"))
+	doc := protocol.TextDocumentIdentifier{URI: u}
+
+	var syms []protocol.DocumentSymbol
+	c.call(t, protocol.MethodTextDocumentDocumentSymbol, &protocol.DocumentSymbolParams{TextDocument: doc}, &syms)
+	if len(syms) != 2 || syms[0].Name != "billable_lines" || syms[1].Name != "daily_revenue" || len(syms[1].Children) != 1 {
+		t.Fatalf("document symbols: %+v", syms)
+	}
+	var ws []protocol.SymbolInformation
+	c.call(t, protocol.MethodWorkspaceSymbol, &protocol.WorkspaceSymbolParams{Query: "revenue"}, &ws)
+	if len(ws) != 2 {
+		t.Fatalf("workspace symbols for 'revenue': %+v", ws)
+	}
+	var folds []protocol.FoldingRange
+	c.call(t, protocol.MethodTextDocumentFoldingRange, map[string]any{"textDocument": doc}, &folds)
+	if len(folds) < 2 {
+		t.Fatalf("folding ranges: %+v", folds)
+	}
+	var tokens struct {
+		Data []uint32 `json:"data"`
+	}
+	c.call(t, "textDocument/semanticTokens/full", map[string]any{"textDocument": doc}, &tokens)
+	// One pragma line: @expect (keyword), .positive_revenue (property), value (string).
+	if len(tokens.Data) != 15 || tokens.Data[3] != 0 || tokens.Data[8] != 1 || tokens.Data[13] != 2 {
+		t.Fatalf("semantic tokens: %v", tokens.Data)
+	}
+	var lenses []protocol.CodeLens
+	c.call(t, protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: doc}, &lenses)
+	if len(lenses) != 4 || lenses[0].Command.Title != "Preview" || lenses[1].Command.Title != "Run downstream" {
+		t.Fatalf("code lenses: %+v", lenses)
+	}
+}
+
+func TestPreviewGraphRun(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	tr := filepath.Join(root, "transformations")
+	u, _ := c.open(t, filepath.Join(tr, "clean_orders.sql"))
+
+	var pr PreviewResult
+	c.call(t, "thund/preview", &PreviewParams{URI: u, Dataset: "clean_orders", Limit: 10}, &pr)
+	if pr.TotalRows != 56 || len(pr.Rows) != 10 || len(pr.Columns) != 8 || pr.Diff == nil || !pr.Diff.First {
+		t.Fatalf("preview: total %d rows %d cols %d diff %+v err %q", pr.TotalRows, len(pr.Rows), len(pr.Columns), pr.Diff, pr.Error)
+	}
+	statuses := map[string]string{}
+	for _, e := range pr.Expectations {
+		statuses[e.Name] = e.Status
+	}
+	if statuses["valid_amount"] != "dropped" || statuses["has_customer"] != "warned" || statuses["known_status"] != "passed" {
+		t.Fatalf("expectations: %+v", pr.Expectations)
+	}
+	// Expectation results appear on their pragma lines.
+	for {
+		p := c.waitFor(t, filepath.Join(tr, "clean_orders.sql"))
+		n := 0
+		for _, d := range p.Diagnostics {
+			if d.Code == "expectation-result" {
+				n++
+			}
+		}
+		if n == 3 {
+			break
+		}
+	}
+	// Change the filter: the second preview's diff lists the removed rows.
+	b, _ := os.ReadFile(filepath.Join(tr, "clean_orders.sql"))
+	changed := strings.Replace(string(b), "FROM orders", "FROM orders WHERE lower(status) <> 'cancelled'", 1)
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: changed}},
+	})
+	c.call(t, "thund/preview", &PreviewParams{URI: u, Dataset: "clean_orders", Limit: 10}, &pr)
+	if pr.Diff == nil || pr.Diff.First || len(pr.Diff.Added) != 0 || int64(len(pr.Diff.Removed)) != 56-pr.TotalRows || len(pr.Diff.Removed) == 0 {
+		t.Fatalf("second preview: total %d, diff %+v", pr.TotalRows, pr.Diff)
+	}
+
+	var g GraphResult
+	c.call(t, "thund/graph", map[string]any{"uri": u}, &g)
+	if len(g.Nodes) != 11 || len(g.Edges) < 10 {
+		t.Fatalf("graph: %d nodes, %d edges", len(g.Nodes), len(g.Edges))
+	}
+
+	var rr RunResult
+	c.call(t, "thund/run", &RunParams{URI: u, Dataset: "customer_orders"}, &rr)
+	ran := map[string]string{}
+	for _, d := range rr.Datasets {
+		ran[d.Name] = d.Phase
+	}
+	if rr.Failed || ran["customer_orders"] != "completed" || ran["customer_ranking"] != "completed" || ran["revenue_by_region"] != "completed" || ran["top_products"] != "" {
+		t.Fatalf("run downstream of customer_orders: %v", ran)
+	}
+}
+
+func TestCancelRun(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "slow.sql"), []byte("SELECT count(*) AS n FROM range(100000000000) a\n"), 0o644)
+	c := startServer(t)
+	u := uri.File(filepath.Join(root, "slow.sql"))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		var rr RunResult
+		_, err := c.conn.Call(ctx, "thund/run", &RunParams{URI: u}, &rr)
+		done <- err
+	}()
+	// The jsonrpc2 client sends $/cancelRequest when its context ends.
+	for i := 0; i < 50; i++ {
+		var g GraphResult
+		c.call(t, "thund/graph", map[string]any{"uri": u}, &g)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a cancelled run reported success")
+		}
+	case <-timeout(t):
+		t.Fatal("thund/run did not stop after $/cancelRequest")
+	}
+}

@@ -1,0 +1,175 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/analysis/pragma"
+	"github.com/thund-dev/thund/ir"
+)
+
+func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.HoverParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	if err != nil {
+		return nil, nil
+	}
+	t := dp.snap.At(dp.rel, dp.off)
+	var md string
+	var rng *protocol.Range
+	switch {
+	case t.Dataset != nil:
+		md = s.datasetHover(dp, t.Dataset)
+		loc := t.Dataset.NameLoc
+		if t.Ref != nil {
+			loc = t.Ref.Loc
+		}
+		r := rangeOf(dp.snap, loc)
+		rng = &r
+	case t.Ref != nil:
+		md = sourceHover(t)
+		r := rangeOf(dp.snap, t.Ref.Loc)
+		rng = &r
+	case t.Pragma != nil:
+		md = pragmaHover(*t.Pragma, dp.off)
+		r := rangeOf(dp.snap, t.Pragma.Line)
+		rng = &r
+	}
+	if md == "" {
+		return nil, nil
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: rng}, nil
+}
+
+// datasetHover describes a dataset: kind, file, comment, columns, lineage,
+// support per backend and the last preview.
+func (s *Server) datasetHover(dp docPos, d *ir.Dataset) string {
+	snap := dp.snap
+	p := snap.Pipeline
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** · %s\n\n", d.Name, strings.ReplaceAll(string(d.Kind), "_", " "))
+	line := snap.Index(d.Loc.File).Rune(d.NameLoc.Start).Line + 1
+	fmt.Fprintf(&b, "Defined in `%s:%d`", d.Loc.File, line)
+	flows := p.FlowsInto(d.Name)
+	if len(flows) > 1 {
+		fmt.Fprintf(&b, ", filled by %d flows", len(flows))
+	}
+	b.WriteString("\n\n")
+	if d.Comment != "" {
+		b.WriteString(d.Comment + "\n\n")
+	}
+	if cols := s.columnsOf(dp.root, d.Name); len(cols) > 0 {
+		b.WriteString("| column | type |\n|---|---|\n")
+		for _, c := range cols {
+			fmt.Fprintf(&b, "| %s | %s |\n", c.Name, c.Type)
+		}
+		b.WriteString("\n")
+	}
+	g := p.Graph()
+	key := ir.NameKey(d.Name)
+	var up, down []string
+	for _, e := range g.In(key) {
+		up = appendUnique(up, p.Dataset(e.From).Name)
+	}
+	for _, f := range flows {
+		for _, r := range f.Reads {
+			if p.Resolve(r.Name) == nil {
+				up = appendUnique(up, r.Name+" (source)")
+			}
+		}
+	}
+	for _, e := range g.Out(key) {
+		down = appendUnique(down, p.Dataset(e.To).Name)
+	}
+	fmt.Fprintf(&b, "Upstream: %s  \nDownstream: %s\n\n", listOr(up, "none"), listOr(down, "none"))
+	support := capab.DatasetSupport(p, d, capab.Backends(p.Backends, d))
+	var backends []string
+	for _, be := range p.Backends {
+		reasons, ok := support[be]
+		switch {
+		case !ok:
+			backends = append(backends, fmt.Sprintf("%s: not targeted (@backends)", be))
+		case len(reasons) == 0:
+			backends = append(backends, fmt.Sprintf("%s: yes", be))
+		default:
+			backends = append(backends, fmt.Sprintf("%s: no (%s)", be, strings.Join(reasons, "; ")))
+		}
+	}
+	b.WriteString("Backends: " + strings.Join(backends, "  \n") + "\n")
+	if lp := s.lastPreviewOf(dp.root, key); lp != nil {
+		fmt.Fprintf(&b, "\nLast preview: %d rows in %d ms\n", lp.page.TotalRows, lp.elapsed.Milliseconds())
+	}
+	return b.String()
+}
+
+func sourceHover(t analysis.Target) string {
+	if t.Source == nil {
+		return fmt.Sprintf("**%s** · unknown table\n\nNot a dataset of this pipeline, and no sample binds it.", t.Ref.Name)
+	}
+	src := t.Source
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** · source table\n\n", src.Name)
+	if src.Sample != "" {
+		kind := "sample"
+		if src.Stream {
+			kind = "micro-batch folder"
+		}
+		fmt.Fprintf(&b, "Reads the %s `%s` (bound by %s)\n", kind, src.Sample, src.Origin)
+	}
+	if src.Declared != nil {
+		fmt.Fprintf(&b, "\nDeclared `@source: %s`\n", src.Declared.Kind)
+	}
+	if t.Ref.Streaming {
+		b.WriteString("\nRead as a stream (`STREAM`).\n")
+	}
+	return b.String()
+}
+
+// pragmaHover documents a pragma key, its allowed values and, on the
+// value, what the value means.
+func pragmaHover(p pragma.Pragma, off int) string {
+	doc, ok := pragma.LookupKey(p.Key)
+	if !ok {
+		return fmt.Sprintf("`@%s` is not a pragma key Thund knows.", p.Key)
+	}
+	var b strings.Builder
+	key := "@" + p.Key
+	if doc.Dotted {
+		key += ".NAME"
+	}
+	fmt.Fprintf(&b, "**%s**\n\n%s\n", key, doc.Doc)
+	if len(doc.Values) > 0 {
+		b.WriteString("\nValues: `" + strings.Join(doc.Values, "` · `") + "`\n")
+	}
+	if off >= p.ValueLoc.Start && p.ValueLoc.End > p.ValueLoc.Start {
+		fmt.Fprintf(&b, "\nSet to `%s`.\n", p.Value)
+	}
+	return b.String()
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func listOr(list []string, none string) string {
+	if len(list) == 0 {
+		return none
+	}
+	sort.Strings(list)
+	return strings.Join(list, ", ")
+}

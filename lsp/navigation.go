@@ -1,0 +1,238 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/ir"
+)
+
+func (s *Server) definition(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DefinitionParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	if err != nil {
+		return nil, nil
+	}
+	t := dp.snap.At(dp.rel, dp.off)
+	switch {
+	case t.Dataset != nil:
+		return []protocol.Location{locationOf(dp.snap, definitionLoc(t.Dataset))}, nil
+	case t.Source != nil && t.Source.Sample != "":
+		return []protocol.Location{fileStart(dp.snap, sampleTarget(dp.snap, t.Source.Sample))}, nil
+	case t.Pragma != nil && t.Pragma.Key == "sample" && t.Pragma.Value != "":
+		return []protocol.Location{fileStart(dp.snap, sampleTarget(dp.snap, strings.Trim(t.Pragma.Value, `'"`)))}, nil
+	}
+	return nil, nil
+}
+
+// definitionLoc is where go-to-definition lands: the name in a CREATE
+// statement, or the query of a file named after its dataset.
+func definitionLoc(d *ir.Dataset) ir.Loc {
+	if d.FromStem {
+		return ir.Loc{File: d.Loc.File}
+	}
+	return d.NameLoc
+}
+
+// sampleTarget resolves a sample binding to a file: the path itself, or
+// for a folder (micro-batches) or glob, the first matching file.
+func sampleTarget(snap *analysis.Snapshot, sample string) string {
+	clean := path.Clean(sample)
+	for _, f := range snap.Files {
+		if f == clean {
+			return f
+		}
+	}
+	for _, f := range snap.Files {
+		if strings.HasPrefix(f, clean+"/") {
+			return f
+		}
+		if ok, _ := path.Match(clean, f); ok {
+			return f
+		}
+	}
+	return clean
+}
+
+func fileStart(snap *analysis.Snapshot, rel string) protocol.Location {
+	return protocol.Location{URI: uri.File(snap.Abs(rel))}
+}
+
+func (s *Server) references(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.ReferenceParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	if err != nil {
+		return nil, nil
+	}
+	name, def := targetName(dp.snap.At(dp.rel, dp.off))
+	if name == "" {
+		return nil, nil
+	}
+	out := []protocol.Location{}
+	if def != nil && p.Context.IncludeDeclaration {
+		out = append(out, locationOf(dp.snap, definitionLoc(def)))
+	}
+	for _, r := range dp.snap.References(name) {
+		out = append(out, locationOf(dp.snap, r.Loc))
+	}
+	return out, nil
+}
+
+// targetName is the dataset or source name at a target, and the dataset
+// definition if it is one.
+func targetName(t analysis.Target) (string, *ir.Dataset) {
+	switch {
+	case t.Dataset != nil:
+		return t.Dataset.Name, t.Dataset
+	case t.Ref != nil:
+		return t.Ref.Name, nil
+	}
+	return "", nil
+}
+
+func (s *Server) highlight(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DocumentHighlightParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	if err != nil {
+		return nil, nil
+	}
+	name, def := targetName(dp.snap.At(dp.rel, dp.off))
+	if name == "" {
+		return nil, nil
+	}
+	out := []protocol.DocumentHighlight{}
+	if def != nil && def.Loc.File == dp.rel && !def.FromStem {
+		out = append(out, protocol.DocumentHighlight{Range: rangeOf(dp.snap, def.NameLoc), Kind: protocol.DocumentHighlightKindWrite})
+	}
+	for _, r := range dp.snap.References(name) {
+		if r.Loc.File == dp.rel {
+			out = append(out, protocol.DocumentHighlight{Range: rangeOf(dp.snap, r.Loc), Kind: protocol.DocumentHighlightKindRead})
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) prepareRename(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.PrepareRenameParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	if err != nil {
+		return nil, nil
+	}
+	t := dp.snap.At(dp.rel, dp.off)
+	if t.Dataset == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "only datasets of this pipeline can be renamed; put the cursor on a dataset's name or a reference to it")
+	}
+	loc := t.Dataset.NameLoc
+	if t.Ref != nil {
+		loc = lastSegmentLoc(dp.snap, t.Ref.Loc)
+	}
+	return map[string]any{"range": rangeOf(dp.snap, loc), "placeholder": t.Dataset.Name}, nil
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// rename renames a dataset: its definition, every reference, and the file
+// when the dataset is named after it, as one workspace edit.
+func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.RenameParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	if err != nil {
+		return nil, err
+	}
+	d := dp.snap.At(dp.rel, dp.off).Dataset
+	if d == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "only datasets of this pipeline can be renamed")
+	}
+	if !identifier.MatchString(p.NewName) {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit", p.NewName)
+	}
+	if other := dp.snap.Pipeline.Dataset(p.NewName); other != nil && other != d {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "a dataset named %s already exists in %s", other.Name, other.Loc.File)
+	}
+	edits := map[string][]protocol.TextEdit{}
+	add := func(loc ir.Loc) {
+		edits[loc.File] = append(edits[loc.File], protocol.TextEdit{Range: rangeOf(dp.snap, loc), NewText: p.NewName})
+	}
+	if !d.FromStem {
+		add(d.NameLoc)
+	}
+	for _, r := range dp.snap.References(d.Name) {
+		add(lastSegmentLoc(dp.snap, r.Loc))
+	}
+	// documentChanges: text edits per file (versioned by the open buffer),
+	// then the file rename, so the edits apply to the file's old name.
+	var changes []any
+	for _, f := range sortedKeys(edits) {
+		abs := dp.snap.Abs(f)
+		s.mu.Lock()
+		var version *int32
+		if o, ok := s.overlays[abs]; ok {
+			v := o.version
+			version = &v
+		}
+		s.mu.Unlock()
+		changes = append(changes, map[string]any{
+			"textDocument": map[string]any{"uri": uri.File(abs), "version": version},
+			"edits":        edits[f],
+		})
+	}
+	if d.FromStem {
+		oldRel := d.Loc.File
+		newRel := path.Join(path.Dir(oldRel), p.NewName+path.Ext(oldRel))
+		if _, exists := dp.snap.Text(newRel); exists {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "cannot rename the file to %s: it exists", newRel)
+		}
+		changes = append(changes, map[string]any{
+			"kind": "rename", "oldUri": uri.File(dp.snap.Abs(oldRel)), "newUri": uri.File(dp.snap.Abs(newRel)),
+		})
+	}
+	return map[string]any{"documentChanges": changes}, nil
+}
+
+// lastSegmentLoc narrows a qualified reference (db.orders) to its last
+// segment, the part a rename replaces.
+func lastSegmentLoc(snap *analysis.Snapshot, loc ir.Loc) ir.Loc {
+	text, ok := snap.Text(loc.File)
+	if !ok || loc.End > len(text) || loc.Start > loc.End {
+		return loc
+	}
+	written := text[loc.Start:loc.End]
+	if i := strings.LastIndexByte(written, '.'); i >= 0 {
+		loc.Start += i + 1
+	}
+	return loc
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+

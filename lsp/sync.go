@@ -1,0 +1,390 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/textpos"
+)
+
+// root is the server's state for one pipeline root.
+type root struct {
+	path string
+	// snap is the newest snapshot; nil until first analysed (or after the
+	// options changed).
+	snap *analysis.Snapshot
+	// gen counts edits; an analysis publishes only if no edit came since.
+	gen       int
+	timer     *time.Timer
+	published map[string]bool
+
+	// runMu serialises engine work (previews, runs) on the session.
+	runMu    sync.Mutex
+	session  *engine.Session
+	previews map[string]*lastPreview // dataset key -> last preview
+	extra    []ir.Diagnostic         // expectation results of the last run
+}
+
+func (r *root) close() {
+	r.runMu.Lock()
+	defer r.runMu.Unlock()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	if r.session != nil {
+		r.session.Close()
+		r.session = nil
+	}
+}
+
+func (s *Server) rootState(path string) *root {
+	r, ok := s.roots[path]
+	if !ok {
+		r = &root{path: path, published: map[string]bool{}, previews: map[string]*lastPreview{}}
+		s.roots[path] = r
+	}
+	return r
+}
+
+func (s *Server) didOpen(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.setOverlay(p.TextDocument.URI, &overlay{text: p.TextDocument.Text, version: p.TextDocument.Version})
+	return nil, nil
+}
+
+func (s *Server) didChange(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidChangeTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if n := len(p.ContentChanges); n > 0 {
+		// Full sync: the last change holds the whole text.
+		s.setOverlay(p.TextDocument.URI, &overlay{text: p.ContentChanges[n-1].Text, version: p.TextDocument.Version})
+	}
+	return nil, nil
+}
+
+func (s *Server) didClose(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	s.setOverlay(p.TextDocument.URI, nil)
+	return nil, nil
+}
+
+// didChangeWatchedFiles: files changed outside the editor. Open buffers
+// still win; the others are re-read from disk at the next analysis.
+func (s *Server) didChangeWatchedFiles(_ context.Context, params json.RawMessage) (any, error) {
+	var p protocol.DidChangeWatchedFilesParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, c := range p.Changes {
+		path, err := filename(c.URI)
+		if err != nil {
+			continue
+		}
+		r, err := rootOf(filepath.Dir(path))
+		if err != nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		s.mu.Lock()
+		if st, ok := s.roots[r]; ok {
+			st.snap = nil // the file set may have changed: reload from disk
+		}
+		s.mu.Unlock()
+		s.schedule(r)
+	}
+	return nil, nil
+}
+
+// setOverlay records an open buffer (nil: closed, so the disk text counts
+// again) and schedules the analysis of its pipeline.
+func (s *Server) setOverlay(u protocol.DocumentURI, o *overlay) {
+	path, err := filename(u)
+	if err != nil {
+		s.logger.Printf("ignoring %v", err)
+		return
+	}
+	r, err := rootOf(path)
+	if err != nil {
+		s.logger.Printf("no pipeline root for %s: %v", path, err)
+		return
+	}
+	s.mu.Lock()
+	if o == nil {
+		delete(s.overlays, path)
+	} else {
+		s.overlays[path] = *o
+	}
+	s.mu.Unlock()
+	s.schedule(r)
+}
+
+// schedule (re)starts the debounce timer of a root's analysis.
+func (s *Server) schedule(rootPath string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.rootState(rootPath)
+	st.gen++
+	gen := st.gen
+	if st.timer != nil {
+		st.timer.Stop()
+	}
+	st.timer = time.AfterFunc(Debounce, func() {
+		snap, ok := s.refresh(rootPath, gen)
+		if ok {
+			s.publish(rootPath, snap, gen)
+		}
+	})
+}
+
+// refresh brings a root's snapshot up to date with the open buffers and
+// the disk. With gen >= 0 it gives up (ok false) when a newer edit arrived
+// meanwhile; with gen < 0 it always stores and returns the result.
+func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
+	s.mu.Lock()
+	st := s.rootState(rootPath)
+	snap := st.snap
+	overlays := make(map[string]overlay, len(s.overlays))
+	for p, o := range s.overlays {
+		overlays[p] = o
+	}
+	s.mu.Unlock()
+	opts := s.options()
+
+	if snap == nil {
+		var err error
+		snap, err = analysis.Load(rootPath, opts)
+		if err != nil {
+			s.logger.Printf("analyse %s: %v", rootPath, err)
+			return nil, false
+		}
+	}
+	var changes []analysis.Change
+	seen := map[string]bool{}
+	for p, o := range overlays {
+		rel, ok := snap.Rel(p)
+		if !ok {
+			continue
+		}
+		seen[rel] = true
+		if cur, ok := snap.Text(rel); !ok || cur != o.text {
+			text := o.text
+			changes = append(changes, analysis.Change{Path: rel, Text: &text})
+		}
+	}
+	// Files analysed from a buffer that is now closed go back to disk.
+	for _, rel := range snap.Libraries {
+		if seen[rel] {
+			continue
+		}
+		disk, err := os.ReadFile(snap.Abs(rel))
+		if cur, _ := snap.Text(rel); err == nil && string(disk) != cur {
+			text := string(disk)
+			changes = append(changes, analysis.Change{Path: rel, Text: &text})
+		}
+	}
+	if len(changes) > 0 {
+		snap = snap.Update(changes)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen >= 0 && (st.gen != gen || s.shutdown) {
+		return nil, false // a newer edit is scheduled; this result is stale
+	}
+	st.snap = snap
+	return snap, true
+}
+
+// current returns an up-to-date snapshot for a request: pending edits are
+// analysed first, so positions in the request match the text analysed.
+func (s *Server) current(rootPath string) (*analysis.Snapshot, error) {
+	snap, ok := s.refresh(rootPath, -1)
+	if !ok || snap == nil {
+		return nil, fmt.Errorf("cannot analyse the pipeline at %s", rootPath)
+	}
+	return snap, nil
+}
+
+// publish sends the snapshot's diagnostics, per file, with each open
+// buffer's version, clearing files that no longer have any.
+func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
+	s.mu.Lock()
+	st := s.rootState(rootPath)
+	if gen >= 0 && st.gen != gen {
+		s.mu.Unlock()
+		return
+	}
+	prev := st.published
+	overlays := make(map[string]overlay, len(s.overlays))
+	for p, o := range s.overlays {
+		overlays[p] = o
+	}
+	s.mu.Unlock()
+	st.runMu.Lock()
+	extra := stillCurrent(snap, st.extra)
+	st.runMu.Unlock()
+
+	byFile := map[string][]protocol.Diagnostic{}
+	for _, d := range append(append([]ir.Diagnostic(nil), snap.Diagnostics...), extra...) {
+		if d.Loc.File == "" {
+			continue
+		}
+		if _, ok := snap.Text(d.Loc.File); !ok {
+			continue
+		}
+		byFile[d.Loc.File] = append(byFile[d.Loc.File], toProtocol(snap, d))
+	}
+	now := map[string]bool{}
+	files := make([]string, 0, len(byFile)+len(prev))
+	for f := range byFile {
+		files = append(files, f)
+		now[f] = true
+	}
+	for f := range prev {
+		if !now[f] {
+			files = append(files, f) // publish an empty list to clear it
+		}
+	}
+	sort.Strings(files)
+	ctx := context.Background()
+	for _, f := range files {
+		abs := snap.Abs(f)
+		params := &protocol.PublishDiagnosticsParams{URI: uri.File(abs), Diagnostics: byFile[f]}
+		if params.Diagnostics == nil {
+			params.Diagnostics = []protocol.Diagnostic{}
+		}
+		if o, ok := overlays[abs]; ok && o.version > 0 {
+			params.Version = uint32(o.version)
+		}
+		if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, params); err != nil {
+			s.logger.Printf("publish diagnostics for %s: %v", f, err)
+		}
+	}
+	s.mu.Lock()
+	st.published = now
+	s.mu.Unlock()
+}
+
+// stillCurrent keeps the run results whose expectation is still where it
+// was when the run happened (an edit above or on it makes them stale).
+func stillCurrent(snap *analysis.Snapshot, results []ir.Diagnostic) []ir.Diagnostic {
+	at := map[ir.Loc]bool{}
+	for _, f := range snap.Pipeline.Flows {
+		for _, e := range f.Expectations {
+			at[e.Loc] = true
+		}
+	}
+	var out []ir.Diagnostic
+	for _, d := range results {
+		if at[d.Loc] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func toProtocol(snap *analysis.Snapshot, d ir.Diagnostic) protocol.Diagnostic {
+	msg := d.Message
+	if d.Backend != "" {
+		msg = fmt.Sprintf("[%s] %s", d.Backend, msg)
+	}
+	pd := protocol.Diagnostic{
+		Range:    rangeOf(snap, d.Loc),
+		Severity: protocol.DiagnosticSeverity(d.Severity),
+		Code:     string(d.Code),
+		Source:   "thund",
+		Message:  msg,
+	}
+	for _, r := range d.Related {
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: locationOf(snap, r.Loc),
+			Message:  r.Message,
+		})
+	}
+	return pd
+}
+
+func rangeOf(snap *analysis.Snapshot, loc ir.Loc) protocol.Range {
+	ix := snap.Index(loc.File)
+	return rangeIn(ix, loc.Start, loc.End)
+}
+
+func rangeIn(ix *textpos.Index, start, end int) protocol.Range {
+	a, b := ix.UTF16(start), ix.UTF16(end)
+	return protocol.Range{
+		Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Column)},
+		End:   protocol.Position{Line: uint32(b.Line), Character: uint32(b.Column)},
+	}
+}
+
+func locationOf(snap *analysis.Snapshot, loc ir.Loc) protocol.Location {
+	return protocol.Location{URI: uri.File(snap.Abs(loc.File)), Range: rangeOf(snap, loc)}
+}
+
+// docPos is a request's document and position, resolved to a snapshot.
+type docPos struct {
+	snap *analysis.Snapshot
+	root string
+	rel  string
+	off  int
+}
+
+// filename returns the local path of a file URI, or an error for anything
+// else (go.lsp.dev's Filename panics on bad URIs).
+func filename(u protocol.DocumentURI) (path string, err error) {
+	defer func() {
+		if recover() != nil {
+			path, err = "", fmt.Errorf("%q is not a file URI", string(u))
+		}
+	}()
+	if !strings.HasPrefix(string(u), "file://") {
+		return "", fmt.Errorf("%q is not a file URI", string(u))
+	}
+	return filepath.Clean(u.Filename()), nil
+}
+
+// resolve finds the snapshot, file and byte offset of a document position.
+func (s *Server) resolve(u protocol.DocumentURI, pos *protocol.Position) (docPos, error) {
+	path, err := filename(u)
+	if err != nil {
+		return docPos{}, err
+	}
+	r, err := rootOf(path)
+	if err != nil {
+		return docPos{}, err
+	}
+	snap, err := s.current(r)
+	if err != nil {
+		return docPos{}, err
+	}
+	rel, ok := snap.Rel(path)
+	if !ok {
+		return docPos{}, fmt.Errorf("%s is outside its pipeline root", path)
+	}
+	dp := docPos{snap: snap, root: r, rel: rel}
+	if pos != nil {
+		dp.off = snap.Index(rel).OffsetUTF16(textpos.Position{Line: int(pos.Line), Column: int(pos.Character)})
+	}
+	return dp, nil
+}
