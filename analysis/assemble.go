@@ -41,6 +41,7 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	diags = append(diags, s.sources(p, results)...)
 	diags = append(diags, capab.Check(p, p.Backends)...)
 	diags = append(diags, capab.Streaming(p)...)
+	diags = append(diags, portability(p, results)...)
 	return p, diags
 }
 
@@ -82,6 +83,15 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 	for _, c := range s.Project.Config.Samples {
 		if s.checkSamplePath(c.Path, c.Loc, &diags) {
 			bind(c.Table, path.Clean(c.Path), ir.SampleConfig, c.Loc)
+		}
+	}
+	// Editor settings override thund.yaml; their location is the config
+	// file, since they are written nowhere in the pipeline.
+	for _, table := range ir.SortedKeys(s.opts.Samples) {
+		p := s.opts.Samples[table]
+		loc := ir.Loc{File: s.Project.ConfigFile}
+		if s.checkSamplePath(p, loc, &diags) {
+			bind(table, path.Clean(p), ir.SampleConfig, loc)
 		}
 	}
 	for _, r := range results {

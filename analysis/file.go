@@ -23,6 +23,11 @@ type fileResult struct {
 	samples  []pragma.Sample
 	sources  []*ir.SourceSpec
 	diags    []ir.Diagnostic
+	// funcs holds each flow's function calls (portable.go).
+	funcs map[*ir.Flow][]sqlfront.FuncRef
+	// pragmas holds every pragma line of the file, applied or not, for
+	// hovers and highlighting.
+	pragmas []pragma.Pragma
 }
 
 var hashSeed = maphash.MakeSeed()
@@ -78,6 +83,7 @@ func (res *fileResult) misplacedPragmas(consumed map[int]bool) {
 		return
 	}
 	all := pragma.ParseBlock(res.path, res.text, 0, len(res.text))
+	res.pragmas = all.Pragmas
 	for _, p := range all.Pragmas {
 		if consumed[p.Line.Start] {
 			continue
@@ -119,6 +125,7 @@ func (res *fileResult) pragmaForm(header pragma.Block, parsed sqlfront.File) {
 	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
 	fileLoc := ir.Loc{File: file, Start: 0, End: 0}
 	flow := newFlow(file, q, set)
+	res.noteFuncs(flow, q)
 	flow.Loc = ir.Loc{File: file, Start: st.Start, End: firstLineEnd(text, st.Start, st.End)}
 	if set.Target != "" {
 		flow.Target = set.Target
@@ -232,6 +239,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 				continue
 			}
 			f := newFlow(file, st.Query, set)
+			res.noteFuncs(f, st.Query)
 			f.Name = st.Name
 			f.Target = st.Target
 			f.TargetLoc = ir.Loc{File: file, Start: st.TargetLoc.Start, End: st.TargetLoc.End}
@@ -274,6 +282,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			continue
 		}
 		f := newFlow(file, st.Query, set)
+		res.noteFuncs(f, st.Query)
 		f.Name = firstNonEmpty(set.Flow, d.Name)
 		f.Target = d.Name
 		f.Loc = nameLoc

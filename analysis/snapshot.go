@@ -27,6 +27,9 @@ import (
 type Options struct {
 	// Backends, when set, overrides thund.yaml's backends.
 	Backends []ir.Backend
+	// Samples binds source tables to sample paths (relative to the root),
+	// as an editor setting: above thund.yaml's samples, below @sample.
+	Samples map[string]string
 }
 
 // Snapshot is one immutable analysis of a pipeline root.

@@ -70,7 +70,7 @@ type Increment struct {
 	Late int64
 	// Emitted is the number of rows the trigger wrote to the target (new
 	// rows in append mode, changed groups in update mode, the whole result
-	// in complete mode).
+	// in complete mode, the changes that took effect in a CDC flow).
 	Emitted int64
 	// Columns and Rows hold the emitted rows (up to the run's increment
 	// row limit).
@@ -132,6 +132,8 @@ type runState struct {
 	opts RunOptions
 	res  *Result
 	mu   sync.Mutex
+	// stream is the streaming bookkeeping (streaming.go), made on first use.
+	stream *streamRun
 }
 
 // Run executes the pipeline's datasets in dependency order: materialized
@@ -151,6 +153,7 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 	}
 	defer conn.Close()
 	st := &runState{s: s, p: p, g: p.Graph(), conn: conn, opts: opts, res: &Result{Datasets: map[string]*DatasetResult{}}}
+	defer st.dropStreamTables()
 	order, err := st.g.TopoOrder()
 	if err != nil {
 		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
@@ -243,7 +246,7 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})
 		var err error
-		if f.Streaming && st.streamSourceFolder(f) != "" {
+		if f.Streaming || f.CDC != nil {
 			err = st.runStreamingFlow(ctx, d, f, created)
 		} else {
 			err = st.runBatchFlow(ctx, d, f, created)
@@ -260,6 +263,10 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		// A streaming table with no flows yet: an empty table cannot be
 		// made without columns, so it stays absent and says so.
 		dr.Phase, dr.Error = Skipped, "no flow writes into it"
+		return
+	}
+	if err := st.persistCompleted(ctx, d); err != nil {
+		st.failDataset(dr, d, flows, err, start)
 		return
 	}
 	dr.Phase = Completed

@@ -45,6 +45,10 @@ type Session struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	state stateStore // durable outputs (state.go)
+
+	desc *describeConn // the describing connection (describe.go)
 }
 
 // Open starts a session for the pipeline at root.
@@ -128,6 +132,11 @@ func (s *Session) sandbox(allowed []string) error {
 		return fmt.Errorf("open engine: %w", err)
 	}
 	defer conn.Close()
+	// The describing connection sets its own error format, which the lock
+	// below would forbid.
+	if err := s.openDescribe(ctx); err != nil {
+		return err
+	}
 	for _, st := range stmts {
 		if _, err := conn.ExecContext(ctx, st); err != nil {
 			return fmt.Errorf("open engine: %s: %w", st, err)
@@ -143,6 +152,7 @@ func (s *Session) sandbox(allowed []string) error {
 // the session's temp folder. It is safe to call more than once.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() {
+		s.closeDescribe()
 		if s.db != nil {
 			s.closeErr = s.db.Close()
 		}
@@ -208,7 +218,7 @@ func explain(err error) error {
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "Permission Error") || strings.Contains(msg, "configuration has been locked") || strings.Contains(msg, "disabled through configuration") {
-		return fmt.Errorf("%w: Thund's DuckDB session only reads files inside the pipeline folder and cannot write files, attach databases, install or load extensions, or change its settings (%s)", ErrSandbox, firstLine(msg))
+		return fmt.Errorf("%w: Thund's DuckDB session only touches files inside the pipeline folder and its state folder, and cannot attach databases, install or load extensions, reach URLs or change its settings (%s)", ErrSandbox, firstLine(msg))
 	}
 	return err
 }

@@ -208,6 +208,10 @@ func (w *duckWalker) object(x map[string]any, sc *scope, expr bool) {
 			}
 		}
 	}
+	if x["class"] == "FUNCTION" || x["class"] == "WINDOW" {
+		children, _ := x["children"].([]any)
+		w.f.funcs = append(w.f.funcs, foundFunc{off: w.loc(x["query_location"]), args: len(children)})
+	}
 	if x["class"] == "FUNCTION" && !expr {
 		if fn, ok := x["function_name"].(string); ok && aggregateFuncs[strings.ToLower(fn)] {
 			if l := w.loc(x["query_location"]); l >= 0 {

@@ -68,6 +68,16 @@ func checkQuery(t *testing.T, file, text string, q *Query) {
 			t.Fatalf("ref %+v outside query %v", r, q.Span)
 		}
 	}
+	prev = q.Start
+	for _, fn := range q.Funcs {
+		if fn.Loc.Start < prev {
+			t.Fatalf("funcs out of order: %+v", q.Funcs)
+		}
+		prev = fn.Loc.End
+		if fn.Loc.File != file || fn.Loc.Start < q.Start || fn.Loc.Start >= fn.Loc.End || fn.Loc.End > q.End || fn.Name == "" {
+			t.Fatalf("func %+v outside query %v", fn, q.Span)
+		}
+	}
 	if q.Aggregates && (q.AggLoc.Start < q.Start || q.AggLoc.Start > q.AggLoc.End || q.AggLoc.End > q.End) {
 		t.Fatalf("AggLoc %v outside query %v", q.AggLoc, q.Span)
 	}

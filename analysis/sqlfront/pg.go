@@ -54,6 +54,7 @@ func (w *pgWalker) msg(m protoreflect.Message, sc *scope, expr bool) {
 	case *pg_query.IntoClause, *pg_query.LockingClause:
 		return
 	case *pg_query.FuncCall:
+		w.f.funcs = append(w.f.funcs, foundFunc{off: int(x.Location), args: len(x.Args)})
 		if !expr && x.Over == nil && (x.AggWithinGroup || x.AggFilter != nil || pgIsAggregate(x.Funcname)) {
 			w.f.aggs = append(w.f.aggs, int(x.Location))
 		}

@@ -22,6 +22,15 @@ type found struct {
 	groups []int
 	// aggs holds the offsets of aggregate calls' names.
 	aggs []int
+	// funcs holds every function call the parser saw.
+	funcs []foundFunc
+}
+
+// foundFunc is a function call in a parse tree: where the parser says its
+// name starts, and its argument count.
+type foundFunc struct {
+	off  int
+	args int
 }
 
 type foundRef struct {
@@ -77,6 +86,7 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		diags = append(diags, syntaxDiag(file, text, sp, toks, input, pgErr, res))
 	}
 	q.Refs = makeRefs(file, text, sp, f.refs, streams)
+	q.Funcs = makeFuncs(file, text, sp, f.funcs)
 	if len(f.groups) > 0 || len(f.aggs) > 0 {
 		q.Aggregates = true
 		q.AggLoc = aggLoc(text, sp, toks, &f)
@@ -263,6 +273,33 @@ func makeRefs(file, text string, sp Span, refs []foundRef, streams map[int]bool)
 			continue
 		}
 		out = append(out, ir.Ref{Name: name, Streaming: streams[off], Loc: ir.Loc{File: file, Start: off, End: end}})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Loc.Start < out[j].Loc.Start })
+	return out
+}
+
+// makeFuncs turns the parser's function calls into FuncRefs, reading each
+// name as written in the file. A call is kept only when the text at its
+// location is a name followed by "(": parsers also report operators,
+// literals and keyword syntax as calls, and those are not names the user
+// wrote.
+func makeFuncs(file, text string, sp Span, funcs []foundFunc) []FuncRef {
+	var out []FuncRef
+	seen := map[int]bool{}
+	for _, fn := range funcs {
+		off := sp.Start + fn.off
+		if fn.off < 0 || off >= sp.End || seen[off] {
+			continue
+		}
+		name, end, ok := scanName(text, off, sp.End)
+		if !ok {
+			continue
+		}
+		if next, _ := skipTrivia(text, end, sp.End); next >= sp.End || text[next] != '(' {
+			continue
+		}
+		seen[off] = true
+		out = append(out, FuncRef{Name: name, Loc: ir.Loc{File: file, Start: off, End: end}, Args: fn.args})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Loc.Start < out[j].Loc.Start })
 	return out

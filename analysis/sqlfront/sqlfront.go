@@ -159,6 +159,23 @@ type Query struct {
 	// Parser is the grammar that accepted the query: "postgres" or
 	// "duckdb"; empty if neither did or the query was not parsed.
 	Parser string
+	// Funcs are the function calls of the query (scalar, aggregate, window
+	// and table functions, in every clause and subquery), in text order.
+	// Only calls written as a name followed by "(" are listed: operators,
+	// CAST, literals such as [1, 2] and keyword forms the parsers turn into
+	// calls (x AT TIME ZONE z) are not.
+	Funcs []FuncRef
+}
+
+// FuncRef is one function call of a query.
+type FuncRef struct {
+	// Name is the function's name as written, unquoted; a qualified name
+	// keeps its dots (main.f).
+	Name string
+	// Loc is the name as written.
+	Loc ir.Loc
+	// Args is the number of arguments (count(*) has none).
+	Args int
 }
 
 // File is the parsed content of one .sql file.

@@ -48,6 +48,16 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		return 2
 	}
 	defer sess.Close()
+	if o.state != "" {
+		rep, err := sess.Restore(ctx, snap.Pipeline)
+		if err != nil {
+			fmt.Fprintf(stderr, "thund-watch: restore state from %s: %v\n", o.state, err)
+			return 1
+		}
+		for _, n := range rep.Notes {
+			fmt.Fprintf(stderr, "thund-watch: state: %s\n", n)
+		}
+	}
 	color := !o.json && isTerminal(os.Stdout)
 	enc := json.NewEncoder(out)
 	res, runErr := sess.Run(ctx, snap.Pipeline, engine.RunOptions{OnEvent: func(e engine.Event) {

@@ -1,0 +1,253 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/analysis/sqlfront"
+	"github.com/thund-dev/thund/ir"
+)
+
+// DuckDBOnly is a DuckDB function that Spark SQL does not have: a query
+// calling it previews natively but fails on Spark.
+type DuckDBOnly struct {
+	// Name is the function's name, lower case.
+	Name string
+	// Spark is what to write instead in Spark SQL ("" when Spark has no
+	// equivalent).
+	Spark string
+	// MinArgs, when set, limits the entry to calls with at least that many
+	// arguments (DuckDB's date_sub(part, start, end) against Spark's
+	// date_sub(start, days)).
+	MinArgs int
+	// QuotedUnit limits the entry to calls whose first argument is a quoted
+	// string: DuckDB's date_diff('day', start, end), where Spark's
+	// three-argument datediff takes the unit as a keyword (DAY).
+	QuotedUnit bool
+}
+
+// NotPortable lists the DuckDB functions Spark SQL 4.1 lacks, each with
+// its Spark spelling. It is deliberately conservative: a name is listed
+// only when Spark certainly has no function of that name, so a warning is
+// never wrong; docs/spark-compat.md renders it (a test keeps the two in
+// step).
+var NotPortable = []DuckDBOnly{
+	// Dates and times.
+	{Name: "strftime", Spark: "date_format(ts, 'yyyy-MM-dd HH:mm:ss') (a Java datetime pattern)"},
+	{Name: "strptime", Spark: "to_timestamp(str, 'yyyy-MM-dd HH:mm:ss') (a Java datetime pattern)"},
+	{Name: "try_strptime", Spark: "try_to_timestamp(str, 'yyyy-MM-dd HH:mm:ss')"},
+	{Name: "epoch", Spark: "unix_timestamp(ts)"},
+	{Name: "epoch_ms", Spark: "unix_millis(ts)"},
+	{Name: "epoch_us", Spark: "unix_micros(ts)"},
+	{Name: "epoch_ns"},
+	{Name: "time_bucket", Spark: "date_trunc(unit, ts), or window(ts, '5 minutes') in a streaming aggregate"},
+	{Name: "age", Spark: "datediff(end, start) or months_between(end, start)"},
+	{Name: "today", Spark: "current_date()"},
+	{Name: "isodow", Spark: "extract(DAYOFWEEK_ISO FROM ts)"},
+	{Name: "isoyear", Spark: "extract(YEAROFWEEK FROM ts)"},
+	{Name: "to_days", Spark: "make_interval(0, 0, 0, n) or INTERVAL n DAYS"},
+	{Name: "to_hours", Spark: "make_interval(0, 0, 0, 0, n) or INTERVAL n HOURS"},
+	{Name: "to_minutes", Spark: "make_interval(0, 0, 0, 0, 0, n) or INTERVAL n MINUTES"},
+	{Name: "to_seconds", Spark: "make_interval(0, 0, 0, 0, 0, 0, n) or INTERVAL n SECONDS"},
+	{Name: "to_weeks", Spark: "make_interval(0, 0, n) or INTERVAL n WEEKS"},
+	{Name: "to_months", Spark: "make_interval(0, n) or INTERVAL n MONTHS"},
+	{Name: "to_years", Spark: "make_interval(n) or INTERVAL n YEARS"},
+	{Name: "datesub", Spark: "timestampdiff(UNIT, start, end)"},
+	{Name: "date_sub", MinArgs: 3, Spark: "timestampdiff(UNIT, start, end) (Spark's date_sub(start, days) subtracts days)"},
+	{Name: "date_diff", QuotedUnit: true, Spark: "datediff(end, start) for days (Thund maps it), or timestampdiff(UNIT, start, end) with the unit as a keyword"},
+	{Name: "datediff", QuotedUnit: true, Spark: "datediff(end, start) for days (Thund maps it), or timestampdiff(UNIT, start, end) with the unit as a keyword"},
+
+	// Lists.
+	{Name: "list", Spark: "collect_list(x)"},
+	{Name: "list_value", Spark: "array(...)"},
+	{Name: "array_value", Spark: "array(...)"},
+	{Name: "list_contains", Spark: "array_contains(arr, x)"},
+	{Name: "list_has", Spark: "array_contains(arr, x)"},
+	{Name: "array_has", Spark: "array_contains(arr, x)"},
+	{Name: "list_has_any", Spark: "arrays_overlap(a, b)"},
+	{Name: "array_has_any", Spark: "arrays_overlap(a, b)"},
+	{Name: "list_has_all", Spark: "size(array_except(b, a)) = 0"},
+	{Name: "array_has_all", Spark: "size(array_except(b, a)) = 0"},
+	{Name: "list_distinct", Spark: "array_distinct(arr)"},
+	{Name: "list_sort", Spark: "array_sort(arr) or sort_array(arr)"},
+	{Name: "list_reverse_sort", Spark: "sort_array(arr, false)"},
+	{Name: "list_transform", Spark: "transform(arr, x -> ...)"},
+	{Name: "array_transform", Spark: "transform(arr, x -> ...)"},
+	{Name: "list_apply", Spark: "transform(arr, x -> ...)"},
+	{Name: "array_apply", Spark: "transform(arr, x -> ...)"},
+	{Name: "apply", Spark: "transform(arr, x -> ...)"},
+	{Name: "list_filter", Spark: "filter(arr, x -> ...)"},
+	{Name: "array_filter", Spark: "filter(arr, x -> ...)"},
+	{Name: "list_reduce", Spark: "aggregate(arr, start, (acc, x) -> ...)"},
+	{Name: "array_reduce", Spark: "aggregate(arr, start, (acc, x) -> ...)"},
+	{Name: "list_aggregate", Spark: "aggregate(arr, start, (acc, x) -> ...), or array_max/array_min"},
+	{Name: "list_aggr", Spark: "aggregate(arr, start, (acc, x) -> ...), or array_max/array_min"},
+	{Name: "list_concat", Spark: "concat(a, b)"},
+	{Name: "list_cat", Spark: "concat(a, b)"},
+	{Name: "array_cat", Spark: "concat(a, b)"},
+	{Name: "array_concat", Spark: "concat(a, b)"},
+	{Name: "list_slice", Spark: "slice(arr, start, length)"},
+	{Name: "array_slice", Spark: "slice(arr, start, length)"},
+	{Name: "list_extract", Spark: "element_at(arr, i) or arr[i - 1]"},
+	{Name: "list_element", Spark: "element_at(arr, i) or arr[i - 1]"},
+	{Name: "array_extract", Spark: "element_at(arr, i) or arr[i - 1]"},
+	{Name: "list_position", Spark: "array_position(arr, x)"},
+	{Name: "list_indexof", Spark: "array_position(arr, x)"},
+	{Name: "array_indexof", Spark: "array_position(arr, x)"},
+	{Name: "list_reverse", Spark: "reverse(arr)"},
+	{Name: "array_reverse", Spark: "reverse(arr)"},
+	{Name: "list_max", Spark: "array_max(arr)"},
+	{Name: "list_min", Spark: "array_min(arr)"},
+	{Name: "array_length", Spark: "size(arr) or array_size(arr)"},
+	{Name: "array_to_string", Spark: "array_join(arr, sep)"},
+	{Name: "unnest", Spark: "explode(arr)"},
+	{Name: "generate_series", Spark: "sequence(start, stop[, step])"},
+
+	// Strings.
+	{Name: "string_split", Spark: "split(str, regex)"},
+	{Name: "str_split", Spark: "split(str, regex)"},
+	{Name: "string_to_array", Spark: "split(str, regex)"},
+	{Name: "string_split_regex", Spark: "split(str, regex)"},
+	{Name: "regexp_split_to_array", Spark: "split(str, regex)"},
+	{Name: "regexp_matches", Spark: "regexp_like(str, regex) or str RLIKE regex"},
+	{Name: "regexp_full_match", Spark: "regexp_like(str, '^(?:regex)$')"},
+	{Name: "strpos", Spark: "instr(str, substr)"},
+	{Name: "strlen", Spark: "octet_length(str)"},
+	{Name: "prefix", Spark: "startswith(str, prefix)"},
+	{Name: "suffix", Spark: "endswith(str, suffix)"},
+	{Name: "group_concat", Spark: "concat_ws(',', collect_list(x))"},
+	{Name: "sha256", Spark: "sha2(x, 256)"},
+
+	// Structs, maps and JSON.
+	{Name: "struct_pack", Spark: "named_struct('a', x, ...) or struct(x AS a, ...)"},
+	{Name: "struct_extract", Spark: "s.field"},
+	{Name: "map_extract", Spark: "element_at(map, key) or map[key]"},
+	{Name: "json_extract", Spark: "get_json_object(json, '$.path')"},
+	{Name: "json_extract_string", Spark: "get_json_object(json, '$.path')"},
+
+	// Aggregates.
+	{Name: "arg_max", Spark: "max_by(x, y)"},
+	{Name: "argmax", Spark: "max_by(x, y)"},
+	{Name: "arg_min", Spark: "min_by(x, y)"},
+	{Name: "argmin", Spark: "min_by(x, y)"},
+	{Name: "quantile", Spark: "percentile(x, p)"},
+	{Name: "quantile_cont", Spark: "percentile(x, p) or percentile_cont(p) WITHIN GROUP (ORDER BY x)"},
+	{Name: "quantile_disc", Spark: "percentile_disc(p) WITHIN GROUP (ORDER BY x)"},
+	{Name: "approx_quantile", Spark: "percentile_approx(x, p)"},
+	{Name: "fsum", Spark: "sum(x)"},
+	{Name: "sumkahan", Spark: "sum(x)"},
+	{Name: "kahan_sum", Spark: "sum(x)"},
+	{Name: "favg", Spark: "avg(x)"},
+	{Name: "histogram"},
+
+	// Reading files in SQL.
+	{Name: "read_csv", Spark: fileRead},
+	{Name: "read_csv_auto", Spark: fileRead},
+	{Name: "read_parquet", Spark: fileRead},
+	{Name: "parquet_scan", Spark: fileRead},
+	{Name: "read_json", Spark: fileRead},
+	{Name: "read_json_auto", Spark: fileRead},
+	{Name: "read_ndjson", Spark: fileRead},
+	{Name: "read_ndjson_auto", Spark: fileRead},
+	{Name: "read_json_objects", Spark: fileRead},
+	{Name: "read_text", Spark: fileRead},
+	{Name: "read_blob", Spark: fileRead},
+	{Name: "glob"},
+	{Name: "sniff_csv"},
+}
+
+const fileRead = "read the table by name and bind a sample to it (samples/NAME.csv), or Spark's csv.`path` / parquet.`path`"
+
+// notPortable indexes NotPortable by name.
+var notPortable = func() map[string]DuckDBOnly {
+	m := make(map[string]DuckDBOnly, len(NotPortable))
+	for _, f := range NotPortable {
+		m[f.Name] = f
+	}
+	return m
+}()
+
+// noteFuncs remembers a flow's function calls for the portability check.
+func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
+	if q == nil || len(q.Funcs) == 0 {
+		return
+	}
+	if res.funcs == nil {
+		res.funcs = map[*ir.Flow][]sqlfront.FuncRef{}
+	}
+	res.funcs[f] = q.Funcs
+}
+
+// portability warns, once per Spark backend of the flow's dataset, about
+// every call to a DuckDB function that Spark SQL lacks (ir.CodeNotPortable),
+// at the function's name.
+func portability(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, r := range results {
+		for _, f := range r.flows {
+			calls := r.funcs[f]
+			if len(calls) == 0 {
+				continue
+			}
+			backends := p.Backends
+			if d := p.Dataset(f.Target); d != nil {
+				backends = capab.Backends(p.Backends, d)
+			}
+			var spark []ir.Backend
+			for _, b := range backends {
+				if b != ir.Native {
+					spark = append(spark, b)
+				}
+			}
+			if len(spark) == 0 {
+				continue
+			}
+			for _, c := range calls {
+				rule, ok := notPortable[strings.ToLower(lastSegment(c.Name))]
+				if !ok || c.Args < rule.MinArgs || rule.QuotedUnit && !(c.Args == 3 && quotedFirstArg(r.text, c.Loc.End)) {
+					continue
+				}
+				for _, b := range spark {
+					out = append(out, ir.Diagnostic{
+						Loc: c.Loc, Severity: ir.Warning, Code: ir.CodeNotPortable, Backend: b,
+						Message: portabilityMessage(c.Name, rule, b),
+					})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func portabilityMessage(name string, rule DuckDBOnly, b ir.Backend) string {
+	what := fmt.Sprintf("%s is a DuckDB function that Spark SQL does not have", name)
+	switch {
+	case rule.MinArgs > 0:
+		what = fmt.Sprintf("%s with %d arguments is DuckDB's form, which Spark SQL does not have", name, rule.MinArgs)
+	case rule.QuotedUnit:
+		what = fmt.Sprintf("%s with a quoted unit is DuckDB's form, which Spark SQL rejects", name)
+	}
+	if rule.Spark == "" {
+		return fmt.Sprintf("%s, so this query fails on %s: rewrite it with Spark SQL functions (docs/spark-compat.md lists the Spark functions Thund runs natively)", what, b)
+	}
+	return fmt.Sprintf("%s, so this query fails on %s: use %s", what, b, rule.Spark)
+}
+
+// quotedFirstArg reports whether the call whose name ends at off has a
+// quoted string as its first argument: name ( 'unit', ...
+func quotedFirstArg(text string, off int) bool {
+	i := skipSpace(text, off)
+	if i >= len(text) || text[i] != '(' {
+		return false
+	}
+	i = skipSpace(text, i+1)
+	return i < len(text) && text[i] == '\''
+}
+
+func skipSpace(text string, i int) int {
+	for i < len(text) && strings.IndexByte(" \t\r\n", text[i]) >= 0 {
+		i++
+	}
+	return i
+}

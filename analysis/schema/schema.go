@@ -1,0 +1,540 @@
+// Package schema finds the columns of every dataset of a pipeline without
+// running it, and reports the column-aware diagnostics that need them: a
+// column a query names that its inputs do not have (ir.CodeUnknownColumn),
+// and anything else DuckDB's binder refuses (ir.CodeBinder), at the range
+// of the .sql file DuckDB points at.
+//
+// Each dataset, in dependency order, is bound by DuckDB over the sample
+// sources and the datasets before it and made an empty table on the
+// session's describing connection (engine.Describer), so no row is read
+// beyond what DuckDB sniffs from the sample files, and nothing the session
+// has run is touched.
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+)
+
+// Status says what became of a dataset.
+type Status string
+
+// Statuses.
+const (
+	// Described: the dataset's columns are known.
+	Described Status = "described"
+	// Failed: a query into the dataset does not bind (see the
+	// diagnostics), or DuckDB cannot read it natively (Reason says why).
+	Failed Status = "failed"
+	// Skipped: the dataset reads something that could not be described
+	// (an upstream dataset that failed or was skipped, a source without
+	// sample data), or nothing flows into it. Skipped datasets get no
+	// diagnostics, so one mistake is reported once, where it is.
+	Skipped Status = "skipped"
+)
+
+// Dataset is the description of one dataset.
+type Dataset struct {
+	Name    string
+	Status  Status
+	Columns []engine.Column
+	// Reason says why a dataset failed or was skipped.
+	Reason string
+}
+
+// Result is the description of a pipeline.
+type Result struct {
+	// Datasets by name key (ir.NameKey), for every dataset.
+	Datasets map[string]*Dataset
+	// Order holds the dataset keys in dependency order (empty when the
+	// pipeline has a cycle: then every dataset is skipped).
+	Order []string
+	// Sources holds the columns read from each source's sample, by name
+	// key; a source whose sample could not be read is missing.
+	Sources map[string][]engine.Column
+	// Diagnostics holds the unknown-column and sql-binder findings, sorted.
+	Diagnostics []ir.Diagnostic
+}
+
+// Columns returns the columns of the dataset or source named name, or nil.
+func (r *Result) Columns(name string) []engine.Column {
+	if d, ok := r.Datasets[ir.NameKey(name)]; ok {
+		return d.Columns
+	}
+	return r.Sources[ir.NameKey(name)]
+}
+
+// Describe describes every dataset of snap's pipeline on session s (which
+// must be open on the same root). It returns an error only when the
+// session cannot describe at all, or ctx ends; a dataset that does not bind
+// is a Failed dataset with diagnostics.
+func Describe(ctx context.Context, s *engine.Session, snap *analysis.Snapshot) (*Result, error) {
+	p := snap.Pipeline
+	res := &Result{Datasets: map[string]*Dataset{}, Sources: map[string][]engine.Column{}}
+	for _, d := range p.Datasets {
+		if _, dup := res.Datasets[ir.NameKey(d.Name)]; !dup {
+			res.Datasets[ir.NameKey(d.Name)] = &Dataset{Name: d.Name, Status: Skipped}
+		}
+	}
+	order, err := p.Graph().TopoOrder()
+	if err != nil {
+		for _, d := range res.Datasets {
+			d.Reason = "the pipeline has a cycle"
+		}
+		return res, nil
+	}
+	desc, err := s.Describer(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("describe: %w", err)
+	}
+	defer desc.Close()
+
+	srcFailed := desc.RegisterSources(ctx, p)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, src := range p.Sources {
+		key := ir.NameKey(src.Name)
+		if src.Sample == "" || srcFailed[key] != nil {
+			continue
+		}
+		cols, err := desc.Columns(ctx, src.Name)
+		if err != nil {
+			return nil, fmt.Errorf("describe: %w", err)
+		}
+		res.Sources[key] = cols
+	}
+	ds := &describer{snap: snap, p: p, desc: desc, res: res, srcFailed: srcFailed}
+	for _, key := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res.Order = append(res.Order, key)
+		if err := ds.dataset(ctx, p.Dataset(key)); err != nil {
+			return nil, err
+		}
+	}
+	ir.SortDiagnostics(res.Diagnostics)
+	return res, nil
+}
+
+// describer is one Describe call's state.
+type describer struct {
+	snap      *analysis.Snapshot
+	p         *ir.Pipeline
+	desc      *engine.Describer
+	res       *Result
+	srcFailed map[string]error
+}
+
+// dataset describes d: the first flow defines its columns, the others
+// must append into them, and expectations must bind against them. It
+// returns an error only when ctx ends.
+func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
+	out := ds.res.Datasets[ir.NameKey(d.Name)]
+	flows := ds.p.FlowsInto(d.Name)
+	if len(flows) == 0 {
+		out.Reason = "no flow writes into it"
+		return nil
+	}
+	if why := ds.blocked(flows); why != "" {
+		out.Reason = why
+		return nil
+	}
+	// Diagnostics only for datasets that run natively: elsewhere DuckDB's
+	// opinion of the query is beside the point.
+	report := nativeChecked(ds.p, d)
+	out.Status = Described
+	for i, f := range flows {
+		if f.Dialect == "" || strings.TrimSpace(f.Normalized) == "" {
+			out.Status, out.Reason = Failed, fmt.Sprintf("flow %s has no query that parses", f.Name)
+			if i == 0 {
+				break
+			}
+			continue
+		}
+		var err error
+		if i == 0 {
+			out.Columns, err = ds.desc.Define(ctx, d.Name, f.Normalized)
+		} else {
+			err = ds.desc.Append(ctx, d.Name, f.Normalized)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			// A run fails the whole dataset; the other flows are still
+			// checked against the first one's columns, if it has them.
+			out.Status, out.Reason = Failed, fmt.Sprintf("flow %s: %v", f.Name, firstLine(err.Error()))
+			if report {
+				ds.report(f, f.QueryLoc, f.Normalized, "", err)
+			}
+			if i == 0 {
+				break
+			}
+			continue
+		}
+		if !report {
+			continue
+		}
+		for _, e := range f.Expectations {
+			if err := ds.desc.Check(ctx, d.Name, e.SQL); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				ds.report(f, e.SQLLoc, e.SQL, d.Name, err)
+			}
+		}
+	}
+	if out.Status != Described {
+		out.Columns = nil
+	}
+	return nil
+}
+
+// blocked says why flows cannot be described: they read a dataset that
+// was not described, or a source without usable sample data.
+func (ds *describer) blocked(flows []*ir.Flow) string {
+	for _, f := range flows {
+		for _, ref := range f.Reads {
+			if up := ds.p.Resolve(ref.Name); up != nil {
+				if r := ds.res.Datasets[ir.NameKey(up.Name)]; r.Status != Described {
+					return fmt.Sprintf("upstream %s %s", up.Name, r.Status)
+				}
+				continue
+			}
+			src := ds.p.Source(ref.Name)
+			switch {
+			case src == nil || src.Sample == "":
+				return fmt.Sprintf("no data: %s has no sample", ref.Name)
+			case ds.srcFailed[ir.NameKey(src.Name)] != nil:
+				return firstLine(ds.srcFailed[ir.NameKey(src.Name)].Error())
+			}
+		}
+	}
+	return ""
+}
+
+// nativeChecked reports whether d is checked against the native backend
+// (the configured backends, narrowed by its own @backends).
+func nativeChecked(p *ir.Pipeline, d *ir.Dataset) bool {
+	return len(p.Backends) == 0 || slices.Contains(capab.Backends(p.Backends, d), ir.Native)
+}
+
+// report turns a DuckDB error about query (the text at loc, byte for byte)
+// into a diagnostic, when it is one the author can act on here. rel, when
+// set, is the relation query is evaluated over (an expectation's dataset).
+func (ds *describer) report(f *ir.Flow, loc ir.Loc, query, rel string, err error) {
+	var e *engine.SQLError
+	if !errors.As(err, &e) {
+		return // the sandbox, or a sample DuckDB cannot read
+	}
+	text, ok := ds.snap.Text(loc.File)
+	if !ok || loc.End > len(text) || loc.End-loc.Start != len(query) {
+		return
+	}
+	switch {
+	case e.Type == "Parser":
+		// Spark syntax the front end reads but DuckDB does not (LATERAL
+		// VIEW, RLIKE): a native limitation, not a mistake in the query.
+		return
+	case e.Type == "Catalog" && !strings.Contains(e.EntryType, "Function"):
+		// A table DuckDB cannot find: unknown-reference says so already.
+		return
+	}
+	d := ir.Diagnostic{Severity: ir.Error, Code: ir.CodeBinder}
+	if name, alias, ok := missingColumn(e); ok {
+		if alias == "" {
+			alias = rel
+		}
+		d.Code = ir.CodeUnknownColumn
+		d.Loc = nameRange(text, loc, e.Position, name)
+		d.Message = ds.unknownColumnMessage(f, e, name, alias)
+	} else {
+		d.Loc = tokenRange(text, loc, e.Position)
+		d.Message = binderMessage(e)
+		// Errors inside a compatibility macro carry no position, or one in
+		// the macro's text: point at the call instead.
+		at := func(names ...string) bool {
+			for _, n := range names {
+				if i := findWord(query, n); i >= 0 {
+					d.Loc = ir.Loc{File: loc.File, Start: loc.Start + i, End: loc.Start + i + len(n)}
+					return true
+				}
+			}
+			return false
+		}
+		switch {
+		case patternRe.MatchString(e.Message):
+			at("date_format", "to_date", "to_timestamp", "from_unixtime", "unix_timestamp", "to_unix_timestamp")
+		case e.Name == "+" && e.Position < 0 && strings.Contains(e.Message, "(TIMESTAMP") && at("date_add"):
+			// date_add's macro is DuckDB's own (start + days), which has
+			// no TIMESTAMP + INTEGER.
+			d.Message += "; natively date_add(start, days) needs a DATE start: wrap the timestamp in to_date(...)"
+		}
+	}
+	ds.res.Diagnostics = append(ds.res.Diagnostics, d)
+}
+
+var (
+	// noColumnRe matches DuckDB's error for a qualified column that its
+	// table lacks.
+	noColumnRe = regexp.MustCompile(`^(?:Table|Values list|Subquery) "([^"]*)" does not have a column (?:named|with name) "([^"]*)"`)
+	// bindingsRe finds DuckDB's candidate list in a message.
+	bindingsRe = regexp.MustCompile(`Candidate bindings: :? ?(.*)`)
+	quotedRe   = regexp.MustCompile(`"((?:[^"]|"")*)"`)
+	// patternRe finds the message of a datetime pattern letter Thund does
+	// not convert (engine/compat.go).
+	patternRe = regexp.MustCompile(`Spark datetime pattern letter \S+ is not supported by Thund \([^)]*\)`)
+)
+
+// missingColumn reports whether e says a column does not exist, and which
+// (with the table alias it was looked for in, if any).
+func missingColumn(e *engine.SQLError) (name, alias string, ok bool) {
+	if e.Type != "Binder" {
+		return "", "", false
+	}
+	if e.Subtype == "COLUMN_NOT_FOUND" && e.Name != "" {
+		return e.Name, "", true
+	}
+	if m := noColumnRe.FindStringSubmatch(e.Message); m != nil {
+		return m[2], m[1], true
+	}
+	return "", "", false
+}
+
+// unknownColumnMessage names the missing column and DuckDB's suggestion
+// (or, failing one, the closest column of the flow's inputs).
+func (ds *describer) unknownColumnMessage(f *ir.Flow, e *engine.SQLError, name, alias string) string {
+	where := "the query's inputs"
+	if alias != "" {
+		where = alias
+	}
+	msg := fmt.Sprintf("column %q does not exist in %s", name, where)
+	cands := e.Candidates
+	if len(cands) == 0 {
+		if m := bindingsRe.FindStringSubmatch(e.Message); m != nil {
+			for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
+				cands = append(cands, q[1])
+			}
+		}
+	}
+	// The columns where the name was looked for: the relation DuckDB names
+	// when it is a dataset or source, else every input of the flow.
+	var known []string
+	if alias != "" {
+		for _, c := range ds.res.Columns(alias) {
+			known = append(known, c.Name)
+		}
+	}
+	if known == nil {
+		known = ds.inputColumns(f)
+	}
+	best := ""
+	switch {
+	case len(cands) > 0 && e.Subtype == "COLUMN_NOT_FOUND":
+		best = cands[0] // DuckDB's own pick
+	case len(cands) > 0:
+		best = analysis.Nearest(name, cands)
+	default:
+		best = analysis.Nearest(name, known)
+	}
+	if best != "" {
+		return msg + fmt.Sprintf(": did you mean %q?", best)
+	}
+	if len(known) > 0 && len(known) <= 12 {
+		return msg + "; the columns are " + strings.Join(known, ", ")
+	}
+	return msg
+}
+
+// inputColumns lists the columns of every relation f reads.
+func (ds *describer) inputColumns(f *ir.Flow) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, ref := range f.Reads {
+		for _, c := range ds.res.Columns(ref.Name) {
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
+
+// binderMessage is DuckDB's message without its candidate lists, on one
+// line, with a hint for functions Thund does not map.
+func binderMessage(e *engine.SQLError) string {
+	var parts []string
+	for _, line := range strings.Split(e.Message, "\n") {
+		if strings.HasPrefix(line, "\t") || strings.TrimSpace(line) == "" || strings.HasPrefix(line, "Candidate functions") {
+			continue
+		}
+		parts = append(parts, strings.TrimSpace(line))
+	}
+	if m := patternRe.FindString(e.Message); m != "" {
+		return "DuckDB: " + m // not the converted format around it
+	}
+	msg := "DuckDB: " + strings.Join(parts, " ")
+	if e.Type == "Catalog" && strings.Contains(e.EntryType, "Function") {
+		msg += "; Thund runs a Spark function natively only when DuckDB has it or docs/spark-compat.md maps it"
+	}
+	return msg
+}
+
+// nameRange is the range of the column name at query offset pos: the last
+// part of a qualified name (o.amout -> amout) when it is the missing name.
+// Without a position, it is the first occurrence of the name as a word,
+// else the query's first line.
+func nameRange(text string, loc ir.Loc, pos int, name string) ir.Loc {
+	if pos < 0 {
+		pos = findWord(text[loc.Start:loc.End], name)
+	}
+	if pos < 0 {
+		return firstLineLoc(text, loc)
+	}
+	start := loc.Start + pos
+	parts := scanDotted(text, start, loc.End)
+	if len(parts) == 0 {
+		return tokenRange(text, loc, pos)
+	}
+	last := parts[len(parts)-1]
+	if strings.EqualFold(unquote(text[last[0]:last[1]]), name) {
+		return ir.Loc{File: loc.File, Start: last[0], End: last[1]}
+	}
+	for _, p := range parts {
+		if strings.EqualFold(unquote(text[p[0]:p[1]]), name) {
+			return ir.Loc{File: loc.File, Start: p[0], End: p[1]}
+		}
+	}
+	return ir.Loc{File: loc.File, Start: parts[0][0], End: last[1]}
+}
+
+// tokenRange is the range of the token at query offset pos (a name, a
+// quoted string, a number or an operator), or the query's first line when
+// there is no usable position. A position inside a word is not one DuckDB
+// meant for this text (an error inside a macro's body reports the offset
+// in the macro), so it falls back too.
+func tokenRange(text string, loc ir.Loc, pos int) ir.Loc {
+	start := loc.Start + pos
+	if pos < 0 || start >= loc.End || start > loc.Start && isWord(text[start-1]) && isWord(text[start]) {
+		return firstLineLoc(text, loc)
+	}
+	end := start
+	switch c := text[start]; {
+	case isWord(c):
+		if parts := scanDotted(text, start, loc.End); len(parts) > 0 {
+			end = parts[len(parts)-1][1]
+		}
+	case c == '\'' || c == '"' || c == '`':
+		end = start + 1
+		for end < loc.End && text[end] != c {
+			end++
+		}
+		end = min(end+1, loc.End)
+	case strings.IndexByte("+-*/%<>=!|&^~:", c) >= 0:
+		for end < loc.End && strings.IndexByte("+-*/%<>=!|&^~:", text[end]) >= 0 {
+			end++
+		}
+	default:
+		_, size := utf8.DecodeRuneInString(text[start:loc.End])
+		end = start + size
+	}
+	if i := strings.IndexAny(text[start:end], "\r\n"); i >= 0 {
+		end = start + i
+	}
+	if end <= start {
+		return firstLineLoc(text, loc)
+	}
+	return ir.Loc{File: loc.File, Start: start, End: end}
+}
+
+// scanDotted reads a dotted name (a.b."c") at text[i:limit] and returns
+// each part's range.
+func scanDotted(text string, i, limit int) [][2]int {
+	var parts [][2]int
+	for i < limit {
+		start := i
+		switch c := text[i]; {
+		case c == '"' || c == '`':
+			i++
+			for i < limit && text[i] != c {
+				i++
+			}
+			if i >= limit {
+				return parts
+			}
+			i++
+		case isWord(c):
+			for i < limit && isWord(text[i]) {
+				i++
+			}
+		default:
+			return parts
+		}
+		parts = append(parts, [2]int{start, i})
+		if i >= limit || text[i] != '.' {
+			return parts
+		}
+		i++
+	}
+	return parts
+}
+
+// findWord returns the offset of the first occurrence of name as a whole
+// word in s (ignoring case), or -1.
+func findWord(s, name string) int {
+	if name == "" {
+		return -1
+	}
+	ls, ln := strings.ToLower(s), strings.ToLower(name)
+	for i := 0; ; {
+		j := strings.Index(ls[i:], ln)
+		if j < 0 {
+			return -1
+		}
+		j += i
+		end := j + len(ln)
+		if (j == 0 || !isWord(s[j-1])) && (end >= len(s) || !isWord(s[end])) {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+func firstLineLoc(text string, loc ir.Loc) ir.Loc {
+	end := loc.End
+	if i := strings.IndexAny(text[loc.Start:loc.End], "\r\n"); i >= 0 {
+		end = loc.Start + i
+	}
+	return ir.Loc{File: loc.File, Start: loc.Start, End: end}
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '`') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+func isWord(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,272 @@
+package engine
+
+// CDC apply changes.
+//
+// A flow with `@cdc: keys=(...) sequence_by=COL [scd=1|2] [deletes=(P)]`
+// reads a changelog: the record's columns, usually `_change_type`
+// (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE) and the sequence column.
+// Each trigger's changes (the flow's query over the trigger's rows) are
+// applied onto the target, keyed by the keys and ordered by the sequence:
+//
+//   - INSERT and UPDATE_AFTER (and any other or missing change type) upsert;
+//     UPDATE_BEFORE is ignored; DELETE, or a row matching the deletes
+//     predicate, removes.
+//   - Within one trigger, changes for one key (SCD 1) or one key and
+//     sequence value (SCD 2) are reduced to one: the highest sequence wins;
+//     on equal sequences a DELETE wins over an upsert, and between two
+//     upserts the one whose row text sorts last wins (arbitrary, but the
+//     same on every run).
+//   - SCD 1: the target holds the latest live row per key, without
+//     `_change_type` (the sequence column stays). The engine keeps the
+//     latest applied sequence per key, deletes included (tombstones), and
+//     ignores a change whose sequence is <= the key's: late and duplicate
+//     changes change nothing.
+//   - SCD 2: the target holds every version, with `__start_at` (the
+//     sequence of the change that wrote it) and `__end_at` (the sequence of
+//     the key's next change, NULL for the open version); a delete closes
+//     the open version. A late change is slotted into the history at its
+//     sequence; a change whose key and sequence were already applied is
+//     ignored.
+//
+// A sequence value may not be NULL. The state lives in temporary tables
+// for the run, shared by every CDC flow into the same target.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// cdcState is the apply-changes state of one target.
+type cdcState struct {
+	scd int
+	// state holds, for SCD 1, the latest applied sequence per key (and
+	// whether it was a delete); for SCD 2, every applied change.
+	state   string
+	created bool
+}
+
+// cdcCols are the changelog columns one flow's CDC spec names.
+type cdcCols struct {
+	keys []string
+	seq  string
+	// ct is the _change_type column ("" when the changes have none).
+	ct string
+	// out are the target's columns from the changelog (all but ct).
+	out []string
+}
+
+const (
+	changeTypeCol = "_change_type"
+	startAtCol    = "__start_at"
+	endAtCol      = "__end_at"
+)
+
+// cdcFor returns the CDC state of d's target, checking f's spec.
+func (st *runState) cdcFor(d *ir.Dataset, f *ir.Flow) (*cdcState, error) {
+	c := f.CDC
+	if len(c.Keys) == 0 {
+		return nil, fmt.Errorf("cdc needs keys=(...)")
+	}
+	if strings.TrimSpace(c.SequenceBy) == "" {
+		return nil, fmt.Errorf("cdc needs sequence_by=COLUMN")
+	}
+	scd := c.SCD
+	if scd == 0 {
+		scd = 1
+	}
+	if scd != 1 && scd != 2 {
+		return nil, fmt.Errorf("cdc scd=%d: use 1 or 2", c.SCD)
+	}
+	sr := st.streams()
+	key := ir.NameKey(d.Name)
+	if cs := sr.cdc[key]; cs != nil {
+		if cs.scd != scd {
+			return nil, fmt.Errorf("cdc scd=%d, but another flow applies changes into %s with scd=%d", scd, d.Name, cs.scd)
+		}
+		return cs, nil
+	}
+	cs := &cdcState{scd: scd, state: quoteIdent("__thund_cdc_" + strconv.Itoa(len(sr.cdc)) + "_" + relationName(d.Name))}
+	sr.cdc[key] = cs
+	sr.temps = append(sr.temps, cs.state)
+	st.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+cs.state)
+	return cs, nil
+}
+
+// cdcColumns matches the CDC spec's names to the changes' columns.
+func (fr *flowRun) cdcColumns() (cdcCols, error) {
+	find := func(name string) string {
+		name = strings.Trim(strings.TrimSpace(name), "`\"")
+		for _, c := range fr.cols {
+			if strings.EqualFold(c, name) {
+				return c
+			}
+		}
+		return ""
+	}
+	var cc cdcCols
+	for _, k := range fr.f.CDC.Keys {
+		c := find(k)
+		if c == "" {
+			return cc, fr.fail("cdc key %s is not a column of the changes (columns: %s)", k, strings.Join(fr.cols, ", "))
+		}
+		cc.keys = append(cc.keys, c)
+	}
+	if cc.seq = find(fr.f.CDC.SequenceBy); cc.seq == "" {
+		return cc, fr.fail("cdc sequence_by %s is not a column of the changes (columns: %s)", fr.f.CDC.SequenceBy, strings.Join(fr.cols, ", "))
+	}
+	cc.ct = find(changeTypeCol)
+	for _, c := range fr.cols {
+		if c == cc.ct {
+			continue
+		}
+		if fr.cdc.scd == 2 && (strings.EqualFold(c, startAtCol) || strings.EqualFold(c, endAtCol)) {
+			return cc, fr.fail("the changes have a column %s, which SCD 2 adds itself", c)
+		}
+		if strings.HasPrefix(strings.ToLower(c), "__thund_") {
+			return cc, fr.fail("column %s: names starting with __thund_ are reserved", c)
+		}
+		cc.out = append(cc.out, quoteIdent(c))
+	}
+	return cc, nil
+}
+
+// applyCDC applies the trigger's changes (table changes) onto the target
+// and returns a table of the changes that took effect.
+func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string, error) {
+	cs := fr.cdc
+	cc, err := fr.cdcColumns()
+	if err != nil {
+		return "", err
+	}
+	seq := quoteIdent(cc.seq)
+	var keys []string
+	for _, k := range cc.keys {
+		keys = append(keys, quoteIdent(k))
+	}
+	match := func(a, b string) string {
+		var out []string
+		for _, k := range keys {
+			out = append(out, a+"."+k+" IS NOT DISTINCT FROM "+b+"."+k)
+		}
+		return strings.Join(out, " AND ")
+	}
+	out := strings.Join(cc.out, ", ")
+
+	if t == 1 && !fr.created {
+		cols := out
+		if cs.scd == 2 {
+			cols += ", " + seq + " AS " + startAtCol + ", " + seq + " AS " + endAtCol
+		}
+		if _, err := fr.exec(ctx, "create "+fr.d.Name, "CREATE TABLE "+fr.target+" AS SELECT "+cols+" FROM "+changes+" LIMIT 0"); err != nil {
+			return "", err
+		}
+		fr.created = true
+	}
+
+	// Classify: D = delete, B = update-before (ignored), U = upsert.
+	var del []string
+	ctype := ""
+	if cc.ct != "" {
+		ctype = "upper(CAST(" + quoteIdent(cc.ct) + " AS VARCHAR))"
+		del = append(del, "coalesce("+ctype+" = 'DELETE', false)")
+	}
+	if p := strings.TrimSpace(fr.f.CDC.Deletes); p != "" {
+		del = append(del, "coalesce(("+p+"), false)")
+	}
+	kind := "'U'"
+	if len(del) > 0 || ctype != "" {
+		kind = "CASE"
+		if len(del) > 0 {
+			kind += " WHEN " + strings.Join(del, " OR ") + " THEN 'D'"
+		}
+		if ctype != "" {
+			kind += " WHEN coalesce(" + ctype + " = 'UPDATE_BEFORE', false) THEN 'B'"
+		}
+		kind += " ELSE 'U' END"
+	}
+	chg := fr.temp("cdc_changes")
+	stmt := "CREATE OR REPLACE TEMP TABLE " + chg + " AS SELECT * FROM (SELECT __thund_r.*, " + kind +
+		" AS __thund_kind, CAST(__thund_r AS VARCHAR) AS __thund_txt FROM " + changes + " AS __thund_r) WHERE __thund_kind <> 'B'"
+	if _, err := fr.exec(ctx, "classify changes", stmt); err != nil {
+		return "", err
+	}
+	var nulls int64
+	if err := fr.st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+chg+" WHERE "+seq+" IS NULL").Scan(&nulls); err != nil {
+		return "", fr.fail("check sequence: %v", explain(err))
+	}
+	if nulls > 0 {
+		return "", fr.fail("%d change(s) have a NULL sequence_by column %s", nulls, cc.seq)
+	}
+
+	// One change per key (SCD 1) or per key and sequence (SCD 2).
+	part := strings.Join(keys, ", ")
+	if cs.scd == 2 {
+		part += ", " + seq
+	}
+	win := fr.temp("cdc_winners")
+	stmt = "CREATE OR REPLACE TEMP TABLE " + win + " AS SELECT * FROM " + chg +
+		" QUALIFY row_number() OVER (PARTITION BY " + part + " ORDER BY " + seq + " DESC, (__thund_kind = 'D') DESC, __thund_txt DESC) = 1"
+	if _, err := fr.exec(ctx, "order changes", stmt); err != nil {
+		return "", err
+	}
+
+	if !cs.created {
+		if cs.scd == 1 {
+			stmt = "CREATE OR REPLACE TEMP TABLE " + cs.state + " AS SELECT " + part + ", " + seq + " AS __thund_seq, false AS __thund_deleted FROM " + win + " LIMIT 0"
+		} else {
+			stmt = "CREATE OR REPLACE TEMP TABLE " + cs.state + " AS SELECT * EXCLUDE (__thund_txt) FROM " + win + " LIMIT 0"
+		}
+		if _, err := fr.exec(ctx, "cdc state", stmt); err != nil {
+			return "", err
+		}
+		cs.created = true
+	}
+
+	app := fr.temp("cdc_applied")
+	var newer string
+	if cs.scd == 1 {
+		newer = "__thund_s.__thund_seq >= __thund_w." + seq
+	} else {
+		newer = "__thund_s." + seq + " = __thund_w." + seq
+	}
+	stmt = "CREATE OR REPLACE TEMP TABLE " + app + " AS SELECT __thund_w.* FROM " + win + " AS __thund_w WHERE NOT EXISTS (SELECT 1 FROM " +
+		cs.state + " AS __thund_s WHERE " + match("__thund_s", "__thund_w") + " AND " + newer + ")"
+	if _, err := fr.exec(ctx, "skip old changes", stmt); err != nil {
+		return "", err
+	}
+
+	var steps [][2]string
+	dropTouched := "DELETE FROM " + fr.target + " WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", fr.target) + ")"
+	if cs.scd == 1 {
+		steps = [][2]string{
+			{"update cdc state", "DELETE FROM " + cs.state + " WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", cs.state) + ")"},
+			{"update cdc state", "INSERT INTO " + cs.state + " SELECT " + part + ", " + seq + ", __thund_kind = 'D' FROM " + app},
+			{"apply changes to " + fr.d.Name, dropTouched},
+			{"apply changes to " + fr.d.Name, "INSERT INTO " + fr.target + " BY NAME SELECT " + out + " FROM " + app + " WHERE __thund_kind = 'U'"},
+		}
+	} else {
+		versions := "SELECT " + out + ", " + seq + " AS " + startAtCol + ", __thund_end AS " + endAtCol +
+			" FROM (SELECT *, lead(" + seq + ") OVER (PARTITION BY " + strings.Join(keys, ", ") + " ORDER BY " + seq + ") AS __thund_end FROM " +
+			cs.state + " AS __thund_s WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", "__thund_s") + ")) WHERE __thund_kind = 'U'"
+		steps = [][2]string{
+			{"update cdc state", "INSERT INTO " + cs.state + " BY NAME SELECT * EXCLUDE (__thund_txt) FROM " + app},
+			{"apply changes to " + fr.d.Name, dropTouched},
+			{"apply changes to " + fr.d.Name, "INSERT INTO " + fr.target + " BY NAME " + versions},
+		}
+	}
+	for _, s := range steps {
+		if _, err := fr.exec(ctx, s[0], s[1]); err != nil {
+			return "", err
+		}
+	}
+	applied := fr.temp("cdc_emit")
+	stmt = "CREATE OR REPLACE TEMP TABLE " + applied + " AS SELECT * EXCLUDE (__thund_kind, __thund_txt) FROM " + app + " ORDER BY " + seq
+	if _, err := fr.exec(ctx, "applied changes", stmt); err != nil {
+		return "", err
+	}
+	return applied, nil
+}

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// TestSandboxRefusesEscapes tries every way out of the pipeline folder a
+// query could take; each must fail with ErrSandbox (or, for functions the
+// sandbox removes, not exist), while reading a sample inside works.
+func TestSandboxRefusesEscapes(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "in.csv"), []byte("a\n1\n"), 0o644)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.csv"), []byte("s\nhidden\n"), 0o644)
+	s, err := Open(root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Exec(ctx, "CREATE TABLE ok AS SELECT * FROM read_csv_auto('"+filepath.Join(root, "in.csv")+"')"); err != nil {
+		t.Fatalf("reading inside the root failed: %v", err)
+	}
+	escapes := map[string]string{
+		"read outside":       "SELECT * FROM read_csv_auto('" + filepath.Join(outside, "secret.csv") + "')",
+		"read /etc/passwd":   "SELECT * FROM read_csv('/etc/passwd')",
+		"relative escape":    "SELECT * FROM read_csv_auto('" + root + "/../" + filepath.Base(outside) + "/secret.csv')",
+		"read /proc environ": "SELECT * FROM read_text('/proc/self/environ')",
+		"glob outside":       "SELECT * FROM glob('/etc/*')",
+		"copy to /tmp":       "COPY (SELECT 1) TO '" + filepath.Join(outside, "x.csv") + "'",
+		"attach":             "ATTACH '" + filepath.Join(outside, "x.db") + "' AS x",
+		"install":            "INSTALL httpfs",
+		"load":               "LOAD httpfs",
+		"http url":           "SELECT * FROM read_csv('http://127.0.0.1:1/x.csv')",
+		"s3 url":             "SELECT * FROM read_parquet('s3://bucket/x.parquet')",
+		"unlock":             "SET enable_external_access = true",
+		"reset allowed dirs": "SET allowed_directories = ['/']",
+		"export database":    "EXPORT DATABASE '" + filepath.Join(outside, "dump") + "'",
+	}
+	for name, q := range escapes {
+		err := s.Exec(ctx, q)
+		if err == nil {
+			t.Errorf("%s: allowed: %s", name, q)
+			continue
+		}
+		if !errors.Is(err, ErrSandbox) && !strings.Contains(err.Error(), "Catalog Error") {
+			t.Errorf("%s: refused, but not by the sandbox: %v", name, err)
+		}
+	}
+	// No function reads the environment.
+	if err := s.Exec(ctx, "SELECT getenv('HOME')"); err == nil {
+		t.Error("getenv is available")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x.csv")); err == nil {
+		t.Error("COPY TO wrote a file outside the sandbox")
+	}
+}
+
+// TestSandboxedRunFailsWithReason runs a pipeline whose dataset reads a
+// file outside the root: the dataset fails with the sandbox's reason, its
+// reader is skipped, and an independent dataset still completes.
+func TestSandboxedRunFailsWithReason(t *testing.T) {
+	root := t.TempDir()
+	p := &ir.Pipeline{
+		Datasets: []*ir.Dataset{{Name: "stolen", Kind: ir.MaterializedView}, {Name: "reader", Kind: ir.MaterializedView}, {Name: "fine", Kind: ir.MaterializedView}},
+		Flows: []*ir.Flow{
+			{Name: "stolen", Target: "stolen", Normalized: "SELECT * FROM read_csv('/etc/passwd')"},
+			{Name: "reader", Target: "reader", Normalized: "SELECT * FROM stolen", Reads: []ir.Ref{{Name: "stolen"}}},
+			{Name: "fine", Target: "fine", Normalized: "SELECT 42 AS answer"},
+		},
+	}
+	s, err := Open(root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), p, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Datasets["stolen"]; d.Phase != Failed || !strings.Contains(d.Error, "refused by the sandbox") {
+		t.Fatalf("stolen: %+v", d)
+	}
+	if d := res.Datasets["reader"]; d.Phase != Skipped || !strings.Contains(d.Error, "upstream stolen failed") {
+		t.Fatalf("reader: %+v", d)
+	}
+	if d := res.Datasets["fine"]; d.Phase != Completed || d.Rows != 1 {
+		t.Fatalf("fine: %+v", d)
+	}
+}
