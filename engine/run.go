@@ -275,6 +275,7 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 }
 
 func (st *runState) failDataset(dr *DatasetResult, d *ir.Dataset, flows []*ir.Flow, err error, start time.Time) {
+	st.settle()
 	dr.Phase, dr.Error, dr.Elapsed = Failed, err.Error(), time.Since(start)
 	name := ""
 	var fe *flowError
@@ -286,6 +287,24 @@ func (st *runState) failDataset(dr *DatasetResult, d *ir.Dataset, flows []*ir.Fl
 	st.emit(Event{Dataset: d.Name, Flow: name, Phase: Failed, Message: err.Error(), Elapsed: time.Since(start)})
 	// Drop a half-built target so downstream never reads stale rows.
 	st.drop(context.Background(), d)
+}
+
+// settle makes sure no statement is still running on the run's
+// connection after a cancellation. duckdb-go can return a cancelled
+// statement's context error while DuckDB keeps executing it (when the
+// cancel lands as the statement starts); a short query on the same
+// connection then blocks behind it, and its own timeout makes duckdb-go
+// interrupt the connection, which stops the runaway statement.
+func (st *runState) settle() {
+	for i := 0; i < 50; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		var one int
+		err := st.conn.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+		cancel()
+		if err == nil {
+			return
+		}
+	}
 }
 
 // flowError ties an error to the flow that caused it.

@@ -2,9 +2,8 @@
 // DuckDB over its sample data.
 //
 // Modes: --check analyses only; --once runs the pipeline once and prints
-// events, expectation results and previews. Watching the folder and
-// re-running on save is not built yet: without --check or --once the
-// command says so and exits with status 2.
+// events, expectation results and previews; without either, it watches
+// the folder and re-runs what each save changed (package watch).
 package main
 
 import (
@@ -15,10 +14,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/report"
+	"github.com/thund-dev/thund/watch"
 )
 
 const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipelines format).
@@ -26,6 +27,7 @@ const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipel
 Usage:
   thund-watch --check [--json] [--backend NAME,...] [--graph] [DIR]
   thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [DIR]
+  thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--backend NAME,...] [DIR]
 
 DIR is the pipeline folder, or any file or folder inside it (default: .).
 The pipeline root is the nearest folder upward holding spark-pipeline.yml,
@@ -49,6 +51,17 @@ table of the first --limit rows of each previewed dataset. With --json:
 {"type":"diagnostic"}, {"type":"event"}, {"type":"expectation"},
 {"type":"increment"} and {"type":"preview"} objects, then {"type":"summary"}.
 
+Watch mode (neither --check nor --once) runs every dataset, then watches
+the folder: after each batch of saves it prints the diagnostics that
+appeared or went away, re-runs only the datasets whose SQL, settings or
+input data changed plus everything downstream of them, and prints one
+status line per run and the --preview tables of what re-ran. A save that
+changes nothing semantic (a comment, whitespace) re-runs nothing; a save
+during a run cancels it and starts one covering both. With --json, the
+objects of --once (diagnostics carry "change": "added" or "removed"), then
+{"type":"run","changed":[...],"reran":[...],"elapsed_ms":N,...} per batch.
+Ctrl-C stops cleanly with status 0.
+
 Exit status: 0 when there is no error, 1 when there is any error (or, with
 --once, a failed dataset or a FAIL expectation), 2 for a usage error.
 `
@@ -67,6 +80,7 @@ type options struct {
 	state    string
 	backends []ir.Backend
 	dir      string
+	debounce time.Duration
 }
 
 // errUsage marks a command-line mistake (exit status 2).
@@ -80,8 +94,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print NDJSON objects instead of text")
 	fs.BoolVar(&o.graph, "graph", false, "with --check, also print the datasets in dependency order")
 	fs.BoolVar(&o.once, "once", false, "run the pipeline once on its sample data (embedded DuckDB) and exit (1 on a failure or FAIL expectation)")
-	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset)")
-	fs.IntVar(&o.limit, "limit", 20, "with --once, rows shown per previewed dataset")
+	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset); in watch mode, datasets to preview when they re-run (default: none)")
+	fs.IntVar(&o.limit, "limit", 20, "with --once or in watch mode, rows shown per previewed dataset")
+	fs.DurationVar(&o.debounce, "debounce", watch.DefaultDebounce, "in watch mode, how long the folder must stay quiet before a batch of saves is applied")
 	fs.StringVar(&o.state, "state", "", "keep the DuckDB database and durable outputs in this folder (default: in memory)")
 	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2")
 	fs.Usage = func() {
@@ -117,6 +132,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprintf(stderr, "thund-watch: --limit %d: give a number of rows, 0 or more\n", o.limit)
 		return o, errUsage
 	}
+	if o.debounce <= 0 {
+		fmt.Fprintf(stderr, "thund-watch: --debounce %s: give a positive duration, such as 50ms\n", o.debounce)
+		return o, errUsage
+	}
 	if o.check && o.once {
 		fmt.Fprintln(stderr, "thund-watch: --check and --once exclude each other: --check only analyses, --once also runs")
 		return o, errUsage
@@ -143,8 +162,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !o.check && !o.once {
-		fmt.Fprintln(stderr, "thund-watch: watching the folder for saves is not built yet; use --once to run the pipeline, or --check to analyse it")
-		return 2
+		return runWatch(o, stdout, stderr)
 	}
 	snap, err := analysis.Load(o.dir, analysis.Options{Backends: o.backends})
 	if err != nil {
