@@ -25,7 +25,7 @@ FUZZ_TARGETS := \
 	./analysis:FuzzAnalyseFile \
 	./textpos:FuzzRoundTrip
 
-.PHONY: all build test demo bench fuzz lint clean
+.PHONY: all build test test-go demo bench fuzz lint clean vscode-deps vsix test-vscode-unit test-vscode
 
 all: build
 
@@ -33,8 +33,12 @@ build:
 	$(GO) build $(GOFLAGS) -o bin/thund-watch ./cmd/thund-watch
 	$(GO) build $(GOFLAGS) -o bin/thund-lsp ./cmd/thund-lsp
 
-# The full suite: vet, formatting, and every test with the race detector.
-test: lint
+# The full suite: vet, formatting, every Go test with the race detector,
+# then the VS Code extension's unit tests and its end-to-end test in
+# code-server.
+test: test-go test-vscode
+
+test-go: lint
 	$(GO) test $(GOFLAGS) -race -count=1 ./...
 
 # The main job on the embedded default: run the retail pipeline once on
@@ -59,5 +63,86 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(GOFLAGS) ./...
 
+# The VS Code extension (editors/vscode). Heavy downloads for its
+# end-to-end test (Node 24, code-server) are cached under THUND_CACHE.
+VSCODE      := editors/vscode
+THUND_CACHE ?= $(HOME)/.cache/thund
+
+vscode-deps:
+	cd $(VSCODE) && npm ci --no-audit --no-fund --loglevel=error
+
+# An installable .vsix with thund-lsp inside: editors/vscode/thund.vsix.
+vsix: build vscode-deps
+	rm -rf $(VSCODE)/bin && mkdir -p $(VSCODE)/bin && cp bin/thund-lsp $(VSCODE)/bin/
+	cd $(VSCODE) && npm run --silent package
+
+test-vscode-unit: vscode-deps
+	cd $(VSCODE) && npm test
+
+# Unit tests, then the .vsix installed into code-server and driven in
+# Debian's Chromium; screenshots go to docs/img/.
+test-vscode: test-vscode-unit vsix
+	THUND_CACHE=$(THUND_CACHE) bash $(VSCODE)/e2e/setup.sh
+	THUND_CACHE=$(THUND_CACHE) node $(VSCODE)/e2e/run.mjs
+
 clean:
-	rm -rf bin
+	rm -rf bin $(VSCODE)/bin $(VSCODE)/dist $(VSCODE)/thund.vsix
+
+# --- Spark Connect (issue 6) ---------------------------------------------
+# A real Spark Connect 4.1 server from the pinned pyspark on PyPI, in a venv
+# under ~/.cache/thund/spark (scripts/spark.sh), on 127.0.0.1:15002.
+.PHONY: spark-install spark-start spark-stop spark-status test-spark proto proto-check
+
+spark-install:
+	scripts/spark.sh install
+
+spark-start:
+	scripts/spark.sh start
+
+spark-stop:
+	scripts/spark.sh stop
+
+spark-status:
+	scripts/spark.sh status
+
+# The Spark suite against a real server: started here when none runs, and
+# then stopped again (a server you started yourself is left running).
+# Plain `go test` starts one too (sparktest.Main) and leaves it running;
+# THUND_SKIP_SPARK=1 skips the tests that need it.
+test-spark:
+	@started=0; \
+	if ! scripts/spark.sh status >/dev/null 2>&1; then scripts/spark.sh start || exit 1; started=1; fi; \
+	$(GO) test $(GOFLAGS) -count=1 ./sparkconnect/... ./sdplower/...; rc=$$?; \
+	if [ $$started = 1 ]; then scripts/spark.sh stop; fi; exit $$rc
+
+# Regenerate sparkconnect/pb from proto/ with pinned protoc (grpcio-tools
+# wheel), protoc-gen-go and protoc-gen-go-grpc, all installed under
+# ~/.cache/thund/protoc.
+proto:
+	GO=$(GO) scripts/proto.sh
+
+# proto, then compare every field of proto/ with the descriptors pyspark
+# ships (field numbers, names, types, oneofs).
+proto-check:
+	GO=$(GO) scripts/proto.sh check
+
+# --- thund-lsp end to end (issue 4) --------------------------------------
+# Two real LSP clients against bin/thund-lsp: headless Neovim (Debian's
+# package, installed when missing) and the client library VS Code uses,
+# from npm (editors/lsp-client-test); and the scale tests (a 10 MB file, a
+# 10,000-file pipeline), run without the race detector, which slows the
+# parser so much that they would measure it.
+.PHONY: lsp-bin test-nvim test-lsp-client test-lsp-scale
+test: test-nvim test-lsp-client test-lsp-scale
+
+lsp-bin:
+	$(GO) build $(GOFLAGS) -o bin/thund-lsp ./cmd/thund-lsp
+
+test-nvim: lsp-bin
+	editors/nvim/test.sh
+
+test-lsp-client: lsp-bin
+	cd editors/lsp-client-test && npm ci --prefer-offline --no-audit --no-fund --loglevel=error && npm test
+
+test-lsp-scale:
+	$(GO) test $(GOFLAGS) -count=1 -run '^TestLarge' ./lsp/

@@ -1,0 +1,448 @@
+// Package sdplower lowers Thund's pipeline IR to a Spark Declarative
+// Pipelines dataflow graph and pushes it to a Spark Connect server: one
+// DefineOutput per dataset, one DefineFlow per flow (each query sent as
+// Spark SQL, as written), then a run or a dry run whose events it parses.
+//
+// Lowering refuses, with the diagnostics analysis gives (package capab),
+// whatever the target Spark version cannot run, before any call.
+package sdplower
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/sparkconnect/pb"
+)
+
+// OutputType is how an output is declared to Spark.
+type OutputType int
+
+// Output types. PersistentView has no DefineOutput type in Spark 4.1: it
+// is sent as SQL text (CREATE VIEW) through DefineSqlGraphElements.
+const (
+	MaterializedView OutputType = iota + 1
+	// Table is a streaming table (or a table filled by append flows);
+	// Spark calls both TABLE.
+	Table
+	TemporaryView
+	PersistentView
+)
+
+func (t OutputType) String() string {
+	switch t {
+	case MaterializedView:
+		return "materialized view"
+	case Table:
+		return "table"
+	case TemporaryView:
+		return "temporary view"
+	case PersistentView:
+		return "view"
+	}
+	return fmt.Sprintf("OutputType(%d)", int(t))
+}
+
+func (t OutputType) proto() pb.OutputType {
+	switch t {
+	case MaterializedView:
+		return pb.OutputType_MATERIALIZED_VIEW
+	case Table:
+		return pb.OutputType_TABLE
+	case TemporaryView:
+		return pb.OutputType_TEMPORARY_VIEW
+	}
+	return pb.OutputType_OUTPUT_TYPE_UNSPECIFIED
+}
+
+// Output is one dataset of the graph.
+type Output struct {
+	Name        string
+	Type        OutputType
+	Comment     string
+	PartitionBy []string
+	ClusterBy   []string
+	Format      string
+	Properties  map[string]string
+	// Kind is the IR kind it was lowered from.
+	Kind ir.Kind
+	Loc  ir.Loc
+}
+
+// Flow is one query writing into an output.
+type Flow struct {
+	Name   string
+	Target string
+	// SQL is the query as written in the file (Spark SQL, STREAM(...)
+	// included), and QueryLoc where it is, so Spark's line and position
+	// map back to the file.
+	SQL      string
+	QueryLoc ir.Loc
+	// Conf holds the flow's SQL settings (SET statements, @conf).
+	Conf map[string]string
+	// Append marks a flow into another dataset (CREATE FLOW ... INSERT
+	// INTO); Once a one-time backfill flow.
+	Append bool
+	Once   bool
+	Loc    ir.Loc
+}
+
+// SQLFile is a file sent as written through DefineSqlGraphElements.
+type SQLFile struct {
+	// Path is root-relative (for locations) and Text the file's text.
+	Path string
+	Text string
+	// Datasets and Flows are the names it defines; Queries the range of
+	// each one's query in the file, by name key.
+	Datasets []string
+	Flows    []string
+	Queries  map[string]ir.Loc
+	// Synthetic is true for text Thund wrote (a persistent view's CREATE
+	// VIEW), whose positions are not those of a file; Offset is where the
+	// query starts in the synthetic text.
+	Synthetic bool
+	QueryLoc  ir.Loc
+	Offset    int
+}
+
+// Graph is a lowered pipeline, ready to push.
+type Graph struct {
+	Name     string
+	Backend  ir.Backend
+	Catalog  string
+	Database string
+	// Conf is the spec's configuration, given to the graph as SQL settings.
+	Conf map[string]string
+	// Storage is the spec's storage as an absolute URI.
+	Storage string
+	Outputs []*Output
+	Flows   []*Flow
+	Files   []*SQLFile
+	// Skipped lists datasets left out because their @backends exclude the
+	// target.
+	Skipped []string
+}
+
+// Options adjust lowering.
+type Options struct {
+	// Texts, when set, gives the text of library files by root-relative
+	// path. A file in SDP form (CREATE statements) without any pragma is
+	// then sent as written through DefineSqlGraphElements, as
+	// spark-pipelines would, instead of one define per dataset and flow.
+	Texts map[string]string
+}
+
+// Lower lowers p for a Spark backend (spark-4.1 or spark-4.2). When p uses
+// anything that backend cannot run, it returns no graph and the capability
+// errors analysis reports for that backend.
+func Lower(p *ir.Pipeline, backend ir.Backend) (*Graph, []ir.Diagnostic) {
+	return LowerWith(p, backend, Options{})
+}
+
+// LowerWith is Lower with options.
+func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.Diagnostic) {
+	if backend != ir.Spark41 && backend != ir.Spark42 {
+		return nil, []ir.Diagnostic{{
+			Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
+			Message: fmt.Sprintf("cannot lower to %q: Spark lowering targets %s or %s", backend, ir.Spark41, ir.Spark42),
+		}}
+	}
+	var errs []ir.Diagnostic
+	for _, d := range capab.Check(p, []ir.Backend{backend}) {
+		if d.Severity == ir.Error && d.Backend == backend {
+			errs = append(errs, d)
+		}
+	}
+	g := &Graph{
+		Name:     p.Name,
+		Backend:  backend,
+		Catalog:  p.Catalog,
+		Database: p.Database,
+		Conf:     p.Configuration,
+		Storage:  StorageURI(p.Root, p.Storage),
+	}
+	included := map[string]bool{}
+	for _, d := range p.Datasets {
+		if !runsOn(d, backend) {
+			g.Skipped = append(g.Skipped, d.Name)
+			continue
+		}
+		included[ir.NameKey(d.Name)] = true
+	}
+	// A dataset Spark runs must not read one it does not.
+	for _, f := range p.Flows {
+		if !included[ir.NameKey(f.Target)] {
+			continue
+		}
+		for _, r := range f.Reads {
+			if d := p.Resolve(r.Name); d != nil && !included[ir.NameKey(d.Name)] {
+				errs = append(errs, ir.Diagnostic{
+					Loc: r.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
+					Message: fmt.Sprintf("%s reads %s, which is restricted to other backends (@backends), so %s cannot run %s: restrict %s the same way, or let %s run on %s",
+						f.Target, d.Name, backend, f.Target, f.Target, d.Name, backend),
+				})
+			}
+		}
+	}
+	errs = append(errs, viewRules(p, backend, included)...)
+	errs = append(errs, multiFlowRule(p, backend, included)...)
+	if len(errs) > 0 {
+		ir.SortDiagnostics(errs)
+		return nil, errs
+	}
+
+	asWritten := sdpFiles(p, opts.Texts, included)
+	for _, d := range p.Datasets {
+		if !included[ir.NameKey(d.Name)] || asWritten[d.Loc.File] != nil {
+			continue
+		}
+		if d.Kind == ir.View {
+			g.Files = append(g.Files, viewFile(p, d))
+			continue
+		}
+		g.Outputs = append(g.Outputs, &Output{
+			Name:        d.Name,
+			Type:        outputType(p, d),
+			Comment:     d.Comment,
+			PartitionBy: d.PartitionBy,
+			ClusterBy:   d.ClusterBy,
+			Format:      d.Format,
+			Properties:  d.Properties,
+			Kind:        d.Kind,
+			Loc:         d.Loc,
+		})
+	}
+	for _, f := range p.Flows {
+		d := p.Dataset(f.Target)
+		if d == nil || !included[ir.NameKey(d.Name)] || d.Kind == ir.View || asWritten[f.QueryLoc.File] != nil {
+			continue
+		}
+		g.Flows = append(g.Flows, &Flow{
+			Name:     f.Name,
+			Target:   d.Name,
+			SQL:      f.SQL,
+			QueryLoc: f.QueryLoc,
+			Conf:     f.Conf,
+			Append:   f.Append,
+			Loc:      f.Loc,
+		})
+	}
+	var files []string
+	for path := range asWritten {
+		files = append(files, path)
+	}
+	sort.Strings(files)
+	for _, path := range files {
+		g.Files = append(g.Files, asWritten[path])
+	}
+	return g, nil
+}
+
+// viewRules finds what Spark refuses about persistent views: reading a
+// temporary view (INVALID_TEMP_OBJ_REFERENCE, checked on Spark 4.1.4).
+func viewRules(p *ir.Pipeline, backend ir.Backend, included map[string]bool) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, f := range p.Flows {
+		v := p.Dataset(f.Target)
+		if v == nil || v.Kind != ir.View || !included[ir.NameKey(v.Name)] {
+			continue
+		}
+		for _, r := range f.Reads {
+			if d := p.Resolve(r.Name); d != nil && d.Kind == ir.TemporaryView {
+				out = append(out, ir.Diagnostic{
+					Loc: r.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
+					Message: fmt.Sprintf("%s is a persistent view and reads the temporary view %s, which %s refuses (INVALID_TEMP_OBJ_REFERENCE): make %s a temporary view, or %s a materialized view",
+						v.Name, d.Name, backend, v.Name, d.Name),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// fileFormats are the table formats Spark writes through its file sink,
+// whose one write log per table is shared by every stream writing it.
+var fileFormats = map[string]bool{"": true, "parquet": true, "orc": true, "json": true, "csv": true, "text": true, "avro": true}
+
+// multiFlowRule refuses a streaming table filled by more than one streaming
+// flow in a file format: Spark 4.1's file sink keeps one batch log per
+// table, so the second stream's batch 0 is taken as already written and
+// its rows are silently dropped (checked on Spark 4.1.4 with parquet: two
+// flows of two rows and one row leave one row).
+func multiFlowRule(p *ir.Pipeline, backend ir.Backend, included map[string]bool) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, d := range p.Datasets {
+		if !included[ir.NameKey(d.Name)] || !fileFormats[strings.ToLower(d.Format)] {
+			continue
+		}
+		var streams []*ir.Flow
+		for _, f := range p.FlowsInto(d.Name) {
+			if f.Streaming {
+				streams = append(streams, f)
+			}
+		}
+		if len(streams) < 2 {
+			continue
+		}
+		format := d.Format
+		if format == "" {
+			format = "parquet, the default"
+		}
+		for _, f := range streams[1:] {
+			loc := f.TargetLoc
+			if loc.IsZero() {
+				loc = f.QueryLoc
+			}
+			out = append(out, ir.Diagnostic{
+				Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
+				Message: fmt.Sprintf("%s is filled by %d streaming flows (%s and %s...), and on %s a table stored as files (%s) keeps one write log for all of them, so the rows of all but one flow are silently dropped: fill %s from one flow (UNION ALL the sources), or give each flow its own table",
+					d.Name, len(streams), streams[0].Name, f.Name, backend, format, d.Name),
+			})
+		}
+	}
+	return out
+}
+
+// runsOn reports whether d's @backends (if any) include b.
+func runsOn(d *ir.Dataset, b ir.Backend) bool {
+	if len(d.Backends) == 0 {
+		return true
+	}
+	for _, x := range d.Backends {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+// outputType maps an IR kind to a Spark output type. A table is a
+// materialized view unless its flows stream or append, as SDP has no batch
+// "table" of its own.
+func outputType(p *ir.Pipeline, d *ir.Dataset) OutputType {
+	switch d.Kind {
+	case ir.StreamingTable:
+		return Table
+	case ir.TemporaryView:
+		return TemporaryView
+	case ir.View:
+		return PersistentView
+	case ir.Table:
+		for _, f := range p.FlowsInto(d.Name) {
+			if f.Streaming || f.Append {
+				return Table
+			}
+		}
+	}
+	return MaterializedView
+}
+
+// viewFile writes a persistent view as SDP SQL: Spark 4.1 has no output
+// type for it, only the CREATE VIEW statement.
+func viewFile(p *ir.Pipeline, d *ir.Dataset) *SQLFile {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE VIEW %s", quoteIdent(d.Name))
+	if d.Comment != "" {
+		fmt.Fprintf(&b, " COMMENT '%s'", strings.ReplaceAll(d.Comment, "'", "\\'"))
+	}
+	b.WriteString(" AS\n")
+	f := &SQLFile{Path: d.Loc.File, Datasets: []string{d.Name}, Synthetic: true, Offset: b.Len()}
+	for _, fl := range p.FlowsInto(d.Name) {
+		b.WriteString(fl.SQL)
+		f.QueryLoc = fl.QueryLoc
+		f.Flows = append(f.Flows, fl.Name)
+		break // a view has one query
+	}
+	f.Text = b.String()
+	return f
+}
+
+var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// quoteIdent backquotes a name unless it is a plain identifier.
+func quoteIdent(name string) string {
+	if plainIdent.MatchString(name) {
+		return name
+	}
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+}
+
+var pragmaLine = regexp.MustCompile(`(?m)^[ \t]*--[ \t]*@`)
+
+// sdpFiles picks the files to send as written: in SDP form (their datasets
+// are CREATE statements), free of pragmas (whose meaning Spark would not
+// see), and whose every dataset runs on the target.
+func sdpFiles(p *ir.Pipeline, texts map[string]string, included map[string]bool) map[string]*SQLFile {
+	out := map[string]*SQLFile{}
+	if len(texts) == 0 {
+		return out
+	}
+	bad := map[string]bool{}
+	for _, d := range p.Datasets {
+		file := d.Loc.File
+		text, ok := texts[file]
+		if !ok || bad[file] {
+			continue
+		}
+		if !included[ir.NameKey(d.Name)] || !isCreate(text, d.KindLoc.Start) || pragmaLine.MatchString(text) {
+			bad[file] = true
+			delete(out, file)
+			continue
+		}
+		f := out[file]
+		if f == nil {
+			f = &SQLFile{Path: file, Text: text}
+			out[file] = f
+		}
+		f.Datasets = append(f.Datasets, d.Name)
+	}
+	for _, fl := range p.Flows {
+		if f := out[fl.QueryLoc.File]; f != nil {
+			f.Flows = append(f.Flows, fl.Name)
+			if f.Queries == nil {
+				f.Queries = map[string]ir.Loc{}
+			}
+			f.Queries[ir.NameKey(fl.Name)] = fl.QueryLoc
+			if _, ok := f.Queries[ir.NameKey(fl.Target)]; !ok {
+				f.Queries[ir.NameKey(fl.Target)] = fl.QueryLoc
+			}
+		}
+	}
+	// A file of flows only (CREATE FLOW into a dataset elsewhere) has no
+	// dataset above; it is sent define by define.
+	for _, fl := range p.Flows {
+		if f := out[fl.QueryLoc.File]; f != nil && !included[ir.NameKey(fl.Target)] {
+			delete(out, fl.QueryLoc.File)
+		}
+	}
+	return out
+}
+
+func isCreate(text string, at int) bool {
+	if at < 0 || at+6 > len(text) {
+		return false
+	}
+	return strings.EqualFold(text[at:at+6], "create")
+}
+
+// StorageURI turns the spec's storage into the absolute URI Spark 4.1
+// wants: a URI with a scheme is kept; a path is made absolute against the
+// pipeline root and given the file scheme.
+func StorageURI(root, storage string) string {
+	if storage == "" {
+		return ""
+	}
+	if u, err := url.Parse(storage); err == nil && len(u.Scheme) > 1 {
+		return storage
+	}
+	path := storage
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}

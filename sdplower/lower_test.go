@@ -1,0 +1,236 @@
+package sdplower
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/ir"
+)
+
+// analyse writes files into a pipeline folder (no server needed) and loads it.
+func analyse(t *testing.T, files map[string]string) (dir string, p *ir.Pipeline, txt map[string]string) {
+	t.Helper()
+	dir = writePipeline(t, files)
+	s := load(t, dir)
+	for _, d := range s.Diagnostics {
+		if d.Severity == ir.Error {
+			t.Fatalf("analysis error: %+v", d)
+		}
+	}
+	return dir, s.Pipeline, texts(s)
+}
+
+func TestLowerMapsKindsFlowsAndSettings(t *testing.T) {
+	_, p, _ := analyse(t, map[string]string{
+		"transformations/a.sql": "SET spark.sql.shuffle.partitions = 3;\n" +
+			"CREATE MATERIALIZED VIEW mv COMMENT 'the base' AS SELECT `id` FROM src WHERE id > 0;\n" +
+			"CREATE STREAMING TABLE st AS SELECT id FROM STREAM(src);\n" +
+			"CREATE STREAMING TABLE st2;\n" +
+			"CREATE FLOW backfill AS INSERT INTO st2 BY NAME SELECT id FROM STREAM(src2);\n" +
+			"CREATE TEMPORARY VIEW tv AS SELECT id FROM mv;\n" +
+			"CREATE VIEW v AS SELECT id FROM mv;\n",
+		"transformations/b.sql": "-- @kind: table\n-- @partition_by: id\nSELECT id FROM tv\n",
+	})
+	g, diags := Lower(p, ir.Spark41)
+	if g == nil {
+		t.Fatalf("Lower refused: %v", diags)
+	}
+	types := map[string]OutputType{}
+	for _, o := range g.Outputs {
+		types[o.Name] = o.Type
+	}
+	want := map[string]OutputType{"mv": MaterializedView, "st": Table, "st2": Table, "tv": TemporaryView, "b": MaterializedView}
+	if !reflect.DeepEqual(types, want) {
+		t.Errorf("output types = %v, want %v", types, want)
+	}
+	for _, o := range g.Outputs {
+		if o.Name == "mv" && o.Comment != "the base" {
+			t.Errorf("mv comment = %q", o.Comment)
+		}
+		if o.Name == "b" && !reflect.DeepEqual(o.PartitionBy, []string{"id"}) {
+			t.Errorf("b partition_by = %v", o.PartitionBy)
+		}
+	}
+	flows := map[string]*Flow{}
+	for _, f := range g.Flows {
+		flows[f.Name] = f
+	}
+	if f := flows["mv"]; f == nil || f.SQL != "SELECT `id` FROM src WHERE id > 0" {
+		t.Errorf("mv flow = %+v; want the query as written (backticks kept)", f)
+	}
+	if f := flows["backfill"]; f == nil || f.Target != "st2" || !f.Append {
+		t.Errorf("backfill flow = %+v; want an append flow into st2", f)
+	}
+	if f := flows["st"]; f == nil || f.SQL != "SELECT id FROM STREAM(src)" || f.Conf["spark.sql.shuffle.partitions"] != "3" {
+		t.Errorf("st flow = %+v; want STREAM(src) as written and the file's SET", flows["st"])
+	}
+	if len(g.Files) != 1 || !g.Files[0].Synthetic || g.Files[0].Text != "CREATE VIEW v AS\nSELECT id FROM mv" {
+		t.Errorf("files = %+v; want the persistent view as CREATE VIEW text", g.Files)
+	}
+	if flows["v"] != nil {
+		t.Error("the persistent view's query is also a DefineFlow")
+	}
+}
+
+func TestLowerCatalogDatabaseConfAndStorage(t *testing.T) {
+	p := &ir.Pipeline{Name: "x", Root: "/work/p", Catalog: "cat", Database: "db", Storage: "store/here",
+		Configuration: map[string]string{"k": "v"}}
+	g, _ := Lower(p, ir.Spark41)
+	if g.Catalog != "cat" || g.Database != "db" || g.Conf["k"] != "v" {
+		t.Errorf("graph settings = %+v", g)
+	}
+	if g.Storage != "file:///work/p/store/here" {
+		t.Errorf("storage = %q, want an absolute file URI", g.Storage)
+	}
+	for in, want := range map[string]string{
+		"file:///tmp/s": "file:///tmp/s", "s3a://b/k": "s3a://b/k", "/abs/s": "file:///abs/s", "": "",
+	} {
+		if got := StorageURI("/root", in); got != want {
+			t.Errorf("StorageURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Lowering refuses exactly the capability errors analysis gives for the
+// target, and nothing for warnings.
+func TestLowerRefusesWithCapabilityErrors(t *testing.T) {
+	s := load(t, "../testdata/broken/capability")
+	for _, b := range []ir.Backend{ir.Spark41, ir.Spark42} {
+		g, diags := Lower(s.Pipeline, b)
+		if g != nil {
+			t.Fatalf("%s: Lower accepted a pipeline with unsupported features", b)
+		}
+		var want []ir.Diagnostic
+		for _, d := range capab.Check(s.Pipeline, []ir.Backend{b}) {
+			if d.Severity == ir.Error {
+				want = append(want, d)
+			}
+		}
+		ir.SortDiagnostics(want)
+		if !reflect.DeepEqual(diags, want) {
+			t.Errorf("%s: diagnostics\n%v\nwant capab's\n%v", b, diags, want)
+		}
+	}
+	if g, diags := Lower(s.Pipeline, ir.Native); g != nil || len(diags) != 1 || !strings.Contains(diags[0].Message, "spark-4.1") {
+		t.Errorf("Lower(native) = %v, %v; want a refusal naming the Spark targets", g, diags)
+	}
+}
+
+func TestLowerRetailRefusedForExpectations(t *testing.T) {
+	s := load(t, "../testdata/retail")
+	g, diags := Lower(s.Pipeline, ir.Spark41)
+	if g != nil || len(diags) == 0 {
+		t.Fatalf("Lower(retail) = %v, %v; want a refusal", g, diags)
+	}
+	for _, d := range diags {
+		if !strings.Contains(d.Message, "expectations") || d.Loc.File == "" {
+			t.Errorf("diagnostic %+v: want an expectations refusal at its pragma", d)
+		}
+	}
+}
+
+func TestLowerRefusesTwoStreamsIntoAFileTable(t *testing.T) {
+	two := "CREATE STREAMING TABLE t AS SELECT id FROM STREAM(a);\nCREATE FLOW f2 AS INSERT INTO t BY NAME SELECT id FROM STREAM(b);\n"
+	_, p, _ := analyse(t, map[string]string{"transformations/t.sql": two})
+	if g, diags := Lower(p, ir.Spark41); g != nil || len(diags) != 1 || !strings.Contains(diags[0].Message, "t is filled by 2 streaming flows") {
+		t.Errorf("Lower = %v, %v; want one refusal", g, diags)
+	}
+	// A table format with its own transaction log (Delta) is fine.
+	delta := strings.Replace(two, "STREAMING TABLE t ", "STREAMING TABLE t USING delta ", 1)
+	_, p, _ = analyse(t, map[string]string{"transformations/t.sql": delta})
+	if g, diags := Lower(p, ir.Spark41); g == nil {
+		t.Errorf("Lower refused a Delta table with two flows: %v", diags)
+	}
+}
+
+func TestLowerBackendRestrictions(t *testing.T) {
+	_, p, _ := analyse(t, map[string]string{
+		"transformations/local.sql":  "-- @backends: native\nSELECT 1 AS x\n",
+		"transformations/shared.sql": "SELECT 2 AS y\n",
+	})
+	g, diags := Lower(p, ir.Spark41)
+	if g == nil {
+		t.Fatalf("Lower refused: %v", diags)
+	}
+	if !reflect.DeepEqual(g.Skipped, []string{"local"}) || len(g.Outputs) != 1 || g.Outputs[0].Name != "shared" {
+		t.Errorf("skipped %v, outputs %v; want local skipped and shared lowered", g.Skipped, g.Outputs)
+	}
+
+	_, p, _ = analyse(t, map[string]string{
+		"transformations/local.sql":  "-- @backends: native\nSELECT 1 AS x\n",
+		"transformations/reader.sql": "SELECT x FROM local\n",
+	})
+	if g, diags := Lower(p, ir.Spark41); g != nil || len(diags) != 1 || !strings.Contains(diags[0].Message, "reader reads local") {
+		t.Errorf("Lower = %v, %v; want a refusal: reader reads a native-only dataset", g, diags)
+	}
+}
+
+func TestLowerFilesAsWritten(t *testing.T) {
+	sdp := "SET spark.sql.shuffle.partitions = 4;\nCREATE MATERIALIZED VIEW a AS SELECT 1 AS x;\nCREATE MATERIALIZED VIEW b AS SELECT x FROM a;\n"
+	_, p, txt := analyse(t, map[string]string{
+		"transformations/sdp.sql":     sdp,
+		"transformations/pragmas.sql": "-- @kind: materialized_view\nSELECT x FROM b\n",
+		"transformations/mixed.sql":   "-- @comment: the c view\nCREATE MATERIALIZED VIEW c AS SELECT x FROM a;\n",
+	})
+	g, diags := LowerWith(p, ir.Spark41, Options{Texts: txt})
+	if g == nil {
+		t.Fatalf("Lower refused: %v", diags)
+	}
+	if len(g.Files) != 1 || g.Files[0].Path != "transformations/sdp.sql" || g.Files[0].Text != sdp {
+		t.Fatalf("files = %+v; want only sdp.sql, as written", g.Files)
+	}
+	var outs []string
+	for _, o := range g.Outputs {
+		outs = append(outs, o.Name)
+	}
+	if !reflect.DeepEqual(outs, []string{"c", "pragmas"}) && !reflect.DeepEqual(outs, []string{"pragmas", "c"}) {
+		t.Errorf("outputs defined one by one = %v; want the pragma-form file and the SDP file with a pragma", outs)
+	}
+}
+
+func TestParseEvent(t *testing.T) {
+	for _, tc := range []struct {
+		msg        string
+		flow       string
+		phase      Phase
+		run, resol bool
+		err        string
+	}{
+		{msg: "Flow spark_catalog.default.a is QUEUED.", flow: "spark_catalog.default.a", phase: Queued},
+		{msg: "Flow spark_catalog.default.a has COMPLETED.", flow: "spark_catalog.default.a", phase: Completed},
+		{msg: "Flow 'spark_catalog.default.c' has FAILED.\nError: [USER_RAISED_EXCEPTION] '(x2 < 0)' is not true! SQLSTATE: P0001",
+			flow: "spark_catalog.default.c", phase: Failed, err: "[USER_RAISED_EXCEPTION] '(x2 < 0)' is not true! SQLSTATE: P0001"},
+		{msg: "Failed to resolve flow: 'spark_catalog.default.b'.\nError: [UNRESOLVED_COLUMN.WITH_SUGGESTION] A column `y` cannot be resolved. SQLSTATE: 42703; line 1 pos 10;\n'Project [x#71, 'y]\n+- SubqueryAlias spark_catalog.default.a\n",
+			flow: "spark_catalog.default.b", phase: Failed, resol: true,
+			err: "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column `y` cannot be resolved. SQLSTATE: 42703; line 1 pos 10"},
+		{msg: "Run is COMPLETED.", phase: Completed, run: true},
+		{msg: "Run is FAILED.", phase: Failed, run: true},
+		{msg: "Something Spark added later."},
+	} {
+		flow, phase, run, resol, err := ParseEvent(tc.msg)
+		if flow != tc.flow || phase != tc.phase || run != tc.run || resol != tc.resol || err != tc.err {
+			t.Errorf("ParseEvent(%q) = %q, %q, %v, %v, %q\nwant %q, %q, %v, %v, %q", tc.msg, flow, phase, run, resol, err, tc.flow, tc.phase, tc.run, tc.resol, tc.err)
+		}
+	}
+}
+
+// Spark counts lines of a file sent as written from the statement start,
+// right after the previous `;`; a parse error quotes the statement.
+func TestFileLoc(t *testing.T) {
+	text := "-- a; comment\nCREATE MATERIALIZED VIEW a AS SELECT ';' AS x;\n\nCREATE MATERIALIZED VIEW b AS\nSELECT x,\n  nope FROM a;\n"
+	q := strings.Index(text, "SELECT x,")
+	f := &SQLFile{Path: "f.sql", Text: text, Queries: map[string]ir.Loc{"b": {File: "f.sql", Start: q, End: len(text) - 2}}}
+	got := fileLoc(f, "b", "[UNRESOLVED_COLUMN] `nope` cannot be resolved. SQLSTATE: 42703; line 5 pos 2;")
+	want := strings.Index(text, "nope")
+	if got.Start != want || got.End != want+4 {
+		t.Errorf("fileLoc = %+v, want bytes %d-%d", got, want, want+4)
+	}
+	parse := "[PARSE_SYNTAX_ERROR] Syntax error at or near 'FROM'. SQLSTATE: 42601 (line 5, pos 7)\n\n== SQL ==\n\n\nCREATE MATERIALIZED VIEW b AS\nSELECT x,\n  nope FROM a\n-------^^^\n"
+	got = fileLoc(f, "", parse)
+	want = strings.Index(text, "FROM a")
+	if got.Start != want {
+		t.Errorf("fileLoc(parse error) = %+v, want start %d", got, want)
+	}
+}

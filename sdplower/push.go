@@ -1,0 +1,266 @@
+package sdplower
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/sparkconnect"
+	"github.com/thund-dev/thund/sparkconnect/pb"
+)
+
+// Run says how to run a pushed graph.
+type Run struct {
+	// Storage is the absolute storage URI; the graph's (from the spec)
+	// when empty. Spark 4.1 requires one, even for a dry run.
+	Storage string
+	// Dry only analyses the graph.
+	Dry bool
+	// Refresh and FullRefresh select datasets to refresh (all when both
+	// are empty); FullRefreshAll fully refreshes everything.
+	Refresh        []string
+	FullRefresh    []string
+	FullRefreshAll bool
+	// Timeout bounds the whole push (defines and run); default 30 min for
+	// a run, 5 min for a dry run.
+	Timeout time.Duration
+}
+
+// Result is the outcome of a push.
+type Result struct {
+	GraphID string
+	Events  []Event
+	// Failures are the flows Spark reported failing, with their errors
+	// mapped back to the files. Recovered are failures of flows that a
+	// retry later completed (Spark retries a failed flow).
+	Failures  []Failure
+	Recovered []Failure
+	// Define is how long the defines took, RunTime the (dry) run.
+	Define  time.Duration
+	RunTime time.Duration
+}
+
+// Failure is one flow's failure, mapped to its dataset and file.
+type Failure struct {
+	Dataset string
+	Flow    string
+	// Resolution is true when Spark could not analyse the flow (an
+	// unknown column or table, a type error), as opposed to a runtime
+	// failure.
+	Resolution bool
+	// Message is Spark's error text, without its plan dump; Class its
+	// error class.
+	Message string
+	Class   string
+	// Loc is where in the file Spark points (the flow's query, or the
+	// exact position when Spark gives one).
+	Loc ir.Loc
+}
+
+// Diagnostics turns the failures into diagnostics for the target backend.
+func (r *Result) Diagnostics(backend ir.Backend) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, f := range r.Failures {
+		what := "fails on Spark"
+		if f.Resolution {
+			what = "does not resolve on Spark"
+		}
+		out = append(out, ir.Diagnostic{
+			Loc: f.Loc, Severity: ir.Error, Code: ir.CodeBinder, Backend: backend,
+			Message: fmt.Sprintf("%s %s: %s", f.Dataset, what, f.Message),
+		})
+	}
+	return out
+}
+
+// PushError is a push that failed; Result holds what happened before.
+type PushError struct {
+	// Step is the call that failed (CreateDataflowGraph, DefineFlow x...).
+	Step     string
+	Failures []Failure
+	Err      error
+}
+
+func (e *PushError) Error() string {
+	if len(e.Failures) == 0 {
+		return e.Err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d flow(s) failed on Spark:", len(e.Failures))
+	for _, f := range e.Failures {
+		fmt.Fprintf(&b, "\n  %s: %s: %s", locString(f.Loc), f.Dataset, f.Message)
+	}
+	return b.String()
+}
+
+func (e *PushError) Unwrap() error { return e.Err }
+
+func locString(l ir.Loc) string {
+	if l.IsZero() {
+		return "?"
+	}
+	return fmt.Sprintf("%s@%d", l.File, l.Start)
+}
+
+// Push defines g on the server (a new dataflow graph in c's session), runs
+// or dry-runs it, and streams the run's events to onEvent (may be nil). It
+// drops the graph afterwards. The error is a *PushError when Spark
+// reported failures, or a *sparkconnect.Error when a call failed.
+func Push(ctx context.Context, c *sparkconnect.Client, g *Graph, run Run, onEvent func(Event)) (*Result, error) {
+	timeout := run.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Minute
+		if run.Dry {
+			timeout = 5 * time.Minute
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	storage := run.Storage
+	if storage == "" {
+		storage = g.Storage
+	}
+	if storage == "" {
+		return nil, &PushError{Step: "StartRun", Err: errors.New("no storage for the run: Spark 4.1 needs one even for a dry run; set `storage:` in spark-pipeline.yml")}
+	}
+	res := &Result{}
+	start := time.Now()
+	id, err := c.CreateDataflowGraph(ctx, g.Catalog, g.Database, g.Conf)
+	if err != nil {
+		return res, &PushError{Step: "CreateDataflowGraph", Err: err}
+	}
+	res.GraphID = id
+	defer func() {
+		// Best effort, bounded: a graph left behind is freed with the session.
+		dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer dcancel()
+		_ = c.DropDataflowGraph(dctx, id)
+	}()
+	m := newMapper(g)
+	if err := define(ctx, c, g, id, m); err != nil {
+		return res, err
+	}
+	res.Define = time.Since(start)
+
+	start = time.Now()
+	sr := &pb.PipelineCommand_StartRun{
+		DataflowGraphId:      &id,
+		Dry:                  &run.Dry,
+		Storage:              &storage,
+		RefreshSelection:     run.Refresh,
+		FullRefreshSelection: run.FullRefresh,
+	}
+	if run.FullRefreshAll {
+		sr.FullRefreshAll = &run.FullRefreshAll
+	}
+	runErr := c.StartRun(ctx, sr, func(e sparkconnect.Event) {
+		ev := m.parse(e)
+		res.Events = append(res.Events, ev)
+		switch {
+		case ev.Phase == Failed && ev.Flow != "":
+			res.addFailure(m.failure(ev))
+		case ev.Phase == Completed && ev.Flow != "":
+			res.recover(ev.Flow)
+		}
+		if onEvent != nil {
+			onEvent(ev)
+		}
+	})
+	res.RunTime = time.Since(start)
+	if runErr != nil || len(res.Failures) > 0 {
+		return res, &PushError{Step: "StartRun", Failures: res.Failures, Err: runErr}
+	}
+	return res, nil
+}
+
+// addFailure keeps one failure per flow (Spark retries failed flows and
+// reports each attempt).
+func (r *Result) addFailure(f Failure) {
+	for _, x := range r.Failures {
+		if x.Flow == f.Flow && x.Message == f.Message {
+			return
+		}
+	}
+	r.Failures = append(r.Failures, f)
+}
+
+// recover moves the failures of a flow that then completed to Recovered.
+func (r *Result) recover(flow string) {
+	kept := r.Failures[:0]
+	for _, f := range r.Failures {
+		if f.Flow == flow {
+			r.Recovered = append(r.Recovered, f)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	r.Failures = kept
+}
+
+// define sends every output, flow and SQL file of g.
+func define(ctx context.Context, c *sparkconnect.Client, g *Graph, id string, m *mapper) error {
+	for _, o := range g.Outputs {
+		req := &pb.PipelineCommand_DefineOutput{
+			DataflowGraphId: &id,
+			OutputName:      ptr(o.Name),
+			OutputType:      o.Type.proto().Enum(),
+		}
+		if o.Comment != "" {
+			req.Comment = ptr(o.Comment)
+		}
+		if o.Type != TemporaryView {
+			td := &pb.PipelineCommand_DefineOutput_TableDetails{
+				TableProperties:   o.Properties,
+				PartitionCols:     o.PartitionBy,
+				ClusteringColumns: o.ClusterBy,
+			}
+			if o.Format != "" {
+				td.Format = ptr(o.Format)
+			}
+			req.Details = &pb.PipelineCommand_DefineOutput_TableDetails_{TableDetails: td}
+		}
+		if o.Loc.File != "" {
+			req.SourceCodeLocation = &pb.SourceCodeLocation{FileName: ptr(o.Loc.File)}
+		}
+		ident, err := c.DefineOutput(ctx, req)
+		if err != nil {
+			return &PushError{Step: "DefineOutput " + o.Name, Failures: m.defineFailure(o.Name, "", err), Err: err}
+		}
+		m.noteOutput(o.Name, ident)
+	}
+	for _, f := range g.Flows {
+		req := &pb.PipelineCommand_DefineFlow{
+			DataflowGraphId:   &id,
+			FlowName:          ptr(f.Name),
+			TargetDatasetName: ptr(f.Target),
+			SqlConf:           f.Conf,
+			Details: &pb.PipelineCommand_DefineFlow_RelationFlowDetails{
+				RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{
+					Relation: &pb.Relation{RelType: &pb.Relation_Sql{Sql: &pb.SQL{Query: f.SQL}}},
+				},
+			},
+		}
+		if f.Once {
+			req.Once = ptr(true)
+		}
+		if f.QueryLoc.File != "" {
+			req.SourceCodeLocation = &pb.SourceCodeLocation{FileName: ptr(f.QueryLoc.File)}
+		}
+		ident, err := c.DefineFlow(ctx, req)
+		if err != nil {
+			return &PushError{Step: "DefineFlow " + f.Name, Failures: m.defineFailure(f.Target, f.Name, err), Err: err}
+		}
+		m.noteFlow(f, ident)
+	}
+	for _, f := range g.Files {
+		if err := c.DefineSQLGraphElements(ctx, id, f.Path, f.Text); err != nil {
+			return &PushError{Step: "DefineSqlGraphElements " + f.Path, Failures: m.fileFailure(f, err), Err: err}
+		}
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
