@@ -38,8 +38,12 @@ build:
 # code-server.
 test: test-go test-vscode
 
+# Go tests that need Spark start a server through scripts/spark.sh; one
+# started by this run is stopped at its end.
 test-go: lint
-	$(GO) test $(GOFLAGS) -race -count=1 ./...
+	@running=0; scripts/spark.sh status >/dev/null 2>&1 && running=1; \
+	$(GO) test $(GOFLAGS) -race -count=1 ./...; rc=$$?; \
+	if [ $$running = 0 ]; then scripts/spark.sh stop >/dev/null 2>&1 || true; fi; exit $$rc
 
 # The main job on the embedded default: run the retail pipeline once on
 # embedded DuckDB over its samples, with expectations and previews.
