@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -106,4 +107,114 @@ func BenchmarkPreviewOverhead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// writeBatches writes a micro-batch folder of n CSV files with rows rows
+// each, using plain DuckDB.
+func writeBatches(b *testing.B, dir string, n, rows int, header string, row func(file, i int) string) {
+	b.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for f := 0; f < n; f++ {
+		var sb strings.Builder
+		sb.WriteString(header + "\n")
+		for i := 0; i < rows; i++ {
+			sb.WriteString(row(f, i))
+			sb.WriteByte('\n')
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("batch-%04d.csv", f)), []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// runPipeline loads root and runs it b.N times in one session, checking
+// the named dataset's row count.
+func runPipeline(b *testing.B, root, dataset string, wantRows int64) {
+	b.Helper()
+	snap, err := analysis.Load(root, analysis.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range snap.Diagnostics {
+		if d.Severity == 1 {
+			b.Fatalf("%s: %s", d.Loc.File, d.Message)
+		}
+	}
+	s, err := engine.Open(root, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.Run(context.Background(), snap.Pipeline, engine.RunOptions{IncrementRows: 1})
+		if err != nil || res.Failed() {
+			b.Fatalf("run: %v %+v", err, res.Datasets)
+		}
+		if got := res.Datasets[dataset].Rows; got != wantRows {
+			b.Fatalf("%s has %d rows, want %d", dataset, got, wantRows)
+		}
+	}
+}
+
+// BenchmarkStreaming100MicroBatches runs a streaming table over 100
+// micro-batch files of 1,000 rows, one trigger per file, in append mode.
+func BenchmarkStreaming100MicroBatches(b *testing.B) {
+	root := b.TempDir()
+	writeBatches(b, filepath.Join(root, "samples", "events"), 100, 1000, "id,user_id,amount", func(f, i int) string {
+		return fmt.Sprintf("%d,%d,%d", f*1000+i, i%97, (f*i)%500)
+	})
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "big_events.sql"), []byte("-- @kind: streaming_table\n-- @trigger: processing_time '1 second'\nSELECT id, user_id, amount * 2 AS doubled FROM STREAM(events) WHERE amount > 10\n"), 0o644)
+	var want int64
+	for f := 0; f < 100; f++ {
+		for i := 0; i < 1000; i++ {
+			if (f*i)%500 > 10 {
+				want++
+			}
+		}
+	}
+	runPipeline(b, root, "big_events", want)
+	b.ReportMetric(float64(100*1000*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkCDCMerge1M applies 1,000,000 changes (inserts, updates and
+// deletes over 200,000 keys) as SCD 1 in one trigger.
+func BenchmarkCDCMerge1M(b *testing.B) {
+	root := b.TempDir()
+	const keys, changes = 200_000, 1_000_000
+	writeBatches(b, filepath.Join(root, "samples", "changes"), 1, changes, "id,name,seq,_change_type", func(_, i int) string {
+		kind := "UPDATE_AFTER"
+		switch {
+		case i < keys:
+			kind = "INSERT"
+		case i%50 == 0:
+			kind = "DELETE"
+		}
+		return fmt.Sprintf("%d,name-%d,%d,%s", i%keys, i, i, kind)
+	})
+	// The live keys: a key is deleted when its last change is a DELETE.
+	last := make(map[int]string, keys)
+	for i := 0; i < changes; i++ {
+		kind := "UPDATE_AFTER"
+		switch {
+		case i < keys:
+			kind = "INSERT"
+		case i%50 == 0:
+			kind = "DELETE"
+		}
+		last[i%keys] = kind
+	}
+	var live int64
+	for _, k := range last {
+		if k != "DELETE" {
+			live++
+		}
+	}
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "customers.sql"), []byte("-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq scd=1\nSELECT * FROM STREAM(changes)\n"), 0o644)
+	runPipeline(b, root, "customers", live)
+	b.ReportMetric(float64(changes*b.N)/b.Elapsed().Seconds(), "changes/s")
 }
