@@ -28,7 +28,13 @@ func Locate(s *analysis.Snapshot, loc ir.Loc) Position {
 
 // Text writes one line per diagnostic: path:line:column: severity: message [code].
 func Text(w io.Writer, s *analysis.Snapshot) error {
-	for _, d := range s.Diagnostics {
+	return TextDiagnostics(w, s, s.Diagnostics)
+}
+
+// TextDiagnostics writes diagnostics about the snapshot's files (the
+// snapshot's own, or others such as column checks) as Text does.
+func TextDiagnostics(w io.Writer, s *analysis.Snapshot, diags []ir.Diagnostic) error {
+	for _, d := range diags {
 		p := Locate(s, d.Loc)
 		msg := strings.ReplaceAll(d.Message, "\n", " ")
 		for _, r := range d.Related {
@@ -74,10 +80,11 @@ type Summary struct {
 	Warnings int    `json:"warnings"`
 }
 
-// Summarize counts datasets, flows, errors and warnings.
-func Summarize(s *analysis.Snapshot) Summary {
+// Summarize counts datasets, flows, errors and warnings (of the snapshot's
+// diagnostics and any extra ones).
+func Summarize(s *analysis.Snapshot, extra ...ir.Diagnostic) Summary {
 	sum := Summary{Type: "summary", Datasets: len(s.Pipeline.Datasets), Flows: len(s.Pipeline.Flows)}
-	for _, d := range s.Diagnostics {
+	for _, d := range append(append([]ir.Diagnostic(nil), s.Diagnostics...), extra...) {
 		switch d.Severity {
 		case ir.Error:
 			sum.Errors++
@@ -90,8 +97,16 @@ func Summarize(s *analysis.Snapshot) Summary {
 
 // JSON writes one NDJSON object per diagnostic, then the summary.
 func JSON(w io.Writer, s *analysis.Snapshot) error {
+	if err := JSONDiagnostics(w, s, s.Diagnostics); err != nil {
+		return err
+	}
+	return json.NewEncoder(w).Encode(Summarize(s))
+}
+
+// JSONDiagnostics writes one NDJSON object per diagnostic (no summary).
+func JSONDiagnostics(w io.Writer, s *analysis.Snapshot, diags []ir.Diagnostic) error {
 	enc := json.NewEncoder(w)
-	for _, d := range s.Diagnostics {
+	for _, d := range diags {
 		p := Locate(s, d.Loc)
 		jd := JSONDiagnostic{
 			Type: "diagnostic", File: d.Loc.File, Line: p.Line, Column: p.Column, EndLine: p.EndLine, EndColumn: p.EndColumn,
@@ -106,7 +121,7 @@ func JSON(w io.Writer, s *analysis.Snapshot) error {
 			return err
 		}
 	}
-	return enc.Encode(Summarize(s))
+	return nil
 }
 
 // SummaryLine is the closing line of text output.

@@ -152,7 +152,11 @@ func EventText(e engine.Event, color bool) string {
 	case engine.Completed:
 		return fmt.Sprintf("%s✓%s %-32s %8s  %s%s%s", green, reset, name, rowCount(e.Rows), dim, ms(e.Elapsed), reset)
 	case engine.Failed:
-		return fmt.Sprintf("%s✗ %-32s failed:%s %s", red, name, reset, e.Message)
+		msg := e.Message
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = strings.TrimSpace(msg[:i])
+		}
+		return fmt.Sprintf("%s✗ %-32s failed:%s %s", red, name, reset, msg)
 	case engine.Skipped:
 		return fmt.Sprintf("%s- %-32s skipped: %s%s", dim, name, e.Message, reset)
 	}

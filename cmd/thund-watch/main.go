@@ -8,6 +8,8 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +19,8 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/schema"
+	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/report"
 	"github.com/thund-dev/thund/watch"
@@ -25,7 +29,7 @@ import (
 const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipelines format).
 
 Usage:
-  thund-watch --check [--json] [--backend NAME,...] [--graph] [DIR]
+  thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns] [DIR]
   thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [DIR]
   thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--backend NAME,...] [DIR]
 
@@ -74,6 +78,7 @@ type options struct {
 	check    bool
 	json     bool
 	graph    bool
+	columns  bool
 	once     bool
 	previews []string
 	limit    int
@@ -93,6 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.check, "check", false, "analyse only: print every diagnostic and exit (1 if any error)")
 	fs.BoolVar(&o.json, "json", false, "print NDJSON objects instead of text")
 	fs.BoolVar(&o.graph, "graph", false, "with --check, also print the datasets in dependency order")
+	fs.BoolVar(&o.columns, "columns", false, "with --check, also describe every dataset on embedded DuckDB over the samples: unknown columns and type errors (--once and watch mode always do)")
 	fs.BoolVar(&o.once, "once", false, "run the pipeline once on its sample data (embedded DuckDB) and exit (1 on a failure or FAIL expectation)")
 	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset); in watch mode, datasets to preview when they re-run (default: none)")
 	fs.IntVar(&o.limit, "limit", 20, "with --once or in watch mode, rows shown per previewed dataset")
@@ -174,25 +180,55 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.once {
 		return runOnce(o, snap, out, stderr)
 	}
+	diags := snap.Diagnostics
+	var extra []ir.Diagnostic
+	if o.columns {
+		extra, err = columnChecks(snap)
+		if err != nil {
+			fmt.Fprintf(stderr, "thund-watch: --columns: %v\n", err)
+			return 2
+		}
+		diags = append(append([]ir.Diagnostic(nil), diags...), extra...)
+		ir.SortDiagnostics(diags)
+	}
+	sum := report.Summarize(snap, extra...)
 	if o.json {
-		err = report.JSON(out, snap)
+		err = report.JSONDiagnostics(out, snap, diags)
+		if err == nil {
+			err = json.NewEncoder(out).Encode(sum)
+		}
 	} else {
 		if o.graph {
 			err = report.Graph(out, snap)
 		}
 		if err == nil {
-			err = report.Text(out, snap)
+			err = report.TextDiagnostics(out, snap, diags)
 		}
 		if err == nil {
-			_, err = fmt.Fprintln(out, report.SummaryLine(report.Summarize(snap)))
+			_, err = fmt.Fprintln(out, report.SummaryLine(sum))
 		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "thund-watch: write output: %v\n", err)
 		return 2
 	}
-	if report.Summarize(snap).Errors > 0 {
+	if sum.Errors > 0 {
 		return 1
 	}
 	return 0
+}
+
+// columnChecks describes every dataset on embedded DuckDB over the samples
+// and returns the unknown-column and binder diagnostics.
+func columnChecks(snap *analysis.Snapshot) ([]ir.Diagnostic, error) {
+	sess, err := engine.Open(snap.Root, engine.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	res, err := schema.Describe(context.Background(), sess, snap)
+	if err != nil {
+		return nil, err
+	}
+	return res.Diagnostics, nil
 }

@@ -248,3 +248,24 @@ func TestOnceFailExpectationExitsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckColumns checks that --columns reports a misspelt column at the
+// place it is written, with DuckDB's suggestion, and plain --check does not
+// run DuckDB.
+func TestCheckColumns(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "samples"), 0o755)
+	os.WriteFile(filepath.Join(dir, "samples", "orders.csv"), []byte("id,amount\n1,5\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "big.sql"), []byte("SELECT id, amout FROM orders\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([]string{"--check", dir}, &out, &errb); code != 0 {
+		t.Fatalf("plain --check: exit %d\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"--check", "--columns", dir}, &out, &errb); code != 1 {
+		t.Fatalf("--columns: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "big.sql:1:12: error:") || !strings.Contains(out.String(), `"amount"`) || !strings.Contains(out.String(), "[unknown-column]") {
+		t.Fatalf("--columns output:\n%s", out.String())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/schema"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/preview"
@@ -22,17 +23,9 @@ import (
 func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum := report.Summarize(snap)
-	if o.json {
-		if err := report.JSON(discardSummary{out}, snap); err != nil {
-			fmt.Fprintf(stderr, "thund-watch: %v\n", err)
-			return 2
-		}
-	} else if len(snap.Diagnostics) > 0 {
-		report.Text(out, snap)
-		fmt.Fprintln(out)
-	}
 	if _, err := snap.Pipeline.Graph().TopoOrder(); err != nil {
+		report.Text(out, snap)
+		out.Flush()
 		fmt.Fprintf(stderr, "thund-watch: cannot run: %v; fix the cycle first\n", err)
 		return 1
 	}
@@ -57,6 +50,26 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		for _, n := range rep.Notes {
 			fmt.Fprintf(stderr, "thund-watch: state: %s\n", n)
 		}
+	}
+	// Column checks: every dataset described over the samples, so an
+	// unknown column is reported where it is written, before running.
+	var colDiags []ir.Diagnostic
+	if desc, err := schema.Describe(ctx, sess, snap); err == nil {
+		colDiags = desc.Diagnostics
+	} else {
+		fmt.Fprintf(stderr, "thund-watch: column checks skipped: %v\n", err)
+	}
+	diags := append(append([]ir.Diagnostic(nil), snap.Diagnostics...), colDiags...)
+	ir.SortDiagnostics(diags)
+	sum := report.Summarize(snap, colDiags...)
+	if o.json {
+		if err := report.JSONDiagnostics(out, snap, diags); err != nil {
+			fmt.Fprintf(stderr, "thund-watch: %v\n", err)
+			return 2
+		}
+	} else if len(diags) > 0 {
+		report.TextDiagnostics(out, snap, diags)
+		fmt.Fprintln(out)
 	}
 	color := !o.json && isTerminal(os.Stdout)
 	enc := json.NewEncoder(out)
@@ -102,8 +115,8 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 			fmt.Fprintf(out, "\n%s\n", p.Dataset)
 			preview.WriteTable(out, p, preview.TableOptions{Color: color})
 		}
-		fmt.Fprintf(out, "\n%d datasets: %d completed, %d failed, %d skipped in %d ms; %d errors, %d warnings\n",
-			rs.Datasets, rs.Completed, rs.Failed, rs.Skipped, rs.ElapsedMS, rs.Errors, rs.Warnings)
+		fmt.Fprintf(out, "\n%d datasets: %d completed, %d failed, %d skipped in %d ms; %s, %s\n",
+			rs.Datasets, rs.Completed, rs.Failed, rs.Skipped, rs.ElapsedMS, plural(rs.Errors, "error"), plural(rs.Warnings, "warning"))
 	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)
@@ -117,20 +130,6 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		return 1
 	}
 	return 0
-}
-
-// discardSummary drops the analysis summary line from report.JSON, since
-// --once ends with a run summary instead.
-type discardSummary struct{ w io.Writer }
-
-func (d discardSummary) Write(p []byte) (int, error) {
-	var probe struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(p, &probe) == nil && probe.Type == "summary" {
-		return len(p), nil
-	}
-	return d.w.Write(p)
 }
 
 func suggestDataset(p *ir.Pipeline, name string) string {
@@ -147,4 +146,11 @@ func suggestDataset(p *ir.Pipeline, name string) string {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
