@@ -134,6 +134,9 @@ type runState struct {
 	mu   sync.Mutex
 	// stream is the streaming bookkeeping (streaming.go), made on first use.
 	stream *streamRun
+	// resumed holds, per dataset key resumed from --state, the micro-batch
+	// files earlier runs consumed (resume.go).
+	resumed map[string]map[string]bool
 }
 
 // Run executes the pipeline's datasets in dependency order: materialized
@@ -237,11 +240,19 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		}
 		return
 	}
-	if err := st.drop(ctx, d); err != nil {
+	created := false
+	if done, ok := st.resumable(ctx, d); ok {
+		st.mu.Lock()
+		if st.resumed == nil {
+			st.resumed = map[string]map[string]bool{}
+		}
+		st.resumed[key] = done
+		st.mu.Unlock()
+		created = true
+	} else if err := st.drop(ctx, d); err != nil {
 		st.failDataset(dr, d, flows, err, start)
 		return
 	}
-	created := false
 	for _, f := range flows {
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})

@@ -307,7 +307,7 @@ func (st *runState) persistCompleted(ctx context.Context, d *ir.Dataset) error {
 	if flows := st.p.FlowsInto(d.Name); len(flows) > 0 {
 		flow = flows[len(flows)-1].Name
 	}
-	_, err := st.persist(ctx, d, flow, PersistPart{Mode: PersistReplace, Restart: true, Consumed: st.consumedFiles(d)})
+	_, err := st.persist(ctx, d, flow, PersistPart{Mode: PersistReplace, Restart: true, Consumed: st.mergeConsumed(d, st.consumedFiles(d))})
 	st.s.state.mu.Lock()
 	delete(st.s.state.byRun, key)
 	st.s.state.mu.Unlock()

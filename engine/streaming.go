@@ -139,7 +139,10 @@ type streamInput struct {
 	base       string
 	filterCol  string
 	filterExpr string
-	units      []streamUnit
+	// partial is set when base holds rows of units left out of units
+	// (micro-batches consumed by an earlier run), so it must be filtered.
+	partial bool
+	units   []streamUnit
 	// newT holds the trigger's accepted rows, seenT every accepted row.
 	newT, seenT string
 	// wmCol is the watermark column's actual name ("" when the stream
@@ -164,7 +167,7 @@ func (in *streamInput) rows(units []streamUnit) string {
 	if len(units) == 0 {
 		return sel + " WHERE false"
 	}
-	if in.filterCol == "" || len(units) == len(in.units) {
+	if in.filterCol == "" || (len(units) == len(in.units) && !in.partial) {
 		return sel
 	}
 	keys := make([]string, len(units))
@@ -503,8 +506,16 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 			filterCol:  fileCol,
 			filterExpr: quoteIdent(fileCol),
 		}
+		done := map[string]bool{}
+		if !viaView {
+			done = st.consumedBefore(ir.NameKey(f.Target))
+		}
 		for _, file := range files {
 			if filepath.Ext(file) != ext {
+				continue
+			}
+			if done[st.relFile(file)] {
+				in.partial = true
 				continue
 			}
 			in.units = append(in.units, streamUnit{key: quoteString(filepath.Base(file)), files: []string{st.relFile(file)}})
