@@ -484,9 +484,13 @@ func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
 	return out, nil
 }
 
-// columnsOf returns a dataset's columns, from the session, when it has
-// been run there.
+// columnsOf returns a dataset's (or source's) columns: from the last
+// description of the pipeline, else from the session when it has been run
+// there.
 func (s *Server) columnsOf(rootPath, dataset string) []preview.Column {
+	if cols := s.describedColumns(rootPath, dataset); len(cols) > 0 {
+		return cols
+	}
 	s.mu.Lock()
 	st := s.roots[rootPath]
 	s.mu.Unlock()

@@ -346,3 +346,51 @@ func TestCancelRun(t *testing.T) {
 		t.Fatal("thund/run did not stop after $/cancelRequest")
 	}
 }
+
+// TestColumnsFromDescribe: after an edit settles, the server describes the
+// datasets on DuckDB: hovers list columns, completion offers them, and a
+// misspelt column is published as unknown-column at its range.
+func TestColumnsFromDescribe(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	tr := filepath.Join(root, "transformations")
+	path := filepath.Join(tr, "top_products.sql")
+	u, text := c.open(t, path)
+	broken := strings.Replace(text, "category_rank", "category_rank, units_sold_typo", 1)
+	if broken == text {
+		t.Fatal("test setup: category_rank not found in top_products.sql")
+	}
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: broken}},
+	})
+	for {
+		p := c.waitFor(t, path)
+		found := false
+		for _, d := range p.Diagnostics {
+			if d.Code == "unknown-column" && strings.Contains(d.Message, "units_sold_typo") {
+				found = true
+			}
+		}
+		if found {
+			break
+		}
+	}
+	// Hover on a dataset reference now lists its columns.
+	ou, otext := c.open(t, filepath.Join(tr, "order_lines.sql"))
+	var h protocol.Hover
+	c.call(t, protocol.MethodTextDocumentHover, tdp(ou, posOf(t, otext, "clean_orders", 0, 3)), &h)
+	if !strings.Contains(h.Contents.Value, "| order_id | INTEGER |") {
+		t.Fatalf("hover lacks columns:\n%s", h.Contents.Value)
+	}
+	// Completion after "o." offers clean_orders' columns.
+	var list protocol.CompletionList
+	c.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: tdp(ou, posOf(t, otext, "o.order_date", 0, 2))}, &list)
+	has := false
+	for _, it := range list.Items {
+		has = has || it.Label == "unit_price"
+	}
+	if !has {
+		t.Fatalf("completion after o. lacks unit_price: %+v", list.Items)
+	}
+}

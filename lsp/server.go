@@ -121,8 +121,12 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
 	}
-	call := func(ctx context.Context) error {
-		result, err := s.safely(ctx, req.Method(), h, req.Params())
+	// The handler gets a context that $/cancelRequest cancels; the reply
+	// is written with the connection's context, since jsonrpc2's stream
+	// refuses to write under a cancelled one (and a cancelled request
+	// must still be answered, with RequestCancelled).
+	call := func(hctx context.Context) error {
+		result, err := s.safely(hctx, req.Method(), h, req.Params())
 		return reply(ctx, result, err)
 	}
 	if !slow[req.Method()] {
@@ -130,7 +134,10 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	id := ""
 	if c, ok := req.(*jsonrpc2.Call); ok {
-		b, _ := json.Marshal(c.ID())
+		// ID's MarshalJSON has a pointer receiver: marshal a pointer, or
+		// every ID encodes as {} and $/cancelRequest never matches.
+		cid := c.ID()
+		b, _ := json.Marshal(&cid)
 		id = string(b)
 	}
 	cctx, cancel := context.WithCancel(ctx)

@@ -3,7 +3,9 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,6 +32,13 @@ type root struct {
 	gen       int
 	timer     *time.Timer
 	published map[string]bool
+	// fromBuffer are the files (relative) whose text in snap came from an
+	// open buffer: once closed, they go back to their disk text (or away).
+	fromBuffer map[string]bool
+
+	// describe is the last description of the datasets (columns.go),
+	// guarded by the server's mu.
+	describe describeState
 
 	// runMu serialises engine work (previews, runs) on the session.
 	runMu    sync.Mutex
@@ -39,6 +48,12 @@ type root struct {
 }
 
 func (r *root) close() {
+	if r.describe.cancel != nil {
+		r.describe.cancel()
+	}
+	if r.describe.timer != nil {
+		r.describe.timer.Stop()
+	}
 	r.runMu.Lock()
 	defer r.runMu.Unlock()
 	if r.timer != nil {
@@ -53,7 +68,7 @@ func (r *root) close() {
 func (s *Server) rootState(path string) *root {
 	r, ok := s.roots[path]
 	if !ok {
-		r = &root{path: path, published: map[string]bool{}, previews: map[string]*lastPreview{}}
+		r = &root{path: path, published: map[string]bool{}, fromBuffer: map[string]bool{}, previews: map[string]*lastPreview{}}
 		s.roots[path] = r
 	}
 	return r
@@ -154,6 +169,7 @@ func (s *Server) schedule(rootPath string) {
 		snap, ok := s.refresh(rootPath, gen)
 		if ok {
 			s.publish(rootPath, snap, gen)
+			s.scheduleDescribe(rootPath, snap, gen)
 		}
 	})
 }
@@ -169,6 +185,7 @@ func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 	for p, o := range s.overlays {
 		overlays[p] = o
 	}
+	fromBuffer := st.fromBuffer
 	s.mu.Unlock()
 	opts := s.options()
 
@@ -179,6 +196,7 @@ func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 			s.logger.Printf("analyse %s: %v", rootPath, err)
 			return nil, false
 		}
+		fromBuffer = nil // loaded from disk
 	}
 	var changes []analysis.Change
 	seen := map[string]bool{}
@@ -193,15 +211,24 @@ func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 			changes = append(changes, analysis.Change{Path: rel, Text: &text})
 		}
 	}
-	// Files analysed from a buffer that is now closed go back to disk.
-	for _, rel := range snap.Libraries {
+	// Files analysed from a buffer that is now closed go back to their
+	// disk text, or out of the pipeline when they are not on disk (a new
+	// file closed unsaved). Only those: re-reading every file at each
+	// refresh cost milliseconds per request in a large pipeline. Files
+	// changed on disk outside the editor come through
+	// didChangeWatchedFiles, which reloads the root.
+	for rel := range fromBuffer {
 		if seen[rel] {
 			continue
 		}
 		disk, err := os.ReadFile(snap.Abs(rel))
-		if cur, _ := snap.Text(rel); err == nil && string(disk) != cur {
+		cur, had := snap.Text(rel)
+		switch {
+		case err == nil && (!had || string(disk) != cur):
 			text := string(disk)
 			changes = append(changes, analysis.Change{Path: rel, Text: &text})
+		case errors.Is(err, fs.ErrNotExist) && had:
+			changes = append(changes, analysis.Change{Path: rel})
 		}
 	}
 	if len(changes) > 0 {
@@ -213,6 +240,7 @@ func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 		return nil, false // a newer edit is scheduled; this result is stale
 	}
 	st.snap = snap
+	st.fromBuffer = seen
 	return snap, true
 }
 
@@ -244,6 +272,7 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 	st.runMu.Lock()
 	extra := stillCurrent(snap, st.extra)
 	st.runMu.Unlock()
+	extra = append(extra, s.columnDiagnostics(rootPath, snap)...)
 
 	byFile := map[string][]protocol.Diagnostic{}
 	for _, d := range append(append([]ir.Diagnostic(nil), snap.Diagnostics...), extra...) {

@@ -1,0 +1,103 @@
+package lsp
+
+import (
+	"context"
+	"time"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/schema"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
+)
+
+// DescribeDelay is how long the server waits after the last edit before it
+// describes the pipeline's datasets on DuckDB (columns for hover and
+// completion, unknown-column diagnostics). It is longer than Debounce:
+// describing runs every dataset's query over the samples with LIMIT 0,
+// which costs more than analysis.
+const DescribeDelay = 250 * time.Millisecond
+
+// describeState is a root's last description.
+type describeState struct {
+	snap   *analysis.Snapshot // the snapshot described
+	result *schema.Result
+	cancel context.CancelFunc
+	timer  *time.Timer
+}
+
+// scheduleDescribe describes snap after DescribeDelay, unless a newer edit
+// comes first; a description in progress is cancelled by the next one.
+func (s *Server) scheduleDescribe(rootPath string, snap *analysis.Snapshot, gen int) {
+	s.mu.Lock()
+	st := s.rootState(rootPath)
+	if st.describe.timer != nil {
+		st.describe.timer.Stop()
+	}
+	if st.describe.cancel != nil {
+		st.describe.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	st.describe.cancel = cancel
+	st.describe.timer = time.AfterFunc(DescribeDelay, func() { s.describe(ctx, rootPath, snap, gen) })
+	s.mu.Unlock()
+}
+
+func (s *Server) describe(ctx context.Context, rootPath string, snap *analysis.Snapshot, gen int) {
+	s.mu.Lock()
+	st := s.rootState(rootPath)
+	stale := st.gen != gen || s.shutdown
+	s.mu.Unlock()
+	if stale || ctx.Err() != nil {
+		return
+	}
+	st.runMu.Lock()
+	sess, err := st.sessionLocked()
+	var res *schema.Result
+	if err == nil {
+		res, err = schema.Describe(ctx, sess, snap)
+	}
+	st.runMu.Unlock()
+	if err != nil {
+		if ctx.Err() == nil {
+			s.logger.Printf("describe %s: %v", rootPath, err)
+		}
+		return
+	}
+	s.mu.Lock()
+	if st.gen != gen {
+		s.mu.Unlock()
+		return
+	}
+	st.describe.snap, st.describe.result = snap, res
+	s.mu.Unlock()
+	s.publish(rootPath, snap, gen)
+}
+
+// columnDiagnostics returns the column findings of the last description,
+// when it described this very snapshot (otherwise their ranges may be
+// stale).
+func (s *Server) columnDiagnostics(rootPath string, snap *analysis.Snapshot) []ir.Diagnostic {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.roots[rootPath]
+	if st == nil || st.describe.snap != snap || st.describe.result == nil {
+		return nil
+	}
+	return st.describe.result.Diagnostics
+}
+
+// describedColumns returns a dataset's or source's columns from the last
+// description, whatever snapshot it was of.
+func (s *Server) describedColumns(rootPath, name string) []preview.Column {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.roots[rootPath]
+	if st == nil || st.describe.result == nil {
+		return nil
+	}
+	var out []preview.Column
+	for _, c := range st.describe.result.Columns(name) {
+		out = append(out, preview.Column{Name: c.Name, Type: c.Type})
+	}
+	return out
+}
