@@ -140,7 +140,7 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 		}
 		return nil, err
 	}
-	st.extra = expectationDiagnostics(pl, res)
+	st.setExtra(expectationDiagnostics(pl, res))
 	out := &PreviewResult{Dataset: d.Name, Offset: p.Offset, Expectations: []Expectation{}, Increments: []Increment{}, Rows: [][]any{}, Columns: []preview.Column{}}
 	for _, e := range res.SortedExpectations() {
 		if ir.NameKey(e.Dataset) == key {
@@ -170,9 +170,11 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	elapsed := time.Since(start)
 	out.Columns, out.Rows, out.TotalRows, out.ElapsedMS = page.Columns, page.Rows, page.TotalRows, elapsed.Milliseconds()
 	counts := rowCounts(all.Rows)
+	st.stateMu.Lock()
 	prev := st.previews[key]
-	out.Diff = diffRows(prev, all.Rows, counts)
 	st.previews[key] = &lastPreview{page: page, rows: counts, elapsed: elapsed}
+	st.stateMu.Unlock()
+	out.Diff = diffRows(prev, all.Rows, counts)
 	go s.publish(dp.root, dp.snap, -1)
 	return out, nil
 }
@@ -468,7 +470,7 @@ func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	progress("end", fmt.Sprintf("done in %d ms", res.Elapsed.Milliseconds()), 100)
-	st.extra = expectationDiagnostics(pl, res)
+	st.setExtra(expectationDiagnostics(pl, res))
 	go s.publish(dp.root, dp.snap, -1)
 	out := &RunResult{ElapsedMS: res.Elapsed.Milliseconds(), Failed: res.Failed(), Datasets: []RunDataset{}, Expectations: []Expectation{}}
 	for _, k := range res.Order {
@@ -497,7 +499,12 @@ func (s *Server) columnsOf(rootPath, dataset string) []preview.Column {
 	if st == nil {
 		return nil
 	}
-	st.runMu.Lock()
+	// Hover and completion answer in the connection's read loop: they must
+	// not wait for engine work (a run, a preview, a description of every
+	// dataset) to finish. Busy engine: no columns from the session.
+	if !st.runMu.TryLock() {
+		return nil
+	}
 	defer st.runMu.Unlock()
 	if st.session == nil {
 		return nil
@@ -533,7 +540,14 @@ func (s *Server) lastPreviewOf(rootPath, key string) *lastPreview {
 	if st == nil {
 		return nil
 	}
-	st.runMu.Lock()
-	defer st.runMu.Unlock()
+	st.stateMu.Lock()
+	defer st.stateMu.Unlock()
 	return st.previews[key]
+}
+
+// setExtra records the expectation results of the last run or preview.
+func (st *root) setExtra(d []ir.Diagnostic) {
+	st.stateMu.Lock()
+	st.extra = d
+	st.stateMu.Unlock()
 }

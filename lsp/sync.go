@@ -40,8 +40,13 @@ type root struct {
 	// guarded by the server's mu.
 	describe describeState
 
-	// runMu serialises engine work (previews, runs) on the session.
-	runMu    sync.Mutex
+	// runMu serialises engine work (previews, runs, descriptions) on the
+	// session; it is held for as long as that work lasts.
+	runMu sync.Mutex
+	// stateMu guards previews and extra, which requests and publications
+	// read while engine work may hold runMu. Taken last: hold no other
+	// lock's acquisition under it.
+	stateMu  sync.Mutex
 	session  *engine.Session
 	previews map[string]*lastPreview // dataset key -> last preview
 	extra    []ir.Diagnostic         // expectation results of the last run
@@ -165,6 +170,14 @@ func (s *Server) schedule(rootPath string) {
 	if st.timer != nil {
 		st.timer.Stop()
 	}
+	// An edit makes a pending or running description stale: stop it now,
+	// so that it releases the engine (and runMu) before the next one.
+	if st.describe.timer != nil {
+		st.describe.timer.Stop()
+	}
+	if st.describe.cancel != nil {
+		st.describe.cancel()
+	}
 	st.timer = time.AfterFunc(Debounce, func() {
 		snap, ok := s.refresh(rootPath, gen)
 		if ok {
@@ -269,9 +282,9 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 		overlays[p] = o
 	}
 	s.mu.Unlock()
-	st.runMu.Lock()
+	st.stateMu.Lock()
 	extra := stillCurrent(snap, st.extra)
-	st.runMu.Unlock()
+	st.stateMu.Unlock()
 	extra = append(extra, s.columnDiagnostics(rootPath, snap)...)
 
 	byFile := map[string][]protocol.Diagnostic{}
