@@ -17,6 +17,13 @@ import (
 // which costs more than analysis.
 const DescribeDelay = 250 * time.Millisecond
 
+// MaxDescribedDatasets bounds the pipelines the server describes: beyond
+// it, describing every dataset on each settled edit costs more time and
+// DuckDB memory than the columns are worth, so hovers and completion fall
+// back to the columns of datasets previewed or run, and unknown columns
+// are reported by runs only.
+const MaxDescribedDatasets = 2000
+
 // describeState is a root's last description.
 type describeState struct {
 	snap   *analysis.Snapshot // the snapshot described
@@ -28,6 +35,9 @@ type describeState struct {
 // scheduleDescribe describes snap after DescribeDelay, unless a newer edit
 // comes first; a description in progress is cancelled by the next one.
 func (s *Server) scheduleDescribe(rootPath string, snap *analysis.Snapshot, gen int) {
+	if len(snap.Pipeline.Datasets) > MaxDescribedDatasets {
+		return
+	}
 	s.mu.Lock()
 	st := s.rootState(rootPath)
 	if st.describe.timer != nil {

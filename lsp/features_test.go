@@ -3,11 +3,15 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -383,6 +387,11 @@ func TestColumnsFromDescribe(t *testing.T) {
 	if !strings.Contains(h.Contents.Value, "| order_id | INTEGER |") {
 		t.Fatalf("hover lacks columns:\n%s", h.Contents.Value)
 	}
+	// Hover on a column: its type and the table it comes from.
+	c.call(t, protocol.MethodTextDocumentHover, tdp(ou, posOf(t, otext, "o.unit_price", 0, 4)), &h)
+	if !strings.Contains(h.Contents.Value, "**unit_price** · DECIMAL(10,2)") || !strings.Contains(h.Contents.Value, "clean_orders") {
+		t.Fatalf("column hover:\n%s", h.Contents.Value)
+	}
 	// Completion after "o." offers clean_orders' columns.
 	var list protocol.CompletionList
 	c.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: tdp(ou, posOf(t, otext, "o.order_date", 0, 2))}, &list)
@@ -392,5 +401,54 @@ func TestColumnsFromDescribe(t *testing.T) {
 	}
 	if !has {
 		t.Fatalf("completion after o. lacks unit_price: %+v", list.Items)
+	}
+}
+
+// TestSparkDryRunRefusesBeforeCalling: without a remote the request says
+// how to set one; with one, a pipeline Spark cannot run (retail uses
+// expectations) is refused with the analysis findings, before any call.
+func TestSparkDryRunRefusesBeforeCalling(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	u, _ := c.open(t, filepath.Join(root, "transformations", "clean_orders.sql"))
+	var res SparkDryRunResult
+	_, err := c.conn.Call(context.Background(), "thund/sparkDryRun", &SparkDryRunParams{URI: u}, &res)
+	if err == nil || !strings.Contains(err.Error(), "sparkRemote") {
+		t.Fatalf("without a remote: %v", err)
+	}
+	// A remote nobody listens on: refusal must come before any dial.
+	c.notify(t, protocol.MethodWorkspaceDidChangeConfiguration, map[string]any{"settings": map[string]any{"thund": map[string]any{"sparkRemote": "sc://127.0.0.1:1"}}})
+	c.call(t, "thund/sparkDryRun", &SparkDryRunParams{URI: u}, &res)
+	if res.OK || len(res.Problems) == 0 || !res.Problems[0].Refused || !strings.Contains(res.Problems[0].Message, "expectations") || res.Problems[0].URI == "" {
+		t.Fatalf("dry run of retail: %+v", res)
+	}
+}
+
+// TestRegistersFileWatchers: a client that can watch files is asked to
+// watch the pipeline's files.
+func TestRegistersFileWatchers(t *testing.T) {
+	a, b := net.Pipe()
+	go Serve(context.Background(), a, log.New(io.Discard, "", 0))
+	got := make(chan string, 1)
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b))
+	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == "client/registerCapability" {
+			got <- string(req.Params())
+		}
+		return reply(ctx, nil, nil)
+	})
+	defer conn.Close()
+	var res map[string]any
+	if _, err := conn.Call(context.Background(), "initialize", map[string]any{"capabilities": map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	conn.Notify(context.Background(), "initialized", map[string]any{})
+	select {
+	case p := <-got:
+		if !strings.Contains(p, "workspace/didChangeWatchedFiles") || !strings.Contains(p, "**/*.sql") {
+			t.Fatalf("registration: %s", p)
+		}
+	case <-timeout(t):
+		t.Fatal("no client/registerCapability")
 	}
 }

@@ -44,6 +44,13 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 		md = pragmaHover(*t.Pragma, dp.off)
 		r := rangeOf(dp.snap, t.Pragma.Line)
 		rng = &r
+	default:
+		var loc ir.Loc
+		md, loc = s.columnHover(dp)
+		if md != "" {
+			r := rangeOf(dp.snap, loc)
+			rng = &r
+		}
 	}
 	if md == "" {
 		return nil, nil
@@ -172,4 +179,53 @@ func listOr(list []string, none string) string {
 	}
 	sort.Strings(list)
 	return strings.Join(list, ", ")
+}
+
+// columnHover describes the column under the cursor: its type and the
+// table it comes from (an alias before the dot picks the table).
+func (s *Server) columnHover(dp docPos) (string, ir.Loc) {
+	text, _ := dp.snap.Text(dp.rel)
+	start, end := dp.off, dp.off
+	for start > 0 && isIdentByte(text[start-1]) {
+		start--
+	}
+	for end < len(text) && isIdentByte(text[end]) {
+		end++
+	}
+	if start == end || flowAt(dp.snap, dp.rel, dp.off) == nil {
+		return "", ir.Loc{}
+	}
+	word := text[start:end]
+	tables := tablesInScope(dp.snap, dp.rel, dp.off)
+	if start > 1 && text[start-1] == '.' {
+		a := start - 1
+		for a > 0 && isIdentByte(text[a-1]) {
+			a--
+		}
+		if t := aliasTable(dp.snap, dp.rel, dp.off, text[a:start-1]); t != "" {
+			tables = []string{t}
+		}
+	}
+	var found []string
+	typ := ""
+	for _, t := range tables {
+		for _, c := range s.columnsOf(dp.root, t) {
+			if strings.EqualFold(c.Name, word) {
+				found = append(found, t)
+				typ = c.Type
+			}
+		}
+	}
+	if len(found) == 0 {
+		return "", ir.Loc{}
+	}
+	loc := ir.Loc{File: dp.rel, Start: start, End: end}
+	if len(found) > 1 {
+		return fmt.Sprintf("**%s** · %s\n\nColumn of %s (ambiguous without a qualifier)", word, typ, strings.Join(found, ", ")), loc
+	}
+	return fmt.Sprintf("**%s** · %s\n\nColumn of `%s`", word, typ, found[0]), loc
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

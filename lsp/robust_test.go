@@ -216,15 +216,13 @@ func noPanic(t *testing.T, w *wire) {
 	}
 }
 
-// TestMalformedMessages: what go.lsp.dev/jsonrpc2 v0.10.0 does with bad
-// input, asserted. Its Conn treats any error from Stream.Read as fatal
-// ("The stream failed, we cannot continue"): a bad frame header, and also
-// a well-framed body that is not a JSON-RPC message, end the connection,
-// and Serve then returns normally (the process exits with status 0). gopls'
-// jsonrpc2 does the same. A well-formed message with bad params, on the
-// other hand, is answered with InvalidParams and the session goes on.
+// TestMalformedMessages: bad input never takes the server down. A bad
+// frame header is skipped (the stream resynchronises on the next
+// Content-Length header), and a well-framed body that is not a JSON-RPC
+// message is answered with an error (id null), as JSON-RPC 2.0 says; the
+// next well-formed request is answered as usual.
 func TestMalformedMessages(t *testing.T) {
-	closes := []struct{ name, input string }{
+	inputs := []struct{ name, input string }{
 		{"garbage Content-Length", "Content-Length: banana\r\n\r\n{}"},
 		{"negative Content-Length", "Content-Length: -5\r\n\r\n"},
 		{"huge Content-Length", "Content-Length: 99999999999\r\n\r\n{}"},
@@ -234,13 +232,17 @@ func TestMalformedMessages(t *testing.T) {
 		{"JSON that is not a message", "Content-Length: 2\r\n\r\n{}"},
 		{"wrong jsonrpc version", `Content-Length: 46` + "\r\n\r\n" + `{"jsonrpc":"1.0","id":2,"method":"shutdown"}  `},
 	}
-	for _, tc := range closes {
+	for _, tc := range inputs {
 		t.Run(tc.name, func(t *testing.T) {
 			w := startWire(t)
 			w.initialize()
 			w.raw(tc.input)
-			if !w.stopped(5 * time.Second) {
-				t.Fatalf("the server neither answered nor closed the connection after %q", tc.input)
+			w.call(9, "workspace/symbol", map[string]any{"query": ""})
+			if _, code, msg := w.response("9", 10*time.Second); code != 0 {
+				t.Fatalf("after %q, a good request failed: %d %s", tc.input, code, msg)
+			}
+			if w.stopped(0) {
+				t.Fatalf("the server stopped after %q", tc.input)
 			}
 			noPanic(t, w)
 		})

@@ -7,7 +7,8 @@
 // Served: diagnostics, hover, definition, references, document highlight,
 // prepareRename and rename, completion, document and workspace symbols,
 // folding ranges, semantic tokens for pragma headers, code lenses, and the
-// custom requests thund/preview, thund/graph and thund/run (docs/lsp.md).
+// custom requests thund/preview, thund/graph, thund/run and
+// thund/sparkDryRun (docs/lsp.md).
 package lsp
 
 import (
@@ -62,6 +63,9 @@ type Server struct {
 	exited   chan struct{}
 	exitOnce sync.Once
 	cancels  map[string]context.CancelFunc // in-flight request id -> cancel
+	// watchFiles: the client can watch files for us (dynamic registration
+	// of workspace/didChangeWatchedFiles).
+	watchFiles bool
 	wg       sync.WaitGroup
 }
 
@@ -79,7 +83,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, logger *log.Logger) erro
 		exited:   make(chan struct{}),
 		cancels:  map[string]context.CancelFunc{},
 	}
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn = jsonrpc2.NewConn(newStream(rwc, logger))
 	s.conn.Go(ctx, s.handle)
 	select {
 	case <-s.conn.Done():
@@ -109,7 +113,7 @@ type handler func(ctx context.Context, params json.RawMessage) (any, error)
 
 // slow methods run in their own goroutine, so the connection keeps
 // reading (and can cancel them); the rest answer in order.
-var slow = map[string]bool{"thund/preview": true, "thund/run": true}
+var slow = map[string]bool{"thund/preview": true, "thund/run": true, "thund/sparkDryRun": true}
 
 // handle dispatches one message; a panic is recovered and answered as an
 // internal error so one bad request cannot take the session down.
@@ -175,7 +179,9 @@ func (s *Server) route(method string) handler {
 	switch method {
 	case protocol.MethodInitialize:
 		return s.initialize
-	case protocol.MethodInitialized, "$/setTrace", protocol.MethodTextDocumentDidSave:
+	case protocol.MethodInitialized:
+		return s.initialized
+	case "$/setTrace", protocol.MethodTextDocumentDidSave:
 		return noop
 	case protocol.MethodShutdown:
 		return func(context.Context, json.RawMessage) (any, error) {
@@ -233,6 +239,8 @@ func (s *Server) route(method string) handler {
 		return s.graph
 	case "thund/run":
 		return s.run
+	case "thund/sparkDryRun":
+		return s.sparkDryRun
 	}
 	return nil
 }
@@ -261,6 +269,13 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		RootURI               protocol.DocumentURI       `json:"rootUri"`
 		WorkspaceFolders      []protocol.WorkspaceFolder `json:"workspaceFolders"`
 		InitializationOptions json.RawMessage            `json:"initializationOptions"`
+		Capabilities          struct {
+			Workspace struct {
+				DidChangeWatchedFiles struct {
+					DynamicRegistration bool `json:"dynamicRegistration"`
+				} `json:"didChangeWatchedFiles"`
+			} `json:"workspace"`
+		} `json:"capabilities"`
 	}
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &p); err != nil {
@@ -268,6 +283,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		}
 	}
 	s.mu.Lock()
+	s.watchFiles = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
 	for _, f := range p.WorkspaceFolders {
 		if dir, err := filename(uri.URI(f.URI)); err == nil {
 			s.folders = append(s.folders, dir)
@@ -307,10 +323,41 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 			"workspace": map[string]any{
 				"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
 			},
-			"experimental": map[string]any{"thund": map[string]any{"requests": []string{"thund/preview", "thund/graph", "thund/run"}}},
+			"experimental": map[string]any{"thund": map[string]any{"requests": []string{"thund/preview", "thund/graph", "thund/run", "thund/sparkDryRun"}}},
 		},
 		"serverInfo": map[string]any{"name": "thund-lsp"},
 	}, nil
+}
+
+// initialized asks the client, when it can, to report changes to pipeline
+// files made outside the editor (saves by other tools, git checkouts, new
+// samples). The request goes out from its own goroutine: the answer comes
+// through the read loop this handler runs on.
+func (s *Server) initialized(context.Context, json.RawMessage) (any, error) {
+	s.mu.Lock()
+	watch := s.watchFiles
+	s.mu.Unlock()
+	if !watch {
+		return nil, nil
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var watchers []map[string]any
+		for _, g := range []string{"**/*.sql", "**/spark-pipeline.yml", "**/spark-pipeline.yaml", "**/thund.yaml", "**/samples/**"} {
+			watchers = append(watchers, map[string]any{"globPattern": g})
+		}
+		params := map[string]any{"registrations": []map[string]any{{
+			"id": "thund-watched-files", "method": protocol.MethodWorkspaceDidChangeWatchedFiles,
+			"registerOptions": map[string]any{"watchers": watchers},
+		}}}
+		if _, err := s.conn.Call(ctx, "client/registerCapability", params, nil); err != nil {
+			s.logger.Printf("register file watchers: %v", err)
+		}
+	}()
+	return nil, nil
 }
 
 func (s *Server) cancelRequest(_ context.Context, params json.RawMessage) (any, error) {

@@ -1,7 +1,6 @@
 // Command thund-lsp is Thund's language server, speaking LSP over stdio (the
-// default) or TCP on the loopback interface (--listen 127.0.0.1:PORT).
-//
-// This build serves diagnostics only; see package lsp for what is missing.
+// default) or TCP on the loopback interface (--listen 127.0.0.1:PORT). What
+// it serves is listed in package lsp and docs/lsp.md.
 package main
 
 import (

@@ -236,8 +236,8 @@ func TestListenRefusesOtherInterfaces(t *testing.T) {
 }
 
 // TestStdio: over stdio, initialize is answered; closing stdin ends the
-// server with status 0; a malformed frame ends it too, without a panic
-// (go.lsp.dev/jsonrpc2 treats any read error as the end of the stream).
+// server with status 0; a malformed frame is answered with a parse error
+// and the server goes on.
 func TestStdio(t *testing.T) {
 	t.Run("stdin closed", func(t *testing.T) {
 		cmd, stdin, stdout, stderr := server(t)
@@ -255,8 +255,16 @@ func TestStdio(t *testing.T) {
 		cmd, stdin, stdout, stderr := server(t)
 		errs := make(chan string, 1)
 		go func() { b, _ := io.ReadAll(stderr); errs <- string(b) }()
-		go io.Copy(io.Discard, stdout)
+		out := bufio.NewReader(stdout)
 		io.WriteString(stdin, "Content-Length: 12\r\n\r\n{not json!!}")
+		if m, err := readFrame(out); err != nil || !strings.Contains(string(m["error"]), "-32700") {
+			t.Fatalf("malformed frame: %v %v, want a parse error", m, err)
+		}
+		writeFrame(stdin, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": map[string]any{}})
+		if m, err := readFrame(out); err != nil || string(m["id"]) != "2" {
+			t.Fatalf("initialize after a malformed frame: %v %v", m, err)
+		}
+		stdin.Close()
 		code := waitExit(t, cmd, 10*time.Second)
 		msg := <-errs
 		if code != 0 || strings.Contains(msg, "panic") {

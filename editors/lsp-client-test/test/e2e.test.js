@@ -68,7 +68,7 @@ describe('thund-lsp with vscode-languageserver-protocol', () => {
     assert.ok(c.codeLensProvider);
     assert.deepEqual(c.semanticTokensProvider.legend.tokenTypes, ['keyword', 'property', 'string', 'comment']);
     assert.equal(c.semanticTokensProvider.full, true);
-    assert.deepEqual(c.experimental.thund.requests, ['thund/preview', 'thund/graph', 'thund/run']);
+    assert.deepEqual(c.experimental.thund.requests, ['thund/preview', 'thund/graph', 'thund/run', 'thund/sparkDryRun']);
   });
 
   test('diagnostics are published with the version, and cleared on fix', T, async () => {

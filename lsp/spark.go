@@ -1,0 +1,110 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/sdplower"
+	"github.com/thund-dev/thund/sparkconnect"
+)
+
+// SparkDryRunParams are the parameters of thund/sparkDryRun.
+type SparkDryRunParams struct {
+	URI protocol.DocumentURI `json:"uri"`
+}
+
+// SparkProblem is one finding of a Spark dry run, at its file position.
+type SparkProblem struct {
+	Dataset string         `json:"dataset"`
+	Message string         `json:"message"`
+	URI     string         `json:"uri,omitempty"`
+	Range   protocol.Range `json:"range"`
+	// Refused is true when Thund refused to send the pipeline (a feature
+	// the Spark version cannot run), before any call to the server.
+	Refused bool `json:"refused"`
+}
+
+// SparkDryRunResult is the answer of thund/sparkDryRun.
+type SparkDryRunResult struct {
+	Remote   string         `json:"remote"`
+	Backend  string         `json:"backend"`
+	OK       bool           `json:"ok"`
+	Problems []SparkProblem `json:"problems"`
+	DefineMS int64          `json:"define_ms"`
+	RunMS    int64          `json:"run_ms"`
+}
+
+// sparkDryRun lowers the pipeline for the configured Spark version and
+// dry-runs it on the Spark Connect server of the settings (sparkRemote) or
+// thund.yaml (spark.remote).
+func (s *Server) sparkDryRun(ctx context.Context, params json.RawMessage) (any, error) {
+	var p SparkDryRunParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	dp, err := s.resolve(p.URI, nil)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/sparkDryRun: %v", err)
+	}
+	s.mu.Lock()
+	remote := s.settings.SparkRemote
+	s.mu.Unlock()
+	cfg := dp.snap.Project.Config
+	if remote == "" {
+		remote = cfg.SparkRemote
+	}
+	if remote == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "no Spark Connect server configured: set thund.sparkRemote in the editor, or spark.remote in thund.yaml (e.g. sc://127.0.0.1:15002)")
+	}
+	backend := ir.Spark41
+	if cfg.SparkVersion == "4.2" {
+		backend = ir.Spark42
+	}
+	out := &SparkDryRunResult{Remote: remote, Backend: string(backend), Problems: []SparkProblem{}}
+	texts := map[string]string{}
+	for _, l := range dp.snap.Libraries {
+		if t, ok := dp.snap.Text(l); ok {
+			texts[l] = t
+		}
+	}
+	g, diags := sdplower.LowerWith(dp.snap.Pipeline, backend, sdplower.Options{Texts: texts})
+	if g == nil {
+		for _, d := range diags {
+			if d.Severity == ir.Error {
+				out.Problems = append(out.Problems, s.sparkProblem(dp, "", d.Message, d.Loc, true))
+			}
+		}
+		return out, nil
+	}
+	client, err := sparkconnect.Dial(ctx, remote, sparkconnect.Options{})
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund/sparkDryRun: %v", err)
+	}
+	defer client.Close()
+	res, err := sdplower.Push(ctx, client, g, sdplower.Run{Dry: true}, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.Code(-32800), "thund/sparkDryRun cancelled")
+		}
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund/sparkDryRun: %v", err)
+	}
+	out.DefineMS, out.RunMS = res.Define.Milliseconds(), res.RunTime.Milliseconds()
+	for _, f := range res.Failures {
+		out.Problems = append(out.Problems, s.sparkProblem(dp, f.Dataset, f.Message, f.Loc, false))
+	}
+	out.OK = len(out.Problems) == 0
+	return out, nil
+}
+
+func (s *Server) sparkProblem(dp docPos, dataset, msg string, loc ir.Loc, refused bool) SparkProblem {
+	p := SparkProblem{Dataset: dataset, Message: msg, Refused: refused}
+	if loc.File != "" {
+		l := locationOf(dp.snap, loc)
+		p.URI, p.Range = string(l.URI), l.Range
+	}
+	return p
+}
