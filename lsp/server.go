@@ -66,7 +66,7 @@ type Server struct {
 	// watchFiles: the client can watch files for us (dynamic registration
 	// of workspace/didChangeWatchedFiles).
 	watchFiles bool
-	wg       sync.WaitGroup
+	wg         sync.WaitGroup
 }
 
 type overlay struct {
