@@ -66,23 +66,62 @@ func (p *Pipeline) Graph() *Graph {
 		g.index[k] = int32(len(g.Nodes))
 		g.Nodes = append(g.Nodes, k)
 	}
-	g.out = make([][]Edge, len(g.Nodes))
-	g.in = make([][]Edge, len(g.Nodes))
-	for _, f := range p.Flows {
-		to, ok := g.index[NameKey(f.Target)]
+	// Two passes over the reads, resolving each distinct name once: count
+	// the edges per node, then place them in two flat arrays (one
+	// allocation each, no regrowth).
+	resolved := make(map[string]int32, len(g.Nodes))
+	endpoint := func(f *Flow, r *Ref) (from, to int32, ok bool) {
+		to, ok = g.index[NameKey(f.Target)]
 		if !ok {
-			continue
+			return 0, 0, false
 		}
-		for _, r := range f.Reads {
-			d := p.Resolve(r.Name)
-			if d == nil {
+		from, seen := resolved[r.Name]
+		if !seen {
+			from = -1
+			if d := p.Resolve(r.Name); d != nil {
+				from = g.index[NameKey(d.Name)]
+			}
+			resolved[r.Name] = from
+		}
+		return from, to, from >= 0
+	}
+	outStart := make([]int32, len(g.Nodes)+1)
+	inStart := make([]int32, len(g.Nodes)+1)
+	total := 0
+	for _, f := range p.Flows {
+		for i := range f.Reads {
+			if from, to, ok := endpoint(f, &f.Reads[i]); ok {
+				outStart[from+1]++
+				inStart[to+1]++
+				total++
+			}
+		}
+	}
+	for i := 1; i < len(outStart); i++ {
+		outStart[i] += outStart[i-1]
+		inStart[i] += inStart[i-1]
+	}
+	outFlat, inFlat := make([]Edge, total), make([]Edge, total)
+	outNext := append([]int32(nil), outStart[:len(g.Nodes)]...)
+	inNext := append([]int32(nil), inStart[:len(g.Nodes)]...)
+	for _, f := range p.Flows {
+		for i := range f.Reads {
+			from, to, ok := endpoint(f, &f.Reads[i])
+			if !ok {
 				continue
 			}
-			from := g.index[NameKey(d.Name)]
-			e := Edge{From: g.Nodes[from], To: g.Nodes[to], Flow: f, Ref: r, from: from, to: to}
-			g.out[from] = append(g.out[from], e)
-			g.in[to] = append(g.in[to], e)
+			e := Edge{From: g.Nodes[from], To: g.Nodes[to], Flow: f, Ref: f.Reads[i], from: from, to: to}
+			outFlat[outNext[from]] = e
+			outNext[from]++
+			inFlat[inNext[to]] = e
+			inNext[to]++
 		}
+	}
+	g.out = make([][]Edge, len(g.Nodes))
+	g.in = make([][]Edge, len(g.Nodes))
+	for i := range g.Nodes {
+		g.out[i] = outFlat[outStart[i]:outStart[i+1]:outStart[i+1]]
+		g.in[i] = inFlat[inStart[i]:inStart[i+1]:inStart[i+1]]
 	}
 	return g
 }
