@@ -9,8 +9,8 @@ export CGO_ENABLED := 1
 
 # Fuzz time per target for `make fuzz` (go test -fuzztime syntax).
 FUZZTIME ?= 3m
-# Benchmark time per benchmark for `make bench`.
-BENCHTIME ?= 1x
+# Iterations per benchmark for `make bench` (medians need several).
+BENCHTIME ?= 10x
 
 # Fuzz workers per target (go test -parallel).
 FUZZPARALLEL ?= 2
@@ -50,9 +50,11 @@ test-go: lint
 demo: build
 	bin/thund-watch --once --limit 5 testdata/retail
 
-# Benchmarks: analysis of generated pipelines (cold and incremental).
+# Benchmarks (benchstat reads the output): analysis cold and incremental,
+# the engine (preview overhead, streaming, CDC), the LSP through the
+# protocol, watch mode. docs/benchmarks.md records a run and its machine.
 bench:
-	$(GO) test $(GOFLAGS) -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) -count=1 ./bench/ | tee bench/out.txt
+	$(GO) test $(GOFLAGS) -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) -count=1 ./bench/ ./watch/ | tee bench/out.txt
 
 # Each fuzz target for FUZZTIME (seed corpora live in testdata/fuzz).
 fuzz:
@@ -72,8 +74,9 @@ lint:
 VSCODE      := editors/vscode
 THUND_CACHE ?= $(HOME)/.cache/thund
 
+# npm ci only when the lock file is newer than the last install.
 vscode-deps:
-	cd $(VSCODE) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(VSCODE) && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; }
 
 # An installable .vsix with thund-lsp inside: editors/vscode/thund.vsix.
 vsix: build vscode-deps
