@@ -1,0 +1,126 @@
+// The lineage panel: the pipeline graph from thund/graph, with each
+// dataset's error count, kept live on saves and diagnostics changes.
+
+import * as vscode from 'vscode';
+
+import type { GraphResult, LineageInbound, LineageOutbound } from './protocol';
+import { errorText, ThundServer } from './server';
+import { LINEAGE_CSS, BASE_CSS } from './styles';
+import { anchorOf, rootOf, toPath } from './pipelines';
+import { webviewHtml } from './previewPanel';
+
+/** Error diagnostics per graph node (keyed by the node's file and line span). */
+export function errorsByNode(graph: GraphResult): Record<string, number> {
+  const out: Record<string, number> = {};
+  const byFile = new Map<string, { id: string; line: number }[]>();
+  for (const n of graph.nodes) {
+    if (!n.uri) continue;
+    const k = toPath(n.uri);
+    if (!byFile.has(k)) byFile.set(k, []);
+    byFile.get(k)!.push({ id: n.id, line: n.line });
+  }
+  for (const [file, nodes] of byFile) {
+    nodes.sort((a, b) => a.line - b.line);
+    for (const d of vscode.languages.getDiagnostics(vscode.Uri.file(file))) {
+      if (d.severity !== vscode.DiagnosticSeverity.Error) continue;
+      // A file with several datasets: charge the one whose definition
+      // starts at or before the diagnostic.
+      let owner = nodes[0];
+      for (const n of nodes) if (n.line <= d.range.start.line) owner = n;
+      out[owner.id] = (out[owner.id] ?? 0) + 1;
+    }
+  }
+  return out;
+}
+
+export class LineagePanel {
+  private static readonly panels = new Map<string, LineagePanel>();
+  /** Last run's phase per dataset id, per root, for the node labels. */
+  static readonly phases = new Map<string, Record<string, string>>();
+
+  static show(ctx: vscode.ExtensionContext, server: ThundServer, root: string): LineagePanel {
+    const have = LineagePanel.panels.get(root);
+    if (have) {
+      have.panel.reveal();
+      have.refresh();
+      return have;
+    }
+    const p = new LineagePanel(ctx, server, root);
+    LineagePanel.panels.set(root, p);
+    return p;
+  }
+
+  static refreshFor(uri: vscode.Uri): void {
+    const root = rootOf(uri);
+    const p = root ? LineagePanel.panels.get(root) : undefined;
+    p?.schedule();
+  }
+
+  static refreshAll(): void {
+    for (const p of LineagePanel.panels.values()) p.schedule();
+  }
+
+  readonly panel: vscode.WebviewPanel;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private constructor(
+    ctx: vscode.ExtensionContext,
+    private readonly server: ThundServer,
+    private readonly root: string,
+  ) {
+    this.panel = vscode.window.createWebviewPanel(
+      'thund.lineage',
+      'Lineage',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extensionUri, 'dist', 'webview')] },
+    );
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, 'lineage.js', 'Lineage', BASE_CSS + LINEAGE_CSS);
+    this.panel.webview.onDidReceiveMessage((m: LineageOutbound) => this.onMessage(m), undefined, this.disposables);
+    this.panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
+  }
+
+  private onMessage(m: LineageOutbound): void {
+    switch (m.type) {
+      case 'ready':
+      case 'refresh':
+        this.refresh();
+        break;
+      case 'open': {
+        const uri = vscode.Uri.parse(m.uri);
+        if (uri.scheme !== 'file') return;
+        const pos = new vscode.Position(Math.max(0, m.line), 0);
+        void vscode.commands.executeCommand('vscode.open', uri, {
+          selection: new vscode.Range(pos, pos),
+          viewColumn: vscode.ViewColumn.One,
+        } satisfies vscode.TextDocumentShowOptions);
+        break;
+      }
+    }
+  }
+
+  private post(m: LineageInbound): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), 300);
+  }
+
+  refresh(): void {
+    this.server
+      .graph(anchorOf(this.root))
+      .then((graph) => {
+        this.panel.title = `Lineage: ${graph.pipeline}`;
+        this.post({ type: 'graph', graph, errors: errorsByNode(graph), phases: LineagePanel.phases.get(this.root) ?? {} });
+      })
+      .catch((e: unknown) => this.post({ type: 'error', message: errorText(e) }));
+  }
+
+  private dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    LineagePanel.panels.delete(this.root);
+    for (const d of this.disposables) d.dispose();
+  }
+}
