@@ -686,6 +686,12 @@ func TestPersistCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A restart first recomputes the derived dataset, as a run does with
+	// every materialized view, so totals never lags events by more than
+	// the one batch a kill between the two commits can leave.
+	if _, err := s.Persist(ctx, totals, PersistPart{Query: p.FlowsInto("totals")[0].Normalized}); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range s.Unconsumed("events", files) {
 		q := "SELECT id, batch FROM read_csv(" + quoteString(f) + ", header = true, columns = {'id': 'BIGINT', 'batch': 'BIGINT'})"
 		if err := s.Exec(ctx, "INSERT INTO events "+q); err != nil {
