@@ -77,7 +77,7 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 		src.Sample, src.Origin, src.Loc = sample, origin, loc
 		src.Stream = s.dirs[path.Clean(sample)]
 	}
-	for _, c := range project.ConventionSamples(s.Files) {
+	for _, c := range s.conventions {
 		bind(c.Table, c.Path, ir.SampleConvention, ir.Loc{File: c.Path})
 	}
 	for _, c := range s.Project.Config.Samples {

@@ -52,6 +52,9 @@ type Snapshot struct {
 	texts   map[string]string // spec, config and library texts by path
 	results map[string]*fileResult
 	dirs    map[string]bool // every folder holding a file, for sample folders
+	// conventions are the samples found by convention (samples/TABLE.*),
+	// recomputed only when the file set changes.
+	conventions []project.ConventionSample
 	// libDiags are the diagnostics of resolving the library globs.
 	libDiags []ir.Diagnostic
 
@@ -97,6 +100,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	s.openProject()
 	s.Libraries, s.libDiags = s.Project.Libraries(files)
 	s.dirs = folders(files)
+	s.conventions = project.ConventionSamples(files)
 	texts, diags := readAll(root, s.Libraries)
 	for rel, t := range texts {
 		s.texts[rel] = t
@@ -206,10 +210,11 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 			added = append(added, p)
 		}
 	}
-	n.Files, n.dirs = s.Files, s.dirs
+	n.Files, n.dirs, n.conventions = s.Files, s.dirs, s.conventions
 	if setChanged {
 		n.Files = mergeFiles(s.Files, added, removed)
 		n.dirs = folders(n.Files)
+		n.conventions = project.ConventionSamples(n.Files)
 	}
 	n.Project = s.Project
 	if projectChanged {

@@ -67,30 +67,33 @@ func (p *Pipeline) Graph() *Graph {
 		g.Nodes = append(g.Nodes, k)
 	}
 	// Two passes over the reads, resolving each distinct name once: count
-	// the edges per node, then place them in two flat arrays (one
-	// allocation each, no regrowth).
+	// the edges per node (remembering each read's upstream node), then
+	// place them in two flat arrays (one allocation each, no regrowth).
 	resolved := make(map[string]int32, len(g.Nodes))
-	endpoint := func(f *Flow, r *Ref) (from, to int32, ok bool) {
-		to, ok = g.index[NameKey(f.Target)]
-		if !ok {
-			return 0, 0, false
-		}
-		from, seen := resolved[r.Name]
-		if !seen {
-			from = -1
-			if d := p.Resolve(r.Name); d != nil {
-				from = g.index[NameKey(d.Name)]
-			}
-			resolved[r.Name] = from
-		}
-		return from, to, from >= 0
-	}
+	targets := make([]int32, len(p.Flows))
+	var froms []int32
 	outStart := make([]int32, len(g.Nodes)+1)
 	inStart := make([]int32, len(g.Nodes)+1)
 	total := 0
-	for _, f := range p.Flows {
+	for fi, f := range p.Flows {
+		to, ok := g.index[NameKey(f.Target)]
+		if !ok {
+			targets[fi] = -1
+			continue
+		}
+		targets[fi] = to
 		for i := range f.Reads {
-			if from, to, ok := endpoint(f, &f.Reads[i]); ok {
+			name := f.Reads[i].Name
+			from, seen := resolved[name]
+			if !seen {
+				from = -1
+				if d := p.Resolve(name); d != nil {
+					from = g.index[NameKey(d.Name)]
+				}
+				resolved[name] = from
+			}
+			froms = append(froms, from)
+			if from >= 0 {
 				outStart[from+1]++
 				inStart[to+1]++
 				total++
@@ -104,10 +107,16 @@ func (p *Pipeline) Graph() *Graph {
 	outFlat, inFlat := make([]Edge, total), make([]Edge, total)
 	outNext := append([]int32(nil), outStart[:len(g.Nodes)]...)
 	inNext := append([]int32(nil), inStart[:len(g.Nodes)]...)
-	for _, f := range p.Flows {
+	k := 0
+	for fi, f := range p.Flows {
+		to := targets[fi]
+		if to < 0 {
+			continue
+		}
 		for i := range f.Reads {
-			from, to, ok := endpoint(f, &f.Reads[i])
-			if !ok {
+			from := froms[k]
+			k++
+			if from < 0 {
 				continue
 			}
 			e := Edge{From: g.Nodes[from], To: g.Nodes[to], Flow: f, Ref: f.Reads[i], from: from, to: to}
