@@ -7,7 +7,6 @@ package engine
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -187,24 +186,6 @@ func (s *Session) QueryArrow(ctx context.Context, query string, fn func(array.Re
 	}
 	defer conn.Close()
 	return queryArrowOn(ctx, conn, query, fn)
-}
-
-func queryArrowOn(ctx context.Context, conn *sql.Conn, query string, fn func(array.RecordReader) error) error {
-	return conn.Raw(func(dc any) error {
-		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
-		if err != nil {
-			return fmt.Errorf("arrow interface: %w", err)
-		}
-		rdr, err := ar.QueryContext(ctx, query)
-		if err != nil {
-			return explain(err)
-		}
-		defer rdr.Release()
-		if err := fn(rdr); err != nil {
-			return err
-		}
-		return explain(rdr.Err())
-	})
 }
 
 // ErrSandbox marks an operation the sandbox refused.
