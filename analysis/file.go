@@ -24,7 +24,7 @@ type fileResult struct {
 	sources  []*ir.SourceSpec
 	diags    []ir.Diagnostic
 	// funcs holds each flow's function calls (portable.go).
-	funcs map[*ir.Flow][]sqlfront.FuncRef
+	funcs map[*ir.Flow][]unportableCall
 	// pragmas holds every pragma line of the file, applied or not, for
 	// hovers and highlighting.
 	pragmas []pragma.Pragma

@@ -173,10 +173,24 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 	if q == nil || len(q.Funcs) == 0 {
 		return
 	}
-	if res.funcs == nil {
-		res.funcs = map[*ir.Flow][]sqlfront.FuncRef{}
+	// Only the calls a rule matches are kept: the check depends on the
+	// file alone, so it runs once per file text, not on every snapshot.
+	for _, c := range q.Funcs {
+		rule, ok := notPortable[strings.ToLower(lastSegment(c.Name))]
+		if !ok || c.Args < rule.MinArgs || rule.QuotedUnit && !(c.Args == 3 && quotedFirstArg(res.text, c.Loc.End)) {
+			continue
+		}
+		if res.funcs == nil {
+			res.funcs = map[*ir.Flow][]unportableCall{}
+		}
+		res.funcs[f] = append(res.funcs[f], unportableCall{call: c, rule: rule})
 	}
-	res.funcs[f] = q.Funcs
+}
+
+// unportableCall is a call to a DuckDB-only function, with its rule.
+type unportableCall struct {
+	call sqlfront.FuncRef
+	rule DuckDBOnly
 }
 
 // portability warns, once per Spark backend of the flow's dataset, about
@@ -185,33 +199,19 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 func portability(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	for _, r := range results {
-		for _, f := range r.flows {
-			calls := r.funcs[f]
-			if len(calls) == 0 {
-				continue
-			}
+		for f, calls := range r.funcs {
 			backends := p.Backends
 			if d := p.Dataset(f.Target); d != nil {
 				backends = capab.Backends(p.Backends, d)
 			}
-			var spark []ir.Backend
 			for _, b := range backends {
-				if b != ir.Native {
-					spark = append(spark, b)
-				}
-			}
-			if len(spark) == 0 {
-				continue
-			}
-			for _, c := range calls {
-				rule, ok := notPortable[strings.ToLower(lastSegment(c.Name))]
-				if !ok || c.Args < rule.MinArgs || rule.QuotedUnit && !(c.Args == 3 && quotedFirstArg(r.text, c.Loc.End)) {
+				if b == ir.Native {
 					continue
 				}
-				for _, b := range spark {
+				for _, c := range calls {
 					out = append(out, ir.Diagnostic{
-						Loc: c.Loc, Severity: ir.Warning, Code: ir.CodeNotPortable, Backend: b,
-						Message: portabilityMessage(c.Name, rule, b),
+						Loc: c.call.Loc, Severity: ir.Warning, Code: ir.CodeNotPortable, Backend: b,
+						Message: portabilityMessage(c.call.Name, c.rule, b),
 					})
 				}
 			}
