@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -82,6 +83,11 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		return q, d
 	case parsed != "":
 		q.Parser = parsed
+		if parsed == "duckdb" && sparkOnlyGroupByAll(input) {
+			// GROUP BY ALL is Spark SQL too (since 3.4): a query whose only
+			// DuckDB-ism it is stays portable.
+			q.Parser = "postgres"
+		}
 	default:
 		diags = append(diags, syntaxDiag(file, text, sp, toks, input, pgErr, res))
 	}
@@ -92,6 +98,20 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		q.AggLoc = aggLoc(text, sp, toks, &f)
 	}
 	return q, diags
+}
+
+var groupByAll = regexp.MustCompile(`(?i)\bGROUP\s+BY\s+ALL\b`)
+
+// sparkOnlyGroupByAll reports whether PostgreSQL accepts the query once
+// each GROUP BY ALL is read as GROUP BY 1 (same length), that is, whether
+// GROUP BY ALL is what only DuckDB's parser understood.
+func sparkOnlyGroupByAll(input string) bool {
+	if !groupByAll.MatchString(input) {
+		return false
+	}
+	alt := groupByAll.ReplaceAllStringFunc(input, func(m string) string { return m[:len(m)-3] + "1  " })
+	_, err := pg_query.Parse(alt)
+	return err == nil
 }
 
 // parseInput parses input with PostgreSQL, then DuckDB, and walks the tree

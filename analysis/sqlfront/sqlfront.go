@@ -157,7 +157,10 @@ type Query struct {
 	// AggLoc is the first GROUP BY, else the first aggregate call's name.
 	AggLoc Span
 	// Parser is the grammar that accepted the query: "postgres" or
-	// "duckdb"; empty if neither did or the query was not parsed.
+	// "duckdb" (only DuckDB's parser reads it, so Spark likely will not);
+	// empty if neither did or the query was not parsed. A query that
+	// needs DuckDB only for GROUP BY ALL, which Spark reads too, counts as
+	// "postgres".
 	Parser string
 	// Funcs are the function calls of the query (scalar, aggregate, window
 	// and table functions, in every clause and subquery), in text order.
