@@ -20,6 +20,8 @@ type JSONEvent struct {
 	Message   string `json:"message"`
 	Rows      int64  `json:"rows"`
 	ElapsedMS int64  `json:"elapsed_ms"`
+	// Backend is set on events from Spark (thund-watch --spark).
+	Backend string `json:"backend,omitempty"`
 }
 
 // JSONExpectation is the NDJSON form of an expectation result.

@@ -68,6 +68,10 @@ type Options struct {
 	// nil).
 	Out  io.Writer
 	Warn io.Writer
+	// AfterRun, when set, is called after each run that completed without
+	// a failed dataset (thund-watch --spark pushes the pipeline to Spark
+	// there); ctx is cancelled when a newer save arrives.
+	AfterRun func(ctx context.Context, snap *analysis.Snapshot, out io.Writer)
 }
 
 // Run watches the pipeline until ctx is done: a first run of every
@@ -523,6 +527,9 @@ func (r *reconciler) execute(j *job) {
 	}})
 	j.res, j.err = res, err
 	j.cancelled = err != nil && j.ctx.Err() != nil
+	if err == nil && res != nil && !res.Failed() && r.o.AfterRun != nil {
+		r.o.AfterRun(j.ctx, j.snap, r.o.Out)
+	}
 	if err == nil && res != nil {
 		for _, name := range r.o.Previews {
 			d := j.snap.Pipeline.Dataset(name)

@@ -30,7 +30,7 @@ const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipel
 
 Usage:
   thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns] [DIR]
-  thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [DIR]
+  thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [--spark sc://HOST:PORT [--dry-run]] [DIR]
   thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--backend NAME,...] [DIR]
 
 DIR is the pipeline folder, or any file or folder inside it (default: .).
@@ -79,6 +79,8 @@ type options struct {
 	json     bool
 	graph    bool
 	columns  bool
+	spark    string
+	dryRun   bool
 	once     bool
 	previews []string
 	limit    int
@@ -103,6 +105,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset); in watch mode, datasets to preview when they re-run (default: none)")
 	fs.IntVar(&o.limit, "limit", 20, "with --once or in watch mode, rows shown per previewed dataset")
 	fs.DurationVar(&o.debounce, "debounce", watch.DefaultDebounce, "in watch mode, how long the folder must stay quiet before a batch of saves is applied")
+	fs.StringVar(&o.spark, "spark", "", "after each successful local run, push the pipeline to this Spark Connect server (sc://HOST:PORT) and print Spark's events and errors")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "with --spark, only analyse the pipeline on Spark (a dry run) instead of running it")
 	fs.StringVar(&o.state, "state", "", "keep the DuckDB database and durable outputs in this folder (default: in memory)")
 	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2")
 	fs.Usage = func() {
@@ -140,6 +144,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.debounce <= 0 {
 		fmt.Fprintf(stderr, "thund-watch: --debounce %s: give a positive duration, such as 50ms\n", o.debounce)
+		return o, errUsage
+	}
+	if o.dryRun && o.spark == "" {
+		fmt.Fprintln(stderr, "thund-watch: --dry-run needs --spark sc://HOST:PORT")
+		return o, errUsage
+	}
+	if o.spark != "" && !strings.HasPrefix(o.spark, "sc://") {
+		fmt.Fprintf(stderr, "thund-watch: --spark %q: give a Spark Connect URL such as sc://127.0.0.1:15002\n", o.spark)
 		return o, errUsage
 	}
 	if o.check && o.once {

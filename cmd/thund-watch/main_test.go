@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/thund-dev/thund/sparkconnect/sparktest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata pipelines")
@@ -267,5 +269,58 @@ func TestCheckColumns(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "big.sql:1:12: error:") || !strings.Contains(out.String(), `"amount"`) || !strings.Contains(out.String(), "[unknown-column]") {
 		t.Fatalf("--columns output:\n%s", out.String())
+	}
+}
+
+// TestOnceSparkDryRun pushes testdata/sdp_project to a real Spark Connect
+// server after the local run (a dry run), then a copy with a misspelt
+// column: Spark's error comes back as a file:line diagnostic and exit 1.
+func TestOnceSparkDryRun(t *testing.T) {
+	remote := sparktest.Need(t)
+	var out, errb bytes.Buffer
+	if code := run([]string{"--once", "--limit", "1", "--spark", remote, "--dry-run", "../../testdata/sdp_project"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "spark  dry run completed") {
+		t.Fatalf("no completed dry run:\n%s", out.String())
+	}
+	dir := t.TempDir()
+	copyDir(t, "../../testdata/sdp_project", dir)
+	zones := filepath.Join(dir, "transformations", "zones.sql")
+	b, _ := os.ReadFile(zones)
+	// string_split is DuckDB's: the local run succeeds (with a
+	// not-portable warning), Spark rejects the dataset.
+	broken := strings.Replace(string(b), "SELECT pickup_borough, dropoff_borough, count(*) AS trips", "SELECT pickup_borough, dropoff_borough, count(*) AS trips, max(string_split(pickup_borough, '_')) AS parts", 1)
+	if broken == string(b) {
+		t.Fatal("test setup: cross_borough_trips query not found")
+	}
+	os.WriteFile(zones, []byte(broken), 0o644)
+	out.Reset()
+	if code := run([]string{"--once", "--limit", "1", "--spark", remote, "--dry-run", dir}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d for a pipeline Spark rejects\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "transformations/zones.sql:") || !strings.Contains(out.String(), "cross_borough_trips") || !strings.Contains(out.String(), "spark  dry run failed") {
+		t.Fatalf("Spark's error is not reported at its file and line:\n%s", out.String())
+	}
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

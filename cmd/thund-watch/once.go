@@ -87,6 +87,10 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)
 		return 1
 	}
+	sparkOK, sparkErrors := true, 0
+	if o.spark != "" && runErr == nil && !res.Failed() {
+		sparkOK, sparkErrors = sparkPush(ctx, snap, o.spark, o.dryRun, o.json, out)
+	}
 	var pages []*preview.Page
 	names := o.previews
 	if len(names) == 0 {
@@ -107,6 +111,7 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		pages = append(pages, p)
 	}
 	rs := report.SummarizeRun(res, sum)
+	rs.Errors += sparkErrors
 	if o.json {
 		report.RunJSON(out, res, pages, rs)
 	} else {
@@ -126,7 +131,7 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 	for _, e := range res.Expectations {
 		failedExpectation = failedExpectation || e.Failed
 	}
-	if res.Failed() || failedExpectation || sum.Errors > 0 {
+	if res.Failed() || failedExpectation || sum.Errors > 0 || !sparkOK {
 		return 1
 	}
 	return 0

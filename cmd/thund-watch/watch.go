@@ -28,7 +28,14 @@ func watchUntil(ctx context.Context, o options, stdout, stderr io.Writer) int {
 		tty = !o.json && isTerminal(f)
 	}
 	color := tty && os.Getenv("NO_COLOR") == ""
+	var afterRun func(context.Context, *analysis.Snapshot, io.Writer)
+	if o.spark != "" {
+		afterRun = func(ctx context.Context, snap *analysis.Snapshot, out io.Writer) {
+			sparkPush(ctx, snap, o.spark, o.dryRun, o.json, out)
+		}
+	}
 	err := watch.Run(ctx, watch.Options{
+		AfterRun: afterRun,
 		Dir:      o.dir,
 		Analysis: analysis.Options{Backends: o.backends},
 		Engine:   engine.Options{StateDir: o.state},
