@@ -38,7 +38,8 @@ type Edge struct {
 	From string // dataset key of the upstream dataset
 	To   string // dataset key of the flow's target
 	Flow *Flow
-	Ref  Ref
+	// Ref points into Flow.Reads (flows are never changed once built).
+	Ref  *Ref
 	from int32
 	to   int32
 }
@@ -119,7 +120,7 @@ func (p *Pipeline) Graph() *Graph {
 			if from < 0 {
 				continue
 			}
-			e := Edge{From: g.Nodes[from], To: g.Nodes[to], Flow: f, Ref: f.Reads[i], from: from, to: to}
+			e := Edge{From: g.Nodes[from], To: g.Nodes[to], Flow: f, Ref: &f.Reads[i], from: from, to: to}
 			outFlat[outNext[from]] = e
 			outNext[from]++
 			inFlat[inNext[to]] = e
