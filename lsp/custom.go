@@ -149,7 +149,7 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	}
 	for _, inc := range res.Increments {
 		if ir.NameKey(inc.Dataset) == key {
-			out.Increments = append(out.Increments, Increment{Trigger: inc.Trigger, Files: inc.Files, Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: jsonRows(inc.Rows)})
+			out.Increments = append(out.Increments, Increment{Trigger: inc.Trigger, Files: inc.Files, Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(inc.Rows)})
 		}
 	}
 	if dr := res.Datasets[key]; dr == nil || dr.Phase != engine.Completed {
@@ -272,23 +272,6 @@ func expectationDiagnostics(p *ir.Pipeline, res *engine.Result) []ir.Diagnostic 
 			sev, msg = ir.Warning, fmt.Sprintf("expectation %s: %d rows violate it on the last run (kept)", e.Name, e.Violations)
 		}
 		out = append(out, ir.Diagnostic{Loc: loc, Severity: sev, Code: ir.CodeExpectationResult, Message: msg})
-	}
-	return out
-}
-
-func jsonRows(rows [][]any) [][]any {
-	out := make([][]any, len(rows))
-	for i, r := range rows {
-		out[i] = make([]any, len(r))
-		for j, v := range r {
-			if t, ok := v.(time.Time); ok {
-				out[i][j] = t.UTC().Format("2006-01-02T15:04:05.999999999")
-			} else if b, ok := v.([]byte); ok {
-				out[i][j] = string(b)
-			} else {
-				out[i][j] = v
-			}
-		}
 	}
 	return out
 }

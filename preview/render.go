@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -141,4 +142,25 @@ func truncate(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// JSONRows makes rows scanned through database/sql JSON-ready the way
+// Value does for Arrow cells: times as ISO strings, bytes as text, the
+// rest as they are.
+func JSONRows(rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = make([]any, len(r))
+		for j, v := range r {
+			switch v := v.(type) {
+			case time.Time:
+				out[i][j] = v.UTC().Format("2006-01-02T15:04:05.999999999")
+			case []byte:
+				out[i][j] = string(v)
+			default:
+				out[i][j] = v
+			}
+		}
+	}
+	return out
 }

@@ -98,7 +98,7 @@ func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunS
 	enc := json.NewEncoder(w)
 	for _, e := range res.SortedExpectations() {
 		if err := enc.Encode(JSONExpectation{Type: "expectation", Dataset: e.Dataset, Name: e.Name, Action: string(e.Action),
-			Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: jsonRows(e.Samples)}); err != nil {
+			Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: preview.JSONRows(e.Samples)}); err != nil {
 			return err
 		}
 	}
@@ -108,7 +108,7 @@ func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunS
 			rows = [][]any{}
 		}
 		if err := enc.Encode(JSONIncrement{Type: "increment", Dataset: inc.Dataset, Trigger: inc.Trigger, Files: inc.Files,
-			Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: jsonRows(rows)}); err != nil {
+			Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(rows)}); err != nil {
 			return err
 		}
 	}
@@ -118,25 +118,6 @@ func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunS
 		}
 	}
 	return enc.Encode(sum)
-}
-
-// jsonRows makes database/sql values JSON-ready (times as ISO strings).
-func jsonRows(rows [][]any) [][]any {
-	out := make([][]any, len(rows))
-	for i, r := range rows {
-		out[i] = make([]any, len(r))
-		for j, v := range r {
-			switch v := v.(type) {
-			case time.Time:
-				out[i][j] = v.UTC().Format("2006-01-02T15:04:05.999999999")
-			case []byte:
-				out[i][j] = string(v)
-			default:
-				out[i][j] = v
-			}
-		}
-	}
-	return out
 }
 
 // EventText is the terminal line for a finished flow, or "" for the
@@ -184,7 +165,7 @@ func RunText(w io.Writer, res *engine.Result) {
 			for _, row := range e.Samples {
 				cells := make([]string, len(row))
 				for i, v := range row {
-					cells[i] = preview.Cell(jsonRows([][]any{{v}})[0][0])
+					cells[i] = preview.Cell(preview.JSONRows([][]any{{v}})[0][0])
 				}
 				fmt.Fprintf(w, "      %s\n", strings.Join(cells, " | "))
 			}

@@ -238,11 +238,11 @@ func (o *output) results(res *engine.Result, pages []*preview.Page, prev map[str
 		var vs []any
 		for _, e := range res.SortedExpectations() {
 			vs = append(vs, report.JSONExpectation{Type: "expectation", Dataset: e.Dataset, Name: e.Name, Action: string(e.Action),
-				Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: jsonRows(e.Samples)})
+				Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: preview.JSONRows(e.Samples)})
 		}
 		for _, inc := range res.Increments {
 			vs = append(vs, report.JSONIncrement{Type: "increment", Dataset: inc.Dataset, Trigger: inc.Trigger, Files: inc.Files,
-				Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: jsonRows(inc.Rows)})
+				Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(inc.Rows)})
 		}
 		for _, p := range pages {
 			vs = append(vs, report.JSONPreview{Type: "preview", Dataset: p.Dataset, Columns: p.Columns, Rows: p.Rows, TotalRows: p.TotalRows})
@@ -331,26 +331,6 @@ func rowKey(r []any) string {
 		return fmt.Sprint(r)
 	}
 	return string(b)
-}
-
-// jsonRows makes database/sql values JSON-ready (times as ISO strings,
-// bytes as text), as --once prints them.
-func jsonRows(rows [][]any) [][]any {
-	out := make([][]any, len(rows))
-	for i, r := range rows {
-		out[i] = make([]any, len(r))
-		for j, v := range r {
-			switch v := v.(type) {
-			case time.Time:
-				out[i][j] = v.UTC().Format("2006-01-02T15:04:05.999999999")
-			case []byte:
-				out[i][j] = string(v)
-			default:
-				out[i][j] = v
-			}
-		}
-	}
-	return out
 }
 
 // statusLine sums up a run for people: when, what changed, what re-ran
