@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/internal/testutil"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/preview"
 )
@@ -27,28 +27,7 @@ const wait = 30 * time.Second
 
 // copyRetail copies testdata/retail into a fresh temporary folder.
 func copyRetail(t testing.TB) string {
-	t.Helper()
-	src := filepath.Join("..", "testdata", "retail")
-	dst := filepath.Join(t.TempDir(), "retail")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testutil.CopyToTemp(t, filepath.Join("..", "testdata", "retail"))
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent use.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thund-dev/thund/internal/testutil"
 	"github.com/thund-dev/thund/sparkconnect/sparktest"
 )
 
@@ -303,24 +304,4 @@ func TestOnceSparkDryRun(t *testing.T) {
 		t.Fatalf("Spark's error is not reported at its file and line:\n%s", out.String())
 	}
 }
-
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyDir(t *testing.T, src, dst string) { testutil.CopyTree(t, src, dst) }

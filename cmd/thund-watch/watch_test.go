@@ -5,8 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/thund-dev/thund/internal/testutil"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,27 +17,7 @@ import (
 
 // copyPipeline copies a testdata pipeline into a temporary folder.
 func copyPipeline(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "testdata", name)
-	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testutil.CopyToTemp(t, filepath.Join("..", "..", "testdata", name))
 }
 
 // ndjson is one decoded output object, with its preview rows (canonical
