@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -224,10 +225,8 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 	if setChanged || projectChanged {
 		n.Libraries, n.libDiags = n.Project.Libraries(n.Files)
 	}
-	keep := make(map[string]bool, len(n.Libraries))
 	var readDiags []ir.Diagnostic
 	for _, l := range n.Libraries {
-		keep[l] = true
 		if _, ok := n.texts[l]; !ok {
 			if b, err := os.ReadFile(n.Abs(l)); err == nil {
 				n.texts[l] = string(b)
@@ -236,9 +235,25 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 			}
 		}
 	}
-	for p := range n.texts {
-		if !keep[p] && !isProjectFile(p) {
-			delete(n.texts, p)
+	// texts holds the libraries and project files only. With the same
+	// libraries as before, only the changed paths can break that, so the
+	// whole map is pruned only when the set of libraries may have changed
+	// (this runs on every keystroke in the editor).
+	if setChanged || projectChanged {
+		keep := make(map[string]bool, len(n.Libraries))
+		for _, l := range n.Libraries {
+			keep[l] = true
+		}
+		for p := range n.texts {
+			if !keep[p] && !isProjectFile(p) {
+				delete(n.texts, p)
+			}
+		}
+	} else {
+		for _, p := range order {
+			if final[p] != nil && !isProjectFile(p) && !slices.Contains(n.Libraries, p) {
+				delete(n.texts, p)
+			}
 		}
 	}
 	n.build(s.results, readDiags)

@@ -55,43 +55,43 @@ type Graph struct {
 	in    [][]Edge
 }
 
-// Graph builds the dependency graph. Reads that resolve to no dataset
-// (sources, unknown names) and flows into unknown targets add no edge.
+// Graph returns the dependency graph, built on first use. Reads that
+// resolve to no dataset (sources, unknown names) and flows into unknown
+// targets add no edge.
 func (p *Pipeline) Graph() *Graph {
-	g := &Graph{index: make(map[string]int32, len(p.Datasets)), Nodes: make([]string, 0, len(p.Datasets))}
-	for _, d := range p.Datasets {
-		k := NameKey(d.Name)
-		if _, dup := g.index[k]; dup {
-			continue
-		}
-		g.index[k] = int32(len(g.Nodes))
-		g.Nodes = append(g.Nodes, k)
+	p.graphOnce.Do(func() { p.graph = p.buildGraph() })
+	return p.graph
+}
+
+func (p *Pipeline) buildGraph() *Graph {
+	p.index()
+	g := &Graph{index: p.ids, Nodes: make([]string, len(p.nodes))}
+	for i, d := range p.nodes {
+		g.Nodes[i] = NameKey(d.Name)
 	}
-	// Two passes over the reads, resolving each distinct name once: count
-	// the edges per node (remembering each read's upstream node), then
-	// place them in two flat arrays (one allocation each, no regrowth).
-	resolved := make(map[string]int32, len(g.Nodes))
+	// Two passes over the reads: count the edges per node (remembering
+	// each read's upstream node), then place them in two flat arrays (one
+	// allocation each, no regrowth).
 	targets := make([]int32, len(p.Flows))
-	var froms []int32
+	reads := 0
+	for _, f := range p.Flows {
+		reads += len(f.Reads)
+	}
+	froms := make([]int32, 0, reads)
 	outStart := make([]int32, len(g.Nodes)+1)
 	inStart := make([]int32, len(g.Nodes)+1)
 	total := 0
 	for fi, f := range p.Flows {
-		to, ok := g.index[NameKey(f.Target)]
+		to, ok := p.ids[NameKey(f.Target)]
 		if !ok {
 			targets[fi] = -1
 			continue
 		}
 		targets[fi] = to
 		for i := range f.Reads {
-			name := f.Reads[i].Name
-			from, seen := resolved[name]
-			if !seen {
-				from = -1
-				if d := p.Resolve(name); d != nil {
-					from = g.index[NameKey(d.Name)]
-				}
-				resolved[name] = from
+			from := int32(-1)
+			if d := p.Resolve(f.Reads[i].Name); d != nil {
+				from = p.ids[NameKey(d.Name)]
 			}
 			froms = append(froms, from)
 			if from >= 0 {
@@ -388,21 +388,17 @@ type Problem struct {
 // stable order; analysis turns them into diagnostics.
 func (p *Pipeline) Validate() []Problem {
 	var out []Problem
-	first := map[string]*Dataset{}
 	for _, d := range p.Datasets {
-		k := NameKey(d.Name)
-		if prev, ok := first[k]; ok {
+		if prev := p.Dataset(d.Name); prev != d {
 			out = append(out, Problem{
 				Code:    CodeDuplicate,
 				Loc:     d.NameLoc,
 				Message: fmt.Sprintf("dataset %q is already defined; rename one of the two definitions", d.Name),
 				Related: []Related{{Loc: prev.NameLoc, Message: "first definition of " + prev.Name}},
 			})
-			continue
 		}
-		first[k] = d
 	}
-	flows := map[string]*Flow{}
+	flows := make(map[string]*Flow, len(p.Flows))
 	for _, f := range p.Flows {
 		k := NameKey(f.Name)
 		// Two datasets with one name already get a duplicate-dataset error;
@@ -418,7 +414,7 @@ func (p *Pipeline) Validate() []Problem {
 		} else if !ok {
 			flows[k] = f
 		}
-		if _, ok := first[NameKey(f.Target)]; !ok {
+		if _, ok := p.node(NameKey(f.Target)); !ok {
 			loc := f.TargetLoc
 			if loc.IsZero() {
 				loc = f.Loc

@@ -64,28 +64,65 @@ type Pipeline struct {
 	// dataset defines, with their sample binding if any.
 	Sources []*Source
 
-	// The name indexes are built on first use; a pipeline must not change
-	// after it is first queried.
+	// The name index and the graph are built on first use; a pipeline must
+	// not change after it is first queried.
 	indexOnce sync.Once
-	byName    map[string]*Dataset
-	byTarget  map[string][]*Flow
+	// ids numbers the first definition of each dataset key, in declaration
+	// order; nodes[i] is that definition.
+	ids   map[string]int32
+	nodes []*Dataset
+	// targetFlows holds the flows into each node, contiguously and in
+	// declaration order: node i's are targetFlows[flowStart[i]:flowStart[i+1]].
+	targetFlows []*Flow
+	flowStart   []int32
+	graphOnce   sync.Once
+	graph       *Graph
 }
 
+// index numbers the datasets and groups the flows by target, with one map
+// and flat arrays: analysis rebuilds a pipeline on every edit, so this is
+// on the path from a keystroke to its diagnostics.
 func (p *Pipeline) index() {
 	p.indexOnce.Do(func() {
-		p.byName = make(map[string]*Dataset, len(p.Datasets))
+		p.ids = make(map[string]int32, len(p.Datasets))
+		p.nodes = make([]*Dataset, 0, len(p.Datasets))
 		for _, d := range p.Datasets {
 			k := NameKey(d.Name)
-			if _, dup := p.byName[k]; !dup {
-				p.byName[k] = d
+			if _, dup := p.ids[k]; !dup {
+				p.ids[k] = int32(len(p.nodes))
+				p.nodes = append(p.nodes, d)
 			}
 		}
-		p.byTarget = make(map[string][]*Flow, len(p.Datasets))
-		for _, f := range p.Flows {
-			k := NameKey(f.Target)
-			p.byTarget[k] = append(p.byTarget[k], f)
+		p.flowStart = make([]int32, len(p.nodes)+1)
+		target := make([]int32, len(p.Flows))
+		for i, f := range p.Flows {
+			t, ok := p.ids[NameKey(f.Target)]
+			if !ok {
+				t = -1
+			} else {
+				p.flowStart[t+1]++
+			}
+			target[i] = t
+		}
+		for i := 1; i < len(p.flowStart); i++ {
+			p.flowStart[i] += p.flowStart[i-1]
+		}
+		p.targetFlows = make([]*Flow, p.flowStart[len(p.nodes)])
+		next := append([]int32(nil), p.flowStart[:len(p.nodes)]...)
+		for i, f := range p.Flows {
+			if t := target[i]; t >= 0 {
+				p.targetFlows[next[t]] = f
+				next[t]++
+			}
 		}
 	})
+}
+
+// node returns the node number of dataset key k.
+func (p *Pipeline) node(k string) (int32, bool) {
+	p.index()
+	i, ok := p.ids[k]
+	return i, ok
 }
 
 // Dataset is a named output of the pipeline.
@@ -288,15 +325,20 @@ type Source struct {
 // Dataset returns the dataset named name (ignoring case; the first one
 // when names repeat), or nil.
 func (p *Pipeline) Dataset(name string) *Dataset {
-	p.index()
-	return p.byName[NameKey(name)]
+	if i, ok := p.node(NameKey(name)); ok {
+		return p.nodes[i]
+	}
+	return nil
 }
 
 // FlowsInto returns the flows whose target is name (ignoring case), in
 // declaration order.
 func (p *Pipeline) FlowsInto(name string) []*Flow {
-	p.index()
-	return p.byTarget[NameKey(name)]
+	i, ok := p.node(NameKey(name))
+	if !ok {
+		return nil
+	}
+	return p.targetFlows[p.flowStart[i]:p.flowStart[i+1]:p.flowStart[i+1]]
 }
 
 // Source returns the source named name, or nil.
