@@ -35,13 +35,24 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 		p.Flows = append(p.Flows, r.flows...)
 		diags = append(diags, r.diags...)
 	}
-	for _, prob := range p.Validate() {
-		diags = append(diags, ir.Diagnostic{Loc: prob.Loc, Severity: ir.Error, Code: prob.Code, Message: prob.Message, Related: prob.Related})
-	}
+	// The structural checks (which build the graph) and the rest only
+	// read the datasets and flows, so they run side by side: on an
+	// editor's keystroke this whole-pipeline pass is most of the time to
+	// fresh diagnostics. sources sets p.Sources, which Validate never reads.
+	var problems []ir.Problem
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		problems = p.Validate()
+	}()
 	diags = append(diags, s.sources(p, results)...)
 	diags = append(diags, capab.Check(p, p.Backends)...)
 	diags = append(diags, capab.Streaming(p)...)
 	diags = append(diags, portability(p, results)...)
+	<-done
+	for _, prob := range problems {
+		diags = append(diags, ir.Diagnostic{Loc: prob.Loc, Severity: ir.Error, Code: prob.Code, Message: prob.Message, Related: prob.Related})
+	}
 	return p, diags
 }
 
