@@ -135,8 +135,8 @@ type runState struct {
 	// stream is the streaming bookkeeping (streaming.go), made on first use.
 	stream *streamRun
 	// resumed holds, per dataset key resumed from --state, the micro-batch
-	// files earlier runs consumed (resume.go).
-	resumed map[string]map[string]bool
+	// files earlier runs consumed and the stream state loaded (resume.go).
+	resumed map[string]*resumeInfo
 }
 
 // Run executes the pipeline's datasets in dependency order: materialized
@@ -241,12 +241,12 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		return
 	}
 	created := false
-	if done, ok := st.resumable(ctx, d); ok {
+	if info, ok := st.resumable(ctx, d); ok {
 		st.mu.Lock()
 		if st.resumed == nil {
-			st.resumed = map[string]map[string]bool{}
+			st.resumed = map[string]*resumeInfo{}
 		}
-		st.resumed[key] = done
+		st.resumed[key] = info
 		st.mu.Unlock()
 		created = true
 	} else if err := st.drop(ctx, d); err != nil {

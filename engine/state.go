@@ -7,22 +7,30 @@ package engine
 //
 //	<StateDir>/outputs/<dataset>/part-00001.parquet
 //	<StateDir>/outputs/<dataset>/part-00002.parquet
+//	<StateDir>/outputs/<dataset>/state-00002-000.parquet
 //	<StateDir>/outputs/<dataset>/_manifest.json
 //
 // The manifest is the only truth: it names the dataset, its kind and
 // schema, the committed parts in order with their row counts, a generation
 // number bumped by every commit and, for streaming datasets, the
-// micro-batch files consumed per source and an opaque stream state. A part
-// file the manifest does not list is garbage left by a crash and is deleted.
+// micro-batch files consumed per source, an opaque stream state and the
+// stream state tables (state-<generation>-<index>.parquet: the rows a
+// streaming flow keeps between triggers, see resume.go) with the hash of
+// the definition they were computed under. A part or state file the
+// manifest does not list is garbage left by a crash and is deleted.
 //
 // A commit is published atomically: DuckDB's COPY ... TO writes the part
 // under a temporary name inside the dataset folder (.tmp-<random>.parquet),
 // Go fsyncs it, renames it to its part name and fsyncs the folder; then the
 // manifest is written the same way (temporary file, fsync, rename, fsync of
-// the folder). A crash at any point leaves either the old manifest or the
-// new one, and every part either lists is complete on disk. Parts a new
-// manifest no longer lists (a materialized view's previous output) are
-// deleted only after it is published.
+// the folder). State files are written and published like parts, before
+// the manifest, under names no earlier manifest uses. A crash at any point
+// leaves either the old manifest or the new one, and every part and state
+// file either lists is complete on disk: the manifest is the single point
+// that makes a commit's rows, stream state and consumed files visible
+// together. Files a new manifest no longer lists (a materialized view's
+// previous output, the previous stream state) are deleted only after it is
+// published.
 
 import (
 	"context"
@@ -57,6 +65,7 @@ const (
 	outputsFolder   = "outputs"
 	manifestFile    = "_manifest.json"
 	partPrefix      = "part-"
+	statePrefix     = "state-"
 	partSuffix      = ".parquet"
 	tempPrefix      = ".tmp-"
 	manifestVersion = 1
@@ -98,6 +107,24 @@ type PersistPart struct {
 	// when the rows were computed from scratch over all the input rather
 	// than by continuing the stream.
 	Restart bool
+	// StateTables, when not nil, replaces the dataset's stream state
+	// tables: logical name (see resume.go) -> relation to save (a quoted
+	// table name readable on the commit's connection). Each is written as
+	// one state file. Nil keeps the committed ones unless Restart is set.
+	StateTables map[string]string
+	// Definition is the hash of the definition the stream state was
+	// computed under (resume.go); recorded with StateTables.
+	Definition string
+}
+
+// StateTable is one stream state table a manifest lists.
+type StateTable struct {
+	// Name is the logical name, such as "flow/seen:clicks" (resume.go).
+	Name string `json:"name"`
+	// File is the state file's name inside the dataset's output folder.
+	File   string         `json:"file"`
+	Rows   int64          `json:"rows"`
+	Schema []OutputColumn `json:"schema"`
 }
 
 // OutputColumn is one column of a dataset's persisted schema, with its
@@ -133,8 +160,17 @@ type Manifest struct {
 	// the pipeline root, slash-separated, sorted) already in the parts.
 	Consumed map[string][]string `json:"consumed,omitempty"`
 	// State is the opaque stream state recorded by the streaming code.
-	State       map[string]string `json:"state,omitempty"`
-	CommittedAt time.Time         `json:"committed_at"`
+	State map[string]string `json:"state,omitempty"`
+	// Definition hashes the dataset's streaming definition (its flows'
+	// queries, pragmas, output modes, keys) the stream state tables were
+	// computed under; a run whose definition differs replays the stream
+	// from the start instead of resuming.
+	Definition string `json:"definition,omitempty"`
+	// StateTables are the stream state tables: what the streaming flows
+	// keep between triggers (rows seen, watermark, emitted windows, the
+	// previous result, the CDC state per key), saved with the rows.
+	StateTables []StateTable `json:"state_tables,omitempty"`
+	CommittedAt time.Time    `json:"committed_at"`
 }
 
 // Rows returns the row count across the committed parts.
@@ -159,6 +195,9 @@ type OutputCommit struct {
 	Rows      int64
 	TotalRows int64
 	Parts     int
+	// StateTables counts the stream state tables the commit recorded (0
+	// when it recorded none or kept the committed ones).
+	StateTables int
 	// Reset says why earlier outputs were dropped (schema or kind change),
 	// empty otherwise.
 	Reset string
@@ -173,6 +212,9 @@ func (c *OutputCommit) String() string {
 		b.WriteString("committed no new rows")
 	}
 	fmt.Fprintf(&b, ", generation %d: %d part(s), %d rows", c.Generation, c.Parts, c.TotalRows)
+	if c.StateTables > 0 {
+		fmt.Fprintf(&b, ", %d stream state table(s)", c.StateTables)
+	}
 	if c.Reset != "" {
 		b.WriteString("; earlier outputs dropped: " + c.Reset)
 	}
@@ -307,7 +349,9 @@ func (st *runState) persistCompleted(ctx context.Context, d *ir.Dataset) error {
 	if flows := st.p.FlowsInto(d.Name); len(flows) > 0 {
 		flow = flows[len(flows)-1].Name
 	}
-	_, err := st.persist(ctx, d, flow, PersistPart{Mode: PersistReplace, Restart: true, Consumed: st.mergeConsumed(d, st.consumedFiles(d))})
+	tables, def := st.stateToCommit(d)
+	_, err := st.persist(ctx, d, flow, PersistPart{Mode: PersistReplace, Restart: true, Consumed: st.mergeConsumed(d, st.consumedFiles(d)),
+		StateTables: tables, Definition: def})
 	st.s.state.mu.Lock()
 	delete(st.s.state.byRun, key)
 	st.s.state.mu.Unlock()
@@ -478,7 +522,28 @@ func readManifest(dir string) (*Manifest, error) {
 		}
 		seen[p.File] = true
 	}
+	names := map[string]bool{}
+	for _, st := range m.StateTables {
+		if !isStateName(st.File) || seen[st.File] || names[st.Name] {
+			return nil, fmt.Errorf("%s: bad or repeated state file %q", filepath.Join(dir, manifestFile), st.File)
+		}
+		seen[st.File], names[st.Name] = true, true
+	}
 	return &m, nil
+}
+
+// isStateName recognises state-GGGGG-NNN.parquet.
+func isStateName(name string) bool {
+	if !strings.HasPrefix(name, statePrefix) || !strings.HasSuffix(name, partSuffix) {
+		return false
+	}
+	g, n, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(name, statePrefix), partSuffix), "-")
+	if !ok {
+		return false
+	}
+	_, err1 := strconv.Atoi(g)
+	_, err2 := strconv.Atoi(n)
+	return err1 == nil && err2 == nil
 }
 
 // isPartName recognises part-NNNNN.parquet.
@@ -563,6 +628,7 @@ func (s *Session) persist(ctx context.Context, conn *sql.Conn, d *ir.Dataset, pa
 		if !part.Restart && (part.Mode == PersistReplace || reset == "") {
 			m.Consumed = copyConsumed(old.Consumed)
 			m.State = old.State
+			m.Definition, m.StateTables = old.Definition, old.StateTables
 		}
 	}
 	if part.State != nil {
@@ -578,7 +644,23 @@ func (s *Session) persist(ctx context.Context, conn *sql.Conn, d *ir.Dataset, pa
 		m.Consumed[src] = sortedUnique(m.Consumed[src])
 	}
 
+	// Stream state tables: written and published before the manifest,
+	// under names carrying the new generation, so no listed file is
+	// ever replaced.
+	if part.StateTables != nil {
+		tables, err := s.writeStateTables(ctx, conn, dir, m.Generation, part.StateTables)
+		if err != nil {
+			os.Remove(tmp)
+			return nil, err
+		}
+		m.Definition, m.StateTables = part.Definition, tables
+		crashPoint("state-published")
+	}
+
 	c := &OutputCommit{Dataset: d.Name, Generation: m.Generation, Rows: rows, Reset: reset}
+	if part.StateTables != nil {
+		c.StateTables = len(m.StateTables)
+	}
 	if part.Mode == PersistAppend && rows == 0 && reset == "" && old != nil {
 		// Nothing to add but progress: no part, just the manifest.
 		os.Remove(tmp)
@@ -820,6 +902,9 @@ func sweepOutputDir(dir string, m *Manifest, removed *[]string) {
 		for _, p := range m.Parts {
 			listed[p.File] = true
 		}
+		for _, st := range m.StateTables {
+			listed[st.File] = true
+		}
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -827,7 +912,7 @@ func sweepOutputDir(dir string, m *Manifest, removed *[]string) {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || listed[name] || !(strings.HasPrefix(name, tempPrefix) || isPartName(name)) {
+		if e.IsDir() || listed[name] || !(strings.HasPrefix(name, tempPrefix) || isPartName(name) || isStateName(name)) {
 			continue
 		}
 		if os.Remove(filepath.Join(dir, name)) == nil && removed != nil {
@@ -1062,4 +1147,63 @@ func (st *runState) expectedSchema(ctx context.Context, d *ir.Dataset) ([]Output
 		return nil, firstLine(err.Error())
 	}
 	return schema, ""
+}
+
+// writeStateTables writes each stream state table as a state file of
+// generation gen (temporary file, fsync, rename), in logical-name order,
+// and returns what the manifest lists.
+func (s *Session) writeStateTables(ctx context.Context, conn *sql.Conn, dir string, gen int64, tables map[string]string) ([]StateTable, error) {
+	names := make([]string, 0, len(tables))
+	for n := range tables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]StateTable, 0, len(names))
+	for i, n := range names {
+		schema, err := querySchema(ctx, conn, "SELECT * FROM "+tables[n])
+		if err != nil {
+			conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
+			return nil, fmt.Errorf("stream state %s: %w", n, err)
+		}
+		tmp := filepath.Join(dir, tempPrefix+randomHex()+partSuffix)
+		res, err := conn.ExecContext(ctx, "COPY (SELECT * "+parquetReplace(schema)+"FROM "+probeView+") TO "+quoteString(tmp)+" (FORMAT parquet)")
+		conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
+		if err != nil {
+			os.Remove(tmp)
+			return nil, fmt.Errorf("write stream state %s: %w", n, explain(err))
+		}
+		rows, _ := res.RowsAffected()
+		name := fmt.Sprintf("%s%05d-%03d%s", statePrefix, gen, i, partSuffix)
+		if err := publishFile(tmp, filepath.Join(dir, name)); err != nil {
+			os.Remove(tmp)
+			return nil, fmt.Errorf("publish stream state %s: %w", n, err)
+		}
+		out = append(out, StateTable{Name: n, File: name, Rows: rows, Schema: schema})
+	}
+	return out, nil
+}
+
+// loadStateTable reads a committed state file into a new temporary table,
+// casting each column back to its recorded type, and checks its row count.
+func loadStateTable(ctx context.Context, conn *sql.Conn, dir string, st StateTable, table string) error {
+	cols := make([]string, len(st.Schema))
+	casts := make([]string, len(st.Schema))
+	for i, c := range st.Schema {
+		cols[i] = quoteIdent(c.Name) + " " + c.Type
+		casts[i] = "CAST(" + quoteIdent(c.Name) + " AS " + c.Type + ")"
+	}
+	if len(cols) == 0 {
+		return fmt.Errorf("state %s has no columns", st.Name)
+	}
+	if _, err := conn.ExecContext(ctx, "CREATE OR REPLACE TEMP TABLE "+table+" ("+strings.Join(cols, ", ")+")"); err != nil {
+		return fmt.Errorf("state %s: %w", st.Name, explain(err))
+	}
+	res, err := conn.ExecContext(ctx, "INSERT INTO "+table+" SELECT "+strings.Join(casts, ", ")+" FROM read_parquet("+quoteString(filepath.Join(dir, st.File))+")")
+	if err != nil {
+		return fmt.Errorf("state %s (%s): %w", st.Name, st.File, explain(err))
+	}
+	if n, _ := res.RowsAffected(); n != st.Rows {
+		return fmt.Errorf("state %s (%s) holds %d rows, the manifest says %d", st.Name, st.File, n, st.Rows)
+	}
+	return nil
 }

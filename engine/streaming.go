@@ -89,12 +89,25 @@ type streamRun struct {
 	logs map[string]*streamLog
 	// cdc holds apply-changes state per target dataset key.
 	cdc map[string]*cdcState
-	// folders holds, per stream source key, a temporary table of all its
+	// folders holds, per stream source key, a temporary table of its
 	// folder's rows with each row's file name in __thund_file: read once
 	// per run, so the files are scanned and their types inferred once.
-	folders map[string]string
+	// A resumed flow needs only the files not consumed yet, so the table
+	// holds the files some flow of the run needs (all of them unless
+	// every flow reading the folder resumes).
+	folders map[string]*folderTable
+	// saved holds, per dataset key, the stream state tables to commit
+	// with the dataset (logical name -> run-lifetime table; resume.go).
+	saved map[string]map[string]string
 	// temps are run-lifetime temporary tables, dropped when the run ends.
 	temps []string
+}
+
+// folderTable is a stream source folder's rows read so far in a run.
+type folderTable struct {
+	table string
+	// loaded holds the files (absolute paths) the table holds.
+	loaded map[string]bool
 }
 
 // streamLog is a dataset's commits: a temporary table of the rows each
@@ -114,7 +127,7 @@ const (
 
 func (st *runState) streams() *streamRun {
 	if st.stream == nil {
-		st.stream = &streamRun{logs: map[string]*streamLog{}, cdc: map[string]*cdcState{}, folders: map[string]string{}}
+		st.stream = &streamRun{logs: map[string]*streamLog{}, cdc: map[string]*cdcState{}, folders: map[string]*folderTable{}, saved: map[string]map[string]string{}}
 	}
 	return st.stream
 }
@@ -205,6 +218,11 @@ type flowRun struct {
 	resT       string
 	log        *streamLog
 	cdc        *cdcState
+	// resume, when the run resumes the target from --state, holds what
+	// earlier runs consumed and the stream state loaded (resume.go);
+	// restored is set once the flow's own state tables are in place.
+	resume   *resumeInfo
+	restored bool
 }
 
 // Strategies.
@@ -292,7 +310,12 @@ func (fr *flowRun) dropShadows() {
 
 func (fr *flowRun) run(ctx context.Context, appendTo bool) error {
 	st, f := fr.st, fr.f
-	inputs, err := st.streamInputs(ctx, f, map[string]bool{}, false)
+	fr.resume = st.resumeOf(ir.NameKey(fr.d.Name))
+	var done map[string]bool
+	if fr.resume != nil {
+		done = fr.resume.done
+	}
+	inputs, err := st.streamInputs(ctx, f, map[string]bool{}, false, done)
 	if err != nil {
 		return fr.fail("%v", err)
 	}
@@ -326,8 +349,34 @@ func (fr *flowRun) run(ctx context.Context, appendTo bool) error {
 			sr.logs[key] = &streamLog{table: t}
 			sr.temps = append(sr.temps, t)
 			st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+t)
+			if fr.resume != nil {
+				// The rows earlier runs committed are the log's first
+				// commit, so a stream reading this table from the start
+				// still sees them; one that resumes skips it.
+				stmt := "CREATE OR REPLACE TEMP TABLE " + t + " AS SELECT *, CAST(1 AS BIGINT) AS " + quoteIdent(commitCol) + " FROM " + fr.target
+				if _, err := fr.exec(ctx, "commit log", stmt); err != nil {
+					return err
+				}
+				sr.logs[key].files = append(sr.logs[key].files, fr.resume.consumed)
+			}
 		}
 		fr.log = sr.logs[key]
+	}
+	if fr.resume != nil {
+		if err := fr.restoreState(ctx); err != nil {
+			return err
+		}
+		fresh := false
+		for _, in := range fr.inputs {
+			if len(in.units) > 0 {
+				fresh = true
+			}
+		}
+		if !fresh {
+			// Nothing new arrived: no trigger, the state carries over.
+			fr.saveState()
+			return nil
+		}
 	}
 
 	triggers := 1
@@ -356,7 +405,101 @@ func (fr *flowRun) run(ctx context.Context, appendTo bool) error {
 			return err
 		}
 	}
+	fr.saveState()
 	return nil
+}
+
+// restoreState copies the flow's stream state tables, loaded from the
+// state folder, into the flow's tables (see resume.go for the names).
+func (fr *flowRun) restoreState(ctx context.Context) error {
+	load := func(name, into string) error {
+		src := fr.resume.tables[name]
+		if src == "" {
+			return fr.fail("the stream state lacks %s; delete the state folder's outputs/%s to replay from the start", name, outputDirName(fr.d.Name))
+		}
+		_, err := fr.exec(ctx, "restore stream state", "CREATE OR REPLACE TEMP TABLE "+into+" AS SELECT * FROM "+src)
+		return err
+	}
+	if fr.cumulative {
+		for _, in := range fr.inputs {
+			if err := load(fr.f.Name+"/seen:"+ir.NameKey(in.name), in.seenT); err != nil {
+				return err
+			}
+		}
+	}
+	if fr.wmTable != "" {
+		if err := load(fr.f.Name+"/wm", fr.wmTable); err != nil {
+			return err
+		}
+		fr.wmSeen = true
+	}
+	switch fr.strategy {
+	case stratDiff, stratUpdate:
+		if err := load(fr.f.Name+"/prev", fr.temp("prev")); err != nil {
+			return err
+		}
+	case stratWindowed:
+		if err := load(fr.f.Name+"/done", fr.temp("done")); err != nil {
+			return err
+		}
+	case stratCDC:
+		if !fr.cdc.created {
+			if err := load("cdc", fr.cdc.state); err != nil {
+				return err
+			}
+			fr.cdc.created = true
+		}
+	}
+	fr.restored = true
+	return nil
+}
+
+// saveState hands the flow's stream state tables over to the run, to be
+// committed with the target (resume.go): they outlive the flow.
+func (fr *flowRun) saveState() {
+	if fr.st.s.opts.StateDir == "" {
+		return
+	}
+	keep := func(name, table string) {
+		if fr.isTemp[table] {
+			delete(fr.isTemp, table)
+			for i, t := range fr.temps {
+				if t == table {
+					fr.temps = append(fr.temps[:i], fr.temps[i+1:]...)
+					break
+				}
+			}
+			fr.st.stream.temps = append(fr.st.stream.temps, table)
+		}
+		fr.st.saveState(fr.d, name, table)
+	}
+	if fr.cumulative {
+		for _, in := range fr.inputs {
+			keep(fr.f.Name+"/seen:"+ir.NameKey(in.name), in.seenT)
+		}
+	}
+	if fr.wmTable != "" {
+		keep(fr.f.Name+"/wm", fr.wmTable)
+	}
+	switch fr.strategy {
+	case stratDiff, stratUpdate:
+		keep(fr.f.Name+"/prev", fr.temp("prev"))
+	case stratWindowed:
+		keep(fr.f.Name+"/done", fr.temp("done"))
+	case stratCDC:
+		if fr.cdc.created {
+			keep("cdc", fr.cdc.state)
+		}
+	}
+}
+
+// shared reports whether another flow writes the target too: the target
+// exists when the flow starts (a resumed target exists from the start).
+func (fr *flowRun) shared() bool {
+	if fr.resume != nil {
+		return len(fr.st.p.FlowsInto(fr.d.Name)) > 1
+	}
+	return fr.created
 }
 
 // choose picks the strategy for the flow's mode and query.
@@ -381,7 +524,7 @@ func (fr *flowRun) choose(appendTo bool) error {
 	default:
 		fr.strategy = stratIncremental
 	}
-	if appendTo && (fr.strategy == stratComplete) {
+	if fr.shared() && (fr.strategy == stratComplete) {
 		return fr.fail("complete output mode replaces its target, so it must be the only flow into %s", fr.d.Name)
 	}
 	return nil
@@ -413,7 +556,10 @@ func (st *runState) logsStream(d *ir.Dataset) bool {
 // a stream, every read of the view that can stream (a folder sample, a
 // streaming table with commits, another view) is a stream and the rest
 // stay static: Spark inlines the view into the streaming query.
-func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[string]bool, viaView bool) ([]*streamInput, error) {
+//
+// done holds the micro-batch files the target consumed in earlier runs
+// (nil unless it resumes): their units are left out.
+func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[string]bool, viaView bool, done map[string]bool) ([]*streamInput, error) {
 	var out []*streamInput
 	seen := map[string]bool{}
 	add := func(in *streamInput) {
@@ -442,7 +588,7 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 				visiting[key] = true
 				var sub []*streamInput
 				for _, vf := range st.p.FlowsInto(d.Name) {
-					ins, err := st.streamInputs(ctx, vf, visiting, true)
+					ins, err := st.streamInputs(ctx, vf, visiting, true, done)
 					if err != nil {
 						return nil, err
 					}
@@ -459,6 +605,10 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 				lg := st.stream.logs[key]
 				in := &streamInput{name: rel, base: "SELECT * FROM " + lg.table, filterCol: commitCol, filterExpr: quoteIdent(commitCol)}
 				for i, files := range lg.files {
+					if allIn(files, done) {
+						in.partial = true
+						continue
+					}
 					in.units = append(in.units, streamUnit{key: strconv.Itoa(i + 1), files: files})
 				}
 				add(in)
@@ -487,42 +637,105 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 		if err != nil {
 			return nil, fmt.Errorf("source %s: %w", src.Name, err)
 		}
-		sr := st.streams()
-		skey := ir.NameKey(src.Name)
-		if sr.folders[skey] == "" {
-			t := quoteIdent("__thund_src_" + strconv.Itoa(len(sr.folders)) + "_" + relationName(src.Name))
-			sr.temps = append(sr.temps, t)
-			q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * REPLACE (parse_filename(%s) AS %s) FROM %s(%s, filename = %s)",
-				t, quoteIdent(fileCol), quoteIdent(fileCol), fn, quoteString(pattern), quoteString(fileCol))
-			if _, err := st.conn.ExecContext(ctx, q); err != nil {
-				return nil, fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
-			}
-			sr.folders[skey] = t
-		}
 		ext := filepath.Ext(pattern)
-		in := &streamInput{
-			name:       rel,
-			base:       "SELECT * FROM " + sr.folders[skey],
-			filterCol:  fileCol,
-			filterExpr: quoteIdent(fileCol),
-		}
-		done := map[string]bool{}
-		if !viaView {
-			done = st.consumedBefore(ir.NameKey(f.Target))
-		}
+		in := &streamInput{name: rel, filterCol: fileCol, filterExpr: quoteIdent(fileCol)}
+		var all, need []string
 		for _, file := range files {
 			if filepath.Ext(file) != ext {
 				continue
 			}
+			all = append(all, file)
 			if done[st.relFile(file)] {
 				in.partial = true
 				continue
 			}
+			need = append(need, file)
 			in.units = append(in.units, streamUnit{key: quoteString(filepath.Base(file)), files: []string{st.relFile(file)}})
 		}
+		if len(need) == 0 && len(done) > 0 {
+			// Resuming with no new file: no row to read, only the
+			// columns, from the source's view (bound, not scanned).
+			in.base, in.filterCol = "SELECT * FROM "+quoteIdent(relationName(src.Name)), ""
+			add(in)
+			continue
+		}
+		t, err := st.folderRows(ctx, src, fn, pattern, all, need)
+		if err != nil {
+			return nil, err
+		}
+		in.base = "SELECT * FROM " + t
 		add(in)
 	}
 	return out, nil
+}
+
+// folderRows returns the temporary table holding the rows of a stream
+// source folder's files, making sure it holds the files in need. The first
+// read of a run reads the files needed; a later flow needing more files
+// reads the table again over the union, so every row's types are inferred
+// from one read. When the union is every file of the folder, the folder's
+// pattern is read, as without --state.
+func (st *runState) folderRows(ctx context.Context, src *ir.Source, fn, pattern string, all, need []string) (string, error) {
+	sr := st.streams()
+	skey := ir.NameKey(src.Name)
+	ft := sr.folders[skey]
+	if ft == nil {
+		ft = &folderTable{table: quoteIdent("__thund_src_" + strconv.Itoa(len(sr.folders)) + "_" + relationName(src.Name)), loaded: map[string]bool{}}
+		sr.folders[skey] = ft
+		sr.temps = append(sr.temps, ft.table)
+	} else {
+		missing := false
+		for _, f := range need {
+			if !ft.loaded[f] {
+				missing = true
+			}
+		}
+		if !missing && len(ft.loaded) > 0 {
+			return ft.table, nil
+		}
+	}
+	union := map[string]bool{}
+	for _, f := range need {
+		union[f] = true
+	}
+	for f := range ft.loaded {
+		union[f] = true
+	}
+	arg := quoteString(pattern)
+	if len(union) < len(all) {
+		var list []string
+		for _, f := range all {
+			if union[f] {
+				list = append(list, quoteString(f))
+			}
+		}
+		arg = "[" + strings.Join(list, ", ") + "]"
+	}
+	q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * REPLACE (parse_filename(%s) AS %s) FROM %s(%s, filename = %s)",
+		ft.table, quoteIdent(fileCol), quoteIdent(fileCol), fn, arg, quoteString(fileCol))
+	if _, err := st.conn.ExecContext(ctx, q); err != nil {
+		return "", fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
+	}
+	ft.loaded = union
+	if len(union) == len(all) {
+		for _, f := range all {
+			ft.loaded[f] = true
+		}
+	}
+	return ft.table, nil
+}
+
+// allIn reports whether files is not empty and every file is in done.
+func allIn(files []string, done map[string]bool) bool {
+	if len(files) == 0 || len(done) == 0 {
+		return false
+	}
+	for _, f := range files {
+		if !done[f] {
+			return false
+		}
+	}
+	return true
 }
 
 // relFile names a file relative to the pipeline root, slash-separated.
@@ -586,7 +799,7 @@ func (fr *flowRun) trigger(ctx context.Context, t int, units [][]streamUnit) err
 			if err := fr.findWatermark(ctx, in); err != nil {
 				return err
 			}
-			if i == len(fr.inputs)-1 {
+			if i == len(fr.inputs)-1 && !fr.restored {
 				if err := fr.createWatermarkTable(ctx); err != nil {
 					return err
 				}
@@ -601,7 +814,11 @@ func (fr *flowRun) trigger(ctx context.Context, t int, units [][]streamUnit) err
 		}
 		if fr.cumulative {
 			stmt := "INSERT INTO " + in.seenT + " SELECT * FROM " + in.newT
-			if t == 1 {
+			switch {
+			case fr.restored:
+				// The kept rows came from Parquet; match by name.
+				stmt = "INSERT INTO " + in.seenT + " BY NAME SELECT * FROM " + in.newT
+			case t == 1:
 				stmt = "CREATE OR REPLACE TEMP TABLE " + in.seenT + " AS SELECT * FROM " + in.newT
 			}
 			if _, err := fr.exec(ctx, "keep stream rows", stmt); err != nil {
@@ -734,7 +951,7 @@ func (fr *flowRun) compute(ctx context.Context, t int) (string, error) {
 		q = "SELECT * FROM " + res
 	case stratDiff, stratUpdate:
 		prev := fr.temp("prev")
-		if t == 1 {
+		if t == 1 && !fr.restored {
 			if _, err := fr.exec(ctx, "keep result", "CREATE OR REPLACE TEMP TABLE "+prev+" AS SELECT * FROM "+res+" LIMIT 0"); err != nil {
 				return "", err
 			}
@@ -783,7 +1000,7 @@ func (fr *flowRun) prepare(ctx context.Context) error {
 		return fr.fail("read the query's GROUP BY: %v", err)
 	}
 	fr.group = g
-	if fr.strategy == stratUpdate && !g.keysOK && fr.created {
+	if fr.strategy == stratUpdate && !g.keysOK && fr.shared() {
 		return fr.fail("update output mode cannot upsert into %s: the grouping columns are not all output columns, and another flow writes the target", fr.d.Name)
 	}
 	if fr.strategy == stratWindowed && g.window == nil {
@@ -809,7 +1026,7 @@ func (fr *flowRun) closedGroups(ctx context.Context, t int, res, emit string) (s
 		sel = "SELECT * EXCLUDE (" + quoteIdent(maxEvent) + ") FROM " + res + " AS __thund_r WHERE " + closed
 	}
 	keyed := fr.group.keysOK && len(fr.group.keys) > 0
-	if t == 1 {
+	if t == 1 && !fr.restored {
 		cols := "*"
 		if keyed {
 			cols = fr.keyList("")
