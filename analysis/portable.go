@@ -27,6 +27,46 @@ type DuckDBOnly struct {
 	QuotedUnit bool
 }
 
+// SparkDiffers is a function both engines have under one name, with
+// another meaning: a query calling it runs on both, but the native
+// preview differs from a Spark run. Each was checked against a real Spark
+// 4.1.4 server (the parity suite re-checks every Example).
+type SparkDiffers struct {
+	// Name is the function's name, lower case.
+	Name string
+	// Args, when set, limits the entry to calls with exactly that many
+	// arguments (log(x) differs, log(base, x) does not).
+	Args int
+	// Differs says how the meanings differ.
+	Differs string
+	// Spark is what to write instead so both engines agree ("" when there
+	// is no such spelling).
+	Spark string
+	// Example is a Spark SQL expression whose value differs between the
+	// engines.
+	Example string
+}
+
+// DiffersOnSpark lists the functions whose native meaning differs from
+// Spark's for ordinary input; analysis warns at each call
+// (not-portable-to-spark), and docs/spark-compat.md renders the list (a
+// test keeps the two in step). Differences a call's name cannot reveal
+// (CAST of a fraction to an integer, concat with a NULL argument, a
+// separator with regular-expression characters in split) are documented
+// there only.
+var DiffersOnSpark = []SparkDiffers{
+	{Name: "log", Args: 1, Differs: "natively the base-10 logarithm, on Spark the natural logarithm", Spark: "ln(x) or log10(x), which mean the same on both", Example: "log(8)"},
+	{Name: "dayofweek", Differs: "natively 0 = Sunday ... 6 = Saturday, on Spark 1 = Sunday ... 7 = Saturday", Example: "dayofweek(DATE '2025-03-03')"},
+	{Name: "weekday", Differs: "natively 0 = Sunday ... 6 = Saturday, on Spark 0 = Monday ... 6 = Sunday", Example: "weekday(DATE '2025-03-03')"},
+	{Name: "dayname", Differs: "natively the full name (Monday), on Spark the short one (Mon)", Spark: "date_format(d, 'EEE') or date_format(d, 'EEEE')", Example: "dayname(DATE '2025-03-03')"},
+	{Name: "monthname", Differs: "natively the full name (March), on Spark the short one (Mar)", Spark: "date_format(d, 'MMM') or date_format(d, 'MMMM')", Example: "monthname(DATE '2025-03-03')"},
+	{Name: "typeof", Differs: "natively DuckDB's type names (INTEGER), on Spark Spark's (int)", Example: "typeof(1)"},
+	{Name: "regexp_extract", Args: 2, Differs: "without a group index, natively the whole match, on Spark group 1", Spark: "regexp_extract(s, re, 1) for group 1, or regexp_extract(s, re, 0) for the whole match", Example: "regexp_extract('ab12', '([a-z]+)([0-9]+)')"},
+	{Name: "regexp_replace", Args: 3, Differs: "natively only the first match is replaced, on Spark every match", Example: "regexp_replace('a-b-c', '-', '+')"},
+	{Name: "hash", Differs: "another hash function (Spark's is 32-bit Murmur3, DuckDB's 64-bit)", Example: "hash('a')"},
+	{Name: "array_distinct", Differs: "natively the elements come in no set order, on Spark in the order of their first occurrence", Spark: "sort_array(array_distinct(arr)) when the order does not matter", Example: "array_distinct(sequence(1, 3))"},
+}
+
 // NotPortable lists the DuckDB functions Spark SQL 4.1 lacks, each with
 // its Spark spelling. It is deliberately conservative: a name is listed
 // only when Spark certainly has no function of that name, so a warning is
@@ -168,6 +208,15 @@ var notPortable = func() map[string]DuckDBOnly {
 	return m
 }()
 
+// differsOnSpark indexes DiffersOnSpark by name.
+var differsOnSpark = func() map[string]SparkDiffers {
+	m := make(map[string]SparkDiffers, len(DiffersOnSpark))
+	for _, f := range DiffersOnSpark {
+		m[f.Name] = f
+	}
+	return m
+}()
+
 // noteFuncs remembers a flow's function calls for the portability check.
 func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 	if q == nil || len(q.Funcs) == 0 {
@@ -176,7 +225,15 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 	// Only the calls a rule matches are kept: the check depends on the
 	// file alone, so it runs once per file text, not on every snapshot.
 	for _, c := range q.Funcs {
-		rule, ok := notPortable[strings.ToLower(lastSegment(c.Name))]
+		name := strings.ToLower(lastSegment(c.Name))
+		if d, ok := differsOnSpark[name]; ok && (d.Args == 0 || c.Args == d.Args) {
+			if res.funcs == nil {
+				res.funcs = map[*ir.Flow][]unportableCall{}
+			}
+			res.funcs[f] = append(res.funcs[f], unportableCall{call: c, differs: &d})
+			continue
+		}
+		rule, ok := notPortable[name]
 		if !ok || c.Args < rule.MinArgs || rule.QuotedUnit && !(c.Args == 3 && quotedFirstArg(res.text, c.Loc.End)) {
 			continue
 		}
@@ -187,15 +244,17 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 	}
 }
 
-// unportableCall is a call to a DuckDB-only function, with its rule.
+// unportableCall is a call to a DuckDB-only function, with its rule, or
+// to a function whose meaning differs on Spark (differs set).
 type unportableCall struct {
-	call sqlfront.FuncRef
-	rule DuckDBOnly
+	call    sqlfront.FuncRef
+	rule    DuckDBOnly
+	differs *SparkDiffers
 }
 
 // portability warns, once per Spark backend of the flow's dataset, about
-// every call to a DuckDB function that Spark SQL lacks (ir.CodeNotPortable),
-// at the function's name.
+// every call to a DuckDB function that Spark SQL lacks, or that means
+// something else on Spark (ir.CodeNotPortable), at the function's name.
 func portability(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	for _, r := range results {
@@ -211,13 +270,24 @@ func portability(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
 				for _, c := range calls {
 					out = append(out, ir.Diagnostic{
 						Loc: c.call.Loc, Severity: ir.Warning, Code: ir.CodeNotPortable, Backend: b,
-						Message: portabilityMessage(c.call.Name, c.rule, b),
+						Message: c.message(b),
 					})
 				}
 			}
 		}
 	}
 	return out
+}
+
+func (c unportableCall) message(b ir.Backend) string {
+	if d := c.differs; d != nil {
+		msg := fmt.Sprintf("%s means something else natively than on %s (%s), so the preview differs from a Spark run", c.call.Name, b, d.Differs)
+		if d.Spark != "" {
+			msg += ": use " + d.Spark
+		}
+		return msg
+	}
+	return portabilityMessage(c.call.Name, c.rule, b)
 }
 
 func portabilityMessage(name string, rule DuckDBOnly, b ir.Backend) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -97,6 +98,59 @@ func TestNotPortableDocumented(t *testing.T) {
 		}
 		if !strings.Contains(string(doc), "`"+f.Name+"`") {
 			t.Errorf("docs/spark-compat.md does not list %s", f.Name)
+		}
+	}
+}
+
+// Functions both engines have with other meanings: a warning at the call,
+// only for the argument counts whose meaning differs.
+func TestPortabilityDiffersOnSpark(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"thund.yaml":      "backends: [native, spark-4.1]\n",
+		"samples/t.csv":   "x,s,d\n8,ab12,2025-03-03\n",
+		"logs.sql":        "SELECT log(x) AS l1, log(2, x) AS l2, ln(x) AS l3 FROM t\n",
+		"regex.sql":       "SELECT regexp_extract(s, '([a-z]+)') AS g, regexp_extract(s, '([a-z]+)', 1) AS g1 FROM t\n",
+		"days.sql":        "SELECT DAYNAME(d) AS n, date_format(d, 'EEE') AS m FROM t\n",
+		"native_only.sql": "-- @backends: native\nSELECT typeof(x) AS ty FROM t\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"days.sql:7-14 DAYNAME warning spark-4.1",
+		"logs.sql:7-10 log warning spark-4.1",
+		"regex.sql:7-21 regexp_extract warning spark-4.1",
+	}
+	got := portabilityDiags(s)
+	sort.Strings(got)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, d := range s.Diagnostics {
+		if d.Code == ir.CodeNotPortable && d.Loc.File == "logs.sql" &&
+			(!strings.Contains(d.Message, "means something else natively") || !strings.Contains(d.Message, "natural logarithm") || !strings.Contains(d.Message, "use ln(x)")) {
+			t.Errorf("log message: %s", d.Message)
+		}
+	}
+}
+
+// TestDiffersOnSparkDocumented keeps docs/spark-compat.md listing every
+// function of DiffersOnSpark, and the two lists apart.
+func TestDiffersOnSparkDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/spark-compat.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range DiffersOnSpark {
+		if _, dup := notPortable[f.Name]; dup {
+			t.Errorf("%s is in both NotPortable and DiffersOnSpark", f.Name)
+		}
+		if f.Name != strings.ToLower(f.Name) || f.Example == "" || f.Differs == "" {
+			t.Errorf("%+v: lower-case name, Differs and Example required", f)
+		}
+		if !strings.Contains(string(doc), "| `"+f.Name+"` |") {
+			t.Errorf("docs/spark-compat.md does not list %s in the table of diagnosed differences", f.Name)
 		}
 	}
 }

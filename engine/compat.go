@@ -215,8 +215,15 @@ var CompatFunctions = []CompatFunction{
 	},
 	{
 		Name: "sequence", Spark: "sequence(start, stop[, step])", DuckDB: "generate_series(start, stop[, step])",
-		Notes: "without step, counts down when start > stop, as in Spark; integers only without a step (give dates an INTERVAL step)",
-		macro: `(a, b) AS generate_series(a, b, CASE WHEN a <= b THEN 1 ELSE -1 END), (a, b, s) AS generate_series(a, b, s)`,
+		Notes: "without step, counts down when start > stop, as in Spark; integers only without a step (give dates an INTERVAL step); a step pointing away from stop fails, as in Spark (\"Illegal sequence boundaries\")",
+		// Spark accepts a step only when it leads from start to stop (or
+		// is zero with start = stop, giving [start]); generate_series
+		// would return an empty list. a + s compares the step's sign for
+		// numbers and INTERVAL steps alike.
+		macro: `(a, b) AS generate_series(a, b, CASE WHEN a <= b THEN 1 ELSE -1 END),
+			(a, b, s) AS CASE WHEN a = b AND a + s = a THEN list_value(a)
+			WHEN (a + s > a AND a <= b) OR (a + s < a AND a >= b) THEN generate_series(a, b, s)
+			ELSE error('Illegal sequence boundaries: ' || CAST(a AS VARCHAR) || ' to ' || CAST(b AS VARCHAR) || ' by ' || CAST(s AS VARCHAR)) END`,
 	},
 	{
 		Name: "map_from_arrays", Spark: "map_from_arrays(keys, values)", DuckDB: "map(keys, values)",

@@ -114,6 +114,9 @@ func TestCompatFunctions(t *testing.T) {
 		{"sequence(1, 5)", "[1, 2, 3, 4, 5]", ""},
 		{"sequence(5, 1)", "[5, 4, 3, 2, 1]", ""},
 		{"sequence(1, 9, 4)", "[1, 5, 9]", ""},
+		{"sequence(9, 1, -4)", "[9, 5, 1]", ""},
+		{"sequence(3, 3, 0)", "[3]", ""},
+		{"sequence(DATE '2024-01-01', DATE '2024-03-01', INTERVAL 1 MONTH)", "['2024-01-01 00:00:00', '2024-02-01 00:00:00', '2024-03-01 00:00:00']", ""},
 		{"map_from_arrays([1.0, 3.0], ['2', '4'])", "{1.0=2, 3.0=4}", ""},
 		// Strings and numbers.
 		{"instr('SparkSQL', 'SQL')", "6", ""},
@@ -194,6 +197,10 @@ func TestCompatErrors(t *testing.T) {
 		{"unix_timestamp('2016-04-08')", "2016-04-08"},
 		{"date_format(DATE '2024-03-05', 'yyyy QQ')", "letter Q is not supported"},
 		{"sha2('x', 512)", "256-bit"},
+		// Spark: "requirement failed: Illegal sequence boundaries: -7 to 0 by -2"
+		// (found by the parity suite).
+		{"sequence(-7, 0, -2)", "Illegal sequence boundaries: -7 to 0 by -2"},
+		{"sequence(1, 5, 0)", "Illegal sequence boundaries"},
 	} {
 		t.Run(tt.expr, func(t *testing.T) {
 			_, _, err := eval(t, s, tt.expr)

@@ -3,8 +3,10 @@
 // DefineOutput per dataset, one DefineFlow per flow (each query sent as
 // Spark SQL, as written), then a run or a dry run whose events it parses.
 //
-// Lowering refuses, with the diagnostics analysis gives (package capab),
-// whatever the target Spark version cannot run, before any call.
+// Lowering refuses, with the diagnostics analysis gives (package capab:
+// its capability matrix and its Spark rules, such as a persistent view
+// reading a temporary view), whatever the target Spark version cannot
+// run, before any call.
 package sdplower
 
 import (
@@ -189,8 +191,6 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 			}
 		}
 	}
-	errs = append(errs, viewRules(p, backend, included)...)
-	errs = append(errs, multiFlowRule(p, backend, included)...)
 	if len(errs) > 0 {
 		ir.SortDiagnostics(errs)
 		return nil, errs
@@ -241,71 +241,6 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 		g.Files = append(g.Files, asWritten[path])
 	}
 	return g, nil
-}
-
-// viewRules finds what Spark refuses about persistent views: reading a
-// temporary view (INVALID_TEMP_OBJ_REFERENCE, checked on Spark 4.1.4).
-func viewRules(p *ir.Pipeline, backend ir.Backend, included map[string]bool) []ir.Diagnostic {
-	var out []ir.Diagnostic
-	for _, f := range p.Flows {
-		v := p.Dataset(f.Target)
-		if v == nil || v.Kind != ir.View || !included[ir.NameKey(v.Name)] {
-			continue
-		}
-		for _, r := range f.Reads {
-			if d := p.Resolve(r.Name); d != nil && d.Kind == ir.TemporaryView {
-				out = append(out, ir.Diagnostic{
-					Loc: r.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
-					Message: fmt.Sprintf("%s is a persistent view and reads the temporary view %s, which %s refuses (INVALID_TEMP_OBJ_REFERENCE): make %s a temporary view, or %s a materialized view",
-						v.Name, d.Name, backend, v.Name, d.Name),
-				})
-			}
-		}
-	}
-	return out
-}
-
-// fileFormats are the table formats Spark writes through its file sink,
-// whose one write log per table is shared by every stream writing it.
-var fileFormats = map[string]bool{"": true, "parquet": true, "orc": true, "json": true, "csv": true, "text": true, "avro": true}
-
-// multiFlowRule refuses a streaming table filled by more than one streaming
-// flow in a file format: Spark 4.1's file sink keeps one batch log per
-// table, so the second stream's batch 0 is taken as already written and
-// its rows are silently dropped (checked on Spark 4.1.4 with parquet: two
-// flows of two rows and one row leave one row).
-func multiFlowRule(p *ir.Pipeline, backend ir.Backend, included map[string]bool) []ir.Diagnostic {
-	var out []ir.Diagnostic
-	for _, d := range p.Datasets {
-		if !included[ir.NameKey(d.Name)] || !fileFormats[strings.ToLower(d.Format)] {
-			continue
-		}
-		var streams []*ir.Flow
-		for _, f := range p.FlowsInto(d.Name) {
-			if f.Streaming {
-				streams = append(streams, f)
-			}
-		}
-		if len(streams) < 2 {
-			continue
-		}
-		format := d.Format
-		if format == "" {
-			format = "parquet, the default"
-		}
-		for _, f := range streams[1:] {
-			loc := f.TargetLoc
-			if loc.IsZero() {
-				loc = f.QueryLoc
-			}
-			out = append(out, ir.Diagnostic{
-				Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
-				Message: fmt.Sprintf("%s is filled by %d streaming flows (%s and %s...), and on %s a table stored as files (%s) keeps one write log for all of them, so the rows of all but one flow are silently dropped: fill %s from one flow (UNION ALL the sources), or give each flow its own table",
-					d.Name, len(streams), streams[0].Name, f.Name, backend, format, d.Name),
-			})
-		}
-	}
-	return out
 }
 
 // runsOn reports whether d's @backends (if any) include b.

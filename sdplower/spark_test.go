@@ -356,3 +356,60 @@ func TestSparkTwoStreamingFlowsIntoFileTableLoseRows(t *testing.T) {
 		t.Errorf("all_events has all %d rows: Spark no longer drops a second stream's rows; relax multiFlowRule", n)
 	}
 }
+
+// chain returns a graph of n materialized views, each reading the one
+// before, from one file: a definition Spark lost would leave a link of
+// the chain unresolved, failing the dry run.
+func chain(t *testing.T, n int) *Graph {
+	var text strings.Builder
+	g := &Graph{Name: "chain", Storage: "file://" + t.TempDir() + "/storage"}
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("mv_%03d", i)
+		q := "SELECT 1 AS x"
+		if i > 0 {
+			q = fmt.Sprintf("SELECT x + 1 AS x FROM mv_%03d", i-1)
+		}
+		fmt.Fprintf(&text, "CREATE MATERIALIZED VIEW %s AS ", name)
+		loc := ir.Loc{File: "chain.sql", Start: text.Len(), End: text.Len() + len(q)}
+		text.WriteString(q + ";\n")
+		g.Outputs = append(g.Outputs, &Output{Name: name, Type: MaterializedView, Loc: loc})
+		g.Flows = append(g.Flows, &Flow{Name: name, Target: name, SQL: q, QueryLoc: loc, Loc: loc})
+	}
+	return g
+}
+
+// Outputs and flows are defined on two lanes at once (run with -race):
+// nothing is lost, in either mode, and the run sees every link.
+func TestSparkDefineLanesLoseNothing(t *testing.T) {
+	g := chain(t, 150)
+	for _, sequential := range []bool{false, true} {
+		res, _, err := push(t, g, Run{Dry: true, Sequential: sequential})
+		if err != nil {
+			t.Fatalf("sequential=%v: dry run of a 150-view chain: %v", sequential, err)
+		}
+		t.Logf("sequential=%v: 300 defines in %v, dry run %v", sequential, res.Define.Round(time.Millisecond), res.RunTime.Round(time.Millisecond))
+	}
+}
+
+// A define call that fails on one lane stops both, and the error names
+// the flow and its place in the file.
+func TestSparkDefineLaneErrorMapsToFile(t *testing.T) {
+	g := chain(t, 40)
+	bad := g.Flows[17]
+	bad.SQL = "SELECT x +* 1 FROM mv_016"
+	_, _, err := push(t, g, Run{Dry: true})
+	var pe *PushError
+	if !errors.As(err, &pe) {
+		t.Fatalf("push = %v, want a *PushError", err)
+	}
+	if pe.Step != "DefineFlow mv_017" {
+		t.Errorf("failed step %q, want DefineFlow mv_017", pe.Step)
+	}
+	if len(pe.Failures) != 1 || pe.Failures[0].Dataset != "mv_017" || pe.Failures[0].Loc.File != "chain.sql" ||
+		pe.Failures[0].Loc.Start < bad.QueryLoc.Start || pe.Failures[0].Loc.Start > bad.QueryLoc.End {
+		t.Fatalf("failures %+v, want one on mv_017 inside its query at %+v", pe.Failures, bad.QueryLoc)
+	}
+	if !strings.Contains(pe.Failures[0].Message, "PARSE_SYNTAX_ERROR") && pe.Failures[0].Class != "PARSE_SYNTAX_ERROR" {
+		t.Errorf("failure %+v, want Spark's parse error", pe.Failures[0])
+	}
+}

@@ -153,7 +153,8 @@ func Backends(configured []ir.Backend, d *ir.Dataset) []ir.Backend {
 }
 
 // Check returns a diagnostic for each feature a dataset uses that one of
-// its backends cannot run, one per backend.
+// its backends cannot run, one per backend, and the Spark rules'
+// findings (SparkRules) for each Spark backend.
 func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	for _, d := range p.Datasets {
@@ -177,6 +178,11 @@ func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 			}
 		}
 	}
+	for _, b := range backends {
+		for _, f := range SparkRules(p, b) {
+			out = append(out, f.Diagnostic)
+		}
+	}
 	return out
 }
 
@@ -190,6 +196,11 @@ func DatasetSupport(p *ir.Pipeline, d *ir.Dataset, backends []ir.Backend) map[ir
 		for _, u := range uses {
 			if s, ok := Matrix[u.Feature][b]; ok && !s.OK && s.Severity == ir.Error {
 				out[b] = append(out[b], fmt.Sprintf("%s: %s", u.Feature, s.Reason))
+			}
+		}
+		for _, f := range SparkRules(p, b) {
+			if ir.NameKey(f.Dataset) == ir.NameKey(d.Name) {
+				out[b] = append(out[b], f.Diagnostic.Message)
 			}
 		}
 	}

@@ -88,3 +88,87 @@ func TestStreamingRules(t *testing.T) {
 		t.Fatalf("a watermarked streaming aggregate got %+v", ds)
 	}
 }
+
+func TestSparkRulesPersistentViewOnTemporaryView(t *testing.T) {
+	read := ir.Loc{File: "v.sql", Start: 40, End: 47}
+	p := &ir.Pipeline{
+		Datasets: []*ir.Dataset{
+			{Name: "base", Kind: ir.MaterializedView},
+			{Name: "doubled", Kind: ir.TemporaryView},
+			{Name: "shown", Kind: ir.View},
+			{Name: "fine", Kind: ir.View},
+		},
+		Flows: []*ir.Flow{
+			{Name: "base", Target: "base"},
+			{Name: "doubled", Target: "doubled", Reads: []ir.Ref{{Name: "base"}}},
+			{Name: "shown", Target: "shown", Reads: []ir.Ref{{Name: "doubled", Loc: read}}},
+			{Name: "fine", Target: "fine", Reads: []ir.Ref{{Name: "base"}}},
+		},
+	}
+	for _, b := range []ir.Backend{ir.Spark41, ir.Spark42} {
+		fs := SparkRules(p, b)
+		if len(fs) != 1 || fs[0].Dataset != "shown" || fs[0].Diagnostic.Loc != read || fs[0].Diagnostic.Backend != b ||
+			fs[0].Diagnostic.Severity != ir.Error || fs[0].Diagnostic.Code != ir.CodeUnsupported ||
+			!strings.Contains(fs[0].Diagnostic.Message, "INVALID_TEMP_OBJ_REFERENCE") {
+			t.Fatalf("%s: findings %+v, want one error on shown at the read of doubled", b, fs)
+		}
+	}
+	if fs := SparkRules(p, ir.Native); len(fs) != 0 {
+		t.Errorf("native findings %+v, want none", fs)
+	}
+	// Check reports it, once per Spark backend, and DatasetSupport lists it.
+	n := 0
+	for _, d := range Check(p, ir.AllBackends) {
+		if strings.Contains(d.Message, "INVALID_TEMP_OBJ_REFERENCE") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("Check gave %d persistent-view errors, want 2 (spark-4.1, spark-4.2)", n)
+	}
+	if s := DatasetSupport(p, p.Datasets[2], ir.AllBackends); len(s[ir.Spark41]) != 1 || len(s[ir.Native]) != 0 {
+		t.Errorf("support of shown = %+v", s)
+	}
+	// Restricted to native, the view is not checked for Spark.
+	p.Datasets[2].Backends = []ir.Backend{ir.Native}
+	if fs := SparkRules(p, ir.Spark41); len(fs) != 0 {
+		t.Errorf("findings for a native-only view: %+v", fs)
+	}
+}
+
+func TestSparkRulesStreamsIntoFileTable(t *testing.T) {
+	target := ir.Loc{File: "st.sql", Start: 100, End: 110}
+	mk := func(format string) *ir.Pipeline {
+		return &ir.Pipeline{
+			Datasets: []*ir.Dataset{{Name: "all_events", Kind: ir.StreamingTable, Format: format}},
+			Flows: []*ir.Flow{
+				{Name: "all_events", Target: "all_events", Streaming: true},
+				{Name: "b_events", Target: "all_events", Streaming: true, Append: true, TargetLoc: target},
+				{Name: "backfill", Target: "all_events", Append: true},
+			},
+		}
+	}
+	for _, format := range []string{"", "parquet", "JSON"} {
+		fs := SparkRules(mk(format), ir.Spark41)
+		if len(fs) != 1 || fs[0].Dataset != "all_events" || fs[0].Diagnostic.Loc != target ||
+			!strings.Contains(fs[0].Diagnostic.Message, "silently dropped") ||
+			!strings.Contains(fs[0].Diagnostic.Message, "2 streaming flows (all_events and b_events") {
+			t.Errorf("format %q: findings %+v, want one error at b_events' target", format, fs)
+		}
+	}
+	dup := mk("")
+	dup.Flows[1].Name = "all_events" // a duplicate flow, reported as such elsewhere
+	if fs := SparkRules(dup, ir.Spark41); len(fs) != 0 {
+		t.Errorf("a flow defined twice got findings %+v", fs)
+	}
+	if fs := SparkRules(mk("delta"), ir.Spark41); len(fs) != 0 {
+		t.Errorf("a delta table got findings %+v (its log is per stream)", fs)
+	}
+	p := mk("")
+	if errs := DatasetErrors(p, p.Datasets[0], ir.Spark41); len(errs) != 1 {
+		t.Errorf("DatasetErrors = %+v, want the rule's error", errs)
+	}
+	if errs := DatasetErrors(p, p.Datasets[0], ir.Native); len(errs) != 0 {
+		t.Errorf("DatasetErrors on native = %+v, want none", errs)
+	}
+}

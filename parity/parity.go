@@ -1,0 +1,491 @@
+// Package parity compares what the native engine (embedded DuckDB) and
+// Spark produce for the same pipeline. Both sides are read as Arrow
+// records and normalised to text cells that ignore what legitimately
+// differs between the engines (integer widths, DECIMAL against DOUBLE,
+// the time zone a timestamp carries, float noise in the last digits), then
+// compared as multisets of rows, so row order does not matter.
+//
+// The suite in parity_test.go runs every testdata pipeline both ways and
+// writes docs/parity.md.
+package parity
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+)
+
+// Digits is how many significant digits a non-integral number keeps: two
+// engines summing the same doubles in another order agree to about 15
+// digits, and a DECIMAL and a DOUBLE of the same value agree to all of
+// them.
+const Digits = 12
+
+// Table is a result normalised for comparison: lower-case column names and
+// one text cell per value (NULL is the cell "NULL", strings are quoted).
+type Table struct {
+	Columns []string
+	Types   []string
+	Rows    [][]string
+	// Scales holds each column's DECIMAL scale (-1 for other types) and
+	// Floats whether it is a floating-point column: Compare rounds a float
+	// column to the scale of the other side's decimal column.
+	Scales []int32
+	Floats []bool
+}
+
+// Read drains r into a normalised table. It does not release r.
+func Read(r array.RecordReader) (*Table, error) {
+	t := &Table{}
+	for _, f := range r.Schema().Fields() {
+		t.Columns = append(t.Columns, strings.ToLower(f.Name))
+		t.Types = append(t.Types, f.Type.String())
+		scale := int32(-1)
+		switch dt := f.Type.(type) {
+		case *arrow.Decimal128Type:
+			scale = dt.Scale
+		case *arrow.Decimal256Type:
+			scale = dt.Scale
+		}
+		t.Scales = append(t.Scales, scale)
+		t.Floats = append(t.Floats, f.Type.ID() == arrow.FLOAT32 || f.Type.ID() == arrow.FLOAT64)
+	}
+	for r.Next() {
+		rec := r.RecordBatch()
+		for i := 0; i < int(rec.NumRows()); i++ {
+			row := make([]string, rec.NumCols())
+			for c := range row {
+				row[c] = Cell(rec.Column(c), i)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("read records: %w", err)
+	}
+	return t, nil
+}
+
+// Cell normalises one Arrow value: every number as its value (integers
+// exactly, others to Digits significant digits, so 14.50 as DECIMAL(4,2)
+// and 14.5 as DOUBLE are both 14.5), dates as YYYY-MM-DD, timestamps as
+// the UTC wall-clock time (a zoned timestamp is converted, a local one
+// taken as UTC, which is how Thund reads Spark's session time zone),
+// strings quoted, lists and structs element by element.
+func Cell(a arrow.Array, i int) string {
+	if a.IsNull(i) {
+		return "NULL"
+	}
+	switch a := a.(type) {
+	case *array.Boolean:
+		return strconv.FormatBool(a.Value(i))
+	case *array.Int8:
+		return strconv.FormatInt(int64(a.Value(i)), 10)
+	case *array.Int16:
+		return strconv.FormatInt(int64(a.Value(i)), 10)
+	case *array.Int32:
+		return strconv.FormatInt(int64(a.Value(i)), 10)
+	case *array.Int64:
+		return strconv.FormatInt(a.Value(i), 10)
+	case *array.Uint8:
+		return strconv.FormatUint(uint64(a.Value(i)), 10)
+	case *array.Uint16:
+		return strconv.FormatUint(uint64(a.Value(i)), 10)
+	case *array.Uint32:
+		return strconv.FormatUint(uint64(a.Value(i)), 10)
+	case *array.Uint64:
+		return strconv.FormatUint(a.Value(i), 10)
+	case *array.Float32:
+		return Float(float64(a.Value(i)))
+	case *array.Float64:
+		return Float(a.Value(i))
+	case *array.Decimal128:
+		return decimal(a.Value(i).BigInt(), a.DataType().(*arrow.Decimal128Type).Scale)
+	case *array.Decimal256:
+		return decimal(a.Value(i).BigInt(), a.DataType().(*arrow.Decimal256Type).Scale)
+	case *array.String:
+		return strconv.Quote(a.Value(i))
+	case *array.LargeString:
+		return strconv.Quote(a.Value(i))
+	case *array.StringView:
+		return strconv.Quote(a.Value(i))
+	case *array.Binary:
+		return fmt.Sprintf("x'%x'", a.Value(i))
+	case *array.Date32:
+		return a.Value(i).ToTime().Format("2006-01-02")
+	case *array.Date64:
+		return a.Value(i).ToTime().Format("2006-01-02")
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		return a.Value(i).ToTime(unit).UTC().Format("2006-01-02 15:04:05.999999")
+	case *array.List:
+		lo, hi := a.ValueOffsets(i)
+		return list(a.ListValues(), int(lo), int(hi))
+	case *array.LargeList:
+		lo, hi := a.ValueOffsets(i)
+		return list(a.ListValues(), int(lo), int(hi))
+	case *array.FixedSizeList:
+		lo, hi := a.ValueOffsets(i)
+		return list(a.ListValues(), int(lo), int(hi))
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		parts := make([]string, a.NumField())
+		for f := range parts {
+			parts[f] = strings.ToLower(st.Field(f).Name) + ": " + Cell(a.Field(f), i)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return a.ValueStr(i)
+}
+
+func list(values arrow.Array, lo, hi int) string {
+	parts := make([]string, 0, hi-lo)
+	for j := lo; j < hi; j++ {
+		parts = append(parts, Cell(values, j))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Float normalises a floating-point number: an integral value exactly,
+// any other to Digits significant digits.
+func Float(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "Infinity"
+	case math.IsInf(v, -1):
+		return "-Infinity"
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', Digits, 64)
+}
+
+func decimal(unscaled *big.Int, scale int32) string {
+	if scale <= 0 {
+		v := new(big.Int).Set(unscaled)
+		if scale < 0 {
+			v.Mul(v, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-scale)), nil))
+		}
+		return v.String()
+	}
+	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)
+	q, r := new(big.Int).QuoRem(unscaled, den, new(big.Int))
+	if r.Sign() == 0 {
+		return q.String()
+	}
+	f, _ := new(big.Rat).SetFrac(unscaled, den).Float64()
+	return Float(f)
+}
+
+// Outcome is a comparison's result.
+type Outcome struct {
+	Equal bool
+	// Diff says how the tables differ: the columns, the row counts, or the
+	// first row (in sorted order) one side has and the other lacks.
+	Diff string
+}
+
+// Compare compares two normalised tables as multisets of rows.
+func Compare(native, spark *Table) Outcome {
+	if strings.Join(native.Columns, ",") != strings.Join(spark.Columns, ",") {
+		return Outcome{Diff: fmt.Sprintf("columns differ: native (%s), Spark (%s)",
+			strings.Join(native.Columns, ", "), strings.Join(spark.Columns, ", "))}
+	}
+	native, spark = alignScales(native, spark)
+	a, b := sortedRows(native), sortedRows(spark)
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			i++
+			j++
+		case a[i] < b[j]:
+			return Outcome{Diff: only("native", a[i], "Spark", b)}
+		default:
+			return Outcome{Diff: only("Spark", b[j], "native", a)}
+		}
+	}
+	switch {
+	case i < len(a):
+		return Outcome{Diff: only("native", a[i], "Spark", b)}
+	case j < len(b):
+		return Outcome{Diff: only("Spark", b[j], "native", a)}
+	}
+	return Outcome{Equal: true}
+}
+
+// only describes a row one side has and the other lacks, with the other
+// side's row of the same first value, if any, to compare with.
+func only(side, row, other string, others []string) string {
+	msg := fmt.Sprintf("only %s has (%s)", side, display(row))
+	first, _, _ := strings.Cut(row, sep)
+	for _, o := range others {
+		if f, _, _ := strings.Cut(o, sep); f == first {
+			return msg + fmt.Sprintf("; %s has (%s)", other, display(o))
+		}
+	}
+	return msg
+}
+
+// alignScales rounds a floating-point column to the scale of the other
+// side's DECIMAL column: Spark divides DECIMALs into a DECIMAL rounded to
+// (at least) 6 places where DuckDB gives a DOUBLE, and both are right to
+// the decimal's scale.
+func alignScales(a, b *Table) (*Table, *Table) {
+	round := func(t *Table, col int, scale int32) *Table {
+		out := *t
+		out.Rows = make([][]string, len(t.Rows))
+		for i, r := range t.Rows {
+			r = append([]string(nil), r...)
+			if v, err := strconv.ParseFloat(r[col], 64); err == nil {
+				p := math.Pow(10, float64(scale))
+				r[col] = Float(math.Round(v*p) / p)
+			}
+			out.Rows[i] = r
+		}
+		return &out
+	}
+	for c := range a.Columns {
+		if c >= len(a.Scales) || c >= len(b.Scales) {
+			break
+		}
+		switch {
+		case a.Floats[c] && b.Scales[c] >= 0:
+			a = round(a, c, b.Scales[c])
+		case b.Floats[c] && a.Scales[c] >= 0:
+			b = round(b, c, a.Scales[c])
+		}
+	}
+	return a, b
+}
+
+const sep = "\x1f"
+
+func sortedRows(t *Table) []string {
+	out := make([]string, len(t.Rows))
+	for i, r := range t.Rows {
+		out[i] = strings.Join(r, sep)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func display(row string) string { return strings.ReplaceAll(row, sep, ", ") }
+
+// Excluded is a dataset the target backend cannot run, and why.
+type Excluded struct {
+	Dataset string
+	// Reason is the capability diagnostic (file:line: message) or the
+	// dataset it reads that is excluded.
+	Reason string
+}
+
+// Portable splits the snapshot's datasets into those backend b can run
+// and those it cannot: a dataset with a capability error for b (the
+// diagnostics analysis gives before any run, capab.DatasetErrors), with a
+// not-portable-to-spark warning for b in one of its queries, restricted
+// away from b by @backends, or reading such a dataset. It
+// returns the runnable datasets' keys and the excluded ones in pipeline
+// order.
+func Portable(s *analysis.Snapshot, b ir.Backend) (map[string]bool, []Excluded) {
+	p := s.Pipeline
+	reason := map[string]string{}
+	for _, d := range p.Datasets {
+		k := ir.NameKey(d.Name)
+		if len(capab.Backends([]ir.Backend{b}, d)) == 0 {
+			reason[k] = fmt.Sprintf("restricted to %v by @backends", d.Backends)
+			continue
+		}
+		if errs := capab.DatasetErrors(p, d, b); len(errs) > 0 {
+			reason[k] = describe(s, errs[0])
+		}
+	}
+	// A query analysis warns is not portable (a DuckDB-only function, or
+	// one that means something else on Spark) would fail or differ there.
+	for _, d := range s.Diagnostics {
+		if d.Code != ir.CodeNotPortable || d.Backend != b {
+			continue
+		}
+		for _, f := range p.Flows {
+			q := f.QueryLoc
+			if q.File == d.Loc.File && q.Start <= d.Loc.Start && d.Loc.Start < q.End && reason[ir.NameKey(f.Target)] == "" {
+				reason[ir.NameKey(f.Target)] = describe(s, d)
+			}
+		}
+	}
+	// Whatever reads an excluded dataset is excluded too, until nothing
+	// changes.
+	for changed := true; changed; {
+		changed = false
+		for _, f := range p.Flows {
+			k := ir.NameKey(f.Target)
+			if reason[k] != "" {
+				continue
+			}
+			for _, r := range f.Reads {
+				if d := p.Resolve(r.Name); d != nil && reason[ir.NameKey(d.Name)] != "" {
+					reason[k] = "reads " + d.Name + ", which is not portable"
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	keep := map[string]bool{}
+	var out []Excluded
+	for _, d := range p.Datasets {
+		if r := reason[ir.NameKey(d.Name)]; r != "" {
+			out = append(out, Excluded{Dataset: d.Name, Reason: r})
+			continue
+		}
+		keep[ir.NameKey(d.Name)] = true
+	}
+	return keep, out
+}
+
+// describe renders a diagnostic as file:line: message.
+func describe(s *analysis.Snapshot, d ir.Diagnostic) string {
+	pos := s.Index(d.Loc.File).Rune(d.Loc.Start)
+	return fmt.Sprintf("%s:%d: %s", d.Loc.File, pos.Line+1, d.Message)
+}
+
+// Status is a dataset's line in the parity table.
+type Status string
+
+// Statuses.
+const (
+	// Equal: both engines produce the same rows.
+	Equal Status = "equal"
+	// Differs: they do not; Detail has the first differing row.
+	Differs Status = "DIFFERS"
+	// NotPortable: analysis refuses the dataset for Spark before any run
+	// (Detail is the diagnostic), so there is nothing to compare.
+	NotPortable Status = "not portable"
+	// NotStored: a temporary view, which Spark keeps no table for.
+	NotStored Status = "not stored"
+)
+
+// Row is one dataset's outcome.
+type Row struct {
+	Pipeline, Dataset     string
+	NativeRows, SparkRows int
+	Status                Status
+	Detail                string
+}
+
+// Report renders the parity table as Markdown (docs/parity.md), rows
+// sorted by pipeline and dataset.
+func Report(rows []Row) string {
+	rows = append([]Row(nil), rows...)
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].Pipeline != rows[j].Pipeline {
+			return rows[i].Pipeline < rows[j].Pipeline
+		}
+		return rows[i].Dataset < rows[j].Dataset
+	})
+	count := map[Status]int{}
+	for _, r := range rows {
+		count[r.Status]++
+	}
+	var b strings.Builder
+	b.WriteString(`# Parity: native preview against Spark 4.1
+
+Written by the parity suite (package ` + "`parity`" + `): every testdata pipeline
+runs on embedded DuckDB and, through ` + "`sdplower.Push`" + `, on a real Spark
+Connect 4.1 server; every dataset Spark materialises is read back over Spark
+Connect (Arrow batches) and compared with the native rows. Regenerate with
+` + "`go test -tags duckdb_arrow ./parity -update`" + `; without ` + "`-update`" + ` the
+suite fails when this file is not what it produces, and always fails when a
+dataset differs.
+
+Pipelines: every folder of testdata/ as written; retail again with its
+` + "`@expect`" + ` lines removed (as written it is not portable, yet its SQL is the
+richest of the testdata); and parity/testdata/spark_sql, the suite's own
+pipeline calling the Spark SQL functions Thund maps onto DuckDB.
+
+Comparison: order-insensitive (rows as a multiset); column names compared
+ignoring case; numbers by value whatever their type (INT against BIGINT,
+DECIMAL against DOUBLE; non-integral values to 12 significant digits, and
+a DOUBLE against a DECIMAL at the decimal's scale, as Spark divides
+DECIMALs into a DECIMAL rounded to 6 places where DuckDB gives a DOUBLE);
+timestamps as UTC wall-clock times (Spark runs with session time zone UTC,
+as Thund reads TIMESTAMP); NULL equals NULL only. Samples reach Spark as
+tables over the same files (CSV with a header and inferred types, JSON,
+Parquet; a micro-batch folder as one table that is read as a stream).
+
+A dataset Spark 4.1 cannot run is "not portable": analysis reports it
+before any run (the diagnostic is quoted), and datasets reading it are left
+out with it. Python datasets (` + "`transformations/*.py`" + `) are not analysed by
+Thund and appear only in the ` + "`spark-pipelines run`" + ` check of the suite.
+
+`)
+	fmt.Fprintf(&b, "%d datasets: %d equal, %d differ, %d not portable, %d not stored (temporary views).\n\n",
+		len(rows), count[Equal], count[Differs], count[NotPortable], count[NotStored])
+	b.WriteString("| pipeline | dataset | rows (native / Spark) | result |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		n := "–"
+		if r.Status == Equal || r.Status == Differs {
+			n = fmt.Sprintf("%d / %d", r.NativeRows, r.SparkRows)
+		}
+		res := string(r.Status)
+		if r.Detail != "" {
+			res += ": " + r.Detail
+		}
+		res = strings.ReplaceAll(strings.ReplaceAll(res, "|", `\|`), "\n", " ")
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Pipeline, r.Dataset, n, res)
+	}
+	return b.String()
+}
+
+// SampleTable returns the Spark statement that makes a source's sample a
+// table in database db: a table over the sample file or micro-batch
+// folder (root is the pipeline root), in the sample's format. A folder
+// table is read as a stream by STREAM(...), one file set per trigger.
+func SampleTable(db string, src *ir.Source, root string) (string, error) {
+	abs, err := filepath.Abs(filepath.Join(root, filepath.FromSlash(src.Sample)))
+	if err != nil {
+		return "", fmt.Errorf("sample of %s: %w", src.Name, err)
+	}
+	ext := strings.ToLower(filepath.Ext(abs))
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		files, err := engine.BatchFiles(abs)
+		if err != nil || len(files) == 0 {
+			return "", fmt.Errorf("sample folder %s of %s holds no sample file (%v)", src.Sample, src.Name, err)
+		}
+		ext = strings.ToLower(filepath.Ext(files[0]))
+	}
+	var using string
+	switch ext {
+	case ".csv":
+		using = "csv OPTIONS (header 'true', inferSchema 'true', path '%s')"
+	case ".tsv":
+		using = "csv OPTIONS (header 'true', inferSchema 'true', sep '\\t', path '%s')"
+	case ".json", ".ndjson", ".jsonl":
+		using = "json OPTIONS (path '%s')"
+	case ".parquet":
+		using = "parquet OPTIONS (path '%s')"
+	default:
+		return "", fmt.Errorf("sample %s of %s: no Spark reader for %q", src.Sample, src.Name, ext)
+	}
+	name := src.Name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	path := strings.ReplaceAll(filepath.ToSlash(abs), "'", "\\'")
+	return fmt.Sprintf("CREATE TABLE %s.`%s` USING "+using, db, strings.ReplaceAll(name, "`", "``"), path), nil
+}

@@ -1,0 +1,27 @@
+-- String functions, over the CSV sample and the events.
+SELECT
+  u.user_id,
+  initcap(u.name) AS display_name,
+  lpad(u.user_id, 5, '*') AS padded_left,
+  rpad(u.plan, 6, '.') AS padded_right,
+  replace(u.name, ' ', '_') AS snake,
+  locate('e', u.name) AS first_e,
+  locate('e', u.name, 5) AS next_e,
+  rlike(u.name, '^[a-c]') AS early_letter,
+  regexp_like(u.plan, 'o$') AS ends_in_o,
+  concat_ws('-', u.user_id, u.plan) AS key,
+  upper(u.plan) AS plan_upper,
+  length(u.name) AS name_length,
+  instr(u.name, 'i') AS first_i,
+  translate(u.name, 'ae', 'AE') AS translated,
+  left(u.name, 3) AS prefix,
+  right(u.name, 3) AS suffix,
+  sha2(u.user_id, 256) AS hashed,
+  md5(u.user_id) AS md5_hash,
+  levenshtein(u.name, 'ada') AS distance,
+  trim(concat(space(2), u.plan, space(1))) AS trimmed,
+  nvl(u.age, -1) AS age_or_minus_1,
+  nvl2(u.age, 'known', 'unknown') AS age_known,
+  isnotnull(u.age) AS has_age,
+  nullif(u.plan, 'free') AS paid_plan
+FROM users AS u
