@@ -82,6 +82,9 @@ type Diff struct {
 // session returns the root's engine session, opening it on first use.
 // The caller holds st.runMu.
 func (st *root) sessionLocked() (*engine.Session, error) {
+	if st.closed {
+		return nil, fmt.Errorf("the pipeline at %s is closed", st.path)
+	}
 	if st.session == nil {
 		sess, err := engine.Open(st.path, engine.Options{})
 		if err != nil {

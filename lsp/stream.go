@@ -65,6 +65,31 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			s.replyError(code, err.Error())
 			continue
 		}
+		if c, ok := msg.(*jsonrpc2.Call); ok && c.ID() == jsonrpc2.NewNumberID(0) {
+			// jsonrpc2 cannot tell the id "" from 0 and would answer a
+			// request with id "" as id 0 (a fuzzing finding): refuse
+			// such a request, answering with its own id.
+			var req struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(data, &req) == nil && string(req.ID) == `""` {
+				s.replyErrorID(req.ID, jsonrpc2.InvalidRequest, "invalid request: the empty string cannot be a request id here; use a number or a non-empty string")
+				continue
+			}
+		}
+		if _, ok := msg.(*jsonrpc2.Response); ok {
+			// jsonrpc2 takes a message without a method for a response,
+			// but one with an empty "method" is a request, which must be
+			// answered (a fuzzing finding: it used to go unanswered).
+			var req struct {
+				Method *string         `json:"method"`
+				ID     json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(data, &req) == nil && req.Method != nil {
+				s.replyErrorID(req.ID, jsonrpc2.InvalidRequest, "invalid request: empty method name")
+				continue
+			}
+		}
 		return msg, total, nil
 	}
 }
@@ -118,9 +143,18 @@ func (s *stream) readHeader() (int64, int64, error) {
 
 // replyError writes an error response with a null id.
 func (s *stream) replyError(code jsonrpc2.Code, message string) {
+	s.replyErrorID(nil, code, message)
+}
+
+// replyErrorID writes an error response with the given id (nil: null).
+func (s *stream) replyErrorID(id json.RawMessage, code jsonrpc2.Code, message string) {
+	var v any // null
+	if len(id) > 0 {
+		v = id
+	}
 	body, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0",
-		"id":      nil,
+		"id":      v,
 		"error":   map[string]any{"code": code, "message": message},
 	})
 	s.writeRaw(body)

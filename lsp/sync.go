@@ -46,8 +46,12 @@ type root struct {
 	// stateMu guards previews and extra, which requests and publications
 	// read while engine work may hold runMu. Taken last: hold no other
 	// lock's acquisition under it.
-	stateMu  sync.Mutex
-	session  *engine.Session
+	stateMu sync.Mutex
+	session *engine.Session
+	// closed is set (under runMu) when the root is closed: no session
+	// may be opened for it after that, or a description or request still
+	// in flight would leak a DuckDB database.
+	closed   bool
 	previews map[string]*lastPreview // dataset key -> last preview
 	extra    []ir.Diagnostic         // expectation results of the last run
 }
@@ -61,6 +65,7 @@ func (r *root) close() {
 	}
 	r.runMu.Lock()
 	defer r.runMu.Unlock()
+	r.closed = true
 	if r.timer != nil {
 		r.timer.Stop()
 	}
