@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 )
@@ -218,7 +219,9 @@ func (f *files) changes(snap *analysis.Snapshot, paths []string) ([]analysis.Cha
 	var changed []string
 	for _, p := range order {
 		fi, err := os.Stat(f.abs(p))
-		if err != nil || !fi.Mode().IsRegular() {
+		// A symlink to a file outside the root is not the pipeline's
+		// (project.Walk leaves it out too): it counts as absent.
+		if err != nil || !fi.Mode().IsRegular() || !project.ResolvesInside(f.root, f.abs(p)) {
 			delete(f.fps, p)
 			if known[p] {
 				out = append(out, analysis.Change{Path: p})

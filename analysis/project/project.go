@@ -86,7 +86,8 @@ func skipDir(name string) bool {
 }
 
 // Walk lists the pipeline's files: every regular file below root (a
-// symlink to a file counts; symlinked folders are not entered), as
+// symlink to a file inside root counts; a symlink to a file outside root
+// does not, and symlinked folders are not entered), as
 // slash-separated paths relative to root, sorted. Hidden files and folders
 // (names starting with "."), target/ and node_modules/ are skipped at any
 // depth. Folders that cannot be read are skipped; only an unreadable root
@@ -121,7 +122,10 @@ func Walk(root string) ([]string, error) {
 		}
 		regular := d.Type().IsRegular()
 		if d.Type()&fs.ModeSymlink != 0 {
-			regular = isFile(p)
+			// A link to a file outside the root is not the pipeline's:
+			// following it would let a checked-out folder make Thund read
+			// (and push to Spark) any file the user can read.
+			regular = isFile(p) && ResolvesInside(root, p)
 		}
 		if !regular {
 			return nil
@@ -166,6 +170,11 @@ func Open(root string) (*Project, error) {
 		}
 		if name == "thund.yml" {
 			texts[name] = nil
+			continue
+		}
+		if !ResolvesInside(abs, filepath.Join(abs, name)) {
+			readDiags = append(readDiags, ir.Diagnostic{Loc: ir.Loc{File: name}, Severity: ir.Error, Code: ir.CodePathEscape,
+				Message: fmt.Sprintf("%s is a symlink to a file outside the pipeline folder; Thund does not read it: copy the file into the folder instead", name)})
 			continue
 		}
 		text, err := os.ReadFile(filepath.Join(abs, name))
@@ -402,4 +411,18 @@ func Inside(root, rel string) bool {
 		return false
 	}
 	return r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// ResolvesInside reports whether the file at p (absolute), with every
+// symlink followed, is inside root (absolute, itself resolved). A path
+// that cannot be resolved is not inside.
+func ResolvesInside(root, p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	return Inside(root, real)
 }

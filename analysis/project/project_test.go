@@ -361,3 +361,48 @@ func TestInside(t *testing.T) {
 		}
 	}
 }
+
+// TestSymlinksLeavingRoot: a link to a file outside the root is not a
+// pipeline file (Walk leaves it out), a project file linked outside is
+// refused with a path-outside-root diagnostic, and a link inside the root
+// still counts.
+func TestSymlinksLeavingRoot(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	writeFiles(t, outside, map[string]string{"secret.sql": "SELECT 'TOPSECRET'", "spark-pipeline.yml": "name: stolen\n"})
+	writeFiles(t, dir, map[string]string{"a.sql": "SELECT 1", "thund.yaml": "backends: [native]\n"})
+	for link, target := range map[string]string{
+		"out.sql":            filepath.Join(outside, "secret.sql"),
+		"rel.sql":            filepath.Join("..", filepath.Base(outside), "secret.sql"),
+		"spark-pipeline.yml": filepath.Join(outside, "spark-pipeline.yml"),
+		"in.sql":             filepath.Join(dir, "a.sql"),
+		"dangling.sql":       filepath.Join(dir, "gone.sql"),
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+	}
+	got, err := Walk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.sql", "in.sql", "thund.yaml"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Walk = %v, want %v", got, want)
+	}
+	p, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasSpec || p.Spec.Name == "stolen" {
+		t.Errorf("the spec linked from outside was read: %+v", p.Spec)
+	}
+	found := false
+	for _, d := range p.Diags {
+		if d.Code == ir.CodePathEscape && d.Loc.File == SpecYML && strings.Contains(d.Message, "outside the pipeline folder") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no %s diagnostic for the linked spec: %+v", ir.CodePathEscape, p.Diags)
+	}
+}
