@@ -256,10 +256,12 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 	for _, f := range flows {
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})
-		var err error
-		if f.Streaming || f.CDC != nil {
+		err := checkPasted(ctx, st.conn, f)
+		switch {
+		case err != nil:
+		case f.Streaming || f.CDC != nil:
 			err = st.runStreamingFlow(ctx, d, f, created)
-		} else {
+		default:
 			err = st.runBatchFlow(ctx, d, f, created)
 		}
 		if err != nil {

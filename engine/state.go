@@ -1036,6 +1036,9 @@ func (st *runState) restoreView(ctx context.Context, d *ir.Dataset) {
 		return
 	}
 	f := flows[0]
+	if checkPasted(ctx, st.conn, f) != nil {
+		return // the run reports it
+	}
 	body := f.Normalized
 	var keep []string
 	for _, e := range f.Expectations {

@@ -500,7 +500,7 @@ func (in *interp) identList(v val, i, j int, what string) ([]string, bool) {
 func (in *interp) expect(p Pragma, v val) {
 	sc := scanExpr(v.s)
 	if sc.bad >= 0 {
-		in.bad(v, sc.bad, sc.bad+1, sc.badMsg)
+		in.bad(v, sc.bad, max(sc.badEnd, sc.bad+1), sc.badMsg)
 		return
 	}
 	exprEnd := len(v.s)
@@ -552,6 +552,7 @@ type exprScan struct {
 	onStart int  // where the last top-level ON starts
 	violEnd int  // where its VIOLATION ends
 	bad     int  // position of an unclosed quote or parenthesis, or -1
+	badEnd  int  // end of the faulty text, when longer than one byte
 	badMsg  string
 }
 
@@ -571,6 +572,15 @@ func scanExpr(s string) exprScan {
 			}
 			i = e
 			continue
+		case c == ';':
+			r.bad, r.badMsg = i, "';' would end the statement the expectation is checked in; an expectation is one boolean expression: remove it"
+			return r
+		case (c == '-' || c == '/') && i+1 < len(s) && (s[i:i+2] == "--" || s[i:i+2] == "/*"):
+			r.bad, r.badEnd, r.badMsg = i, i+2, "a comment inside the expectation hides part of it from the check; remove the comment"
+			return r
+		case c == '$':
+			r.bad, r.badMsg = i, "'$' (a dollar-quoted string or a parameter) is not allowed in an expectation; use a '...' string"
+			return r
 		case c == '(':
 			opens = append(opens, i)
 		case c == ')':

@@ -65,6 +65,10 @@ func TestInterpretErrors(t *testing.T) {
 		{"expect empty value", "-- @expect.x:", ir.CodePragmaValue, ir.Error, "@expect.x:", []string{"empty value"}},
 		{"expect unclosed paren", "-- @expect.x: (a > 0 ON VIOLATION DROP ROW", ir.CodePragmaValue, ir.Error, "(", []string{"unclosed '('"}},
 		{"expect stray paren", "-- @expect.x: a > 0)", ir.CodePragmaValue, ir.Error, ")", []string{"unmatched ')'"}},
+		{"expect second statement", "-- @expect.x: a > 0; COPY t TO 'f'", ir.CodePragmaValue, ir.Error, ";", []string{"one boolean expression"}},
+		{"expect comment", "-- @expect.x: /* ( */ a > 0", ir.CodePragmaValue, ir.Error, "/*", []string{"comment"}},
+		{"expect line comment", "-- @expect.x: a > 0 -- (", ir.CodePragmaValue, ir.Error, "--", []string{"comment"}},
+		{"expect dollar", "-- @expect.x: $$'$$ = 'a'", ir.CodePragmaValue, ir.Error, "$", []string{"dollar-quoted"}},
 		{"expect unterminated quote", "-- @expect.x: s = 'abc", ir.CodePragmaValue, ir.Error, "'", []string{"unterminated"}},
 
 		// trigger.
