@@ -39,20 +39,32 @@ type Edge struct {
 	To   string // dataset key of the flow's target
 	Flow *Flow
 	// Ref points into Flow.Reads (flows are never changed once built).
-	Ref  *Ref
-	from int32
-	to   int32
+	Ref *Ref
+}
+
+// edge is an Edge as the graph stores it: node and flow numbers only.
+type edge struct {
+	from, to   int32
+	flow, read int32 // index into the pipeline's flows, and into its reads
 }
 
 // Graph is the dataset dependency graph of a pipeline. Nodes are dataset
 // keys (NameKey); edges point downstream, from the dataset read to the
 // dataset written. It is immutable once built.
+//
+// Analysis rebuilds it on every edit, so it is kept compact: edges are
+// numbers in one array sorted by upstream node (node i's are
+// edges[outStart[i]:outStart[i+1]]), with a second array of edge indexes
+// sorted by downstream node; Edge values are made only when asked for.
 type Graph struct {
 	// Nodes holds every dataset key once, in declaration order.
-	Nodes []string
-	index map[string]int32
-	out   [][]Edge
-	in    [][]Edge
+	Nodes    []string
+	index    map[string]int32
+	flows    []*Flow
+	edges    []edge
+	outStart []int32
+	inEdges  []int32
+	inStart  []int32
 }
 
 // Graph returns the dependency graph, built on first use. Reads that
@@ -65,29 +77,27 @@ func (p *Pipeline) Graph() *Graph {
 
 func (p *Pipeline) buildGraph() *Graph {
 	p.index()
-	g := &Graph{index: p.ids, Nodes: make([]string, len(p.nodes))}
+	n := len(p.nodes)
+	g := &Graph{index: p.ids, Nodes: make([]string, n), flows: p.Flows}
 	for i, d := range p.nodes {
 		g.Nodes[i] = NameKey(d.Name)
 	}
 	// Two passes over the reads: count the edges per node (remembering
-	// each read's upstream node), then place them in two flat arrays (one
-	// allocation each, no regrowth).
-	targets := make([]int32, len(p.Flows))
+	// each read's upstream node), then place them (one allocation per
+	// array, no regrowth).
 	reads := 0
 	for _, f := range p.Flows {
 		reads += len(f.Reads)
 	}
 	froms := make([]int32, 0, reads)
-	outStart := make([]int32, len(g.Nodes)+1)
-	inStart := make([]int32, len(g.Nodes)+1)
+	g.outStart = make([]int32, n+1)
+	g.inStart = make([]int32, n+1)
 	total := 0
-	for fi, f := range p.Flows {
+	for _, f := range p.Flows {
 		to, ok := p.ids[NameKey(f.Target)]
 		if !ok {
-			targets[fi] = -1
 			continue
 		}
-		targets[fi] = to
 		for i := range f.Reads {
 			from := int32(-1)
 			if d := p.Resolve(f.Reads[i].Name); d != nil {
@@ -95,61 +105,79 @@ func (p *Pipeline) buildGraph() *Graph {
 			}
 			froms = append(froms, from)
 			if from >= 0 {
-				outStart[from+1]++
-				inStart[to+1]++
+				g.outStart[from+1]++
+				g.inStart[to+1]++
 				total++
 			}
 		}
 	}
-	for i := 1; i < len(outStart); i++ {
-		outStart[i] += outStart[i-1]
-		inStart[i] += inStart[i-1]
+	for i := 1; i <= n; i++ {
+		g.outStart[i] += g.outStart[i-1]
+		g.inStart[i] += g.inStart[i-1]
 	}
-	outFlat, inFlat := make([]Edge, total), make([]Edge, total)
-	outNext := append([]int32(nil), outStart[:len(g.Nodes)]...)
-	inNext := append([]int32(nil), inStart[:len(g.Nodes)]...)
+	g.edges = make([]edge, total)
+	next := append([]int32(nil), g.outStart[:n]...)
+	placed := make([]int32, 0, total) // edge indexes in read order
 	k := 0
 	for fi, f := range p.Flows {
-		to := targets[fi]
-		if to < 0 {
+		to, ok := p.ids[NameKey(f.Target)]
+		if !ok {
 			continue
 		}
 		for i := range f.Reads {
 			from := froms[k]
 			k++
-			if from < 0 {
-				continue
+			if from >= 0 {
+				g.edges[next[from]] = edge{from: from, to: to, flow: int32(fi), read: int32(i)}
+				placed = append(placed, next[from])
+				next[from]++
 			}
-			e := Edge{From: g.Nodes[from], To: g.Nodes[to], Flow: f, Ref: &f.Reads[i], from: from, to: to}
-			outFlat[outNext[from]] = e
-			outNext[from]++
-			inFlat[inNext[to]] = e
-			inNext[to]++
 		}
 	}
-	g.out = make([][]Edge, len(g.Nodes))
-	g.in = make([][]Edge, len(g.Nodes))
-	for i := range g.Nodes {
-		g.out[i] = outFlat[outStart[i]:outStart[i+1]:outStart[i+1]]
-		g.in[i] = inFlat[inStart[i]:inStart[i+1]:inStart[i+1]]
+	// In-edges in the order of the reads, as the flows declare them.
+	g.inEdges = make([]int32, total)
+	copy(next, g.inStart[:n])
+	for _, ei := range placed {
+		to := g.edges[ei].to
+		g.inEdges[next[to]] = ei
+		next[to]++
 	}
 	return g
 }
 
+// out returns node n's outgoing edges.
+func (g *Graph) out(n int32) []edge { return g.edges[g.outStart[n]:g.outStart[n+1]] }
+
+// edgeValue makes the Edge of a stored edge.
+func (g *Graph) edgeValue(e edge) Edge {
+	f := g.flows[e.flow]
+	return Edge{From: g.Nodes[e.from], To: g.Nodes[e.to], Flow: f, Ref: &f.Reads[e.read]}
+}
+
 // Out returns the edges from dataset key (to the datasets that read it).
 func (g *Graph) Out(key string) []Edge {
-	if i, ok := g.index[key]; ok {
-		return g.out[i]
+	i, ok := g.index[key]
+	if !ok {
+		return nil
 	}
-	return nil
+	var out []Edge
+	for _, e := range g.out(i) {
+		out = append(out, g.edgeValue(e))
+	}
+	return out
 }
 
 // In returns the edges into dataset key (from the datasets it reads).
 func (g *Graph) In(key string) []Edge {
-	if i, ok := g.index[key]; ok {
-		return g.in[i]
+	i, ok := g.index[key]
+	if !ok {
+		return nil
 	}
-	return nil
+	var out []Edge
+	for _, ei := range g.inEdges[g.inStart[i]:g.inStart[i+1]] {
+		out = append(out, g.edgeValue(g.edges[ei]))
+	}
+	return out
 }
 
 // CycleError is returned by TopoOrder when the graph has a cycle.
@@ -164,10 +192,10 @@ func (e *CycleError) Error() string {
 // stable. A cycle gives a *CycleError naming one cycle's path, and the
 // order of the datasets not on or after a cycle.
 func (g *Graph) TopoOrder() ([]string, error) {
-	indeg := make([]int, len(g.Nodes))
+	indeg := make([]int32, len(g.Nodes))
 	ready := &intHeap{}
 	for i := range g.Nodes {
-		indeg[i] = len(g.in[i])
+		indeg[i] = g.inStart[i+1] - g.inStart[i]
 		if indeg[i] == 0 {
 			ready.push(i)
 		}
@@ -176,7 +204,7 @@ func (g *Graph) TopoOrder() ([]string, error) {
 	for ready.len() > 0 {
 		n := ready.pop()
 		out = append(out, g.Nodes[n])
-		for _, e := range g.out[n] {
+		for _, e := range g.out(int32(n)) {
 			indeg[e.to]--
 			if indeg[e.to] == 0 {
 				ready.push(int(e.to))
@@ -206,20 +234,18 @@ type CycleEdge struct {
 func (g *Graph) Cycles() []CycleEdge {
 	comp, sizes := g.components()
 	var out []CycleEdge
-	for n := range g.Nodes {
-		for _, e := range g.out[n] {
-			c := comp[e.from]
-			if c != comp[e.to] || (sizes[c] == 1 && e.from != e.to) {
-				continue
-			}
-			back := g.shortestPath(e.to, e.from, comp)
-			path := make([]string, 0, len(back)+1)
-			path = append(path, e.From)
-			for _, k := range back {
-				path = append(path, g.Nodes[k])
-			}
-			out = append(out, CycleEdge{Edge: e, Path: path})
+	for _, e := range g.edges {
+		c := comp[e.from]
+		if c != comp[e.to] || (sizes[c] == 1 && e.from != e.to) {
+			continue
 		}
+		back := g.shortestPath(e.to, e.from, comp)
+		path := make([]string, 0, len(back)+1)
+		path = append(path, g.Nodes[e.from])
+		for _, k := range back {
+			path = append(path, g.Nodes[k])
+		}
+		out = append(out, CycleEdge{Edge: g.edgeValue(e), Path: path})
 	}
 	return out
 }
@@ -235,7 +261,7 @@ func (g *Graph) shortestPath(a, b int32, comp []int32) []int32 {
 		if n == b {
 			break
 		}
-		for _, e := range g.out[n] {
+		for _, e := range g.out(n) {
 			if comp[e.to] != comp[a] {
 				continue
 			}
@@ -280,26 +306,27 @@ func (g *Graph) components() ([]int32, []int) {
 		node int32
 		edge int
 	}
+	var work []frame
 	for root := int32(0); root < int32(n); root++ {
 		if index[root] >= 0 {
 			continue
 		}
 		// Nodes without edges are their own component: skip the machinery.
-		if len(g.out[root]) == 0 {
+		if len(g.out(root)) == 0 {
 			index[root] = next
 			next++
 			comp[root] = int32(len(sizes))
 			sizes = append(sizes, 1)
 			continue
 		}
-		work := []frame{{node: root}}
+		work = append(work[:0], frame{node: root})
 		index[root], low[root] = next, next
 		next++
 		stack = append(stack, root)
 		onStack[root] = true
 		for len(work) > 0 {
 			top := &work[len(work)-1]
-			out := g.out[top.node]
+			out := g.out(top.node)
 			if top.edge < len(out) {
 				w := out[top.edge].to
 				top.edge++
@@ -344,16 +371,24 @@ func (g *Graph) components() ([]int32, []int) {
 // Downstream returns the given datasets and everything that reads them,
 // transitively, as a set of keys.
 func (g *Graph) Downstream(keys ...string) map[string]bool {
-	return g.walk(keys, g.out, func(e Edge) int32 { return e.to })
+	return g.walk(keys, func(n int32, visit func(int32)) {
+		for _, e := range g.out(n) {
+			visit(e.to)
+		}
+	})
 }
 
 // Upstream returns the given datasets and everything they read,
 // transitively, as a set of keys.
 func (g *Graph) Upstream(keys ...string) map[string]bool {
-	return g.walk(keys, g.in, func(e Edge) int32 { return e.from })
+	return g.walk(keys, func(n int32, visit func(int32)) {
+		for _, ei := range g.inEdges[g.inStart[n]:g.inStart[n+1]] {
+			visit(g.edges[ei].from)
+		}
+	})
 }
 
-func (g *Graph) walk(keys []string, adj [][]Edge, next func(Edge) int32) map[string]bool {
+func (g *Graph) walk(keys []string, next func(n int32, visit func(int32))) map[string]bool {
 	seen := map[string]bool{}
 	var queue []int32
 	for _, k := range keys {
@@ -361,6 +396,7 @@ func (g *Graph) walk(keys []string, adj [][]Edge, next func(Edge) int32) map[str
 			queue = append(queue, i)
 		}
 	}
+	visit := func(n int32) { queue = append(queue, n) }
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
@@ -368,9 +404,7 @@ func (g *Graph) walk(keys []string, adj [][]Edge, next func(Edge) int32) map[str
 			continue
 		}
 		seen[g.Nodes[n]] = true
-		for _, e := range adj[n] {
-			queue = append(queue, next(e))
-		}
+		next(n, visit)
 	}
 	return seen
 }
