@@ -85,6 +85,16 @@ func skipDir(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "target" || name == "node_modules"
 }
 
+// MaxUnmarkedEntries bounds the walk of a folder without a pipeline file.
+const MaxUnmarkedEntries = 50000
+
+// maxUnmarked is MaxUnmarkedEntries, lowered by tests.
+var maxUnmarked = MaxUnmarkedEntries
+
+// ErrUnmarkedTooLarge is the error of Walk on a large folder that no
+// pipeline file marks.
+var ErrUnmarkedTooLarge = errors.New("too large for a folder without a pipeline file")
+
 // Walk lists the pipeline's files: every regular file below root (a
 // symlink to a file inside root counts; a symlink to a file outside root
 // does not, and symlinked folders are not entered), as
@@ -92,12 +102,24 @@ func skipDir(name string) bool {
 // (names starting with "."), target/ and node_modules/ are skipped at any
 // depth. Folders that cannot be read are skipped; only an unreadable root
 // is an error.
+//
+// A folder that no spark-pipeline.yml or thund.yaml marks as a pipeline
+// (a loose .sql file's folder, say a home folder or /tmp) is walked only
+// up to MaxUnmarkedEntries entries; beyond that Walk returns an error
+// matching ErrUnmarkedTooLarge instead of reading a whole tree nobody
+// declared a pipeline.
 func Walk(root string) ([]string, error) {
 	if resolved, err := filepath.EvalSymlinks(root); err == nil {
 		root = resolved
 	}
+	marked := isFile(filepath.Join(root, SpecYML)) || isFile(filepath.Join(root, SpecYAML)) || isFile(filepath.Join(root, ConfigName))
+	entries := 0
 	var out []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if entries++; !marked && entries > maxUnmarked {
+			return fmt.Errorf("%s holds more than %d files and no %s or %s marks it as a pipeline folder: add a %s to the pipeline's folder, or open that folder instead: %w",
+				root, maxUnmarked, SpecYML, ConfigName, ConfigName, ErrUnmarkedTooLarge)
+		}
 		if err != nil {
 			if p == root {
 				return err

@@ -1,6 +1,8 @@
 package project
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -404,5 +406,29 @@ func TestSymlinksLeavingRoot(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no %s diagnostic for the linked spec: %+v", ir.CodePathEscape, p.Diags)
+	}
+}
+
+// TestWalkBoundsUnmarkedFolders: a folder without a pipeline file (where a
+// loose .sql file lives: a home folder, /tmp) is not read whole; past the
+// bound Walk says how to mark the pipeline. A marked folder of the same
+// size is walked in full.
+func TestWalkBoundsUnmarkedFolders(t *testing.T) {
+	defer func(n int) { maxUnmarked = n }(maxUnmarked)
+	maxUnmarked = 50
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 80; i++ {
+		files[fmt.Sprintf("d%d/f%d.sql", i%4, i)] = "SELECT 1"
+	}
+	writeFiles(t, dir, files)
+	_, err := Walk(dir)
+	if !errors.Is(err, ErrUnmarkedTooLarge) || !strings.Contains(err.Error(), "add a thund.yaml") {
+		t.Fatalf("unmarked folder of 84 entries: err %v, want ErrUnmarkedTooLarge with advice", err)
+	}
+	writeFiles(t, dir, map[string]string{ConfigName: "backends: [native]\n"})
+	got, err := Walk(dir)
+	if err != nil || len(got) != 81 {
+		t.Fatalf("marked folder: %d files, err %v; want 81", len(got), err)
 	}
 }
