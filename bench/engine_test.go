@@ -12,6 +12,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/bench/gen"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/preview"
 )
@@ -217,4 +218,35 @@ func BenchmarkCDCMerge1M(b *testing.B) {
 	os.WriteFile(filepath.Join(root, "customers.sql"), []byte("-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq scd=1\nSELECT * FROM STREAM(changes)\n"), 0o644)
 	runPipeline(b, root, "customers", live)
 	b.ReportMetric(float64(changes*b.N)/b.Elapsed().Seconds(), "changes/s")
+}
+
+// BenchmarkRunGenerated runs a generated 200-dataset pipeline (width 50,
+// 10,000 rows per source) once per iteration in one session: the engine's
+// side of the full-run comparison with dbt in docs/benchmarks.md, in
+// process, so that `-cpuprofile` shows where a run's time goes.
+func BenchmarkRunGenerated(b *testing.B) {
+	root := b.TempDir()
+	if err := gen.Write(root, gen.Config{Datasets: 200, Width: 50, SampleRows: 10000, Seed: 2}); err != nil {
+		b.Fatal(err)
+	}
+	snap, err := analysis.Load(root, analysis.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := engine.Open(root, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := s.Run(context.Background(), snap.Pipeline, engine.RunOptions{})
+		if err != nil || res.Failed() {
+			b.Fatalf("run: %v", err)
+		}
+		if len(res.Datasets) != 200 {
+			b.Fatalf("%d datasets ran, want 200", len(res.Datasets))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/200, "ms/dataset")
 }

@@ -306,49 +306,15 @@ func serverBinary(b *testing.B) string {
 }
 
 // frame writes one LSP message to w.
-func frame(w io.Writer, msg any) error {
-	body, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body)
-	return err
-}
+func frame(w io.Writer, msg any) error { return Frame(w, msg) }
 
 // readUntil reads framed messages until one whose JSON contains want.
-func readUntil(r *bufio.Reader, want string) error {
-	return readUntilSeeing(r, want, "", nil)
-}
+func readUntil(r *bufio.Reader, want string) error { return ReadUntil(r, want, "", nil) }
 
 // readUntilSeeing is readUntil that also records whether a message
 // containing also went by before want.
 func readUntilSeeing(r *bufio.Reader, want, also string, seen *bool) error {
-	for {
-		n := -1
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return err
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
-				n, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
-			return err
-		}
-		if strings.Contains(string(body), want) {
-			return nil
-		}
-		if seen != nil && also != "" && strings.Contains(string(body), also) {
-			*seen = true
-		}
-	}
+	return ReadUntil(r, want, also, seen)
 }
 
 // statusKB reads a field (VmRSS, VmHWM) of /proc/PID/status, in kB.
