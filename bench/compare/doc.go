@@ -68,7 +68,11 @@ func machine(ctx context.Context, repo string) Machine {
 	}
 	if out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--short", "HEAD").Output(); err == nil {
 		m.Commit = strings.TrimSpace(string(out))
-		if st, err := exec.CommandContext(ctx, "git", "-C", repo, "status", "--porcelain").Output(); err == nil {
+		// What make bench and make test write (the Go benchmarks' output,
+		// this document, the saved measurements, the VS Code screenshots)
+		// is not a change to the code.
+		if st, err := exec.CommandContext(ctx, "git", "-C", repo, "status", "--porcelain", "--", ".",
+			":!bench/out.txt", ":!bench/compare.json", ":!docs/benchmarks.md", ":!docs/img").Output(); err == nil {
 			m.Modified = len(strings.TrimSpace(string(st))) > 0
 		}
 	}
@@ -465,11 +469,16 @@ re-parses only the changed file and redoes the whole-pipeline checks
 	w("| hover right after an edit, median (`BenchmarkLSPHoverAfterEdit`) | %s | |\n", g.fig("BenchmarkLSPHoverAfterEdit", "median-ms", "%.1f ms"))
 	w("| RSS after loading a 10,000-file pipeline (`BenchmarkLSPMemory10k`) | %s (peak %s, load %s) | at most 200 MB%s |\n", g.fig("BenchmarkLSPMemory10k", "rss-MB", "%.0f MB"), g.fig("BenchmarkLSPMemory10k", "peak-rss-MB", "%.0f MB"), g.fig("BenchmarkLSPMemory10k", "load-ms", "%.0f ms"), metNs(g, "BenchmarkLSPMemory10k", "rss-MB", 200))
 	w(`
-What bounds the diagnostics latency: the snapshot update (above) is about
-half of it; the rest is the server's own path (copying the open buffers,
-publishing, JSON framing on both sides) plus the timer. The whole-pipeline
-checks (graph, cycles, sources, capabilities) are linear in the pipeline
-and rerun on every edit. Pipelines of more than 2,000 datasets are not
+What bounds the diagnostics latency (pprof of the benchmark, instrumented
+server): publishing is about 0.4 ms; the snapshot update is the rest, about
+6 ms inside the server against 2.5 to 4 ms for the same edit in a fresh
+process (` + "`BenchmarkIncrementalUpdate`" + ` above). Most of it is the
+whole-pipeline pass (name index, graph, source binding, capabilities,
+streaming rules), which touches every flow of the 2,000 on each edit and,
+in a long-lived server whose heap is spread out, waits on memory. Closing
+the gap needs that pass to become incremental (keep the name index and
+each file's resolved reads across snapshots; recheck only the edited
+file), which is not built. Pipelines of more than 2,000 datasets are not
 described on DuckDB after edits (` + "`lsp.MaxDescribedDatasets`" + `), which keeps
 the 10,000-file figure under 200 MB.
 
