@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -243,13 +241,7 @@ func (st *runState) unresumableStream(f *ir.Flow, visiting map[string]bool, viaV
 			}
 			continue
 		}
-		src := st.p.Source(r.Name)
-		folder := src != nil && src.Stream && src.Sample != ""
-		if folder {
-			fi, err := os.Stat(filepath.Join(st.s.Root, filepath.FromSlash(src.Sample)))
-			folder = err == nil && fi.IsDir()
-		}
-		if folder {
+		if _, folder := st.streamFolder(r.Name); folder {
 			streams++
 		} else if !viaView {
 			return r.Name + " is read as a stream but is not a micro-batch folder"

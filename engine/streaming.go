@@ -617,12 +617,7 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 			}
 			continue
 		}
-		src := st.p.Source(r.Name)
-		folder := src != nil && src.Stream && src.Sample != ""
-		if folder {
-			fi, err := os.Stat(filepath.Join(st.s.Root, filepath.FromSlash(src.Sample)))
-			folder = err == nil && fi.IsDir()
-		}
+		src, folder := st.streamFolder(r.Name)
 		if !folder {
 			if !viaView {
 				add(whole)
@@ -736,6 +731,17 @@ func allIn(files []string, done map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// streamFolder returns the source named name, and whether it is bound to
+// an existing sample folder: a stream of micro-batch files.
+func (st *runState) streamFolder(name string) (*ir.Source, bool) {
+	src := st.p.Source(name)
+	if src == nil || !src.Stream || src.Sample == "" {
+		return src, false
+	}
+	fi, err := os.Stat(filepath.Join(st.s.Root, filepath.FromSlash(src.Sample)))
+	return src, err == nil && fi.IsDir()
 }
 
 // relFile names a file relative to the pipeline root, slash-separated.
