@@ -137,6 +137,9 @@ type runState struct {
 	// resumed holds, per dataset key resumed from --state, the micro-batch
 	// files earlier runs consumed and the stream state loaded (resume.go).
 	resumed map[string]*resumeInfo
+	// badSources holds, per source key, why its sample could not be
+	// registered; the datasets reading it fail with that error.
+	badSources map[string]error
 }
 
 // Run executes the pipeline's datasets in dependency order: materialized
@@ -238,6 +241,10 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		for _, f := range flows {
 			st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Skipped, Message: why})
 		}
+		return
+	}
+	if err := st.sourceError(d); err != nil {
+		st.failDataset(dr, d, flows, err, start)
 		return
 	}
 	created := false

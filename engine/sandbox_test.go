@@ -95,3 +95,40 @@ func TestSandboxedRunFailsWithReason(t *testing.T) {
 		t.Fatalf("fine: %+v", d)
 	}
 }
+
+// TestUnreadableSampleFailsItsReadersOnly: a sample that cannot be read
+// when the run starts (here: deleted after analysis) fails the datasets
+// that read it, naming the sample, and skips their downstream; datasets
+// that do not read it still complete.
+func TestUnreadableSampleFailsItsReadersOnly(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "samples"), 0o755)
+	os.WriteFile(filepath.Join(root, "samples", "good.csv"), []byte("a\n1\n2\n"), 0o644)
+	p := &ir.Pipeline{
+		Datasets: []*ir.Dataset{{Name: "from_gone", Kind: ir.MaterializedView}, {Name: "after", Kind: ir.MaterializedView}, {Name: "from_good", Kind: ir.MaterializedView}},
+		Flows: []*ir.Flow{
+			{Name: "from_gone", Target: "from_gone", Normalized: "SELECT * FROM gone", Reads: []ir.Ref{{Name: "gone"}}},
+			{Name: "after", Target: "after", Normalized: "SELECT * FROM from_gone", Reads: []ir.Ref{{Name: "from_gone"}}},
+			{Name: "from_good", Target: "from_good", Normalized: "SELECT * FROM good", Reads: []ir.Ref{{Name: "good"}}},
+		},
+		Sources: []*ir.Source{{Name: "gone", Sample: "samples/gone.csv"}, {Name: "good", Sample: "samples/good.csv"}},
+	}
+	s, err := Open(root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), p, RunOptions{})
+	if err != nil {
+		t.Fatalf("the whole run failed: %v", err)
+	}
+	if d := res.Datasets["from_gone"]; d.Phase != Failed || !strings.Contains(d.Error, "samples/gone.csv") {
+		t.Errorf("from_gone: %+v, want failed naming samples/gone.csv", d)
+	}
+	if d := res.Datasets["after"]; d.Phase != Skipped || !strings.Contains(d.Error, "upstream from_gone failed") {
+		t.Errorf("after: %+v, want skipped after from_gone", d)
+	}
+	if d := res.Datasets["from_good"]; d.Phase != Completed || d.Rows != 2 {
+		t.Errorf("from_good: %+v, want completed with 2 rows", d)
+	}
+}

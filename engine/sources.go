@@ -72,15 +72,46 @@ func (st *runState) registerSources(ctx context.Context) error {
 		if src.Sample == "" {
 			continue
 		}
-		fn, pattern, err := st.s.reader(src.Sample)
-		if err != nil {
-			return fmt.Errorf("source %s: %w", src.Name, err)
+		if err := st.registerSource(ctx, src); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			// A sample that cannot be read fails the datasets that read
+			// it (sourceError), not the whole run.
+			if st.badSources == nil {
+				st.badSources = map[string]error{}
+			}
+			st.badSources[ir.NameKey(src.Name)] = err
 		}
-		name := quoteIdent(relationName(src.Name))
-		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
-		q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s(%s)", name, fn, quoteString(pattern))
-		if _, err := st.conn.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
+	}
+	return nil
+}
+
+func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
+	fn, pattern, err := st.s.reader(src.Sample)
+	if err != nil {
+		return fmt.Errorf("source %s: %w", src.Name, err)
+	}
+	name := quoteIdent(relationName(src.Name))
+	st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
+	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s(%s)", name, fn, quoteString(pattern))
+	if _, err := st.conn.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
+	}
+	return nil
+}
+
+// sourceError returns the error of a sample that d's flows read and that
+// could not be registered, or nil.
+func (st *runState) sourceError(d *ir.Dataset) error {
+	if len(st.badSources) == 0 {
+		return nil
+	}
+	for _, f := range st.p.FlowsInto(d.Name) {
+		for _, ref := range f.Reads {
+			if err, ok := st.badSources[ir.NameKey(ref.Name)]; ok && st.p.Resolve(ref.Name) == nil {
+				return &flowError{f.Name, err}
+			}
 		}
 	}
 	return nil
