@@ -208,7 +208,33 @@ func TestUpdateEqualsFreshLoad(t *testing.T) {
 		if got, want := datasetNames(snap), datasetNames(fresh); !reflect.DeepEqual(got, want) {
 			t.Fatalf("step %d: datasets %v, fresh %v", step, got, want)
 		}
+		// The name index and the graph (shared with the previous snapshot
+		// when names and targets stay) answer as a fresh load's do.
+		if got, want := indexStrings(snap), indexStrings(fresh); !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: index and graph\n%s\nfresh:\n%s", step, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
+}
+
+// indexStrings lists, per dataset, what it resolves to, the flows into it
+// and its graph edges.
+func indexStrings(s *Snapshot) []string {
+	p := s.Pipeline
+	g := p.Graph()
+	var out []string
+	for _, d := range p.Datasets {
+		first := p.Dataset(d.Name)
+		line := fmt.Sprintf("%s: defined at %s:%d, flows", d.Name, first.Loc.File, first.Loc.Start)
+		for _, f := range p.FlowsInto(d.Name) {
+			line += fmt.Sprintf(" %s@%s:%d", f.Name, f.Loc.File, f.Loc.Start)
+		}
+		line += " out"
+		for _, e := range g.Out(ir.NameKey(d.Name)) {
+			line += fmt.Sprintf(" %s->%s(%s)", e.From, e.To, e.Flow.Name)
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 func datasetNames(s *Snapshot) []string {
