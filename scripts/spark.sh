@@ -19,11 +19,17 @@ PYSPARK_VERSION=4.1.4
 CACHE="${THUND_CACHE:-$HOME/.cache/thund}"
 DIR="$CACHE/spark"
 VENV="$DIR/venv-$PYSPARK_VERSION"
-RUN="$DIR/run"
-PIDFILE="$RUN/connect.pid"
-LOG="$RUN/connect.log"
 HOST=127.0.0.1
 PORT="${THUND_SPARK_PORT:-15002}"
+# Each port has its own pid file, log and warehouse, so a second server on
+# another port never clobbers the first one's (the default port keeps the
+# plain names).
+SUFFIX=""
+[ "$PORT" = 15002 ] || SUFFIX="-$PORT"
+RUN="$DIR/run$SUFFIX"
+WAREHOUSE="$DIR/warehouse$SUFFIX"
+PIDFILE="$RUN/connect.pid"
+LOG="$RUN/connect.log"
 WAIT="${THUND_SPARK_WAIT:-120}"
 
 say() { echo "spark.sh: $*" >&2; }
@@ -108,8 +114,8 @@ start() {
 	# The catalog lives in the server's memory, so tables written by an
 	# earlier server are orphans whose folders would block new tables of
 	# the same name (LOCATION_ALREADY_EXISTS): start with an empty warehouse.
-	rm -rf "$DIR/warehouse"
-	mkdir -p "$RUN" "$DIR/warehouse"
+	rm -rf "$WAREHOUSE"
+	mkdir -p "$RUN" "$WAREHOUSE"
 	local home; home=$(spark_home)
 	local t0; t0=$(date +%s.%N)
 	# The server runs from $RUN so derby and scratch files stay in the cache;
@@ -126,7 +132,7 @@ start() {
 			--conf spark.driver.host=$HOST \
 			--conf spark.driver.bindAddress=$HOST \
 			--conf spark.ui.enabled=false \
-			--conf spark.sql.warehouse.dir="$DIR/warehouse" \
+			--conf spark.sql.warehouse.dir="$WAREHOUSE" \
 			--conf spark.sql.shuffle.partitions=4 \
 			--conf "spark.driver.extraJavaOptions=-Dderby.system.home=$RUN" \
 			</dev/null >"$LOG" 2>&1 9>&-
