@@ -138,11 +138,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	}
 	id := ""
 	if c, ok := req.(*jsonrpc2.Call); ok {
-		// ID's MarshalJSON has a pointer receiver: marshal a pointer, or
-		// every ID encodes as {} and $/cancelRequest never matches.
-		cid := c.ID()
-		b, _ := json.Marshal(&cid)
-		id = string(b)
+		id = idKey(c.ID())
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
@@ -367,12 +363,26 @@ func (s *Server) cancelRequest(_ context.Context, params json.RawMessage) (any, 
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
+	key := string(p.ID)
+	var id jsonrpc2.ID
+	if json.Unmarshal(p.ID, &id) == nil {
+		key = idKey(id)
+	}
 	s.mu.Lock()
-	if c, ok := s.cancels[string(p.ID)]; ok {
+	if c, ok := s.cancels[key]; ok {
 		c()
 	}
 	s.mu.Unlock()
 	return nil, nil
+}
+
+// idKey is the canonical text of a request id, so that a $/cancelRequest
+// matches its request however the client spelt the id (a string with
+// escapes, say). ID's MarshalJSON has a pointer receiver: marshal a
+// pointer, or every ID encodes as {}.
+func idKey(id jsonrpc2.ID) string {
+	b, _ := json.Marshal(&id)
+	return string(b)
 }
 
 func (s *Server) didChangeConfiguration(_ context.Context, params json.RawMessage) (any, error) {
