@@ -175,3 +175,81 @@ func timeout(t *testing.T) <-chan time.Time {
 	t.Helper()
 	return time.After(30 * time.Second)
 }
+
+// TestEditsPublishAfterDebounce: analysis starts at the edit, but
+// diagnostics wait for the debounce, a burst of edits ends with the
+// diagnostics of its last version (nothing older after it), and a request
+// right after an edit answers on the edited text.
+func TestEditsPublishAfterDebounce(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.sql"), []byte("SELECT 1 AS x\n"), 0o644)
+	bPath := filepath.Join(root, "b.sql")
+	os.WriteFile(bPath, []byte("SELECT x FROM a\n"), 0o644)
+	c := startServer(t)
+	bURI := uri.File(bPath)
+	change := func(v int32, text string) {
+		c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: bURI}, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}},
+		})
+	}
+	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: bURI, LanguageID: "sql", Version: 1, Text: "SELECT x FROM aa\n",
+	}})
+	if p := c.waitFor(t, bPath); p.Version != 1 || len(p.Diagnostics) != 1 {
+		t.Fatalf("after open: %+v", p)
+	}
+
+	// One edit (the fix): its diagnostics come no sooner than the debounce.
+	start := time.Now()
+	change(2, "SELECT x FROM a\n")
+	p := c.waitFor(t, bPath)
+	if waited := time.Since(start); waited < Debounce {
+		t.Errorf("diagnostics published %v after the edit, before the %v debounce", waited, Debounce)
+	}
+	if p.Version != 2 || len(p.Diagnostics) != 0 {
+		t.Fatalf("after edit: %+v", p)
+	}
+
+	// A burst: whatever is published in between, the last publication is
+	// the last version's, and no older version follows a newer one.
+	texts := []string{"SELECT x FROM aa\n", "SELECT x FROM ab\n", "SELECT x FROM a\n", "SELECT x FROM abc\n"}
+	for i, text := range texts {
+		change(int32(3+i), text)
+	}
+	last := uint32(2 + len(texts))
+	seen := uint32(2)
+	for {
+		p = c.waitFor(t, bPath)
+		if p.Version < seen {
+			t.Fatalf("version %d published after version %d", p.Version, seen)
+		}
+		seen = p.Version
+		if p.Version == last {
+			break
+		}
+	}
+	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "abc") {
+		t.Fatalf("last version's diagnostics: %+v", p.Diagnostics)
+	}
+	select {
+	case p := <-c.diags:
+		t.Fatalf("published after the last version: %+v", p)
+	case <-time.After(3 * Debounce):
+	}
+
+	// A request right after an edit sees it: the reference to a is found
+	// at the position it has in the new text, not the old one.
+	text := "SELECT x\nFROM a\n"
+	change(int32(last+1), text)
+	var locs []protocol.Location
+	if _, err := c.conn.Call(context.Background(), protocol.MethodTextDocumentDefinition, &protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: bURI}, Position: protocol.Position{Line: 1, Character: 5},
+	}, &locs); err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || locs[0].URI.Filename() != filepath.Join(root, "a.sql") {
+		t.Fatalf("definition right after the edit: %+v", locs)
+	}
+}

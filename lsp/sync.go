@@ -29,8 +29,17 @@ type root struct {
 	// options changed).
 	snap *analysis.Snapshot
 	// gen counts edits; an analysis publishes only if no edit came since.
-	gen       int
-	timer     *time.Timer
+	gen int
+	// snapGen is the edit generation snap reflects.
+	snapGen int
+	// timer publishes the diagnostics of the newest edit Debounce after it.
+	timer *time.Timer
+	// analysing is set while the root's analysis loop runs (analyse);
+	// dirty asks it for one more pass, for the newest edit.
+	analysing, dirty bool
+	// ready, when not nil, is closed once the loop has analysed the
+	// newest edit (or a newer edit superseded it).
+	ready     chan struct{}
 	published map[string]bool
 	// fromBuffer are the files (relative) whose text in snap came from an
 	// open buffer: once closed, they go back to their disk text (or away).
@@ -165,7 +174,13 @@ func (s *Server) setOverlay(u protocol.DocumentURI, o *overlay) {
 	s.schedule(r)
 }
 
-// schedule (re)starts the debounce timer of a root's analysis.
+// schedule records an edit of a root. Analysis starts at once, on the
+// root's analysis loop; the diagnostics are published Debounce after the
+// edit (or when the analysis ends, if it takes longer), unless a newer
+// edit came meanwhile. Analysing during the debounce, instead of after
+// it, takes the analysis off the path from a keystroke to its
+// diagnostics; the debounce still keeps a burst of keystrokes from
+// publishing diagnostics of every intermediate text.
 func (s *Server) schedule(rootPath string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -183,13 +198,57 @@ func (s *Server) schedule(rootPath string) {
 	if st.describe.cancel != nil {
 		st.describe.cancel()
 	}
+	if st.ready != nil {
+		close(st.ready) // waiters of the older edit: it is superseded
+	}
+	ready := make(chan struct{})
+	st.ready = ready
+	st.dirty = true
+	if !st.analysing {
+		st.analysing = true
+		go s.analyse(rootPath, st)
+	}
 	st.timer = time.AfterFunc(Debounce, func() {
-		snap, ok := s.refresh(rootPath, gen)
-		if ok {
+		<-ready
+		s.mu.Lock()
+		current := st.gen == gen && st.snapGen == gen && !s.shutdown
+		snap := st.snap
+		s.mu.Unlock()
+		if current {
 			s.publish(rootPath, snap, gen)
 			s.scheduleDescribe(rootPath, snap, gen)
 		}
 	})
+}
+
+// analyse is a root's analysis loop: it analyses the newest edit until no
+// edit is left, one pass at a time (edits that arrive during a pass are
+// coalesced into the next), and closes ready after the pass that reached
+// the newest edit. It ends when nothing is left to do, or when the root
+// was removed from the workspace.
+func (s *Server) analyse(rootPath string, st *root) {
+	for {
+		s.mu.Lock()
+		if !st.dirty || s.roots[rootPath] != st {
+			st.analysing = false
+			if st.ready != nil {
+				close(st.ready)
+				st.ready = nil
+			}
+			s.mu.Unlock()
+			return
+		}
+		st.dirty = false
+		gen := st.gen
+		s.mu.Unlock()
+		s.refresh(rootPath, gen)
+		s.mu.Lock()
+		if st.gen == gen && st.ready != nil {
+			close(st.ready)
+			st.ready = nil
+		}
+		s.mu.Unlock()
+	}
 }
 
 // refresh brings a root's snapshot up to date with the open buffers and
@@ -199,6 +258,8 @@ func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 	s.mu.Lock()
 	st := s.rootState(rootPath)
 	snap := st.snap
+	// The overlays copied below are those of the newest edit.
+	seenGen := st.gen
 	overlays := make(map[string]overlay, len(s.overlays))
 	for p, o := range s.overlays {
 		overlays[p] = o
@@ -257,14 +318,28 @@ func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 	if gen >= 0 && (st.gen != gen || s.shutdown) {
 		return nil, false // a newer edit is scheduled; this result is stale
 	}
-	st.snap = snap
-	st.fromBuffer = seen
+	// A request's analysis (gen < 0) is stored only if no edit came while
+	// it ran: otherwise it would replace a newer snapshot the analysis
+	// loop stored meanwhile. The request itself still uses it: it
+	// reflects the buffers as they were when the request came.
+	if st.gen == seenGen {
+		st.snap, st.snapGen = snap, seenGen
+		st.fromBuffer = seen
+	}
 	return snap, true
 }
 
 // current returns an up-to-date snapshot for a request: pending edits are
 // analysed first, so positions in the request match the text analysed.
 func (s *Server) current(rootPath string) (*analysis.Snapshot, error) {
+	// An analysis of the newest edit in flight is waited for rather than
+	// done twice; the refresh below then finds nothing left to analyse.
+	s.mu.Lock()
+	ready := s.rootState(rootPath).ready
+	s.mu.Unlock()
+	if ready != nil {
+		<-ready
+	}
 	snap, ok := s.refresh(rootPath, -1)
 	if !ok || snap == nil {
 		return nil, fmt.Errorf("cannot analyse the pipeline at %s", rootPath)
