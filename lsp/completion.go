@@ -91,7 +91,7 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 }
 
 func datasetItems(snap *analysis.Snapshot) []protocol.CompletionItem {
-	var out []protocol.CompletionItem
+	out := make([]protocol.CompletionItem, 0, len(snap.Pipeline.Datasets))
 	for _, d := range snap.Pipeline.Datasets {
 		out = append(out, protocol.CompletionItem{Label: d.Name, Kind: protocol.CompletionItemKindClass,
 			Detail: strings.ReplaceAll(string(d.Kind), "_", " ") + " · " + d.Loc.File, Documentation: d.Comment})

@@ -176,7 +176,16 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	body, err := json.Marshal(msg)
+	// jsonrpc2's messages marshal themselves; calling that directly skips
+	// encoding/json's re-validation of the whole output, which cost more
+	// than building a 2,000-item completion reply.
+	var body []byte
+	var err error
+	if m, ok := msg.(json.Marshaler); ok {
+		body, err = m.MarshalJSON()
+	} else {
+		body, err = json.Marshal(msg)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("marshal message: %w", err)
 	}
