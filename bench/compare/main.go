@@ -193,6 +193,9 @@ func compareMain(args []string) int {
 	}
 	rep.End = time.Now()
 	rep.LoadEnd = loadAvg()
+	if len(c.only) > 0 && *results != "" {
+		rep.Rows = keepSaved(inRepo(c.repo, *results), rep, c.only)
+	}
 	if *results != "" {
 		if b, err := json.MarshalIndent(rep, "", " "); err == nil {
 			if err := os.WriteFile(inRepo(c.repo, *results), b, 0o644); err != nil {
@@ -209,6 +212,47 @@ func compareMain(args []string) int {
 		logf("wrote %s", c.doc)
 	}
 	return 0
+}
+
+// keepSaved returns the rows of a run limited by -only, with the saved
+// rows of the comparisons it did not run kept in their place (each marked
+// with when and at which commit it was measured), so that re-measuring
+// one comparison does not drop the others from the document.
+func keepSaved(results string, rep *report, only map[string]bool) []Row {
+	rows := rep.Rows
+	b, err := os.ReadFile(results)
+	if err != nil {
+		return rows
+	}
+	var saved report
+	if err := json.Unmarshal(b, &saved); err != nil {
+		logf("%s: %v; the comparisons not run this time are left out", results, err)
+		return rows
+	}
+	var out []Row
+	for _, g := range []string{"parse", "run", "edit", "push"} {
+		if only[g] {
+			for _, r := range rows {
+				if r.Group == g {
+					out = append(out, r)
+				}
+			}
+			continue
+		}
+		for _, r := range saved.Rows {
+			if r.Group != g {
+				continue
+			}
+			if r.Measured.IsZero() {
+				r.Measured, r.Commit = saved.Start, saved.Machine.Commit
+			}
+			if g == "push" && !only["push"] {
+				rep.Machine.PySpark = saved.Machine.PySpark // the kept rows' Spark
+			}
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // inRepo resolves a path relative to the repository (an absolute path
@@ -299,6 +343,11 @@ type Row struct {
 	Skipped string
 	// Note is shown under the table.
 	Note string
+	// Measured is when the row was measured, when that differs from the
+	// report's run (a row kept from an earlier run by -only).
+	Measured time.Time `json:",omitempty"`
+	// Commit is the commit the row was measured at, in that case.
+	Commit string `json:",omitempty"`
 }
 
 // Ratio is the peer's median over Thund's.
