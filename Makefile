@@ -27,7 +27,7 @@ FUZZ_TARGETS := \
 	./lsp:FuzzStream \
 	./lsp:FuzzSession
 
-.PHONY: all build test test-go demo bench fuzz lint clean vscode-deps vsix test-vscode-unit test-vscode
+.PHONY: all build test test-go demo bench fuzz lint clean vscode-deps vsix test-vscode-unit test-vscode screenshots
 
 all: build
 
@@ -97,10 +97,16 @@ test-vscode-unit: vscode-deps
 	cd $(VSCODE) && npm test
 
 # Unit tests, then the .vsix installed into code-server and driven in
-# Debian's Chromium; screenshots go to docs/img/.
+# Debian's Chromium; screenshots go to editors/vscode/e2e/out/img/.
 test-vscode: test-vscode-unit vsix
 	THUND_CACHE=$(THUND_CACHE) bash $(VSCODE)/e2e/setup.sh
 	THUND_CACHE=$(THUND_CACHE) node $(VSCODE)/e2e/run.mjs
+
+# The same end-to-end run, writing its screenshots over docs/img/ (the
+# README's); commit them when the UI changed.
+screenshots: vsix
+	THUND_CACHE=$(THUND_CACHE) bash $(VSCODE)/e2e/setup.sh
+	THUND_CACHE=$(THUND_CACHE) THUND_SCREENSHOTS=docs/img node $(VSCODE)/e2e/run.mjs
 
 clean:
 	rm -rf bin $(VSCODE)/bin $(VSCODE)/dist $(VSCODE)/thund.vsix

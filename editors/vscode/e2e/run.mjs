@@ -7,8 +7,10 @@
 //   3. the lineage panel: the graph, and a click that opens a dataset's file;
 //   4. the notebook view: Run All, and a cell's output table;
 //   5. Restricted Mode: in an untrusted copy no SQL runs and the UI says so.
-// Screenshots go to docs/img/ (failures: e2e/out/). Every wait is bounded;
-// the whole run too.
+// Screenshots go to e2e/out/img/, or to THUND_SCREENSHOTS (make screenshots
+// sets it to docs/img/, the ones the README shows), so that a test run
+// leaves the tracked images alone; failures go to e2e/out/. Every wait is
+// bounded; the whole run too.
 //
 // Environment: THUND_CACHE (default ~/.cache/thund, see setup.sh),
 // THUND_E2E_KEEP=1 keeps the temporary folder, THUND_E2E_HEADED=1 shows
@@ -33,7 +35,7 @@ const CODE_SERVER_VERSION = '4.139.1';
 const node24 = join(cache, 'node24', 'bin', 'node');
 const csEntry = join(cache, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const vsix = join(ext, 'thund.vsix');
-const imgDir = join(repo, 'docs', 'img');
+const imgDir = process.env.THUND_SCREENSHOTS ? resolve(process.env.THUND_SCREENSHOTS) : join(ext, 'e2e', 'out', 'img');
 const TOTAL_MS = 10 * 60 * 1000;
 
 const results = [];
@@ -305,7 +307,7 @@ async function frameWith(selector, what, timeoutMs = 60000) {
 async function shot(name) {
   mkdirSync(imgDir, { recursive: true });
   await page.screenshot({ path: join(imgDir, name) });
-  log(`screenshot docs/img/${name}`);
+  log(`screenshot ${join(imgDir, name)}`);
 }
 
 async function openWorkbench(url, folder) {
