@@ -11,12 +11,13 @@ import (
 	"log"
 	"net"
 	"os"
+	"strings"
 
 	"github.com/thund-dev/thund/lsp"
 )
 
 func main() {
-	listen := flag.String("listen", "", "serve one client over TCP at this loopback address (127.0.0.1:PORT) instead of stdio")
+	listen := flag.String("listen", "", "serve one client over TCP at this loopback address (127.0.0.1:PORT, [::1]:PORT or localhost:PORT) instead of stdio")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "thund-lsp: language server for SQL pipelines.\n\nUsage:\n  thund-lsp [--listen 127.0.0.1:PORT]\n\nFlags:\n")
 		flag.PrintDefaults()
@@ -30,14 +31,14 @@ func main() {
 		}
 		return
 	}
-	host, _, err := net.SplitHostPort(*listen)
-	if err != nil || net.ParseIP(host) == nil || !net.ParseIP(host).IsLoopback() {
-		fmt.Fprintf(os.Stderr, "thund-lsp: --listen %q: give a loopback address such as 127.0.0.1:7777; thund-lsp never listens on other interfaces\n", *listen)
+	addr, ok := loopbackAddr(*listen)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "thund-lsp: --listen %q: give a loopback address such as 127.0.0.1:7777 or localhost:7777; thund-lsp never listens on other interfaces\n", *listen)
 		os.Exit(2)
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		logger.Fatalf("listen on %s: %v", *listen, err)
+		logger.Fatalf("listen on %s: %v", addr, err)
 	}
 	logger.Printf("listening on %s", ln.Addr())
 	conn, err := ln.Accept()
@@ -48,6 +49,24 @@ func main() {
 	if err := lsp.Serve(ctx, conn, logger); err != nil {
 		logger.Fatal(err)
 	}
+}
+
+// loopbackAddr returns the address to listen on for --listen: a loopback
+// IP and a port, or localhost, which means 127.0.0.1 (taken literally, not
+// looked up: a hosts file mapping localhost elsewhere must not open the
+// server to the network). Anything else is refused.
+func loopbackAddr(s string) (string, bool) {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil || port == "" {
+		return "", false
+	}
+	if strings.EqualFold(host, "localhost") {
+		host = "127.0.0.1"
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return "", false
+	}
+	return net.JoinHostPort(host, port), true
 }
 
 // stdio joins standard input and output into one connection.

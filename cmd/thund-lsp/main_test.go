@@ -118,7 +118,7 @@ var listening = regexp.MustCompile(`listening on (\S+)`)
 // stderr ("listening on ADDR"); a client connects there and speaks LSP;
 // shutdown and exit end the process with status 0.
 func TestListenTCP(t *testing.T) {
-	for _, addr := range []string{"127.0.0.1:0", "[::1]:0"} {
+	for _, addr := range []string{"127.0.0.1:0", "[::1]:0", "localhost:0", "LOCALHOST:0"} {
 		t.Run(addr, func(t *testing.T) {
 			if strings.HasPrefix(addr, "[::1]") {
 				if ln, err := net.Listen("tcp", "[::1]:0"); err != nil {
@@ -221,7 +221,7 @@ func TestListenTCPClientGoesAway(t *testing.T) {
 // TestListenRefusesOtherInterfaces: anything but a loopback IP is refused
 // with exit status 2 and a message, before listening.
 func TestListenRefusesOtherInterfaces(t *testing.T) {
-	for _, addr := range []string{"0.0.0.0:7777", ":7777", "[::]:7777", "localhost:7777", "127.0.0.1", "nonsense"} {
+	for _, addr := range []string{"0.0.0.0:7777", ":7777", "[::]:7777", "localhost", "localhost.example.com:7777", "127.0.0.1", "127.0.0.1:", "nonsense"} {
 		t.Run(addr, func(t *testing.T) {
 			cmd, _, _, stderr := server(t, "--listen", addr)
 			msg, _ := io.ReadAll(stderr)
