@@ -343,6 +343,9 @@ func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
 		f.AggLoc = ir.Loc{File: file, Start: q.AggLoc.Start, End: q.AggLoc.End}
 	}
 	f.Dialect = q.Parser
+	if q.SparkOnly != nil {
+		f.SparkSyntax = &ir.SyntaxStop{Loc: ir.Loc{File: file, Start: q.SparkOnly.Start, End: q.SparkOnly.End}, Message: q.SparkOnlyMessage}
+	}
 	for _, r := range q.Refs {
 		if r.Streaming || (set.Source != nil && ir.NameKey(r.Name) == ir.NameKey(set.Source.Table)) {
 			f.Streaming = true

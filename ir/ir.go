@@ -273,7 +273,11 @@ type Flow struct {
 	// Dialect is "postgres" when the query parses as standard SQL, or
 	// "duckdb" when only DuckDB's parser accepts it (DuckDB-only syntax
 	// such as EXCLUDE or QUALIFY, which Spark may reject).
-	Dialect      string
+	Dialect string
+	// SparkSyntax, when set, says the query uses Spark SQL syntax DuckDB's
+	// parser rejects (RLIKE, LATERAL VIEW, array(...)...), so the native
+	// backend cannot run it: where DuckDB's parser stops, and its message.
+	SparkSyntax  *SyntaxStop
 	Source       *SourceSpec
 	Trigger      Trigger
 	OutputMode   OutputMode
@@ -283,6 +287,12 @@ type Flow struct {
 	CDC          *CDC
 	Conf         map[string]string
 	Loc          Loc
+}
+
+// SyntaxStop is where a parser stopped reading a query, and why.
+type SyntaxStop struct {
+	Loc     Loc
+	Message string
 }
 
 // Mode names how the flow runs: "cdc", "append", "streaming" or "batch".

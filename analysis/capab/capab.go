@@ -23,6 +23,7 @@ const (
 	PersistentView     Feature = "a persistent view"
 	TriggerInterval    Feature = "a processing_time or continuous trigger"
 	DuckDBSyntax       Feature = "DuckDB-only SQL syntax"
+	SparkSyntax        Feature = "Spark-only SQL syntax"
 )
 
 // Support says whether a backend runs a feature, and if not, why.
@@ -91,44 +92,58 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 		ir.Spark41: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, FROM-first...), and Spark SQL will likely reject it; rewrite it in standard SQL, or restrict the dataset with `-- @backends: native`"),
 		ir.Spark42: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, FROM-first...), and Spark SQL will likely reject it; rewrite it in standard SQL, or restrict the dataset with `-- @backends: native`"),
 	},
+	// A query only Spark's syntax reads fails natively with DuckDB's
+	// parser error: the engine maps Spark functions onto DuckDB (engine's
+	// CompatFunctions), not syntax.
+	SparkSyntax: {
+		ir.Native:  no("DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST), or restrict the dataset with `-- @backends: spark-4.1`"),
+		ir.Spark41: yes,
+		ir.Spark42: yes,
+	},
 }
 
 // Use is one feature used by a dataset, at the place that uses it.
 type Use struct {
 	Feature Feature
 	Loc     ir.Loc
+	// Detail, when set, is what the backend itself said (DuckDB's parser
+	// message for Spark-only syntax); it ends the diagnostic.
+	Detail string
 }
 
 // Uses lists the matrix features dataset d and the flows into it use.
 func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 	var out []Use
 	if d.Kind == ir.Sink {
-		out = append(out, Use{SinkDataset, d.KindLoc})
+		out = append(out, Use{Feature: SinkDataset, Loc: d.KindLoc})
 	}
 	if d.Kind == ir.View {
-		out = append(out, Use{PersistentView, d.KindLoc})
+		out = append(out, Use{Feature: PersistentView, Loc: d.KindLoc})
 	}
 	for _, f := range p.FlowsInto(d.Name) {
 		for _, e := range f.Expectations {
-			out = append(out, Use{Expectations, e.Loc})
+			out = append(out, Use{Feature: Expectations, Loc: e.Loc})
 		}
 		switch f.OutputMode {
 		case ir.Update:
-			out = append(out, Use{OutputModeUpdate, f.OutputLoc})
+			out = append(out, Use{Feature: OutputModeUpdate, Loc: f.OutputLoc})
 		case ir.Complete:
-			out = append(out, Use{OutputModeComplete, f.OutputLoc})
+			out = append(out, Use{Feature: OutputModeComplete, Loc: f.OutputLoc})
 		}
 		if f.CDC != nil {
-			out = append(out, Use{CDCFlow, f.CDC.Loc})
+			out = append(out, Use{Feature: CDCFlow, Loc: f.CDC.Loc})
 		}
 		if f.Watermark != nil {
-			out = append(out, Use{WatermarkSetting, f.Watermark.Loc})
+			out = append(out, Use{Feature: WatermarkSetting, Loc: f.Watermark.Loc})
 		}
 		if f.Trigger.Kind == ir.ProcessingTime || f.Trigger.Kind == ir.Continuous {
-			out = append(out, Use{TriggerInterval, f.Trigger.Loc})
+			out = append(out, Use{Feature: TriggerInterval, Loc: f.Trigger.Loc})
 		}
 		if f.Dialect == "duckdb" {
-			out = append(out, Use{DuckDBSyntax, f.QueryLoc})
+			out = append(out, Use{Feature: DuckDBSyntax, Loc: f.QueryLoc})
+		}
+		if f.SparkSyntax != nil {
+			out = append(out, Use{Feature: SparkSyntax, Loc: f.SparkSyntax.Loc, Detail: f.SparkSyntax.Message})
 		}
 	}
 	return out
@@ -168,12 +183,16 @@ func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 				if !ok || s.OK {
 					continue
 				}
+				msg := fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.Reason)
+				if u.Detail != "" {
+					msg += " (DuckDB: " + u.Detail + ")"
+				}
 				out = append(out, ir.Diagnostic{
 					Loc:      u.Loc,
 					Severity: s.Severity,
 					Code:     ir.CodeUnsupported,
 					Backend:  b,
-					Message:  fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.Reason),
+					Message:  msg,
 				})
 			}
 		}

@@ -52,6 +52,9 @@ func checkQuery(t *testing.T, file, text string, q *Query) {
 	if len(q.Normalized) != len(q.Text) {
 		t.Fatalf("Normalized is %d bytes, Text %d", len(q.Normalized), len(q.Text))
 	}
+	if s := q.SparkOnly; s != nil && (s.Start < q.Start || s.Start > s.End || s.End > q.End || q.Parser == "") {
+		t.Fatalf("SparkOnly %v outside the query %v (parser %q)", *s, q.Span, q.Parser)
+	}
 	for i := range q.Text {
 		a, b := q.Text[i], q.Normalized[i]
 		if a != b && b != ' ' && !(a == '`' && b == '"') && !(a == '\\' && b == '\'') {

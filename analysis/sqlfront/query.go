@@ -75,7 +75,11 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 	parsed, pgErr, res, d := parseInput(file, text, sp, toks, input, &f)
 	if parsed == "" && d == nil {
 		if alt, changed := sparkTolerant(text, input, sp, toks); changed {
+			duckRes := res
 			parsed, _, _, d = parseInput(file, text, sp, toks, alt, &f)
+			if parsed != "" && d == nil {
+				q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, duckRes)
+			}
 		}
 	}
 	switch {
@@ -98,6 +102,23 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		q.AggLoc = aggLoc(text, sp, toks, &f)
 	}
 	return q, diags
+}
+
+// duckStop is where DuckDB's parser rejected input (the query text[sp]),
+// with its message, for a query only Spark's syntax reads.
+func duckStop(text string, sp Span, toks []token, input string, res duckResult) (*Span, string) {
+	msg := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(res.message)
+	if res.hasPos {
+		if pos := charToByte(input, res.pos); pos >= 0 && sp.Start+pos < sp.End {
+			r := errorRange(text, sp, toks, sp.Start+pos)
+			return &r, msg
+		}
+	}
+	if len(toks) == 0 {
+		return &Span{sp.Start, lineEnd(text, sp.Start, sp.End)}, msg
+	}
+	t := toks[0]
+	return &Span{t.start, lineEnd(text, t.start, t.end)}, msg
 }
 
 var groupByAll = regexp.MustCompile(`(?i)\bGROUP\s+BY\s+ALL\b`)

@@ -162,6 +162,13 @@ type Query struct {
 	// needs DuckDB only for GROUP BY ALL, which Spark reads too, counts as
 	// "postgres".
 	Parser string
+	// SparkOnly is set when neither PostgreSQL nor DuckDB reads the query
+	// and it parses only once Spark's own syntax (RLIKE, LATERAL VIEW,
+	// array(...), 100L...) is rewritten: DuckDB cannot run it. It is where
+	// DuckDB's parser stops (the query's first line when DuckDB gives no
+	// position), and SparkOnlyMessage is DuckDB's message.
+	SparkOnly        *Span
+	SparkOnlyMessage string
 	// Funcs are the function calls of the query (scalar, aggregate, window
 	// and table functions, in every clause and subquery), in text order.
 	// Only calls written as a name followed by "(" are listed: operators,

@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// TestSparkOnlySyntaxIsNotNative: a query only Spark's syntax reads gets an
+// unsupported-on-backend error for the native backend where DuckDB's parser
+// stops, and DuckDB really refuses it; a query DuckDB reads gets none, and a
+// pipeline that targets Spark only is not told about DuckDB.
+func TestSparkOnlySyntaxIsNotNative(t *testing.T) {
+	flagged := map[string]struct{ sql, at string }{
+		"rlike":   {"SELECT id FROM src WHERE name RLIKE '^a'\n", "RLIKE"},
+		"lateral": {"SELECT id, x FROM src LATERAL VIEW explode(tags) t AS x\n", "LATERAL"},
+		"arr":     {"SELECT array(1, 2) AS a FROM src\n", "1, 2"},
+		"div":     {"SELECT id DIV 2 AS h FROM src\n", "2 AS h"}, // DuckDB reads DIV as an alias
+		"win":     {"SELECT window(ts, '10 minutes') AS w, count(*) AS n FROM src GROUP BY window(ts, '10 minutes')\n", ""},
+	}
+	clean := map[string]string{
+		"anti":   "SELECT * FROM src ANTI JOIN other USING (id)\n",
+		"list":   "SELECT list_value(1, 2) AS a FROM src\n",
+		"intdiv": "SELECT id // 2 AS h FROM src\n",
+		"regex":  "SELECT id FROM src WHERE regexp_matches(name, '^a')\n",
+	}
+	root := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("thund.yaml", "backends: [native, spark-4.1]\n")
+	os.Mkdir(filepath.Join(root, "samples"), 0o755)
+	write("samples/src.csv", "id,name,tags,ts\n")
+	write("samples/other.csv", "id\n")
+	for name, c := range flagged {
+		write(name+".sql", c.sql)
+	}
+	for name, text := range clean {
+		write(name+".sql", text)
+	}
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	duck, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer duck.Close()
+	parserError := func(query string) bool {
+		_, err := duck.Exec("EXPLAIN " + query)
+		return err != nil && strings.Contains(err.Error(), "Parser Error")
+	}
+	unsupported := func(file string) []ir.Diagnostic {
+		var out []ir.Diagnostic
+		for _, d := range s.Diagnostics {
+			if d.Loc.File == file && d.Code == ir.CodeUnsupported {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	for name, c := range flagged {
+		ds := unsupported(name + ".sql")
+		if len(ds) != 1 || ds[0].Backend != ir.Native || ds[0].Severity != ir.Error || !strings.Contains(ds[0].Message, "Spark-only SQL syntax") || !strings.Contains(ds[0].Message, "DuckDB: ") {
+			t.Errorf("%s: %+v, want one native error about Spark-only syntax", name, ds)
+			continue
+		}
+		if c.at != "" {
+			if got := c.sql[ds[0].Loc.Start:]; !strings.HasPrefix(got, c.at) {
+				t.Errorf("%s: the error starts at %q, want %q", name, got, c.at)
+			}
+		}
+		if !parserError(c.sql) {
+			t.Errorf("%s: DuckDB reads %q, so the error is wrong", name, c.sql)
+		}
+	}
+	for name, text := range clean {
+		if ds := unsupported(name + ".sql"); len(ds) != 0 {
+			t.Errorf("%s: %+v, want none", name, ds)
+		}
+		if parserError(text) {
+			t.Errorf("%s: DuckDB's parser refuses %q", name, text)
+		}
+	}
+
+	// Spark only: nothing to say about DuckDB.
+	spark := "backends: [spark-4.1]\n"
+	s = s.Update([]Change{{Path: "thund.yaml", Text: &spark}})
+	for name := range flagged {
+		if ds := unsupported(name + ".sql"); len(ds) != 0 {
+			t.Errorf("spark-4.1 only, %s: %+v", name, ds)
+		}
+	}
+}
