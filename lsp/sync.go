@@ -253,7 +253,8 @@ func (s *Server) analyse(rootPath string, st *root) {
 
 // refresh brings a root's snapshot up to date with the open buffers and
 // the disk. With gen >= 0 it gives up (ok false) when a newer edit arrived
-// meanwhile; with gen < 0 it always stores and returns the result.
+// meanwhile; with gen < 0 it always returns the result, and stores it
+// unless a newer edit arrived meanwhile.
 func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 	s.mu.Lock()
 	st := s.rootState(rootPath)
