@@ -166,11 +166,10 @@ func (w *fsWatcher) run(ctx context.Context) {
 }
 
 // note records one event in pending and reports whether it matters.
-// Attribute changes alone (a touch, a chmod) do not.
+// Attribute changes (a chmod, a touch) count too: a file made readable
+// again must be read again. They re-run nothing by themselves, since runs
+// follow content hashes, so a touch only reports that nothing changed.
 func (w *fsWatcher) note(ev fsnotify.Event, pending map[string]bool) bool {
-	if ev.Op == fsnotify.Chmod {
-		return false
-	}
 	r, ok := w.rel(ev.Name)
 	if !ok || w.skip(r) {
 		return false

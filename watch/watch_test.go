@@ -44,6 +44,14 @@ func TestWatchRetail(t *testing.T) {
 		t.Errorf("comment-only edit: note %q, want %q", r.Note, noChange)
 	}
 
+	// A touch (new modification time, same content) and a chmod are read
+	// but change nothing, so they print nothing: the next run reported is
+	// the edit below.
+	now := time.Now().Add(time.Second)
+	mustDo(t, os.Chtimes(tr("top_products.sql"), now, now))
+	mustDo(t, os.Chmod(tr("top_products.sql"), 0o600))
+	time.Sleep(time.Second)
+
 	// An in-place edit of a leaf re-runs the leaf alone.
 	patchInPlace(t, tr("top_products.sql"), "<= 2", "<= 3")
 	r, objs := w.run()
