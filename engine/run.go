@@ -160,8 +160,11 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 	defer conn.Close()
 	st := &runState{s: s, p: p, g: p.Graph(), conn: conn, opts: opts, res: &Result{Datasets: map[string]*DatasetResult{}}}
 	defer st.dropStreamTables()
+	// A cycle stops a run only when the run needs a dataset on or below
+	// it: TopoOrder still orders everything else, so a preview of a
+	// dataset elsewhere in the graph runs.
 	order, err := st.g.TopoOrder()
-	if err != nil {
+	if err != nil && opts.Only == nil {
 		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
 	}
 	var todo []string
@@ -169,6 +172,9 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 		if opts.Only == nil || opts.Only[k] {
 			todo = append(todo, k)
 		}
+	}
+	if err != nil && len(todo) < len(opts.Only) {
+		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
 	}
 	for _, k := range todo {
 		d := p.Dataset(k)

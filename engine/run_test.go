@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/thund-dev/thund/analysis"
@@ -19,4 +22,34 @@ func load(t testing.TB, dir string) (*analysis.Snapshot, *Session) {
 	}
 	t.Cleanup(func() { s.Close() })
 	return snap, s
+}
+
+// TestCycleBlocksOnlyItsCone: a run limited to datasets off a cycle (a
+// preview's upstream) runs; one that needs a dataset on or below the
+// cycle is refused, naming it; a whole-pipeline run is refused.
+func TestCycleBlocksOnlyItsCone(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "base.sql"), "SELECT 1 AS id\n")
+	writeTestFile(t, filepath.Join(root, "top.sql"), "SELECT id + 1 AS id FROM base\n")
+	writeTestFile(t, filepath.Join(root, "cyc_a.sql"), "SELECT * FROM cyc_b\n")
+	writeTestFile(t, filepath.Join(root, "cyc_b.sql"), "SELECT * FROM cyc_a\n")
+	writeTestFile(t, filepath.Join(root, "below.sql"), "SELECT * FROM cyc_a\n")
+	snap, s := load(t, root)
+	p := snap.Pipeline
+	res, err := s.Run(context.Background(), p, RunOptions{Only: p.Graph().Upstream("top")})
+	if err != nil {
+		t.Fatalf("run of top, off the cycle: %v", err)
+	}
+	if r := res.Datasets["top"]; r == nil || r.Phase != Completed || r.Rows != 1 {
+		t.Fatalf("top: %+v", r)
+	}
+	for _, k := range []string{"cyc_a", "below"} {
+		if _, err := s.Run(context.Background(), p, RunOptions{Only: p.Graph().Upstream(k)}); err == nil || !strings.Contains(err.Error(), "cycle") {
+			t.Errorf("run of %s: error %v, want one about the cycle", k, err)
+		}
+	}
+	if _, err := s.Run(context.Background(), p, RunOptions{}); err == nil || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("whole run: error %v, want one about the cycle", err)
+	}
 }

@@ -114,6 +114,9 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	if d == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/preview: no dataset %q in this pipeline", p.Dataset)
 	}
+	if p.Offset < 0 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/preview: offset %d is negative; rows are counted from 0", p.Offset)
+	}
 	if p.Limit <= 0 {
 		s.mu.Lock()
 		p.Limit = s.settings.PreviewLimit

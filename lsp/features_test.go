@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log"
 	"net"
@@ -434,5 +435,42 @@ func TestRegistersFileWatchers(t *testing.T) {
 		}
 	case <-timeout(t):
 		t.Fatal("no client/registerCapability")
+	}
+}
+
+// TestPreviewBesideACycle: a cycle elsewhere does not stop a preview; a
+// preview that needs the cycle fails with LSP's RequestFailed code (not
+// jsonrpc2's code 0); a negative offset is InvalidParams.
+func TestPreviewBesideACycle(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"thund.yaml": "backends: [native]\n", "base.sql": "SELECT 1 AS id\n",
+		"cyc_a.sql": "SELECT * FROM cyc_b\n", "cyc_b.sql": "SELECT * FROM cyc_a\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startServer(t)
+	u, _ := c.open(t, filepath.Join(root, "base.sql"))
+	var pr PreviewResult
+	c.call(t, "thund/preview", &PreviewParams{URI: u, Dataset: "base"}, &pr)
+	if pr.TotalRows != 1 || pr.Error != "" {
+		t.Fatalf("preview of base beside a cycle: %+v", pr)
+	}
+	code := func(params *PreviewParams) jsonrpc2.Code {
+		t.Helper()
+		_, err := c.conn.Call(context.Background(), "thund/preview", params, &pr)
+		var e *jsonrpc2.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("preview %+v: error %v, want a JSON-RPC error", params, err)
+		}
+		return e.Code
+	}
+	if got := code(&PreviewParams{URI: u, Dataset: "cyc_a"}); got != RequestFailed {
+		t.Errorf("preview on the cycle: code %d, want %d", got, RequestFailed)
+	}
+	if got := code(&PreviewParams{URI: u, Dataset: "base", Offset: -5}); got != jsonrpc2.InvalidParams {
+		t.Errorf("negative offset: code %d, want %d", got, jsonrpc2.InvalidParams)
 	}
 }

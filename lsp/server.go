@@ -14,6 +14,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -167,8 +168,20 @@ func (s *Server) safely(ctx context.Context, method string, h handler, params js
 			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund-lsp: internal error in %s: %v", method, r)
 		}
 	}()
-	return h(ctx, params)
+	result, err = h(ctx, params)
+	var rpcErr *jsonrpc2.Error
+	if err != nil && !errors.As(err, &rpcErr) {
+		// jsonrpc2 sends a plain error with code 0, which is no JSON-RPC
+		// code: a request that was well formed but could not be done is
+		// RequestFailed (LSP 3.17).
+		err = &jsonrpc2.Error{Code: RequestFailed, Message: err.Error()}
+	}
+	return result, err
 }
+
+// RequestFailed is LSP's error code for a well-formed request that failed
+// (a run that could not start, a query DuckDB refused).
+const RequestFailed jsonrpc2.Code = -32803
 
 // route maps a method to its handler.
 func (s *Server) route(method string) handler {
