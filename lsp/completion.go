@@ -78,7 +78,21 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 			items = append(items, s.columnItems(dp, []string{table})...)
 		}
 	case tableCtx.MatchString(before):
-		items = append(items, datasetItems(dp.snap)...)
+		// The statement's own CTEs, then every dataset but the one the
+		// statement defines (reading it would be a cycle).
+		lo, hi := statementAround(text, dp.off)
+		self := ""
+		if f := flowAt(dp.snap, dp.rel, dp.off); f != nil {
+			lo, hi, self = f.QueryLoc.Start, min(len(text), f.QueryLoc.End), ir.NameKey(f.Target)
+		}
+		for _, name := range cteNames(text[lo:hi]) {
+			items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindStruct, Detail: "common table expression"})
+		}
+		for _, it := range datasetItems(dp.snap) {
+			if ir.NameKey(it.Label) != self {
+				items = append(items, it)
+			}
+		}
 		for _, src := range dp.snap.Pipeline.Sources {
 			items = append(items, protocol.CompletionItem{Label: src.Name, Kind: protocol.CompletionItemKindFile, Detail: "source " + src.Sample})
 		}
@@ -124,24 +138,63 @@ func tablesInScope(snap *analysis.Snapshot, rel string, off int) []string {
 }
 
 // aliasTable finds the table an alias stands for in the query at the
-// offset (FROM orders AS o, FROM orders o), or the table itself.
+// offset (FROM orders AS o, FROM orders o), or the table itself. While a
+// query is being typed it often does not parse (SELECT b. FROM base AS b),
+// and then has no reads: the FROM and JOIN items of its text are read
+// instead.
 func aliasTable(snap *analysis.Snapshot, rel string, off int, alias string) string {
-	f := flowAt(snap, rel, off)
-	if f == nil {
-		return ""
-	}
 	text, _ := snap.Text(rel)
-	for _, r := range f.Reads {
-		if strings.EqualFold(r.Name, alias) {
-			return r.Name
+	lo, hi := statementAround(text, off)
+	if f := flowAt(snap, rel, off); f != nil {
+		for _, r := range f.Reads {
+			if strings.EqualFold(r.Name, alias) {
+				return r.Name
+			}
+			m := aliasAfter.FindStringSubmatch(text[r.Loc.End:min(len(text), r.Loc.End+64)])
+			if m != nil && strings.EqualFold(m[1], alias) {
+				return r.Name
+			}
 		}
-		rest := text[r.Loc.End:min(len(text), r.Loc.End+64)]
-		m := regexp.MustCompile(`(?i)^\s+(?:AS\s+)?([A-Za-z_][A-Za-z0-9_]*)`).FindStringSubmatch(rest)
-		if m != nil && strings.EqualFold(m[1], alias) {
-			return r.Name
+		lo, hi = f.QueryLoc.Start, min(len(text), f.QueryLoc.End)
+	}
+	for _, m := range fromItem.FindAllStringSubmatch(text[lo:hi], -1) {
+		name := strings.NewReplacer("`", "", `"`, "").Replace(m[1])
+		if strings.EqualFold(name, alias) || strings.EqualFold(m[2], alias) {
+			return name
 		}
 	}
 	return ""
+}
+
+var (
+	// aliasAfter is the alias after a table reference: ` AS o`, ` o`.
+	aliasAfter = regexp.MustCompile(`(?i)^\s+(?:AS\s+)?([A-Za-z_][A-Za-z0-9_]*)`)
+	// fromItem is a table after FROM or JOIN, with its alias if any.
+	fromItem = regexp.MustCompile("(?i)\\b(?:FROM|JOIN)\\s+(?:STREAM\\s*\\(?\\s*)?([A-Za-z_`\"][A-Za-z0-9_.`\"]*)(?:\\s*\\))?(?:\\s+(?:AS\\s+)?([A-Za-z_][A-Za-z0-9_]*))?")
+)
+
+// cteDef is a common table expression's name: WITH x AS (, , y AS (.
+var cteDef = regexp.MustCompile(`(?i)(?:\bWITH(?:\s+RECURSIVE)?|,)\s*([A-Za-z_][A-Za-z0-9_]*)\s+AS\s*\(`)
+
+// cteNames returns the names of the CTEs a statement's text defines.
+func cteNames(stmt string) []string {
+	var out []string
+	for _, m := range cteDef.FindAllStringSubmatch(stmt, -1) {
+		out = appendUnique(out, m[1])
+	}
+	return out
+}
+
+// statementAround returns the bounds of the statement holding off: from
+// the semicolon before it to the one after it (or the text's ends).
+func statementAround(text string, off int) (int, int) {
+	off = min(max(off, 0), len(text))
+	lo := strings.LastIndexByte(text[:off], ';') + 1
+	hi := len(text)
+	if i := strings.IndexByte(text[off:], ';'); i >= 0 {
+		hi = off + i
+	}
+	return lo, hi
 }
 
 // columnItems offers the columns of the given tables, from the engine

@@ -209,6 +209,19 @@ func TestCompletionContexts(t *testing.T) {
 	if got := labels(3, 14); !has(got, "clean_orders", "daily_revenue", "orders", "products") {
 		t.Errorf("tables after FROM: %v", got)
 	}
+	if got := labels(3, 14); has(got, "scratch") {
+		t.Errorf("tables after FROM offer the file's own dataset (a cycle): %v", got)
+	}
+	// In a statement with CTEs, the CTEs come first (the query need not
+	// parse yet).
+	cte := "WITH recent AS (SELECT * FROM clean_orders), big AS (SELECT * FROM recent)\nSELECT * FROM \n"
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: cte}},
+	})
+	if got := labels(1, 14); len(got) < 2 || got[0] != "recent" || got[1] != "big" || !has(got, "clean_orders") {
+		t.Errorf("tables after FROM with CTEs: %v", got)
+	}
 }
 
 func TestStructure(t *testing.T) {
@@ -386,6 +399,20 @@ func TestColumnsFromDescribe(t *testing.T) {
 	}
 	if !has {
 		t.Fatalf("completion after o. lacks unit_price: %+v", list.Items)
+	}
+	// The same while the query does not parse, as it is being typed.
+	typing := strings.Replace(otext, "o.order_date", "o.", 1)
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: ou}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: typing}},
+	})
+	c.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: tdp(ou, posOf(t, typing, "o.,", 0, 2))}, &list)
+	has = false
+	for _, it := range list.Items {
+		has = has || it.Label == "unit_price"
+	}
+	if !has {
+		t.Fatalf("completion after o. in a query that does not parse lacks unit_price: %+v", list.Items)
 	}
 }
 
