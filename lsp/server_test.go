@@ -253,3 +253,45 @@ func TestEditsPublishAfterDebounce(t *testing.T) {
 		t.Fatalf("definition right after the edit: %+v", locs)
 	}
 }
+
+// TestUnchangedDiagnosticsNotResent: an edit republishes the files whose
+// diagnostics changed (and the edited file, for its new version), not
+// every file that has diagnostics.
+func TestUnchangedDiagnosticsNotResent(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	aPath, bPath := filepath.Join(root, "a.sql"), filepath.Join(root, "b.sql")
+	os.WriteFile(aPath, []byte("SELECT x FROM nowhere_a\n"), 0o644)
+	os.WriteFile(bPath, []byte("SELECT x FROM nowhere_b\n"), 0o644)
+	c := startServer(t)
+	aURI := uri.File(aPath)
+	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: aURI, LanguageID: "sql", Version: 1, Text: "SELECT x FROM nowhere_a\n",
+	}})
+	got := map[string]int{}
+	for len(got) < 2 {
+		select {
+		case p := <-c.diags:
+			got[p.URI.Filename()]++
+		case <-time.After(10 * time.Second):
+			t.Fatalf("first publication: %v", got)
+		}
+	}
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: aURI}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT x FROM nowhere_c\n"}},
+	})
+	if p := c.waitFor(t, aPath); p.Version != 2 || len(p.Diagnostics) != 1 {
+		t.Fatalf("a.sql after the edit: %+v", p)
+	}
+	// Long enough for a second publication (the description's) too.
+	deadline := time.After(DescribeDelay + 10*Debounce)
+	for {
+		select {
+		case p := <-c.diags:
+			t.Errorf("published again: %s version %d, %d diagnostics", p.URI.Filename(), p.Version, len(p.Diagnostics))
+		case <-deadline:
+			return
+		}
+	}
+}

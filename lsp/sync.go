@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -39,8 +40,10 @@ type root struct {
 	analysing, dirty bool
 	// ready, when not nil, is closed once the loop has analysed the
 	// newest edit (or a newer edit superseded it).
-	ready     chan struct{}
-	published map[string]bool
+	ready chan struct{}
+	// published is what was last published per file (files with
+	// diagnostics only), so that unchanged files are not sent again.
+	published map[string]sentDiagnostics
 	// fromBuffer are the files (relative) whose text in snap came from an
 	// open buffer: once closed, they go back to their disk text (or away).
 	fromBuffer map[string]bool
@@ -87,7 +90,7 @@ func (r *root) close() {
 func (s *Server) rootState(path string) *root {
 	r, ok := s.roots[path]
 	if !ok {
-		r = &root{path: path, published: map[string]bool{}, fromBuffer: map[string]bool{}, previews: map[string]*lastPreview{}}
+		r = &root{path: path, published: map[string]sentDiagnostics{}, fromBuffer: map[string]bool{}, previews: map[string]*lastPreview{}}
 		s.roots[path] = r
 	}
 	return r
@@ -378,14 +381,13 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 		}
 		byFile[d.Loc.File] = append(byFile[d.Loc.File], toProtocol(snap, d))
 	}
-	now := map[string]bool{}
+	now := make(map[string]sentDiagnostics, len(byFile))
 	files := make([]string, 0, len(byFile)+len(prev))
 	for f := range byFile {
 		files = append(files, f)
-		now[f] = true
 	}
 	for f := range prev {
-		if !now[f] {
+		if _, ok := byFile[f]; !ok {
 			files = append(files, f) // publish an empty list to clear it
 		}
 	}
@@ -400,6 +402,16 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 		if o, ok := overlays[abs]; ok && o.version > 0 {
 			params.Version = uint32(o.version)
 		}
+		sent := sentDiagnostics{version: params.Version, diags: params.Diagnostics}
+		if len(sent.diags) > 0 {
+			now[f] = sent
+		}
+		// The same diagnostics for the same version are not sent again
+		// (every edit republishes the whole pipeline, and a finished
+		// description publishes once more).
+		if old, ok := prev[f]; ok && old.version == sent.version && reflect.DeepEqual(old.diags, sent.diags) {
+			continue
+		}
 		if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, params); err != nil {
 			s.logger.Printf("publish diagnostics for %s: %v", f, err)
 		}
@@ -407,6 +419,12 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 	s.mu.Lock()
 	st.published = now
 	s.mu.Unlock()
+}
+
+// sentDiagnostics is what was published for a file.
+type sentDiagnostics struct {
+	version uint32
+	diags   []protocol.Diagnostic
 }
 
 // stillCurrent keeps the run results whose expectation is still where it
