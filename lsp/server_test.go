@@ -295,3 +295,32 @@ func TestUnchangedDiagnosticsNotResent(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeOfUnopenedDocumentIgnored: a didChange without didOpen (a
+// client bug) does not add the file to the pipeline.
+func TestChangeOfUnopenedDocumentIgnored(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	aPath := filepath.Join(root, "a.sql")
+	os.WriteFile(aPath, []byte("SELECT x FROM nowhere\n"), 0o644)
+	c := startServer(t)
+	ghost := filepath.Join(root, "ghost.sql")
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.File(ghost)}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT x FROM nowhere_either\n"}},
+	})
+	var syms []protocol.SymbolInformation
+	if _, err := c.conn.Call(context.Background(), protocol.MethodWorkspaceSymbol, &protocol.WorkspaceSymbolParams{Query: "ghost"}, &syms); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range syms {
+		if s.Name == "ghost" {
+			t.Fatalf("the unopened ghost.sql became a dataset: %+v", syms)
+		}
+	}
+	select {
+	case p := <-c.diags:
+		t.Fatalf("published after a didChange of an unopened document: %+v", p)
+	case <-time.After(5 * Debounce):
+	}
+}

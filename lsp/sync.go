@@ -111,6 +111,18 @@ func (s *Server) didChange(_ context.Context, params json.RawMessage) (any, erro
 		return nil, err
 	}
 	if n := len(p.ContentChanges); n > 0 {
+		// A change to a document the client never opened is a client bug
+		// (LSP requires didOpen first); taking it would add whatever the
+		// URI names to the pipeline, so it is logged and ignored.
+		if path, err := filename(p.TextDocument.URI); err == nil {
+			s.mu.Lock()
+			_, open := s.overlays[path]
+			s.mu.Unlock()
+			if !open {
+				s.logger.Printf("didChange for %s, which is not open: ignored (send didOpen first)", path)
+				return nil, nil
+			}
+		}
 		// Full sync: the last change holds the whole text.
 		s.setOverlay(p.TextDocument.URI, &overlay{text: p.ContentChanges[n-1].Text, version: p.TextDocument.Version})
 	}
