@@ -61,7 +61,7 @@ func TestCancelStorm(t *testing.T) {
 	}
 	fileURI := func(name string) string { return string(uri.File(filepath.Join(root, name+".sql"))) }
 	c := startStorm(t)
-	openAll(c, root, map[string]string{})
+	openAll(c, root, map[string]string{"quick.sql": "SELECT 42 AS answer\n", "notes.sql": "SELECT 'notes' AS s\n"})
 
 	type req struct {
 		id     string
