@@ -53,3 +53,24 @@ func TestCycleBlocksOnlyItsCone(t *testing.T) {
 		t.Errorf("whole run: error %v, want one about the cycle", err)
 	}
 }
+
+// TestSourceNamesIgnoreCase: a source read as ORDERS binds samples/orders.csv,
+// and a @sample.Items pragma binds the reads of items, as SQL names ignore
+// case (analysis says so; the run must agree).
+func TestSourceNamesIgnoreCase(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "orders.csv"), "id,amount\n1,5\n2,7\n")
+	writeTestFile(t, filepath.Join(root, "a.sql"), "SELECT * FROM ORDERS\n")
+	writeTestFile(t, filepath.Join(root, "b.sql"), "-- @sample.Items: samples/orders.csv\nSELECT * FROM items\n")
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"a", "b"} {
+		if r := res.Datasets[k]; r == nil || r.Phase != Completed || r.Rows != 2 {
+			t.Errorf("%s: %+v", k, r)
+		}
+	}
+}

@@ -351,10 +351,12 @@ func (p *Pipeline) FlowsInto(name string) []*Flow {
 	return p.targetFlows[p.flowStart[i]:p.flowStart[i+1]:p.flowStart[i+1]]
 }
 
-// Source returns the source named name, or nil.
+// Source returns the source named name (ignoring case, as SQL names
+// are), or nil.
 func (p *Pipeline) Source(name string) *Source {
+	key := NameKey(name)
 	for _, s := range p.Sources {
-		if s.Name == name {
+		if NameKey(s.Name) == key {
 			return s
 		}
 	}
