@@ -240,7 +240,7 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 				continue
 			}
 			delete(d.dc.sources, rel)
-			if _, err = d.create(ctx, rel, fmt.Sprintf("SELECT * FROM %s(%s)", fn, quoteString(pattern))); err == nil {
+			if _, err = d.create(ctx, rel, fmt.Sprintf("SELECT * FROM %s", readCall(fn, quoteString(pattern)))); err == nil {
 				d.dc.sources[rel] = sig
 			}
 		}

@@ -74,3 +74,32 @@ func TestSourceNamesIgnoreCase(t *testing.T) {
 		}
 	}
 }
+
+// TestRaggedCSVAndMixedFolder: a CSV row shorter than the header is padded
+// with NULLs (DuckDB's sniffer otherwise reads the file as one text
+// column, silently); a micro-batch folder mixing formats is refused by
+// name instead of reading one format and dropping the rest.
+func TestRaggedCSVAndMixedFolder(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "r.csv"), "id,amount,x,y\n1,5,a,b\n2,7,c\n3,9,d,e\n")
+	writeTestFile(t, filepath.Join(root, "samples", "clicks", "batch-1.json"), "{\"id\": 1}\n")
+	writeTestFile(t, filepath.Join(root, "samples", "clicks", "batch-2.csv"), "id\n2\n")
+	writeTestFile(t, filepath.Join(root, "a.sql"), "SELECT id, y FROM r\n")
+	writeTestFile(t, filepath.Join(root, "b.sql"), "SELECT * FROM clicks\n")
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Datasets["a"]; r == nil || r.Phase != Completed || r.Rows != 3 {
+		t.Fatalf("a over a ragged CSV: %+v", r)
+	}
+	var nulls int
+	if err := s.DB().QueryRow("SELECT count(*) FROM a WHERE y IS NULL").Scan(&nulls); err != nil || nulls != 1 {
+		t.Errorf("padded rows: %d NULLs, err %v; want 1", nulls, err)
+	}
+	if r := res.Datasets["b"]; r == nil || r.Phase != Failed || !strings.Contains(r.Error, "mixes .json files") {
+		t.Errorf("b over a mixed folder: %+v", r)
+	}
+}

@@ -35,6 +35,13 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 			return "", "", fmt.Errorf("sample folder %s holds no .csv, .json, .ndjson or .parquet file", sample)
 		}
 		ext := strings.ToLower(filepath.Ext(files[0]))
+		for _, f := range files[1:] {
+			// One reader reads the folder: files of another format would
+			// be silently left out.
+			if other := strings.ToLower(filepath.Ext(f)); other != ext {
+				return "", "", fmt.Errorf("sample folder %s mixes %s files (%s) with %s files (%s); keep one format per folder", sample, ext, filepath.Base(files[0]), other, filepath.Base(f))
+			}
+		}
 		return sampleFormats[ext], filepath.Join(abs, "*"+ext), nil
 	}
 	ext := strings.ToLower(path.Ext(sample))
@@ -43,6 +50,19 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 		return "", "", fmt.Errorf("sample %s: unknown format %q; use .csv, .json, .ndjson or .parquet", sample, ext)
 	}
 	return fn, abs, nil
+}
+
+// readCall is the SQL calling reader fn over what arg names (a quoted
+// pattern, or a list of quoted paths), with extra arguments. CSV rows
+// shorter than the header are padded with NULLs, as Spark's permissive
+// reader does; without it DuckDB's sniffer reads a file with one short
+// row as a single text column.
+func readCall(fn, arg string, extra ...string) string {
+	args := append([]string{arg}, extra...)
+	if fn == "read_csv_auto" {
+		args = append(args, "null_padding = true")
+	}
+	return fn + "(" + strings.Join(args, ", ") + ")"
 }
 
 // BatchFiles lists the micro-batch files of a sample folder in name order
@@ -94,7 +114,7 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 	}
 	name := quoteIdent(relationName(src.Name))
 	st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
-	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s(%s)", name, fn, quoteString(pattern))
+	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))
 	if _, err := st.conn.ExecContext(ctx, q); err != nil {
 		return fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
 	}

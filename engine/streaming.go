@@ -706,8 +706,8 @@ func (st *runState) folderRows(ctx context.Context, src *ir.Source, fn, pattern 
 		}
 		arg = "[" + strings.Join(list, ", ") + "]"
 	}
-	q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * REPLACE (parse_filename(%s) AS %s) FROM %s(%s, filename = %s)",
-		ft.table, quoteIdent(fileCol), quoteIdent(fileCol), fn, arg, quoteString(fileCol))
+	q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * REPLACE (parse_filename(%s) AS %s) FROM %s",
+		ft.table, quoteIdent(fileCol), quoteIdent(fileCol), readCall(fn, arg, "filename = "+quoteString(fileCol)))
 	if _, err := st.conn.ExecContext(ctx, q); err != nil {
 		return "", fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
 	}
