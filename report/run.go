@@ -135,11 +135,16 @@ func EventText(e engine.Event, color bool) string {
 	case engine.Completed:
 		return fmt.Sprintf("%s✓%s %-32s %8s  %s%s%s", green, reset, name, rowCount(e.Rows), dim, ms(e.Elapsed), reset)
 	case engine.Failed:
-		msg := e.Message
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = strings.TrimSpace(msg[:i])
+		// DuckDB often puts the reason on a later line (a CSV error's
+		// cause, a binder error's candidates): keep every line, the
+		// later ones indented under the first.
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(e.Message), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, l)
+			}
 		}
-		return fmt.Sprintf("%s✗ %-32s failed:%s %s", red, name, reset, msg)
+		return fmt.Sprintf("%s✗ %-32s failed:%s %s", red, name, reset, strings.Join(lines, "\n    "))
 	case engine.Skipped:
 		return fmt.Sprintf("%s- %-32s skipped: %s%s", dim, name, e.Message, reset)
 	}

@@ -382,8 +382,11 @@ func (o *output) statusLine(j *job, elapsed time.Duration) string {
 		parts = append(parts[:shown], fmt.Sprintf("and %d more", len(parts)-shown))
 	}
 	mark := o.style(ansiGreen) + "✓" + o.style(ansiReset)
-	if failed > 0 {
+	switch {
+	case failed > 0:
 		mark = o.style(ansiRed) + "✗" + o.style(ansiReset)
+	case skipped > 0 && skipped == len(j.res.Order):
+		mark = o.style(ansiDim) + "-" + o.style(ansiReset) // nothing ran
 	}
 	fmt.Fprintf(&b, "%s %s %s: %s in %s", mark, verb, plural(len(j.res.Order), "dataset"), strings.Join(parts, ", "), fmtDuration(elapsed))
 	return b.String()

@@ -120,8 +120,8 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 			fmt.Fprintf(out, "\n%s\n", p.Dataset)
 			preview.WriteTable(out, p, preview.TableOptions{Color: color})
 		}
-		fmt.Fprintf(out, "\n%d datasets: %d completed, %d failed, %d skipped in %d ms; %s, %s\n",
-			rs.Datasets, rs.Completed, rs.Failed, rs.Skipped, rs.ElapsedMS, plural(rs.Errors, "error"), plural(rs.Warnings, "warning"))
+		fmt.Fprintf(out, "\n%s: %d completed, %d failed, %d skipped in %d ms; %s, %s\n",
+			plural(rs.Datasets, "dataset"), rs.Completed, rs.Failed, rs.Skipped, rs.ElapsedMS, plural(rs.Errors, "error"), plural(rs.Warnings, "warning"))
 	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)

@@ -1,0 +1,22 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/engine"
+)
+
+// TestEventTextKeepsEveryLine: a failure's later lines (where DuckDB often
+// says why) are printed, indented under the first.
+func TestEventTextKeepsEveryLine(t *testing.T) {
+	e := engine.Event{Dataset: "orders", Phase: engine.Failed, Message: "CSV Error on Line: 2\n\nThis file is not utf-8 encoded\n"}
+	got := EventText(e, false)
+	want := "✗ orders                           failed: CSV Error on Line: 2\n    This file is not utf-8 encoded"
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	if got := EventText(engine.Event{Dataset: "one", Phase: engine.Completed, Rows: 1}, false); !strings.Contains(got, " 1 row ") {
+		t.Errorf("one row: %q", got)
+	}
+}
