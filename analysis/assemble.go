@@ -201,10 +201,12 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref) ir.Diagnostic {
 		names = append(names, d.Name)
 	}
 	msg := fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data", ref.Name)
+	// The sample is named after the table as read, qualifiers included
+	// (samples/raw.orders.csv binds raw.orders).
 	if best := Nearest(ref.Name, names); best != "" {
-		msg += fmt.Sprintf(": did you mean %s? If %s is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed", best, ref.Name, lastSegment(ref.Name), lastSegment(ref.Name))
+		msg += fmt.Sprintf(": did you mean %s? If %s is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed", best, ref.Name, ref.Name, ref.Name)
 	} else {
-		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed; otherwise fix the name", lastSegment(ref.Name), lastSegment(ref.Name))
+		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed; otherwise fix the name", ref.Name, ref.Name)
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef, Message: msg}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/ir"
 )
 
 // load analyses a testdata pipeline and opens a session on it.
@@ -101,5 +102,42 @@ func TestRaggedCSVAndMixedFolder(t *testing.T) {
 	}
 	if r := res.Datasets["b"]; r == nil || r.Phase != Failed || !strings.Contains(r.Error, "mixes .json files") {
 		t.Errorf("b over a mixed folder: %+v", r)
+	}
+}
+
+// TestQualifiedNames: datasets read with the pipeline's database or catalog
+// and database, a dataset defined with them and read without, and external
+// tables with one or two qualifiers bound by convention or pragma all run
+// natively, as --check says they resolve.
+func TestQualifiedNames(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "spark-pipeline.yml"), "name: qn\ncatalog: main\ndatabase: sales\nstorage: /tmp/qn-storage\nlibraries:\n  - glob:\n      include: transformations/**\n")
+	writeTestFile(t, filepath.Join(root, "samples", "t.csv"), "id,v\n1,a\n2,b\n")
+	writeTestFile(t, filepath.Join(root, "samples", "other.ext.csv"), "id,w\n1,x\n")
+	writeTestFile(t, filepath.Join(root, "samples", "x.csv"), "id\n7\n")
+	writeTestFile(t, filepath.Join(root, "transformations", "base.sql"), "CREATE MATERIALIZED VIEW base AS SELECT id FROM t;\n")
+	writeTestFile(t, filepath.Join(root, "transformations", "q.sql"), `CREATE MATERIALIZED VIEW q1 AS SELECT * FROM sales.base;
+CREATE MATERIALIZED VIEW q2 AS SELECT * FROM main . sales . base;
+CREATE MATERIALIZED VIEW q3 AS SELECT b.id, e.w FROM sales.base AS b JOIN other.ext e ON e.id = b.id;
+CREATE MATERIALIZED VIEW sales.own AS SELECT 5 AS id;
+CREATE MATERIALIZED VIEW q4 AS SELECT * FROM own;
+CREATE TEMPORARY VIEW items_v AS SELECT * FROM prod.raw.items;
+CREATE MATERIALIZED VIEW q5 AS SELECT * FROM items_v;
+`)
+	writeTestFile(t, filepath.Join(root, "transformations", "p.sql"), "-- @sample.prod.raw.items: samples/x.csv\nSELECT 1 AS one\n")
+	snap, s := load(t, root)
+	for _, d := range snap.Diagnostics {
+		if d.Code == ir.CodeUnknownRef {
+			t.Errorf("analysis: %s", d.Message)
+		}
+	}
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, rows := range map[string]int64{"base": 2, "q1": 2, "q2": 2, "q3": 1, "sales.own": 1, "q4": 1, "q5": 1, "p": 1} {
+		if r := res.Datasets[k]; r == nil || r.Phase != Completed || r.Rows != rows {
+			t.Errorf("%s: %+v, want %d rows", k, r, rows)
+		}
 	}
 }

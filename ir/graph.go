@@ -13,24 +13,40 @@ func NameKey(name string) string { return strings.ToLower(name) }
 // none (a source table or an unknown name). A qualified reference resolves
 // when its qualifiers match the pipeline's catalog and database.
 func (p *Pipeline) Resolve(ref string) *Dataset {
+	// A name as a dataset is defined (db.q read as db.q, or q as q).
+	if d := p.Dataset(ref); d != nil {
+		return d
+	}
 	i := strings.LastIndexByte(ref, '.')
-	if i < 0 {
-		return p.Dataset(ref)
+	if i >= 0 {
+		if !p.ownQualifiers(ref[:i]) {
+			return nil
+		}
+		ref = ref[i+1:]
+		if d := p.Dataset(ref); d != nil {
+			return d
+		}
 	}
-	quals := strings.Split(NameKey(ref[:i]), ".")
-	switch len(quals) {
+	// A dataset defined with the pipeline's own qualifiers (sales.q when
+	// the database is sales) is q to the pipeline.
+	p.index()
+	if n, ok := p.ownQualified[NameKey(ref)]; ok {
+		return p.nodes[n]
+	}
+	return nil
+}
+
+// ownQualifiers reports whether quals (the part of a name before its last
+// dot) names the pipeline's database, or its catalog and database.
+func (p *Pipeline) ownQualifiers(quals string) bool {
+	q := strings.Split(NameKey(quals), ".")
+	switch len(q) {
 	case 1:
-		if quals[0] != NameKey(p.Database) {
-			return nil
-		}
+		return p.Database != "" && q[0] == NameKey(p.Database)
 	case 2:
-		if quals[0] != NameKey(p.Catalog) || quals[1] != NameKey(p.Database) {
-			return nil
-		}
-	default:
-		return nil
+		return p.Database != "" && q[0] == NameKey(p.Catalog) && q[1] == NameKey(p.Database)
 	}
-	return p.Dataset(ref[i+1:])
+	return false
 }
 
 // Edge is one dependency: flow Flow, writing To, reads From through Ref.

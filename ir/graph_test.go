@@ -79,6 +79,25 @@ func TestResolveQualifiedNames(t *testing.T) {
 	}
 }
 
+// TestResolveQualifiedDefinitions: a dataset defined with qualifiers is
+// found by the name it was defined with and, when the qualifiers are the
+// pipeline's own, by its last part, qualified or not.
+func TestResolveQualifiedDefinitions(t *testing.T) {
+	p := pipeline("db.q:", "sales.r:", "main.sales.s:")
+	for name, want := range map[string]string{"db.q": "db.q", "DB.Q": "db.q", "q": "", "other.q": "", "r": "", "sales.r": "sales.r", "s": ""} {
+		if d := p.Resolve(name); (d == nil && want != "") || (d != nil && d.Name != want) {
+			t.Errorf("no database: Resolve(%q) = %v, want %q", name, d, want)
+		}
+	}
+	p = pipeline("db.q:", "sales.r:", "main.sales.s:")
+	p.Catalog, p.Database = "main", "sales"
+	for name, want := range map[string]string{"db.q": "db.q", "q": "", "r": "sales.r", "sales.r": "sales.r", "main.sales.r": "sales.r", "s": "main.sales.s", "sales.s": "main.sales.s", "other.r": ""} {
+		if d := p.Resolve(name); (d == nil && want != "") || (d != nil && d.Name != want) {
+			t.Errorf("database sales: Resolve(%q) = %v, want %q", name, d, want)
+		}
+	}
+}
+
 func TestDeepChainHasNoRecursionLimit(t *testing.T) {
 	var spec []string
 	spec = append(spec, "n0:")

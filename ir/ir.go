@@ -7,6 +7,7 @@ package ir
 
 import (
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -75,8 +76,11 @@ type Pipeline struct {
 	// declaration order: node i's are targetFlows[flowStart[i]:flowStart[i+1]].
 	targetFlows []*Flow
 	flowStart   []int32
-	graphOnce   sync.Once
-	graph       *Graph
+	// ownQualified maps the last name part of each dataset defined with
+	// the pipeline's own qualifiers (sales.q, database sales) to its node.
+	ownQualified map[string]int32
+	graphOnce    sync.Once
+	graph        *Graph
 }
 
 // index numbers the datasets and groups the flows by target, with one map
@@ -91,6 +95,16 @@ func (p *Pipeline) index() {
 			if _, dup := p.ids[k]; !dup {
 				p.ids[k] = int32(len(p.nodes))
 				p.nodes = append(p.nodes, d)
+			}
+		}
+		for i, d := range p.nodes {
+			if j := strings.LastIndexByte(d.Name, '.'); j >= 0 && p.ownQualifiers(d.Name[:j]) {
+				if p.ownQualified == nil {
+					p.ownQualified = map[string]int32{}
+				}
+				if _, taken := p.ownQualified[NameKey(d.Name[j+1:])]; !taken {
+					p.ownQualified[NameKey(d.Name[j+1:])] = int32(i)
+				}
 			}
 		}
 		p.flowStart = make([]int32, len(p.nodes)+1)

@@ -249,12 +249,21 @@ func kindWords() []string {
 // checkName checks the name after a dotted family key's dot.
 func (in *interp) checkName(p Pragma) bool {
 	switch p.Key {
-	case "expect", "sample":
+	case "sample":
+		// A source table may be qualified: @sample.raw.orders.
+		parts := strings.Split(p.Name, ".")
+		ok := len(parts) <= 3
+		for _, part := range parts {
+			ok = ok && isIdent(part)
+		}
+		if !ok {
+			in.report(p.NameLoc, ir.Error, ir.CodePragmaSyntax,
+				fmt.Sprintf("invalid name %q in \"@sample.NAME\": a source table name is an identifier (letters, digits and '_', not starting with a digit), qualified by up to two more (raw.orders, prod.raw.orders)", clip(p.Name)))
+			return false
+		}
+	case "expect":
 		if !isIdent(p.Name) {
 			what := "an expectation name"
-			if p.Key == "sample" {
-				what = "a source table name"
-			}
 			in.report(p.NameLoc, ir.Error, ir.CodePragmaSyntax,
 				fmt.Sprintf("invalid name %q in \"@%s.NAME\": %s is an identifier (letters, digits and '_', not starting with a digit)", clip(p.Name), clip(p.Key), what))
 			return false

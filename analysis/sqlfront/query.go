@@ -96,6 +96,7 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		diags = append(diags, syntaxDiag(file, text, sp, toks, input, pgErr, res))
 	}
 	q.Refs = makeRefs(file, text, sp, f.refs, streams)
+	q.Normalized = unqualify(q.Normalized, text, sp, q.Refs)
 	q.Funcs = makeFuncs(file, text, sp, f.funcs)
 	if len(f.groups) > 0 || len(f.aggs) > 0 {
 		q.Aggregates = true
@@ -317,6 +318,65 @@ func makeRefs(file, text string, sp Span, refs []foundRef, streams map[int]bool)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Loc.Start < out[j].Loc.Start })
 	return out
+}
+
+// systemSchemas are qualifiers that name DuckDB's own catalogs, kept as
+// written.
+var systemSchemas = map[string]bool{"information_schema": true, "pg_catalog": true, "system": true, "temp": true}
+
+// unqualify blanks the qualifiers of the table references in norm (the
+// normalized query text[sp]): FROM sales.orders becomes FROM       orders.
+// The native engine keeps every dataset and source under its last name
+// part (the pipeline's catalog and database are implicit there), so the
+// qualified name would not resolve in DuckDB; blanking keeps every offset.
+func unqualify(norm, text string, sp Span, refs []ir.Ref) string {
+	var b []byte
+	for _, r := range refs {
+		if !strings.Contains(r.Name, ".") || systemSchemas[strings.ToLower(r.Name[:strings.IndexByte(r.Name, '.')])] {
+			continue
+		}
+		last := lastPartStart(text, r.Loc.Start, r.Loc.End)
+		if last <= r.Loc.Start || last > r.Loc.End || r.Loc.Start < sp.Start || r.Loc.End > sp.End {
+			continue
+		}
+		if b == nil {
+			b = []byte(norm)
+		}
+		for i := r.Loc.Start; i < last; i++ {
+			if b[i-sp.Start] != '\n' && b[i-sp.Start] != '\r' {
+				b[i-sp.Start] = ' '
+			}
+		}
+	}
+	if b == nil {
+		return norm
+	}
+	return string(b)
+}
+
+// lastPartStart returns where the last part of the dotted name at
+// text[start:end] begins (start for a plain name).
+func lastPartStart(text string, start, end int) int {
+	last := start
+	i := start
+	for {
+		e, _, ok := scanIdentPart(text, i, end)
+		if !ok {
+			return last
+		}
+		j := e
+		for j < end && isSpace(text[j]) {
+			j++
+		}
+		if j >= end || text[j] != '.' {
+			return last
+		}
+		j++
+		for j < end && isSpace(text[j]) {
+			j++
+		}
+		last, i = j, j
+	}
 }
 
 // makeFuncs turns the parser's function calls into FuncRefs, reading each
