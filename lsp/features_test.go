@@ -167,6 +167,62 @@ func TestRenameDataset(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("rename onto daily_revenue: %v", err)
 	}
+	// A keyword is refused; the name it already has changes nothing.
+	_, err = c.conn.Call(context.Background(), protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "clean_orders", 0, 2)), NewName: "Select"}, &edit)
+	if err == nil || !strings.Contains(err.Error(), "keyword") {
+		t.Fatalf("rename to Select: %v", err)
+	}
+	c.call(t, protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "clean_orders", 0, 2)), NewName: "clean_orders"}, &edit)
+	if len(edit.DocumentChanges) != 0 {
+		t.Fatalf("rename to the same name: %d changes", len(edit.DocumentChanges))
+	}
+}
+
+// TestRenameQualifiedDataset: a dataset defined as db.q is renamed in its
+// last part, in the definition as in its reads, and keeps its qualifier.
+func TestRenameQualifiedDataset(t *testing.T) {
+	root := t.TempDir()
+	text := "CREATE MATERIALIZED VIEW db.q AS SELECT 1 AS id;\nCREATE MATERIALIZED VIEW r AS SELECT * FROM db.q;\n"
+	for name, body := range map[string]string{"thund.yaml": "backends: [native]\n", "a.sql": text} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startServer(t)
+	u, _ := c.open(t, filepath.Join(root, "a.sql"))
+	var prep struct {
+		Range       protocol.Range `json:"range"`
+		Placeholder string         `json:"placeholder"`
+	}
+	c.call(t, protocol.MethodTextDocumentPrepareRename, &protocol.PrepareRenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "db.q", 0, 3))}, &prep)
+	if prep.Placeholder != "q" || prep.Range.Start != posOf(t, text, "db.q", 0, 3) || prep.Range.End != posOf(t, text, "db.q", 0, 4) {
+		t.Fatalf("prepareRename: %+v", prep)
+	}
+	var edit struct {
+		DocumentChanges []struct {
+			Edits []protocol.TextEdit `json:"edits"`
+		} `json:"documentChanges"`
+	}
+	c.call(t, protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "db.q", 0, 3)), NewName: "q2"}, &edit)
+	if len(edit.DocumentChanges) != 1 {
+		t.Fatalf("rename: %+v", edit)
+	}
+	got := []byte(text)
+	es := edit.DocumentChanges[0].Edits
+	for i := len(es) - 1; i >= 0; i-- { // the edits are on line 0 and 1, in order
+		e := es[i]
+		lines := strings.SplitAfter(string(got), "\n")
+		off := 0
+		for _, l := range lines[:e.Range.Start.Line] {
+			off += len(l)
+		}
+		start, end := off+int(e.Range.Start.Character), off+int(e.Range.End.Character)
+		got = append(append(append([]byte(nil), got[:start]...), e.NewText...), got[end:]...)
+	}
+	want := strings.ReplaceAll(text, "db.q", "db.q2")
+	if string(got) != want {
+		t.Fatalf("after the rename:\n%s\nwant\n%s", got, want)
+	}
 }
 
 func TestCompletionContexts(t *testing.T) {

@@ -143,14 +143,41 @@ func (s *Server) prepareRename(_ context.Context, params json.RawMessage) (any, 
 	if t.Dataset == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "only datasets of this pipeline can be renamed; put the cursor on a dataset's name or a reference to it")
 	}
-	loc := t.Dataset.NameLoc
+	// A qualified name (db.orders) is renamed in its last part, in the
+	// definition as in the references.
+	loc := lastSegmentLoc(dp.snap, t.Dataset.NameLoc)
 	if t.Ref != nil {
 		loc = lastSegmentLoc(dp.snap, t.Ref.Loc)
 	}
-	return map[string]any{"range": rangeOf(dp.snap, loc), "placeholder": t.Dataset.Name}, nil
+	return map[string]any{"range": rangeOf(dp.snap, loc), "placeholder": lastPart(t.Dataset.Name)}, nil
 }
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// reservedWords are SQL keywords (Spark's ANSI reserved words, and those
+// PostgreSQL and DuckDB reserve) that a dataset name cannot be without
+// quoting: FROM select would not parse.
+var reservedWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`all and any anti array as asc between both by case cast check collate column
+		constraint create cross current_date current_time current_timestamp current_user default delete desc
+		distinct do drop else end except exists false fetch for foreign from full grant group having in inner
+		insert intersect interval into is join lateral leading left like limit natural not null of offset on
+		only or order outer overlaps pivot primary qualify references returning right select semi session_user
+		some stream table then time to trailing true union unique unknown unpivot update user using values when
+		where window with`) {
+		reservedWords[w] = true
+	}
+}
+
+// lastPart is a qualified name's last part (orders of db.orders).
+func lastPart(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
 
 // rename renames a dataset: its definition, every reference, and the file
 // when the dataset is named after it, as one workspace edit.
@@ -170,7 +197,15 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	if !identifier.MatchString(p.NewName) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit", p.NewName)
 	}
-	if other := dp.snap.Pipeline.Dataset(p.NewName); other != nil && other != d {
+	if reservedWords[strings.ToLower(p.NewName)] {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is an SQL keyword, so FROM %s would not parse: pick another name", p.NewName, p.NewName)
+	}
+	if p.NewName == lastPart(d.Name) {
+		return map[string]any{"documentChanges": []any{}}, nil // the name it has
+	}
+	// A qualified dataset keeps its qualifiers: db.orders becomes db.NEW.
+	newFull := d.Name[:len(d.Name)-len(lastPart(d.Name))] + p.NewName
+	if other := dp.snap.Pipeline.Dataset(newFull); other != nil && other != d {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "a dataset named %s already exists in %s", other.Name, other.Loc.File)
 	}
 	edits := map[string][]protocol.TextEdit{}
@@ -178,7 +213,7 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 		edits[loc.File] = append(edits[loc.File], protocol.TextEdit{Range: rangeOf(dp.snap, loc), NewText: p.NewName})
 	}
 	if !d.FromStem {
-		add(d.NameLoc)
+		add(lastSegmentLoc(dp.snap, d.NameLoc))
 	}
 	for _, r := range dp.snap.References(d.Name) {
 		add(lastSegmentLoc(dp.snap, r.Loc))
