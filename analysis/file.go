@@ -73,6 +73,11 @@ func analyseFile(file, text string) (res *fileResult) {
 		res.pragmaForm(header, parsed)
 	}
 	res.misplacedPragmas(consumed)
+	for _, f := range res.flows {
+		for _, e := range f.Expectations {
+			res.diags = append(res.diags, sqlfront.CheckExpression("expectation "+e.Name, e.SQL, e.SQLLoc)...)
+		}
+	}
 	return res
 }
 

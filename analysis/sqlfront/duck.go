@@ -212,6 +212,9 @@ func (w *duckWalker) object(x map[string]any, sc *scope, expr bool) {
 		children, _ := x["children"].([]any)
 		w.f.funcs = append(w.f.funcs, foundFunc{off: w.loc(x["query_location"]), args: len(children)})
 	}
+	if x["class"] == "WINDOW" {
+		w.f.windows = append(w.f.windows, w.loc(x["query_location"]))
+	}
 	if x["class"] == "FUNCTION" && !expr {
 		if fn, ok := x["function_name"].(string); ok && aggregateFuncs[strings.ToLower(fn)] {
 			if l := w.loc(x["query_location"]); l >= 0 {

@@ -58,6 +58,9 @@ func (w *pgWalker) msg(m protoreflect.Message, sc *scope, expr bool) {
 		if !expr && x.Over == nil && (x.AggWithinGroup || x.AggFilter != nil || pgIsAggregate(x.Funcname)) {
 			w.f.aggs = append(w.f.aggs, int(x.Location))
 		}
+		if x.Over != nil {
+			w.f.windows = append(w.f.windows, int(x.Location))
+		}
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		if fd.Kind() != protoreflect.MessageKind || fd.IsMap() {

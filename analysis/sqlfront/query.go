@@ -25,6 +25,8 @@ type found struct {
 	aggs []int
 	// funcs holds every function call the parser saw.
 	funcs []foundFunc
+	// windows holds the offsets of window function calls (with OVER).
+	windows []int
 }
 
 // foundFunc is a function call in a parse tree: where the parser says its

@@ -1,0 +1,42 @@
+package sqlfront
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+func TestCheckExpression(t *testing.T) {
+	const pad = "-- @expect.e: " // the expression sits after this in the file
+	check := func(expr string) []ir.Diagnostic {
+		return CheckExpression("expectation e", expr, ir.Loc{File: "f.sql", Start: len(pad), End: len(pad) + len(expr)})
+	}
+	for _, ok := range []string{
+		"amount > 0", "status IN ('a', 'b')", "coalesce(x, 0) >= 0", "CAST(a AS INT) = 1",
+		"x IS NOT NULL AND y LIKE 'a%'", "a BETWEEN 1 AND 2", "regexp_matches(a, '^x')",
+		"date_diff('day', a, b) < 3", "EXISTS (SELECT 1) OR a = (SELECT max(b) FROM t)",
+	} {
+		if ds := check(ok); len(ds) != 0 {
+			t.Errorf("%q: %v", ok, ds)
+		}
+	}
+	for _, tt := range []struct{ expr, at, want string }{
+		{"amount >", ">", "ends too early"},
+		{"a > 0 b < 1", "b", "not a valid SQL expression"},
+		{"count(*) > 0", "count", "aggregate"},
+		{"a > 0 AND sum(b) > 1", "sum", "aggregate"},
+		{"row_number() OVER () > 1", "row_number", "window function"},
+		{"sum(x) OVER (PARTITION BY k) > 0", "sum", "window function"},
+	} {
+		ds := check(tt.expr)
+		if len(ds) != 1 || ds[0].Severity != ir.Error || !strings.Contains(ds[0].Message, tt.want) {
+			t.Errorf("%q: %+v, want one error saying %q", tt.expr, ds, tt.want)
+			continue
+		}
+		text := pad + tt.expr
+		if got := text[ds[0].Loc.Start:ds[0].Loc.End]; !strings.HasPrefix(got, tt.at) {
+			t.Errorf("%q: the error covers %q, want it to start at %q", tt.expr, got, tt.at)
+		}
+	}
+}
