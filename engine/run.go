@@ -121,6 +121,10 @@ type RunOptions struct {
 	OnEvent func(Event)
 	// IncrementRows caps the rows kept per increment (default 100).
 	IncrementRows int
+	// Blocked holds datasets (by key) that must not run, with the reason
+	// (analysis.Snapshot.Broken): they are skipped with it, and so is
+	// what reads them.
+	Blocked map[string]string
 }
 
 // runState is what one run tracks while it goes.
@@ -242,7 +246,11 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 	st.res.Datasets[key] = dr
 	start := time.Now()
 	flows := st.p.FlowsInto(d.Name)
-	if why := st.blocked(d); why != "" {
+	why, broken := st.opts.Blocked[key]
+	if !broken {
+		why = st.blocked(d)
+	}
+	if why != "" {
 		dr.Phase, dr.Error = Skipped, why
 		for _, f := range flows {
 			st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Skipped, Message: why})

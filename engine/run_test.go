@@ -141,3 +141,34 @@ CREATE MATERIALIZED VIEW q5 AS SELECT * FROM items_v;
 		}
 	}
 }
+
+// TestBrokenDefinitionsDoNotRun: a dataset whose definition has an error
+// (a pragma with a bad value, a second definition of its name) is skipped
+// with that error and what reads it with it; the rest runs.
+func TestBrokenDefinitionsDoNotRun(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "ok.sql"), "SELECT 1 AS id\n")
+	writeTestFile(t, filepath.Join(root, "bad.sql"), "-- @kind: materialised_view\nSELECT 2 AS id\n")
+	writeTestFile(t, filepath.Join(root, "below.sql"), "SELECT * FROM bad\n")
+	writeTestFile(t, filepath.Join(root, "b.sql"), "SELECT 3 AS id\n")
+	writeTestFile(t, filepath.Join(root, "a.sql"), "-- @name: b\nSELECT 4 AS id\n")
+	snap, s := load(t, root)
+	broken := snap.Broken()
+	if !strings.Contains(broken["bad"], "bad.sql:1:") || !strings.Contains(broken["b"], "already defined") || len(broken) != 2 {
+		t.Fatalf("broken: %v", broken)
+	}
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: broken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Phase{"ok": Completed, "bad": Skipped, "below": Skipped, "b": Skipped}
+	for k, phase := range want {
+		if r := res.Datasets[k]; r == nil || r.Phase != phase {
+			t.Errorf("%s: %+v, want %s", k, r, phase)
+		}
+	}
+	if r := res.Datasets["bad"]; r != nil && !strings.Contains(r.Error, "fix it first") {
+		t.Errorf("bad's reason: %q", r.Error)
+	}
+}

@@ -139,10 +139,10 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	}
 	key := ir.NameKey(d.Name)
 	start := time.Now()
-	res, err := sess.Run(ctx, pl, engine.RunOptions{Only: pl.Graph().Upstream(key)})
+	res, err := sess.Run(ctx, pl, engine.RunOptions{Only: pl.Graph().Upstream(key), Blocked: dp.snap.Broken()})
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.Code(-32800), "thund/preview cancelled")
+			return nil, jsonrpc2.Errorf(RequestCancelled, "thund/preview cancelled")
 		}
 		return nil, err
 	}
@@ -444,7 +444,7 @@ func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
 		s.conn.Notify(context.Background(), "$/progress", map[string]any{"token": p.WorkDoneToken, "value": v})
 	}
 	progress("begin", fmt.Sprintf("%d datasets", total), 0)
-	res, err := sess.Run(ctx, pl, engine.RunOptions{Only: only, OnEvent: func(e engine.Event) {
+	res, err := sess.Run(ctx, pl, engine.RunOptions{Only: only, Blocked: dp.snap.Broken(), OnEvent: func(e engine.Event) {
 		switch e.Phase {
 		case engine.Completed, engine.Failed, engine.Skipped:
 			done++
@@ -454,7 +454,7 @@ func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
 	if err != nil {
 		progress("end", "cancelled", 0)
 		if ctx.Err() != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.Code(-32800), "thund/run cancelled")
+			return nil, jsonrpc2.Errorf(RequestCancelled, "thund/run cancelled")
 		}
 		return nil, err
 	}

@@ -173,15 +173,24 @@ func (s *Server) safely(ctx context.Context, method string, h handler, params js
 	if err != nil && !errors.As(err, &rpcErr) {
 		// jsonrpc2 sends a plain error with code 0, which is no JSON-RPC
 		// code: a request that was well formed but could not be done is
-		// RequestFailed (LSP 3.17).
-		err = &jsonrpc2.Error{Code: RequestFailed, Message: err.Error()}
+		// RequestFailed (LSP 3.17), or RequestCancelled when it was
+		// cancelled, wherever the cancellation surfaced.
+		code := RequestFailed
+		if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+			code = RequestCancelled
+		}
+		err = &jsonrpc2.Error{Code: code, Message: err.Error()}
 	}
 	return result, err
 }
 
-// RequestFailed is LSP's error code for a well-formed request that failed
-// (a run that could not start, a query DuckDB refused).
-const RequestFailed jsonrpc2.Code = -32803
+// LSP's error codes beyond JSON-RPC's: RequestFailed for a well-formed
+// request that failed (a run that could not start, a query DuckDB
+// refused), RequestCancelled for one cancelled by $/cancelRequest.
+const (
+	RequestFailed    jsonrpc2.Code = -32803
+	RequestCancelled jsonrpc2.Code = -32800
+)
 
 // route maps a method to its handler.
 func (s *Server) route(method string) handler {

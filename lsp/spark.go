@@ -88,7 +88,7 @@ func (s *Server) sparkDryRun(ctx context.Context, params json.RawMessage) (any, 
 	res, err := sdplower.Push(ctx, client, g, sdplower.Run{Dry: true}, nil)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.Code(-32800), "thund/sparkDryRun cancelled")
+			return nil, jsonrpc2.Errorf(RequestCancelled, "thund/sparkDryRun cancelled")
 		}
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund/sparkDryRun: %v", err)
 	}

@@ -513,7 +513,7 @@ func (r *reconciler) execute(j *job) {
 	if r.o.Progress && !r.o.JSON {
 		stopProgress = r.progress(j)
 	}
-	res, err := r.sess.Run(j.ctx, j.snap.Pipeline, engine.RunOptions{Only: j.only, OnEvent: func(e engine.Event) {
+	res, err := r.sess.Run(j.ctx, j.snap.Pipeline, engine.RunOptions{Only: j.only, Blocked: j.snap.Broken(), OnEvent: func(e engine.Event) {
 		if j.ctx.Err() != nil {
 			return
 		}

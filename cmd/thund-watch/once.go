@@ -73,7 +73,7 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 	}
 	color := !o.json && isTerminal(os.Stdout)
 	enc := json.NewEncoder(out)
-	res, runErr := sess.Run(ctx, snap.Pipeline, engine.RunOptions{OnEvent: func(e engine.Event) {
+	res, runErr := sess.Run(ctx, snap.Pipeline, engine.RunOptions{Blocked: snap.Broken(), OnEvent: func(e engine.Event) {
 		if o.json {
 			enc.Encode(report.EventJSON(e))
 			return

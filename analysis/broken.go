@@ -1,0 +1,54 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// Broken returns, per dataset key, why the dataset must not run natively:
+// an error in its own definition (a pragma with a bad value, a query that
+// does not parse, a second definition of its name...). Run anyway, such a
+// dataset would run with default settings (a CDC flow with an unknown SCD
+// type as a plain append) or append into the first definition of its
+// name, and show as done. An error belongs to the dataset whose statement
+// it lies in, or to the next one below it (pragmas sit above their
+// statement). Errors for other backends, and cycles (which the run
+// reports itself), do not count.
+func (s *Snapshot) Broken() map[string]string {
+	byFile := map[string][]*ir.Dataset{}
+	for _, d := range s.Pipeline.Datasets {
+		byFile[d.Loc.File] = append(byFile[d.Loc.File], d)
+	}
+	for _, ds := range byFile {
+		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Loc.Start < ds[j].Loc.Start })
+	}
+	out := map[string]string{}
+	for _, diag := range s.Diagnostics {
+		if diag.Severity != ir.Error || (diag.Backend != "" && diag.Backend != ir.Native) || diag.Code == ir.CodeCycle {
+			continue
+		}
+		var owner *ir.Dataset
+		for _, d := range byFile[diag.Loc.File] {
+			if diag.Loc.Start <= d.Loc.End {
+				owner = d
+				break
+			}
+		}
+		if owner == nil {
+			continue
+		}
+		key := ir.NameKey(owner.Name)
+		if _, seen := out[key]; seen {
+			continue
+		}
+		where := diag.Loc.File
+		if ix := s.Index(diag.Loc.File); ix != nil {
+			p := ix.Rune(diag.Loc.Start)
+			where = fmt.Sprintf("%s:%d:%d", diag.Loc.File, p.Line+1, p.Column+1)
+		}
+		out[key] = fmt.Sprintf("not run: its definition has an error (%s: %s); fix it first", where, diag.Message)
+	}
+	return out
+}
