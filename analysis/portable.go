@@ -219,8 +219,15 @@ var differsOnSpark = func() map[string]SparkDiffers {
 
 // noteFuncs remembers a flow's function calls for the portability check.
 func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
-	if q == nil || len(q.Funcs) == 0 {
+	if q == nil {
 		return
+	}
+	for _, sp := range q.DoubleQuoted {
+		if res.funcs == nil {
+			res.funcs = map[*ir.Flow][]unportableCall{}
+		}
+		name := res.text[sp.Start:sp.End]
+		res.funcs[f] = append(res.funcs[f], unportableCall{call: sqlfront.FuncRef{Name: name, Loc: ir.Loc{File: res.path, Start: sp.Start, End: sp.End}}, quoted: true})
 	}
 	// Only the calls a rule matches are kept: the check depends on the
 	// file alone, so it runs once per file text, not on every snapshot.
@@ -250,6 +257,8 @@ type unportableCall struct {
 	call    sqlfront.FuncRef
 	rule    DuckDBOnly
 	differs *SparkDiffers
+	// quoted marks a "double-quoted" name rather than a call.
+	quoted bool
 }
 
 // portability warns, once per Spark backend of the flow's dataset, about
@@ -280,6 +289,10 @@ func portability(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
 }
 
 func (c unportableCall) message(b ir.Backend) string {
+	if c.quoted {
+		inner := strings.ReplaceAll(strings.Trim(c.call.Name, `"`), `""`, `"`)
+		return fmt.Sprintf("%s is a name natively but a string literal on %s (Spark SQL quotes names with backticks), so the results differ without an error: write `%s`", c.call.Name, b, inner)
+	}
 	if d := c.differs; d != nil {
 		msg := fmt.Sprintf("%s means something else natively than on %s (%s), so the preview differs from a Spark run", c.call.Name, b, d.Differs)
 		if d.Spark != "" {

@@ -61,6 +61,20 @@ func (s *scope) has(name string, fold bool) bool {
 // parseQuery parses the query text[sp], whose tokens are toks.
 func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnostic) {
 	q := &Query{Span: sp, Text: text[sp.Start:sp.End]}
+	for k, t := range toks {
+		// A quoted function name is a call (its name is checked as one),
+		// and a quoted alias after AS names a column on Spark too.
+		if t.kind != tkQuoted || text[t.start] != '"' || t.open {
+			continue
+		}
+		if k+1 < len(toks) && toks[k+1].kind == tkPunct && text[toks[k+1].start] == '(' {
+			continue
+		}
+		if k > 0 && toks[k-1].kind == tkWord && strings.EqualFold(text[toks[k-1].start:toks[k-1].end], "AS") {
+			continue
+		}
+		q.DoubleQuoted = append(q.DoubleQuoted, Span{t.start, t.end})
+	}
 	norm, streams := normalize(text, sp, toks)
 	q.Normalized = norm
 	if sp.End-sp.Start > MaxQueryBytes {

@@ -169,6 +169,10 @@ type Query struct {
 	// position), and SparkOnlyMessage is DuckDB's message.
 	SparkOnly        *Span
 	SparkOnlyMessage string
+	// DoubleQuoted are the "double-quoted" names of the query as written:
+	// identifiers for PostgreSQL and DuckDB, string literals for Spark SQL
+	// (unless spark.sql.ansi.doubleQuotedIdentifiers is set).
+	DoubleQuoted []Span
 	// Funcs are the function calls of the query (scalar, aggregate, window
 	// and table functions, in every clause and subquery), in text order.
 	// Only calls written as a name followed by "(" are listed: operators,
