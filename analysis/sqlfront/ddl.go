@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/thund-dev/thund/ir"
 )
@@ -77,10 +78,29 @@ func (p *stmtParser) tokDesc(i int) string {
 	}
 	t := p.toks[i]
 	s := p.text[t.start:t.end]
-	if len(s) > 40 {
-		s = s[:40] + "..."
+	if t.open && t.kind == tkQuoted {
+		return fmt.Sprintf("an unterminated quoted name (%s): close it with a matching %c", firstLine(s, 20), s[0])
 	}
-	return fmt.Sprintf("%q", s)
+	return `"` + firstLine(s, 40) + `"`
+}
+
+// firstLine is s up to its first line break, cut to n bytes (at a rune
+// boundary), with "..." when anything was left out.
+func firstLine(s string, n int) string {
+	cut := false
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s, cut = s[:i], true
+	}
+	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, cut = s[:n], true
+	}
+	if cut {
+		s += "..."
+	}
+	return s
 }
 
 // errSpan reports a syntax error on [start, end).

@@ -40,3 +40,17 @@ func TestCheckExpression(t *testing.T) {
 		}
 	}
 }
+
+// TestUnterminatedQuotedName: an unclosed backtick is a syntax error at
+// the quote (DuckDB would read it as an operator and accept the query);
+// in an SDP statement's name the message shows the first line only.
+func TestUnterminatedQuotedName(t *testing.T) {
+	q, diags := ParseQuery("f.sql", "SELECT `id FROM t\n", Span{0, 18})
+	if q == nil || len(diags) != 1 || diags[0].Loc.Start != 7 || !strings.Contains(diags[0].Message, "unterminated quoted name") {
+		t.Fatalf("pragma form: %+v", diags)
+	}
+	f := Parse("s.sql", "CREATE MATERIALIZED VIEW `x AS SELECT 1 AS id;\nCREATE MATERIALIZED VIEW y AS SELECT 2 AS id;\n")
+	if len(f.Diags) == 0 || !strings.Contains(f.Diags[0].Message, "unterminated quoted name (`x AS SELECT 1 AS id...)") || strings.Contains(f.Diags[0].Message, `\n`) {
+		t.Fatalf("SDP form: %+v", f.Diags)
+	}
+}

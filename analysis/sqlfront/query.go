@@ -85,6 +85,17 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 				(sp.End-sp.Start)>>20, MaxQueryBytes>>20),
 		}}
 	}
+	// An unterminated `quoted name`: DuckDB would read the backtick as an
+	// operator and the query would seem fine.
+	for _, t := range toks {
+		if t.kind == tkQuoted && t.open {
+			return q, []ir.Diagnostic{{
+				Loc:      ir.Loc{File: file, Start: t.start, End: lineEnd(text, t.start, t.end)},
+				Severity: ir.Error, Code: ir.CodeSQLSyntax,
+				Message:  fmt.Sprintf("unterminated quoted name: close it with a matching %c", text[t.start]),
+			}}
+		}
+	}
 	input := sanitize(norm)
 	var f found
 	var diags []ir.Diagnostic
