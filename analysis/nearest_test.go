@@ -7,7 +7,7 @@ import "testing"
 // nothing when every candidate is too far; the name itself is no
 // suggestion.
 func TestNearest(t *testing.T) {
-	names := []string{"clean_orders", "Customers", "daily_revenue", "café_sales", "ds_01500", "ds_01501"}
+	names := []string{"clean_orders", "Customers", "daily_revenue", "café_sales", "ds_01500", "ds_01501", "base"}
 	for _, c := range []struct{ name, want string }{
 		{"clean_order", "clean_orders"},
 		{"CLEAN_ORDRES", "clean_orders"},
@@ -18,6 +18,10 @@ func TestNearest(t *testing.T) {
 		{"revenue", ""},
 		{"x", ""},
 		{"clean_orders", ""},
+		// A swap of neighbours is one edit.
+		{"Bsae", "base"},
+		{"clean_odrers", "clean_orders"},
+		{"aseb", ""},
 	} {
 		if got := Nearest(c.name, names); got != c.want {
 			t.Errorf("Nearest(%q) = %q, want %q", c.name, got, c.want)
