@@ -92,7 +92,7 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 			return q, []ir.Diagnostic{{
 				Loc:      ir.Loc{File: file, Start: t.start, End: lineEnd(text, t.start, t.end)},
 				Severity: ir.Error, Code: ir.CodeSQLSyntax,
-				Message:  fmt.Sprintf("unterminated quoted name: close it with a matching %c", text[t.start]),
+				Message: fmt.Sprintf("unterminated quoted name: close it with a matching %c", text[t.start]),
 			}}
 		}
 	}
