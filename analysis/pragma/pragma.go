@@ -171,6 +171,12 @@ func (p *blockParser) pragma(ls, le, at int) {
 			n++
 		}
 		if n == ns {
+			if ns < le && text[ns] != ':' && text[ns] != ' ' && text[ns] != '\t' {
+				// Something is there, just not a name character (é, -).
+				_, size := utf8.DecodeRuneInString(text[ns:])
+				p.syntax(ns, ns+max(size, 1), fmt.Sprintf("invalid name after \"@%s.\": a name is ASCII letters, digits, '_' and '.'; write \"-- @%s.NAME: value\"", pr.Key, pr.Key))
+				return
+			}
 			p.syntax(k, k+1, fmt.Sprintf("missing name after \"@%s.\": write \"-- @%s.NAME: value\"", pr.Key, pr.Key))
 			return
 		}

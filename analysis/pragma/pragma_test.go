@@ -205,6 +205,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"missing colon", "-- @key value", "value", []string{"missing ':'", `"-- @key: value"`}},
 		{"equals instead of colon", "-- @kind = table", "=", []string{"missing ':'", `"-- @kind: table"`}},
 		{"empty name", "-- @expect.: x > 0", ".", []string{"missing name", "@expect.NAME"}},
+		{"accented name", "-- @expect.é: x > 0", "é", []string{"invalid name", "ASCII letters"}},
 		{"crlf", "-- @kind table\r\nSELECT 1", "table", []string{"missing ':'"}},
 	}
 	for _, tt := range tests {

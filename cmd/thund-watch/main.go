@@ -158,6 +158,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprintln(stderr, "thund-watch: --check and --once exclude each other: --check only analyses, --once also runs")
 		return o, errUsage
 	}
+	if (o.graph || o.columns) && !o.check {
+		fmt.Fprintln(stderr, "thund-watch: --graph and --columns go with --check (without it, thund-watch starts watching)")
+		return o, errUsage
+	}
 	switch fs.NArg() {
 	case 0:
 		o.dir = "."
@@ -185,6 +189,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	snap, err := analysis.Load(o.dir, analysis.Options{Backends: o.backends})
 	if err != nil {
 		fmt.Fprintf(stderr, "thund-watch: %v\n", err)
+		return 2
+	}
+	if notAPipeline(snap) {
+		fmt.Fprintf(stderr, "thund-watch: %s holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file; give the pipeline's folder\n", o.dir)
 		return 2
 	}
 	out := bufio.NewWriter(stdout)
@@ -243,4 +251,19 @@ func columnChecks(snap *analysis.Snapshot) ([]ir.Diagnostic, error) {
 		return nil, err
 	}
 	return res.Diagnostics, nil
+}
+
+// notAPipeline reports whether a folder has nothing of a pipeline: no
+// spec, no thund.yaml, no .sql file (a mistyped or wrong folder, which
+// would otherwise pass as an empty pipeline).
+func notAPipeline(snap *analysis.Snapshot) bool {
+	if snap.Project.HasSpec || snap.Project.ConfigFile != "" {
+		return false
+	}
+	for _, f := range snap.Files {
+		if strings.HasSuffix(strings.ToLower(f), ".sql") {
+			return false
+		}
+	}
+	return true
 }

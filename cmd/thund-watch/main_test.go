@@ -122,10 +122,15 @@ func TestJSONMatchesText(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	empty := t.TempDir()
 	for _, args := range [][]string{
 		{"--check", "--backend", "spark-9", "."},
 		{"--check", "a", "b"},
 		{"--no-such-flag"},
+		{"--graph", "."},             // would start watch mode
+		{"--columns", "--once", "."}, // --columns is --check's
+		{"--check", empty},           // not a pipeline: no spec, thund.yaml or .sql
+		{"--once", empty},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != 2 {

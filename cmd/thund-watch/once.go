@@ -103,7 +103,7 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		if d == nil || d.Phase != engine.Completed {
 			continue
 		}
-		p, err := preview.Dataset(ctx, sess, name, 0, o.limit)
+		p, err := preview.Dataset(ctx, sess, d.Name, 0, o.limit) // as defined, not as typed
 		if err != nil {
 			fmt.Fprintf(stderr, "thund-watch: %v\n", err)
 			continue
@@ -124,7 +124,11 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 			plural(rs.Datasets, "dataset"), rs.Completed, rs.Failed, rs.Skipped, rs.ElapsedMS, plural(rs.Errors, "error"), plural(rs.Warnings, "warning"))
 	}
 	if runErr != nil {
-		fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "thund-watch: interrupted; the datasets above ran, the others did not")
+		} else {
+			fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)
+		}
 		return 1
 	}
 	failedExpectation := false
