@@ -48,7 +48,18 @@ func (s *Snapshot) Broken() map[string]string {
 			p := ix.Rune(diag.Loc.Start)
 			where = fmt.Sprintf("%s:%d:%d", diag.Loc.File, p.Line+1, p.Column+1)
 		}
-		out[key] = fmt.Sprintf("not run: its definition has an error (%s: %s); fix it first", where, diag.Message)
+		out[key] = fmt.Sprintf("not run: its definition has an error (%s: %s); fix it first", where, headline(diag.Message))
 	}
 	return out
+}
+
+// headline is a diagnostic's message up to its advice (the first ": " or
+// "; "), which the full diagnostic gives where it is printed.
+func headline(msg string) string {
+	for i := 0; i+1 < len(msg); i++ {
+		if (msg[i] == ':' || msg[i] == ';') && msg[i+1] == ' ' {
+			return msg[:i]
+		}
+	}
+	return msg
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,8 +70,8 @@ func TestSparkOnlySyntaxIsNotNative(t *testing.T) {
 	}
 	for name, c := range flagged {
 		ds := unsupported(name + ".sql")
-		if len(ds) != 1 || ds[0].Backend != ir.Native || ds[0].Severity != ir.Error || !strings.Contains(ds[0].Message, "Spark-only SQL syntax") || !strings.Contains(ds[0].Message, "DuckDB: ") {
-			t.Errorf("%s: %+v, want one native error about Spark-only syntax", name, ds)
+		if len(ds) != 1 || ds[0].Backend != ir.Native || ds[0].Severity != ir.Error || !strings.Contains(ds[0].Message, "DuckDB's parser rejects") || !strings.Contains(ds[0].Message, "DuckDB: ") {
+			t.Errorf("%s: %+v, want one native error about SQL DuckDB rejects", name, ds)
 			continue
 		}
 		if c.at != "" {
@@ -98,5 +99,37 @@ func TestSparkOnlySyntaxIsNotNative(t *testing.T) {
 		if ds := unsupported(name + ".sql"); len(ds) != 0 {
 			t.Errorf("spark-4.1 only, %s: %+v", name, ds)
 		}
+	}
+}
+
+// TestDuckDBReservedNames: a table named with a word DuckDB reserves
+// (pivot) parses with PostgreSQL but not DuckDB, so native cannot run it:
+// an error at the word; in backticks it is a name and fine.
+func TestDuckDBReservedNames(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"thund.yaml": "backends: [native]\n", "samples/pivot.csv": "id\n1\n",
+		"a.sql": "SELECT * FROM pivot\n", "b.sql": "SELECT * FROM `pivot`\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range s.Diagnostics {
+		if d.Code == ir.CodeUnsupported {
+			got = append(got, fmt.Sprintf("%s:%d %s", d.Loc.File, d.Loc.Start, d.Backend))
+		}
+	}
+	if strings.Join(got, ",") != "a.sql:14 native" {
+		t.Fatalf("unsupported-on-backend: %v, want a.sql:14 native", got)
+	}
+	if b := s.Broken(); len(b) != 1 || b["a"] == "" || len(b["a"]) > 200 {
+		t.Fatalf("broken: %v", b)
 	}
 }

@@ -23,7 +23,7 @@ const (
 	PersistentView     Feature = "a persistent view"
 	TriggerInterval    Feature = "a processing_time or continuous trigger"
 	DuckDBSyntax       Feature = "DuckDB-only SQL syntax"
-	SparkSyntax        Feature = "Spark-only SQL syntax"
+	SparkSyntax        Feature = "SQL that DuckDB's parser rejects"
 )
 
 // Support says whether a backend runs a feature, and if not, why.
@@ -96,7 +96,7 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 	// parser error: the engine maps Spark functions onto DuckDB (engine's
 	// CompatFunctions), not syntax.
 	SparkSyntax: {
-		ir.Native:  no("DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST), or restrict the dataset with `-- @backends: spark-4.1`"),
+		ir.Native:  no("DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L, or a name DuckDB reserves, such as a table called pivot); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST, a reserved name in backticks), or restrict the dataset with `-- @backends: spark-4.1`"),
 		ir.Spark41: yes,
 		ir.Spark42: yes,
 	},

@@ -109,6 +109,14 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 			}
 		}
 	}
+	if parsed == "postgres" && d == nil && q.SparkOnly == nil && usesDuckReserved(text, toks) {
+		// PostgreSQL read it, but a word DuckDB reserves (a table called
+		// pivot, an alias semi) stops DuckDB's parser, so it cannot run
+		// natively. Checked only when such a word appears.
+		if r, err := duckParse(input); err == nil && r.failed {
+			q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, r)
+		}
+	}
 	switch {
 	case d != nil:
 		return q, d
@@ -130,6 +138,27 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		q.AggLoc = aggLoc(text, sp, toks, &f)
 	}
 	return q, diags
+}
+
+// duckReserved are words DuckDB's grammar reserves that PostgreSQL's does
+// not: a query using one as a name parses with PostgreSQL only.
+var duckReserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("anti asof columns describe glob lambda pivot pivot_longer pivot_wider positional qualify semi show summarize unpivot try_cast struct map") {
+		duckReserved[w] = true
+	}
+}
+
+// usesDuckReserved reports whether a query's words include one DuckDB
+// reserves.
+func usesDuckReserved(text string, toks []token) bool {
+	for _, t := range toks {
+		if t.kind == tkWord && t.end-t.start <= 12 && duckReserved[strings.ToLower(text[t.start:t.end])] {
+			return true
+		}
+	}
+	return false
 }
 
 // duckStop is where DuckDB's parser rejected input (the query text[sp]),
