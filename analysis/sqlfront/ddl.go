@@ -195,6 +195,16 @@ func (p *stmtParser) unsupported() {
 		hint = "; a pipeline declares its datasets and does not modify them: remove the statement"
 	default:
 		hint = "; remove the statement or move it out of the pipeline's SQL files"
+		if kw := nearKeyword(p.word(0)); kw != "" {
+			// SELEC, CRATE: a misspelt keyword rather than a statement
+			// pipelines refuse.
+			p.diags = append(p.diags, ir.Diagnostic{
+				Loc:      ir.Loc{File: p.file, Start: p.toks[0].start, End: p.toks[0].end},
+				Severity: ir.Error, Code: ir.CodeSQLSyntax,
+				Message: fmt.Sprintf("%s is not an SQL keyword: did you mean %s?", p.text[p.toks[0].start:p.toks[0].end], kw),
+			})
+			return
+		}
 	}
 	p.diags = append(p.diags, ir.Diagnostic{
 		Loc:      ir.Loc{File: p.file, Start: sp.Start, End: sp.End},
@@ -671,4 +681,50 @@ func (p *stmtParser) use() {
 	if i < len(p.toks) {
 		p.errTok(i, fmt.Sprintf("unexpected %s after %s %s: the statement takes one name", p.tokDesc(i), what, p.st.SetValue))
 	}
+}
+
+// statementKeywords start the statements a pipeline file holds.
+var statementKeywords = []string{"SELECT", "WITH", "VALUES", "FROM", "CREATE", "INSERT", "SET", "USE"}
+
+// nearKeyword returns the statement keyword w (upper case) is one edit
+// (or one swap of neighbours) away from, or "".
+func nearKeyword(w string) string {
+	if len(w) < 3 {
+		return ""
+	}
+	for _, kw := range statementKeywords {
+		if oneEdit(w, kw) {
+			return kw
+		}
+	}
+	return ""
+}
+
+// oneEdit reports whether a and b differ by one insertion, deletion,
+// substitution or swap of neighbouring letters.
+func oneEdit(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) == len(b) {
+		diff := []int{}
+		for i := range a {
+			if a[i] != b[i] {
+				diff = append(diff, i)
+			}
+		}
+		return len(diff) == 1 || len(diff) == 2 && diff[1] == diff[0]+1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]
+	}
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) != 1 {
+		return false
+	}
+	for i := range b {
+		if a[i] != b[i] {
+			return a[i+1:] == b[i:]
+		}
+	}
+	return true
 }

@@ -54,3 +54,17 @@ func TestUnterminatedQuotedName(t *testing.T) {
 		t.Fatalf("SDP form: %+v", f.Diags)
 	}
 }
+
+// TestMisspeltStatementKeyword: SELEC and CRAETE are typos of SELECT and
+// CREATE, said so at the word, rather than statements pipelines refuse.
+func TestMisspeltStatementKeyword(t *testing.T) {
+	for text, want := range map[string]string{"SELEC 1 AS id": "SELECT", "CRAETE MATERIALIZED VIEW x AS SELECT 1": "CREATE", "WTIH a AS (SELECT 1) SELECT * FROM a": "WITH"} {
+		f := Parse("f.sql", text)
+		if len(f.Diags) != 1 || f.Diags[0].Code != ir.CodeSQLSyntax || !strings.Contains(f.Diags[0].Message, "did you mean "+want+"?") || f.Diags[0].Loc.Start != 0 {
+			t.Errorf("%q: %+v", text, f.Diags)
+		}
+	}
+	if f := Parse("f.sql", "DROP TABLE x"); len(f.Diags) != 1 || f.Diags[0].Code != ir.CodeSQLUnsupported {
+		t.Errorf("DROP: %+v", f.Diags)
+	}
+}
