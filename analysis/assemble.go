@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -127,6 +128,12 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 			if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {
 				continue
 			}
+			if folder := "samples/" + strings.ToLower(ref.Name); s.emptyFolder(folder) {
+				// The stream's folder is there, without a batch yet.
+				diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef,
+					Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
+				continue
+			}
 			diags = append(diags, unknownRef(p, ref))
 		}
 	}
@@ -241,3 +248,13 @@ func lastSegment(name string) string {
 }
 
 func filepathToSlash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
+
+// emptyFolder reports whether rel is a folder under the root that holds
+// no file (the file list only knows folders with files in them).
+func (s *Snapshot) emptyFolder(rel string) bool {
+	if s.dirs[rel] {
+		return false
+	}
+	fi, err := os.Stat(s.Abs(rel))
+	return err == nil && fi.IsDir()
+}

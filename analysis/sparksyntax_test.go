@@ -133,3 +133,18 @@ func TestDuckDBReservedNames(t *testing.T) {
 		t.Fatalf("broken: %v", b)
 	}
 }
+
+// TestEmptyStreamFolder: a read of a stream whose samples/ folder exists
+// but is empty says so, rather than asking for samples/NAME.csv.
+func TestEmptyStreamFolder(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "samples", "events"), 0o755)
+	os.WriteFile(filepath.Join(root, "a.sql"), []byte("SELECT * FROM STREAM(events)\n"), 0o644)
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Diagnostics) != 1 || !strings.Contains(s.Diagnostics[0].Message, "samples/events/ holds no micro-batch file") {
+		t.Fatalf("diagnostics: %+v", s.Diagnostics)
+	}
+}
