@@ -47,9 +47,14 @@ func Streaming(p *ir.Pipeline) []ir.Diagnostic {
 			continue
 		}
 		if len(streamRefs) == 0 && f.CDC == nil {
+			msg := fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name)
+			if f.Append || ir.NameKey(f.Name) != ir.NameKey(d.Name) {
+				// One of several flows into the table: name the flow.
+				msg = fmt.Sprintf("flow %s into streaming table %s reads no stream; every flow into a streaming table reads incrementally: read its source with STREAM(source)", f.Name, d.Name)
+			}
 			out = append(out, ir.Diagnostic{
 				Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeStreamNoStream,
-				Message: fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name),
+				Message: msg,
 			})
 		}
 		if f.CDC != nil && len(streamRefs) == 0 {
