@@ -83,17 +83,33 @@ func (s *Server) describe(ctx context.Context, rootPath string, snap *analysis.S
 	s.publish(rootPath, snap, gen)
 }
 
-// columnDiagnostics returns the column findings of the last description,
-// when it described this very snapshot (otherwise their ranges may be
-// stale).
+// columnDiagnostics returns the column findings of the last description
+// that still apply to snap.
 func (s *Server) columnDiagnostics(rootPath string, snap *analysis.Snapshot) []ir.Diagnostic {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.roots[rootPath]
-	if st == nil || st.describe.snap != snap || st.describe.result == nil {
+	if st == nil || st.describe.result == nil {
+		s.mu.Unlock()
 		return nil
 	}
-	return st.describe.result.Diagnostics
+	described, diags := st.describe.snap, st.describe.result.Diagnostics
+	s.mu.Unlock()
+	if described == snap {
+		return diags
+	}
+	// Until the next description (after DescribeDelay), the findings in
+	// files whose text has not changed stand: their ranges still hold,
+	// and dropping them would make them blink at every keystroke in
+	// another file.
+	var out []ir.Diagnostic
+	for _, d := range diags {
+		was, ok1 := described.Text(d.Loc.File)
+		now, ok2 := snap.Text(d.Loc.File)
+		if ok1 && ok2 && was == now {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // describedColumns returns a dataset's or source's columns from the last

@@ -162,7 +162,7 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 		if dr != nil {
 			out.Error = fmt.Sprintf("%s %s: %s", d.Name, dr.Phase, dr.Error)
 		}
-		go s.publish(dp.root, dp.snap, -1)
+		go s.republish(dp.root)
 		return out, nil
 	}
 	page, err := preview.Dataset(ctx, sess, d.Name, p.Offset, p.Limit)
@@ -181,7 +181,7 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	st.previews[key] = &lastPreview{page: page, rows: counts, elapsed: elapsed}
 	st.stateMu.Unlock()
 	out.Diff = diffRows(prev, all.Rows, counts)
-	go s.publish(dp.root, dp.snap, -1)
+	go s.republish(dp.root)
 	return out, nil
 }
 
@@ -460,7 +460,7 @@ func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
 	}
 	progress("end", fmt.Sprintf("done in %d ms", res.Elapsed.Milliseconds()), 100)
 	st.setExtra(expectationDiagnostics(pl, res))
-	go s.publish(dp.root, dp.snap, -1)
+	go s.republish(dp.root)
 	out := &RunResult{ElapsedMS: res.Elapsed.Milliseconds(), Failed: res.Failed(), Datasets: []RunDataset{}, Expectations: []Expectation{}}
 	for _, k := range res.Order {
 		d := res.Datasets[k]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/thund-dev/thund/internal/testutil"
 	"go.lsp.dev/jsonrpc2"
@@ -555,5 +557,100 @@ func TestPreviewBesideACycle(t *testing.T) {
 	}
 	if got := code(&PreviewParams{URI: u, Dataset: "base", Offset: -5}); got != jsonrpc2.InvalidParams {
 		t.Errorf("negative offset: code %d, want %d", got, jsonrpc2.InvalidParams)
+	}
+}
+
+// TestPreviewDoesNotRepublishOldText: a preview that ends after an edit
+// must not publish the diagnostics of the text it started with under the
+// edit's version.
+func TestPreviewDoesNotRepublishOldText(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"thund.yaml": "backends: [native]\n",
+		"slow.sql":   "SELECT count(*) AS n FROM range(400000000) a WHERE a.range % 7 = 3\n",
+		"e.sql":      "SELECT * FROM bad_ref\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startServer(t)
+	ePath := filepath.Join(root, "e.sql")
+	eURI, _ := c.open(t, ePath)
+	if p := c.waitFor(t, ePath); len(p.Diagnostics) != 1 {
+		t.Fatalf("e.sql opened: %+v", p)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var pr PreviewResult
+		_, err := c.conn.Call(context.Background(), "thund/preview", &PreviewParams{URI: uri.File(filepath.Join(root, "slow.sql")), Dataset: "slow"}, &pr)
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // the preview is running
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: eURI}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT * FROM slow\n"}},
+	})
+	if p := c.waitFor(t, ePath); p.Version != 2 || len(p.Diagnostics) != 0 {
+		t.Fatalf("after the fix: %+v", p)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(DescribeDelay + 10*Debounce)
+	for {
+		select {
+		case p := <-c.diags:
+			if p.URI.Filename() == ePath && len(p.Diagnostics) != 0 {
+				t.Fatalf("after the preview, e.sql got diagnostics of its old text: %+v", p)
+			}
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// TestColumnFindingsDoNotBlink: an edit in one file leaves another file's
+// unknown-column error in place (it is not cleared and published again
+// when the next description ends).
+func TestColumnFindingsDoNotBlink(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	c := startServer(t)
+	tr := filepath.Join(root, "transformations")
+	rPath := filepath.Join(tr, "revenue_by_region.sql")
+	ru, rtext := c.open(t, rPath)
+	bad := strings.Replace(rtext, "avg(order_total)", "avg(order_totl)", 1)
+	if bad == rtext {
+		t.Fatal("test setup: avg(order_total) not found")
+	}
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: ru}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: bad}},
+	})
+	for {
+		p := c.waitFor(t, rPath)
+		if len(p.Diagnostics) > 0 && p.Diagnostics[0].Code == "unknown-column" {
+			break
+		}
+	}
+	tPath := filepath.Join(tr, "top_products.sql")
+	tu, ttext := c.open(t, tPath)
+	for v := int32(2); v < 5; v++ {
+		c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: tu}, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: fmt.Sprintf("-- edit %d\n%s", v, ttext)}},
+		})
+		time.Sleep(3 * Debounce)
+	}
+	deadline := time.After(DescribeDelay + 10*Debounce)
+	for {
+		select {
+		case p := <-c.diags:
+			if p.URI.Filename() == rPath {
+				t.Fatalf("revenue_by_region.sql published again after edits elsewhere: %+v", p)
+			}
+		case <-deadline:
+			return
+		}
 	}
 }

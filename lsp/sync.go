@@ -433,6 +433,22 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 	s.mu.Unlock()
 }
 
+// republish publishes a root's newest snapshot again (after a run or a
+// preview changed the expectation results), if it is current: when an
+// edit came since, its own publication is on the way, and publishing an
+// older snapshot would stamp old diagnostics with the new version.
+func (s *Server) republish(rootPath string) {
+	s.mu.Lock()
+	st := s.roots[rootPath]
+	if st == nil || st.snap == nil || st.snapGen != st.gen {
+		s.mu.Unlock()
+		return
+	}
+	snap, gen := st.snap, st.gen
+	s.mu.Unlock()
+	s.publish(rootPath, snap, gen)
+}
+
 // sentDiagnostics is what was published for a file.
 type sentDiagnostics struct {
 	version uint32
