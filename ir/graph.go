@@ -448,6 +448,25 @@ func (p *Pipeline) Validate() []Problem {
 			})
 		}
 	}
+	// sales.x and x are one table when the database is sales.
+	for i, d := range p.nodes {
+		j := strings.LastIndexByte(d.Name, '.')
+		if j < 0 || p.ownQualified[NameKey(d.Name[j+1:])] != int32(i) {
+			continue
+		}
+		if m, ok := p.ids[NameKey(d.Name[j+1:])]; ok {
+			first, second := p.nodes[m], d
+			if int(m) > i {
+				first, second = second, first
+			}
+			out = append(out, Problem{
+				Code:    CodeDuplicate,
+				Loc:     second.NameLoc,
+				Message: fmt.Sprintf("dataset %q is already defined as %q: with the pipeline's database they are one table; rename one of the two definitions", second.Name, first.Name),
+				Related: []Related{{Loc: first.NameLoc, Message: "first definition of " + first.Name}},
+			})
+		}
+	}
 	flows := make(map[string]*Flow, len(p.Flows))
 	for _, f := range p.Flows {
 		k := NameKey(f.Name)

@@ -127,3 +127,19 @@ func itoa(i int) string {
 	}
 	return string(b)
 }
+
+// TestOwnQualifiedDuplicate: with database sales, sales.x and x name one
+// table, so defining both is a duplicate, reported at the second.
+func TestOwnQualifiedDuplicate(t *testing.T) {
+	p := pipeline("x:", "sales.x:", "other.x:")
+	p.Database = "sales"
+	var dups []Problem
+	for _, prob := range p.Validate() {
+		if prob.Code == CodeDuplicate {
+			dups = append(dups, prob)
+		}
+	}
+	if len(dups) != 1 || dups[0].Loc.File != "sales.x.sql" || len(dups[0].Related) != 1 || dups[0].Related[0].Loc.File != "x.sql" {
+		t.Fatalf("duplicates: %+v", dups)
+	}
+}

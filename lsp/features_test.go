@@ -225,6 +225,11 @@ func TestRenameQualifiedDataset(t *testing.T) {
 	if string(got) != want {
 		t.Fatalf("after the rename:\n%s\nwant\n%s", got, want)
 	}
+	// A word only DuckDB reserves would break the native run: refused.
+	_, err := c.conn.Call(context.Background(), protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "db.q", 0, 3)), NewName: "summarize"}, &edit)
+	if err == nil || !strings.Contains(err.Error(), "keyword") {
+		t.Fatalf("rename to summarize: %v", err)
+	}
 }
 
 func TestCompletionContexts(t *testing.T) {
@@ -652,5 +657,30 @@ func TestColumnFindingsDoNotBlink(t *testing.T) {
 		case <-deadline:
 			return
 		}
+	}
+}
+
+// TestRenameOntoOwnQualifiedName: with database sales, renaming sales.own
+// to clean_things is refused when clean_things exists (they would be one
+// table).
+func TestRenameOntoOwnQualifiedName(t *testing.T) {
+	root := t.TempDir()
+	text := "CREATE MATERIALIZED VIEW sales.own AS SELECT 1 AS id;\n"
+	for name, body := range map[string]string{
+		"spark-pipeline.yml":               "name: q\ndatabase: sales\nstorage: /tmp/q-storage\nlibraries:\n  - glob:\n      include: transformations/**\n",
+		"transformations/a.sql":            text,
+		"transformations/clean_things.sql": "SELECT 2 AS id\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startServer(t)
+	u, _ := c.open(t, filepath.Join(root, "transformations", "a.sql"))
+	var edit json.RawMessage
+	_, err := c.conn.Call(context.Background(), protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(u, posOf(t, text, "own", 0, 1)), NewName: "clean_things"}, &edit)
+	if err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("rename onto clean_things: %v %s", err, edit)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -197,7 +198,7 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	if !identifier.MatchString(p.NewName) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit", p.NewName)
 	}
-	if reservedWords[strings.ToLower(p.NewName)] {
+	if w := strings.ToLower(p.NewName); reservedWords[w] || sqlfront.DuckDBReserves(w) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is an SQL keyword, so FROM %s would not parse: pick another name", p.NewName, p.NewName)
 	}
 	if p.NewName == lastPart(d.Name) {
@@ -205,7 +206,8 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	}
 	// A qualified dataset keeps its qualifiers: db.orders becomes db.NEW.
 	newFull := d.Name[:len(d.Name)-len(lastPart(d.Name))] + p.NewName
-	if other := dp.snap.Pipeline.Dataset(newFull); other != nil && other != d {
+	// Resolve also finds x when db.x is the pipeline's own database.
+	if other := dp.snap.Pipeline.Resolve(newFull); other != nil && other != d {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "a dataset named %s already exists in %s", other.Name, other.Loc.File)
 	}
 	edits := map[string][]protocol.TextEdit{}

@@ -150,6 +150,11 @@ func init() {
 	}
 }
 
+// DuckDBReserves reports whether DuckDB's grammar reserves word (lower
+// case), beyond the words PostgreSQL reserves: such a name must be quoted
+// to run natively.
+func DuckDBReserves(word string) bool { return duckReserved[word] }
+
 // usesDuckReserved reports whether a query's words include one DuckDB
 // reserves.
 func usesDuckReserved(text string, toks []token) bool {
