@@ -72,11 +72,6 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 				items = append(items, datasetItems(dp.snap)...)
 			}
 		}
-	case qualifiedCtx.MatchString(before) && !strings.HasPrefix(strings.TrimSpace(before), "--"):
-		alias := qualifiedCtx.FindStringSubmatch(before)[1]
-		if table := aliasTable(dp.snap, dp.rel, dp.off, alias); table != "" {
-			items = append(items, s.columnItems(dp, []string{table})...)
-		}
 	case tableCtx.MatchString(before):
 		// The statement's own CTEs, then every dataset but the one the
 		// statement defines (reading it would be a cycle).
@@ -95,6 +90,11 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 		}
 		for _, src := range dp.snap.Pipeline.Sources {
 			items = append(items, protocol.CompletionItem{Label: src.Name, Kind: protocol.CompletionItemKindFile, Detail: "source " + src.Sample})
+		}
+	case qualifiedCtx.MatchString(before) && !strings.HasPrefix(strings.TrimSpace(before), "--"):
+		alias := qualifiedCtx.FindStringSubmatch(before)[1]
+		if table := aliasTable(dp.snap, dp.rel, dp.off, alias); table != "" {
+			items = append(items, s.columnItems(dp, []string{table})...)
 		}
 	default:
 		if !strings.HasPrefix(strings.TrimSpace(before), "--") {
@@ -157,20 +157,82 @@ func aliasTable(snap *analysis.Snapshot, rel string, off int, alias string) stri
 		}
 		lo, hi = f.QueryLoc.Start, min(len(text), f.QueryLoc.End)
 	}
-	for _, m := range fromItem.FindAllStringSubmatch(text[lo:hi], -1) {
-		name := strings.NewReplacer("`", "", `"`, "").Replace(m[1])
-		if strings.EqualFold(name, alias) || strings.EqualFold(m[2], alias) {
-			return name
+	for _, it := range fromItems(text[lo:hi]) {
+		if strings.EqualFold(it.table, alias) || strings.EqualFold(it.alias, alias) {
+			return it.table
 		}
 	}
 	return ""
 }
 
+// fromItemT is a table of a FROM clause and its alias ("" when none).
+type fromItemT struct{ table, alias string }
+
+// fromItems reads the tables of a statement's FROM clauses and JOINs, with
+// their aliases, from its text alone (it need not parse): after FROM or
+// JOIN, a name, an optional [AS] alias that is not a keyword, and more
+// items after commas. A subquery (FROM (SELECT ...) s) gives no item.
+func fromItems(stmt string) []fromItemT {
+	var out []fromItemT
+	for _, loc := range fromOrJoin.FindAllStringIndex(stmt, -1) {
+		i := loc[1]
+		for {
+			i = skipSpace(stmt, i)
+			stream := false
+			if m := streamOpen.FindStringIndex(stmt[i:]); m != nil {
+				i += m[1]
+				stream = strings.Contains(stmt[i-m[1]+m[0]:i], "(")
+			}
+			name := tableName.FindString(stmt[i:])
+			if name == "" {
+				break
+			}
+			i += len(name)
+			i = skipSpace(stmt, i)
+			if stream && i < len(stmt) && stmt[i] == ')' {
+				i = skipSpace(stmt, i+1)
+			}
+			it := fromItemT{table: strings.NewReplacer("`", "", `"`, "").Replace(name)}
+			if m := aliasWord.FindStringSubmatch(stmt[i:]); m != nil && !clauseWords[strings.ToUpper(m[1])] {
+				it.alias = m[1]
+				i += len(m[0])
+			}
+			out = append(out, it)
+			i = skipSpace(stmt, i)
+			if i >= len(stmt) || stmt[i] != ',' {
+				break
+			}
+			i++
+		}
+	}
+	return out
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+var (
+	fromOrJoin = regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\b`)
+	streamOpen = regexp.MustCompile(`(?i)^STREAM\s*\(?\s*`)
+	tableName  = regexp.MustCompile("^[A-Za-z_`\"][A-Za-z0-9_.`\"]*")
+	aliasWord  = regexp.MustCompile(`(?i)^(?:AS\s+)?([A-Za-z_][A-Za-z0-9_]*)`)
+	// clauseWords end a FROM item: they are never its alias.
+	clauseWords = map[string]bool{}
+)
+
+func init() {
+	for _, w := range strings.Fields("JOIN LEFT RIGHT INNER OUTER FULL CROSS NATURAL ANTI SEMI ASOF POSITIONAL LATERAL ON USING WHERE GROUP ORDER HAVING LIMIT OFFSET UNION INTERSECT EXCEPT MINUS WINDOW QUALIFY SELECT FROM AS WITH VALUES") {
+		clauseWords[w] = true
+	}
+}
+
 var (
 	// aliasAfter is the alias after a table reference: ` AS o`, ` o`.
 	aliasAfter = regexp.MustCompile(`(?i)^\s+(?:AS\s+)?([A-Za-z_][A-Za-z0-9_]*)`)
-	// fromItem is a table after FROM or JOIN, with its alias if any.
-	fromItem = regexp.MustCompile("(?i)\\b(?:FROM|JOIN)\\s+(?:STREAM\\s*\\(?\\s*)?([A-Za-z_`\"][A-Za-z0-9_.`\"]*)(?:\\s*\\))?(?:\\s+(?:AS\\s+)?([A-Za-z_][A-Za-z0-9_]*))?")
 )
 
 // cteDef is a common table expression's name: WITH x AS (, , y AS (.

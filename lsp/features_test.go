@@ -479,6 +479,27 @@ func TestColumnsFromDescribe(t *testing.T) {
 	}
 }
 
+// TestFromItems reads FROM and JOIN items with their aliases from text
+// that need not parse.
+func TestFromItems(t *testing.T) {
+	for stmt, want := range map[string]string{
+		"SELECT p. FROM clean_orders JOIN products AS p ON true":     "clean_orders: products:p",
+		"SELECT c. FROM clean_orders\nJOIN customers c USING (id)":   "clean_orders: customers:c",
+		"SELECT p.\nFROM clean_orders o, products p WHERE":           "clean_orders:o products:p",
+		"SELECT s. FROM (SELECT order_id FROM clean_orders) AS s":    "clean_orders:",
+		"SELECT * FROM STREAM(clicks) c LEFT JOIN `db`.`t` ON c.id":  "clicks:c db.t:",
+		"SELECT * FROM a WHERE x IN (SELECT y FROM b bb) ORDER BY 1": "a: b:bb",
+	} {
+		var got []string
+		for _, it := range fromItems(stmt) {
+			got = append(got, it.table+":"+it.alias)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: %v, want %s", stmt, got, want)
+		}
+	}
+}
+
 // TestSparkDryRunRefusesBeforeCalling: without a remote the request says
 // how to set one; with one, a pipeline Spark cannot run (retail uses
 // expectations) is refused with the analysis findings, before any call.
