@@ -5,7 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -82,21 +86,39 @@ type resumeInfo struct {
 // resumable reports whether d can resume from its committed outputs and
 // stream state, loading the state tables when it can. When d had a state
 // but cannot resume, it emits an event saying why.
-func (st *runState) resumable(ctx context.Context, d *ir.Dataset) (*resumeInfo, bool) {
+//
+// A replay rebuilds the table from the micro-batch files there are now: when
+// some it consumed before are gone (archived, deleted), their committed rows
+// would be lost, so it does not replay and returns an error saying so.
+func (st *runState) resumable(ctx context.Context, d *ir.Dataset) (*resumeInfo, bool, error) {
 	if st.s.opts.StateDir == "" || d.Kind != ir.StreamingTable {
-		return nil, false
+		return nil, false, nil
 	}
 	m, err := st.s.OutputManifest(d.Name)
 	if err != nil || m == nil || len(m.Consumed) == 0 {
-		return nil, false
+		return nil, false, nil
 	}
-	replay := func(why string) (*resumeInfo, bool) {
+	replay := func(why string) (*resumeInfo, bool, error) {
+		var gone []string
+		for _, files := range m.Consumed {
+			for _, f := range files {
+				if _, err := os.Stat(filepath.Join(st.s.Root, filepath.FromSlash(f))); errors.Is(err, fs.ErrNotExist) {
+					gone = append(gone, f)
+				}
+			}
+		}
+		if len(gone) > 0 {
+			sort.Strings(gone)
+			dir, _ := st.s.outputDir(d.Name)
+			return nil, false, fmt.Errorf("%s: its stream state cannot be used (%s), and replaying the streams would lose the rows of %d consumed micro-batch file(s) that are gone (%s); put them back, or delete %s to rebuild the table from the files left",
+				d.Name, why, len(gone), strings.Join(gone[:min(3, len(gone))], ", "), dir)
+		}
 		flow := ""
 		if flows := st.p.FlowsInto(d.Name); len(flows) > 0 {
 			flow = flows[0].Name
 		}
 		st.emit(Event{Dataset: d.Name, Flow: flow, Phase: Planning, Message: "stream state discarded: " + why + "; replaying the streams from the start"})
-		return nil, false
+		return nil, false, nil
 	}
 	def, why := st.streamDefinition(d)
 	if def == "" {
@@ -137,7 +159,7 @@ func (st *runState) resumable(ctx context.Context, d *ir.Dataset) (*resumeInfo, 
 		}
 		info.tables[t.Name] = table
 	}
-	return info, true
+	return info, true, nil
 }
 
 // streamDefinition returns the hash of d's streaming definition, or "" and
@@ -173,7 +195,9 @@ func (st *runState) streamDefinition(d *ir.Dataset) (string, string) {
 		if why := st.unresumableStream(f, map[string]bool{}, false); why != "" {
 			return "", "flow " + f.Name + ": " + why
 		}
-		fd := flowDef{Name: f.Name, Target: ir.NameKey(f.Target), Query: strings.TrimSpace(f.Normalized), Streaming: f.Streaming,
+		// Comments and whitespace do not change a definition: a reworded
+		// comment must not discard the state.
+		fd := flowDef{Name: f.Name, Target: ir.NameKey(f.Target), Query: ir.NormalizeSQL(f.Normalized), Streaming: f.Streaming,
 			Append: f.Append, Aggregates: f.Aggregates, OutputMode: f.OutputMode}
 		if fd.OutputMode == "" {
 			fd.OutputMode = ir.Append
@@ -182,7 +206,7 @@ func (st *runState) streamDefinition(d *ir.Dataset) (string, string) {
 			fd.Watermark = []string{w.Column, w.Delay}
 		}
 		if c := f.CDC; c != nil {
-			fd.CDC = append([]string{c.SequenceBy, fmt.Sprint(c.SCD), c.Deletes}, c.Keys...)
+			fd.CDC = append([]string{c.SequenceBy, fmt.Sprint(c.SCD), ir.NormalizeSQL(c.Deletes)}, c.Keys...)
 		}
 		if s := f.Source; s != nil {
 			fd.Source = []string{string(s.Kind), s.Table}
@@ -196,7 +220,7 @@ func (st *runState) streamDefinition(d *ir.Dataset) (string, string) {
 			}
 		}
 		for _, e := range f.Expectations {
-			fd.Expectations = append(fd.Expectations, expectation{e.Name, e.SQL, e.Action})
+			fd.Expectations = append(fd.Expectations, expectation{e.Name, ir.NormalizeSQL(e.SQL), e.Action})
 		}
 		def.Flows = append(def.Flows, fd)
 	}

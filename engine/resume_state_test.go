@@ -787,3 +787,58 @@ func TestResumeMultiFlow(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeIgnoresCommentsRefusesLoss: a comment or whitespace added to a
+// streaming query keeps its state (the consumed files are poisoned, so a
+// replay would show); a real change with a consumed file gone fails the
+// dataset, naming the file, instead of rebuilding it without that file's
+// rows.
+func TestResumeIgnoresCommentsRefusesLoss(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	writeResumePipeline(t, root, 3)
+	runPipeline(t, root, state)
+	want := runPipeline(t, root, "")
+
+	kept := filepath.Join(root, "kept.sql")
+	text, err := os.ReadFile(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commented := strings.Replace(string(text), "SELECT ts, page, v", "SELECT ts,   -- when\n  page, v", 1)
+	writeTestFile(t, kept, commented)
+	poison(t, resumePoison, resumeFile(root, 0), resumeFile(root, 1), resumeFile(root, 2))
+	got := runPipeline(t, root, state)
+	for _, e := range got.res.Events {
+		if e.Phase == Planning && strings.Contains(e.Message, "discarded") {
+			t.Errorf("a comment discarded the state: %s: %s", e.Dataset, e.Message)
+		}
+	}
+	if got.rows["kept"] != want.rows["kept"] {
+		t.Errorf("kept after a comment edit:\n%s\nwant\n%s", got.rows["kept"], want.rows["kept"])
+	}
+
+	// A real change, with the first batch archived away.
+	writeTestFile(t, kept, strings.Replace(commented, "v > 0", "v > 1", 1))
+	if err := os.Remove(resumeFile(root, 0)); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := analysis.Load(root, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{StateDir: state, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Restore(context.Background(), snap.Pipeline); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Datasets["kept"]; r == nil || r.Phase != Failed || !strings.Contains(r.Error, "b-001.csv") || !strings.Contains(r.Error, "would lose") {
+		t.Fatalf("kept after a change with a batch gone: %+v", r)
+	}
+}

@@ -262,7 +262,12 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		return
 	}
 	created := false
-	if info, ok := st.resumable(ctx, d); ok {
+	info, ok, err := st.resumable(ctx, d)
+	if err != nil {
+		st.failDataset(dr, d, flows, err, start)
+		return
+	}
+	if ok {
 		st.mu.Lock()
 		if st.resumed == nil {
 			st.resumed = map[string]*resumeInfo{}

@@ -123,9 +123,9 @@ func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunS
 // EventText is the terminal line for a finished flow, or "" for the
 // intermediate phases.
 func EventText(e engine.Event, color bool) string {
-	green, red, dim, reset := "", "", "", ""
+	green, red, dim, yellow, reset := "", "", "", "", ""
 	if color {
-		green, red, dim, reset = "\x1b[32m", "\x1b[31m", "\x1b[2m", "\x1b[0m"
+		green, red, dim, yellow, reset = "\x1b[32m", "\x1b[31m", "\x1b[2m", "\x1b[33m", "\x1b[0m"
 	}
 	name := e.Dataset
 	if e.Flow != "" && e.Flow != e.Dataset {
@@ -147,6 +147,11 @@ func EventText(e engine.Event, color bool) string {
 		return fmt.Sprintf("%s✗ %-32s failed:%s %s", red, name, reset, strings.Join(lines, "\n    "))
 	case engine.Skipped:
 		return fmt.Sprintf("%s- %-32s skipped: %s%s", dim, name, e.Message, reset)
+	case engine.Planning:
+		// A plan worth saying (a stream state discarded and replayed).
+		if e.Message != "" {
+			return fmt.Sprintf("%s! %-32s %s%s", yellow, name, e.Message, reset)
+		}
 	}
 	return ""
 }

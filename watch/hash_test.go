@@ -23,8 +23,8 @@ func TestNormalizeSQL(t *testing.T) {
 		{"SELECT $$x  y$$ FROM t", "SELECT   $$x  y$$   FROM t"},
 	}
 	for _, c := range same {
-		if a, b := NormalizeSQL(c[0]), NormalizeSQL(c[1]); a != b {
-			t.Errorf("NormalizeSQL(%q) = %q, NormalizeSQL(%q) = %q; want equal", c[0], a, c[1], b)
+		if a, b := ir.NormalizeSQL(c[0]), ir.NormalizeSQL(c[1]); a != b {
+			t.Errorf("ir.NormalizeSQL(%q) = %q, ir.NormalizeSQL(%q) = %q; want equal", c[0], a, c[1], b)
 		}
 	}
 	differ := [][2]string{
@@ -38,11 +38,11 @@ func TestNormalizeSQL(t *testing.T) {
 		{"SELECT a FROM t WHERE x <= 2", "SELECT a FROM t WHERE x <= 3"},
 	}
 	for _, c := range differ {
-		if a, b := NormalizeSQL(c[0]), NormalizeSQL(c[1]); a == b {
-			t.Errorf("NormalizeSQL(%q) == NormalizeSQL(%q) = %q; want different", c[0], c[1], a)
+		if a, b := ir.NormalizeSQL(c[0]), ir.NormalizeSQL(c[1]); a == b {
+			t.Errorf("ir.NormalizeSQL(%q) == ir.NormalizeSQL(%q) = %q; want different", c[0], c[1], a)
 		}
 	}
-	if got, want := NormalizeSQL("  SELECT\n  a ,  b\n  FROM t ; "), "SELECT a,b FROM t"; got != want {
+	if got, want := ir.NormalizeSQL("  SELECT\n  a ,  b\n  FROM t ; "), "SELECT a,b FROM t"; got != want {
 		t.Errorf("NormalizeSQL = %q, want %q", got, want)
 	}
 }

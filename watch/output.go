@@ -226,7 +226,7 @@ func (o *output) event(e engine.Event) {
 		o.objects(report.EventJSON(e))
 		return
 	}
-	if e.Phase == engine.Failed || e.Phase == engine.Skipped {
+	if e.Phase == engine.Failed || e.Phase == engine.Skipped || e.Phase == engine.Planning && e.Message != "" {
 		o.text("  " + report.EventText(e, o.color))
 	}
 }

@@ -50,6 +50,11 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		for _, n := range rep.Notes {
 			fmt.Fprintf(stderr, "thund-watch: state: %s\n", n)
 		}
+		for _, d := range rep.Datasets {
+			if d.Message != "" {
+				fmt.Fprintf(stderr, "thund-watch: state: %s: %s (%s)\n", d.Name, d.Message, d.Status)
+			}
+		}
 	}
 	// Column checks: every dataset described over the samples, so an
 	// unknown column is reported where it is written, before running.
