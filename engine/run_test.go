@@ -172,3 +172,26 @@ func TestBrokenDefinitionsDoNotRun(t *testing.T) {
 		t.Errorf("bad's reason: %q", r.Error)
 	}
 }
+
+// TestOuterStreamJoinRefused: a LEFT JOIN of two streams fails with a
+// message saying why (the append-only strategy would emit NULL-padded
+// rows early and keep them); the inner join of the same streams runs.
+func TestOuterStreamJoinRefused(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "o", "1.csv"), "id,a\n1,x\n2,y\n")
+	writeTestFile(t, filepath.Join(root, "samples", "p", "1.csv"), "id,v\n1,10\n")
+	writeTestFile(t, filepath.Join(root, "lj.sql"), "-- @kind: streaming_table\nSELECT o.id, p.v FROM STREAM(o) o LEFT JOIN STREAM(p) p ON o.id = p.id\n")
+	writeTestFile(t, filepath.Join(root, "ij.sql"), "-- @kind: streaming_table\nSELECT o.id, p.v FROM STREAM(o) o JOIN STREAM(p) p ON o.id = p.id\n")
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Datasets["lj"]; r == nil || r.Phase != Failed || !strings.Contains(r.Error, "LEFT JOIN between streams") {
+		t.Errorf("lj: %+v", r)
+	}
+	if r := res.Datasets["ij"]; r == nil || r.Phase != Completed || r.Rows != 1 {
+		t.Errorf("ij: %+v", r)
+	}
+}

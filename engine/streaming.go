@@ -323,6 +323,16 @@ func (fr *flowRun) run(ctx context.Context, appendTo bool) error {
 	if err := fr.choose(appendTo); err != nil {
 		return err
 	}
+	if fr.strategy == stratDiff {
+		// The diff strategy appends what each trigger's join adds and
+		// never takes a row back, which an outer join needs: its unmatched
+		// rows would go out with NULLs before their match arrives.
+		if tree, err := parseQueryTree(ctx, st.conn, fr.query); err == nil && tree != nil {
+			if kind := outerJoin(tree); kind != "" {
+				return fr.fail("a %s JOIN between streams is not supported by the native engine: unmatched rows would be emitted with NULLs before their match arrives, and stay after it; use an inner join, or join the stream with a batch dataset (read without STREAM)", kind)
+			}
+		}
+	}
 	if f.Watermark != nil && f.Watermark.Column != "" {
 		var ok bool
 		if err := st.conn.QueryRowContext(ctx, "SELECT try_cast(? AS INTERVAL) IS NOT NULL", f.Watermark.Delay).Scan(&ok); err != nil || !ok {

@@ -71,6 +71,34 @@ func parseQueryTree(ctx context.Context, conn *sql.Conn, query string) (map[stri
 	return head.Statements[0].Node, nil
 }
 
+// outerJoin returns the kind of the first outer join (LEFT, RIGHT, FULL)
+// in a parse tree, or "".
+func outerJoin(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if x["type"] == "JOIN" {
+			switch jt, _ := x["join_type"].(string); jt {
+			case "LEFT", "RIGHT", "FULL":
+				return jt
+			case "OUTER":
+				return "FULL"
+			}
+		}
+		for _, e := range x {
+			if k := outerJoin(e); k != "" {
+				return k
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if k := outerJoin(e); k != "" {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
 // analyzeGrouping reads the GROUP BY of a streaming aggregate. outCols
 // are the query's output column names; wmCol is the watermark column (""
 // for none). Grouping expressions are matched to output columns by
