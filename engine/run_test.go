@@ -195,3 +195,26 @@ func TestOuterStreamJoinRefused(t *testing.T) {
 		t.Errorf("ij: %+v", r)
 	}
 }
+
+// TestFolderWithANewColumn: a batch read of a micro-batch folder whose
+// later file adds a column reads every file, the new column NULL in the
+// older ones (DuckDB's glob otherwise refuses the schema mismatch).
+func TestFolderWithANewColumn(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "ev", "1.csv"), "id,v\n1,2\n")
+	writeTestFile(t, filepath.Join(root, "samples", "ev", "2.csv"), "id,v,extra\n3,4,x\n")
+	writeTestFile(t, filepath.Join(root, "all_ev.sql"), "SELECT * FROM ev\n")
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Datasets["all_ev"]; r == nil || r.Phase != Completed || r.Rows != 2 {
+		t.Fatalf("all_ev: %+v", r)
+	}
+	var nulls int
+	if err := s.DB().QueryRow("SELECT count(*) FROM all_ev WHERE extra IS NULL").Scan(&nulls); err != nil || nulls != 1 {
+		t.Errorf("extra NULL in the older batch: %d, %v", nulls, err)
+	}
+}

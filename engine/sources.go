@@ -59,6 +59,11 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 // row as a single text column.
 func readCall(fn, arg string, extra ...string) string {
 	args := append([]string{arg}, extra...)
+	if strings.Contains(arg, "*") {
+		// A folder's files, read as one table: a batch that adds a column
+		// leaves it NULL in the others, instead of failing the read.
+		args = append(args, "union_by_name = true")
+	}
 	if fn == "read_csv_auto" {
 		args = append(args, "null_padding = true")
 	}
