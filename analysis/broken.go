@@ -56,8 +56,17 @@ func (s *Snapshot) Broken() map[string]string {
 // headline is a diagnostic's message up to its advice (the first ": " or
 // "; "), which the full diagnostic gives where it is printed.
 func headline(msg string) string {
+	depth, quoted := 0, false
 	for i := 0; i+1 < len(msg); i++ {
-		if (msg[i] == ':' || msg[i] == ';') && msg[i+1] == ' ' {
+		switch c := msg[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case depth == 0 && (c == ':' || c == ';') && msg[i+1] == ' ':
 			return msg[:i]
 		}
 	}

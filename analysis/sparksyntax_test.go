@@ -148,3 +148,15 @@ func TestEmptyStreamFolder(t *testing.T) {
 		t.Fatalf("diagnostics: %+v", s.Diagnostics)
 	}
 }
+
+func TestHeadline(t *testing.T) {
+	for msg, want := range map[string]string{
+		`unknown kind "a: b"; did you mean table?`:                       `unknown kind "a: b"`,
+		`trigger (processing_time: "-5 units") starts with "-5"; fix it`: `trigger (processing_time: "-5 units") starts with "-5"`,
+		"no advice here": "no advice here",
+	} {
+		if got := headline(msg); got != want {
+			t.Errorf("headline(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}

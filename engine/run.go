@@ -315,17 +315,26 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 
 func (st *runState) failDataset(dr *DatasetResult, d *ir.Dataset, flows []*ir.Flow, err error, start time.Time) {
 	st.settle()
-	dr.Phase, dr.Error, dr.Elapsed = Failed, err.Error(), time.Since(start)
-	name := ""
-	var fe *flowError
-	if errors.As(err, &fe) {
-		name = fe.flow
-	} else if len(flows) > 0 {
-		name = flows[0].Name
+	if errors.Is(err, context.Canceled) || strings.Contains(err.Error(), context.Canceled.Error()) {
+		// Say what happened, not which statement of ours was running.
+		err = &flowError{flowOf(err, flows), errors.New("interrupted before it finished; nothing of this run was committed for it")}
 	}
-	st.emit(Event{Dataset: d.Name, Flow: name, Phase: Failed, Message: err.Error(), Elapsed: time.Since(start)})
+	dr.Phase, dr.Error, dr.Elapsed = Failed, err.Error(), time.Since(start)
+	st.emit(Event{Dataset: d.Name, Flow: flowOf(err, flows), Phase: Failed, Message: err.Error(), Elapsed: time.Since(start)})
 	// Drop a half-built target so downstream never reads stale rows.
 	st.drop(context.Background(), d)
+}
+
+// flowOf is the flow an error names, or the dataset's first flow.
+func flowOf(err error, flows []*ir.Flow) string {
+	var fe *flowError
+	if errors.As(err, &fe) {
+		return fe.flow
+	}
+	if len(flows) > 0 {
+		return flows[0].Name
+	}
+	return ""
 }
 
 // settle makes sure no statement is still running on the run's

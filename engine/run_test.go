@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/ir"
@@ -216,5 +217,24 @@ func TestFolderWithANewColumn(t *testing.T) {
 	var nulls int
 	if err := s.DB().QueryRow("SELECT count(*) FROM all_ev WHERE extra IS NULL").Scan(&nulls); err != nil || nulls != 1 {
 		t.Errorf("extra NULL in the older batch: %d, %v", nulls, err)
+	}
+}
+
+// TestInterruptedDatasetSaysSo: a dataset stopped by a cancellation says it
+// was interrupted, not which internal statement was running.
+func TestInterruptedDatasetSaysSo(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "slow.sql"), "SELECT count(*) AS n FROM range(3000000000) a WHERE a.range % 7 = 3\n")
+	snap, s := load(t, root)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+	res, err := s.Run(ctx, snap.Pipeline, RunOptions{})
+	if err == nil {
+		t.Fatal("the run was not cancelled")
+	}
+	r := res.Datasets["slow"]
+	if r == nil || r.Phase != Failed || !strings.Contains(r.Error, "interrupted before it finished") || strings.Contains(r.Error, "__thund") {
+		t.Fatalf("slow: %+v", r)
 	}
 }

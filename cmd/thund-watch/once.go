@@ -130,7 +130,7 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 	}
 	if runErr != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "thund-watch: interrupted; the datasets above ran, the others did not")
+			fmt.Fprintf(stderr, "thund-watch: interrupted: %d of %d datasets completed (marked ✓); the others did not run or were stopped, and nothing of theirs was committed\n", rs.Completed, len(snap.Pipeline.Datasets))
 		} else {
 			fmt.Fprintf(stderr, "thund-watch: %v\n", runErr)
 		}
