@@ -238,3 +238,13 @@ func TestInterruptedDatasetSaysSo(t *testing.T) {
 		t.Fatalf("slow: %+v", r)
 	}
 }
+
+// TestStateFolderChecks: the pipeline folder itself is refused as the state
+// folder.
+func TestStateFolderChecks(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "a.sql"), "SELECT 1 AS id\n")
+	if _, err := Open(root, Options{StateDir: root}); err == nil || !strings.Contains(err.Error(), "pipeline folder itself") {
+		t.Fatalf("state = root: %v", err)
+	}
+}

@@ -73,6 +73,9 @@ func Open(root string, opts Options) (*Session, error) {
 		if real, err := filepath.EvalSymlinks(state); err == nil {
 			state = real
 		}
+		if state == abs {
+			return nil, fmt.Errorf("open engine: the state folder %s is the pipeline folder itself; keep the state in a folder of its own", opts.StateDir)
+		}
 		s.opts.StateDir = state
 		dsn = filepath.Join(state, "thund.duckdb")
 		allowed = append(allowed, state)
@@ -91,6 +94,9 @@ func Open(root string, opts Options) (*Session, error) {
 	s.connector, err = duckdb.NewConnector(dsn, nil)
 	if err != nil {
 		os.RemoveAll(s.tempDir)
+		if strings.Contains(err.Error(), "Could not set lock") {
+			return nil, fmt.Errorf("open engine: the state folder %s is in use by another process (another thund-watch?): stop it, or give this one another --state (%w)", opts.StateDir, err)
+		}
 		return nil, fmt.Errorf("open engine: start DuckDB: %w", err)
 	}
 	s.db = sql.OpenDB(s.connector)
