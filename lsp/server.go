@@ -99,6 +99,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, logger *log.Logger) erro
 	}
 	roots := make([]*root, 0, len(s.roots))
 	for _, r := range s.roots {
+		r.stop()
 		roots = append(roots, r)
 	}
 	s.mu.Unlock()
@@ -443,7 +444,7 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMes
 		return nil, err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var removed []*root
 	for _, f := range p.Event.Removed {
 		dir, err := filename(uri.URI(f.URI))
 		if err != nil {
@@ -457,7 +458,8 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMes
 		}
 		for r, st := range s.roots {
 			if r == dir || isUnder(r, dir) {
-				st.close()
+				st.stop()
+				removed = append(removed, st)
 				delete(s.roots, r)
 			}
 		}
@@ -465,6 +467,21 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMes
 	for _, f := range p.Event.Added {
 		if dir, err := filename(uri.URI(f.URI)); err == nil {
 			s.folders = append(s.folders, dir)
+		}
+	}
+	s.mu.Unlock()
+	// Closing waits for engine work in flight (runMu), which must not hold
+	// up the whole server; and the removed pipelines' diagnostics go.
+	for _, st := range removed {
+		st.close()
+		s.mu.Lock()
+		files := sortedKeys(st.published)
+		st.published = map[string]sentDiagnostics{}
+		s.mu.Unlock()
+		for _, f := range files {
+			s.conn.Notify(context.Background(), protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+				URI: uri.File(filepath.Join(st.path, filepath.FromSlash(f))), Diagnostics: []protocol.Diagnostic{},
+			})
 		}
 	}
 	return nil, nil

@@ -324,3 +324,25 @@ func TestChangeOfUnopenedDocumentIgnored(t *testing.T) {
 	case <-time.After(5 * Debounce):
 	}
 }
+
+// TestRemovedFolderClearsItsDiagnostics: removing a workspace folder
+// clears the diagnostics published for its pipeline's files.
+func TestRemovedFolderClearsItsDiagnostics(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native]\n"), 0o644)
+	bPath := filepath.Join(root, "b.sql")
+	os.WriteFile(bPath, []byte("SELECT x FROM nowhere\n"), 0o644)
+	c := startServer(t)
+	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: uri.File(bPath), LanguageID: "sql", Version: 1, Text: "SELECT x FROM nowhere\n",
+	}})
+	if p := c.waitFor(t, bPath); len(p.Diagnostics) != 1 {
+		t.Fatalf("opened: %+v", p)
+	}
+	c.notify(t, protocol.MethodWorkspaceDidChangeWorkspaceFolders, &protocol.DidChangeWorkspaceFoldersParams{Event: protocol.WorkspaceFoldersChangeEvent{
+		Removed: []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: "p"}},
+	}})
+	if p := c.waitFor(t, bPath); len(p.Diagnostics) != 0 {
+		t.Fatalf("after the folder was removed: %+v", p)
+	}
+}

@@ -68,19 +68,27 @@ type root struct {
 	extra    []ir.Diagnostic         // expectation results of the last run
 }
 
-func (r *root) close() {
+// stop cancels the root's pending publication and description; the caller
+// holds the server's mu.
+func (r *root) stop() {
 	if r.describe.cancel != nil {
 		r.describe.cancel()
 	}
 	if r.describe.timer != nil {
 		r.describe.timer.Stop()
 	}
-	r.runMu.Lock()
-	defer r.runMu.Unlock()
-	r.closed = true
 	if r.timer != nil {
 		r.timer.Stop()
 	}
+}
+
+// close ends the root's engine session, after the engine work in flight
+// (it waits for runMu, so the caller must not hold the server's mu); no
+// session opens for the root after it.
+func (r *root) close() {
+	r.runMu.Lock()
+	defer r.runMu.Unlock()
+	r.closed = true
 	if r.session != nil {
 		r.session.Close()
 		r.session = nil
@@ -367,8 +375,8 @@ func (s *Server) current(rootPath string) (*analysis.Snapshot, error) {
 // buffer's version, clearing files that no longer have any.
 func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 	s.mu.Lock()
-	st := s.rootState(rootPath)
-	if gen >= 0 && st.gen != gen {
+	st := s.roots[rootPath]
+	if st == nil || gen >= 0 && st.gen != gen {
 		s.mu.Unlock()
 		return
 	}
@@ -404,7 +412,7 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 		}
 	}
 	sort.Strings(files)
-	ctx := context.Background()
+	var send []*protocol.PublishDiagnosticsParams
 	for _, f := range files {
 		abs := snap.Abs(f)
 		params := &protocol.PublishDiagnosticsParams{URI: uri.File(abs), Diagnostics: byFile[f]}
@@ -424,13 +432,24 @@ func (s *Server) publish(rootPath string, snap *analysis.Snapshot, gen int) {
 		if old, ok := prev[f]; ok && old.version == sent.version && reflect.DeepEqual(old.diags, sent.diags) {
 			continue
 		}
-		if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, params); err != nil {
-			s.logger.Printf("publish diagnostics for %s: %v", f, err)
-		}
+		send = append(send, params)
 	}
+	// What is published is recorded before it is sent, so that whatever
+	// the client does on receiving it (removing the folder, say) sees it;
+	// a root removed meanwhile publishes nothing.
 	s.mu.Lock()
+	if s.roots[rootPath] != st {
+		s.mu.Unlock()
+		return
+	}
 	st.published = now
 	s.mu.Unlock()
+	ctx := context.Background()
+	for _, params := range send {
+		if err := s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, params); err != nil {
+			s.logger.Printf("publish diagnostics for %s: %v", params.URI, err)
+		}
+	}
 }
 
 // republish publishes a root's newest snapshot again (after a run or a
