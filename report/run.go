@@ -50,6 +50,7 @@ type JSONPreview struct {
 type JSONIncrement struct {
 	Type    string   `json:"type"`
 	Dataset string   `json:"dataset"`
+	Flow    string   `json:"flow"`
 	Trigger int      `json:"trigger"`
 	Files   []string `json:"files"`
 	Arrived int64    `json:"arrived"`
@@ -107,7 +108,7 @@ func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunS
 		if rows == nil {
 			rows = [][]any{}
 		}
-		if err := enc.Encode(JSONIncrement{Type: "increment", Dataset: inc.Dataset, Trigger: inc.Trigger, Files: inc.Files,
+		if err := enc.Encode(JSONIncrement{Type: "increment", Dataset: inc.Dataset, Flow: inc.Flow, Trigger: inc.Trigger, Files: inc.Files,
 			Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(rows)}); err != nil {
 			return err
 		}
@@ -188,7 +189,7 @@ func RunText(w io.Writer, res *engine.Result) {
 			if inc.Late > 0 {
 				late = fmt.Sprintf(", %d late (dropped)", inc.Late)
 			}
-			fmt.Fprintf(w, "  %-32s trigger %d: %d arrived%s, %d emitted  %s\n", inc.Dataset, inc.Trigger, inc.Arrived, late, inc.Emitted, strings.Join(inc.Files, ", "))
+			fmt.Fprintf(w, "  %-32s trigger %d: %d arrived%s, %d emitted  %s\n", incName(inc), inc.Trigger, inc.Arrived, late, inc.Emitted, strings.Join(inc.Files, ", "))
 		}
 	}
 }
@@ -205,4 +206,13 @@ func ms(d time.Duration) string {
 		return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
 	}
 	return fmt.Sprintf("%d ms", d.Milliseconds())
+}
+
+// incName names an increment's dataset, and its flow when that is not the
+// dataset's own (several flows into one table each have triggers).
+func incName(inc engine.Increment) string {
+	if inc.Flow != "" && inc.Flow != inc.Dataset {
+		return inc.Dataset + " (" + inc.Flow + ")"
+	}
+	return inc.Dataset
 }

@@ -20,3 +20,19 @@ func TestEventTextKeepsEveryLine(t *testing.T) {
 		t.Errorf("one row: %q", got)
 	}
 }
+
+// TestIncrementsNameTheirFlow: two flows into one streaming table have
+// triggers of their own; the text says which flow each line is.
+func TestIncrementsNameTheirFlow(t *testing.T) {
+	var b strings.Builder
+	RunText(&b, &engine.Result{Increments: []engine.Increment{
+		{Dataset: "all_ev", Flow: "fa", Trigger: 1, Arrived: 2, Emitted: 2},
+		{Dataset: "all_ev", Flow: "fc", Trigger: 1, Arrived: 2, Emitted: 2},
+		{Dataset: "clicks", Flow: "clicks", Trigger: 1, Arrived: 3, Emitted: 3},
+	}})
+	for _, want := range []string{"all_ev (fa)", "all_ev (fc)", "clicks  "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("increments lack %q:\n%s", want, b.String())
+		}
+	}
+}

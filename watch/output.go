@@ -241,7 +241,7 @@ func (o *output) results(res *engine.Result, pages []*preview.Page, prev map[str
 				Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: preview.JSONRows(e.Samples)})
 		}
 		for _, inc := range res.Increments {
-			vs = append(vs, report.JSONIncrement{Type: "increment", Dataset: inc.Dataset, Trigger: inc.Trigger, Files: inc.Files,
+			vs = append(vs, report.JSONIncrement{Type: "increment", Dataset: inc.Dataset, Flow: inc.Flow, Trigger: inc.Trigger, Files: inc.Files,
 				Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(inc.Rows)})
 		}
 		for _, p := range pages {
@@ -266,7 +266,11 @@ func (o *output) results(res *engine.Result, pages []*preview.Page, prev map[str
 		lines = append(lines, fmt.Sprintf("  expectation %s.%s (%s): %s", e.Dataset, e.Name, e.Action, status))
 	}
 	for _, inc := range res.Increments {
-		lines = append(lines, fmt.Sprintf("  %s trigger %d: %d arrived, %d late, %d emitted", inc.Dataset, inc.Trigger, inc.Arrived, inc.Late, inc.Emitted))
+		name := inc.Dataset
+		if inc.Flow != "" && inc.Flow != inc.Dataset {
+			name += " (" + inc.Flow + ")"
+		}
+		lines = append(lines, fmt.Sprintf("  %s trigger %d: %d arrived, %d late, %d emitted", name, inc.Trigger, inc.Arrived, inc.Late, inc.Emitted))
 	}
 	if len(lines) > 0 {
 		o.text(lines...)
