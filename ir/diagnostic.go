@@ -126,6 +126,7 @@ const (
 	CodeStreamJoinWatermark  Code = "stream-join-needs-watermarks"
 	CodeStreamSettingBatch   Code = "stream-setting-on-batch"
 	CodeCDCNotStreaming      Code = "cdc-target-not-streaming-table"
+	CodeCDCSharedTarget      Code = "cdc-target-shared"
 
 	// Portability and columns (engine-backed analysis).
 	CodeNotPortable   Code = "not-portable-to-spark"
@@ -146,7 +147,7 @@ var Codes = []Code{
 	CodeMissingSample, CodeUnusedSample, CodeSampleConflicts,
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
-	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming,
+	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget,
 	CodeNotPortable, CodeUnknownColumn, CodeBinder, CodeExpectationResult,
 }
 

@@ -14,6 +14,7 @@ import (
 // watermarks on both sides; streaming settings on a batch flow do nothing.
 func Streaming(p *ir.Pipeline) []ir.Diagnostic {
 	var out []ir.Diagnostic
+	out = append(out, sharedCDCTargets(p)...)
 	for _, f := range p.Flows {
 		d := p.Resolve(f.Target)
 		if d == nil {
@@ -175,4 +176,40 @@ func refNames(refs []ir.Ref) string {
 		names[i] = r.Name
 	}
 	return strings.Join(names, " and ")
+}
+
+// sharedCDCTargets reports flows that write a table an apply-changes flow
+// writes, without being apply-changes flows themselves.
+func sharedCDCTargets(p *ir.Pipeline) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, d := range p.Datasets {
+		if d.Kind != ir.StreamingTable {
+			continue
+		}
+		flows := p.FlowsInto(d.Name)
+		if len(flows) < 2 {
+			continue
+		}
+		var cdc *ir.Flow
+		for _, f := range flows {
+			if f.CDC != nil {
+				cdc = f
+				break
+			}
+		}
+		if cdc == nil {
+			continue
+		}
+		for _, f := range flows {
+			if f.CDC != nil {
+				continue
+			}
+			out = append(out, ir.Diagnostic{
+				Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeCDCSharedTarget,
+				Message: fmt.Sprintf("flow %s writes into %s, which the apply-changes flow %s owns (it updates and deletes rows by key); write these rows into its changelog instead, or into a table of their own", f.Name, d.Name, cdc.Name),
+				Related: []ir.Related{{Loc: cdc.CDC.Loc, Message: "the apply-changes flow"}},
+			})
+		}
+	}
+	return out
 }
