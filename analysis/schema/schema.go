@@ -187,6 +187,9 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 		if !report {
 			continue
 		}
+		if i == 0 {
+			ds.settingColumns(f, out.Columns)
+		}
 		for _, e := range f.Expectations {
 			if err := ds.desc.Check(ctx, d.Name, e.SQL); err != nil {
 				if ctx.Err() != nil {
@@ -200,6 +203,62 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 		out.Columns = nil
 	}
 	return nil
+}
+
+// settingColumns checks the columns pragmas name against what the flow
+// reads and writes: CDC keys and sequence_by among the query's columns, a
+// watermark column among its streams' columns. These otherwise fail only
+// when the flow runs.
+func (ds *describer) settingColumns(f *ir.Flow, cols []engine.Column) {
+	has := func(cols []engine.Column, name string) bool {
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		name = strings.Trim(name, "`\"")
+		for _, c := range cols {
+			if strings.EqualFold(c.Name, name) {
+				return true
+			}
+		}
+		return false
+	}
+	names := func(cols []engine.Column) string {
+		var out []string
+		for _, c := range cols {
+			out = append(out, c.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	missing := func(loc ir.Loc, msg string) {
+		ds.res.Diagnostics = append(ds.res.Diagnostics, ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeUnknownColumn, Message: msg})
+	}
+	if c := f.CDC; c != nil && len(cols) > 0 {
+		for _, k := range append(append([]string(nil), c.Keys...), c.SequenceBy) {
+			if k != "" && !has(cols, k) {
+				missing(c.Loc, fmt.Sprintf("@cdc names %s, which is not a column of the flow's query (it has %s); name one of those", k, names(cols)))
+			}
+		}
+	}
+	if w := f.Watermark; w != nil && w.Column != "" {
+		known, found := false, false
+		for _, r := range f.Reads {
+			if !r.Streaming {
+				continue
+			}
+			in := ds.res.Columns(r.Name)
+			if up := ds.p.Resolve(r.Name); up != nil {
+				in = ds.res.Columns(up.Name)
+			}
+			if len(in) == 0 {
+				return // a stream whose columns are unknown: nothing to say
+			}
+			known = true
+			found = found || has(in, w.Column)
+		}
+		if known && !found {
+			missing(w.Loc, fmt.Sprintf("the watermark column %s is not a column of the streams the flow reads; name a DATE or TIMESTAMP column of its stream", w.Column))
+		}
+	}
 }
 
 // blocked says why flows cannot be described: they read a dataset that
