@@ -239,6 +239,25 @@ func BenchmarkLSPHover(b *testing.B) {
 	})
 }
 
+// BenchmarkLSPGraph: thund/graph (every node with its backend support,
+// every edge) of a 2,000-file pipeline, the lineage view's request.
+func BenchmarkLSPGraph(b *testing.B) {
+	benchRequest(b, "thund/graph", func(u protocol.DocumentURI, text string) any {
+		return map[string]any{"uri": u}
+	}, func(res json.RawMessage) error {
+		var g struct {
+			Nodes []json.RawMessage `json:"nodes"`
+		}
+		if err := json.Unmarshal(res, &g); err != nil {
+			return err
+		}
+		if len(g.Nodes) < 2000 {
+			return fmt.Errorf("%d nodes", len(g.Nodes))
+		}
+		return nil
+	})
+}
+
 // BenchmarkLSPCompletion: completion after FROM (every dataset and source,
 // 2,003 items) in a 2,000-file pipeline.
 func BenchmarkLSPCompletion(b *testing.B) {

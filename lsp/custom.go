@@ -327,10 +327,11 @@ func graphOf(snap *analysis.Snapshot) *GraphResult {
 	for _, src := range pl.Sources {
 		out.Nodes = append(out.Nodes, GraphNode{ID: "source:" + ir.NameKey(src.Name), Name: src.Name, Kind: "source", Support: map[string][]string{}})
 	}
+	support := capab.Supports(pl)
 	for _, d := range pl.Datasets {
 		n := GraphNode{ID: ir.NameKey(d.Name), Name: d.Name, Kind: string(d.Kind), URI: string(uri.File(snap.Abs(d.Loc.File))),
 			Line: snap.Index(d.Loc.File).Rune(d.NameLoc.Start).Line, Support: map[string][]string{}}
-		for b, reasons := range capab.DatasetSupport(pl, d, capab.Backends(pl.Backends, d)) {
+		for b, reasons := range support(d, capab.Backends(pl.Backends, d)) {
 			if reasons == nil {
 				reasons = []string{}
 			}

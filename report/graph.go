@@ -28,6 +28,7 @@ func Graph(w io.Writer, s *analysis.Snapshot) error {
 			}
 		}
 	}
+	supports := capab.Supports(p)
 	fmt.Fprintf(w, "pipeline %s: %d datasets, %d flows, %d sources\n", p.Name, len(p.Datasets), len(p.Flows), len(p.Sources))
 	for _, src := range p.Sources {
 		sample := "no sample"
@@ -67,7 +68,7 @@ func Graph(w io.Writer, s *analysis.Snapshot) error {
 			}
 			fmt.Fprintf(w, "%s  [%s]\n", line, strings.Join(extra, ", "))
 		}
-		support := capab.DatasetSupport(p, d, capab.Backends(p.Backends, d))
+		support := supports(d, capab.Backends(p.Backends, d))
 		for _, b := range p.Backends {
 			if reasons, ok := support[b]; ok && len(reasons) > 0 {
 				fmt.Fprintf(w, "    not on %s: %s\n", b, strings.Join(reasons, "; "))

@@ -208,20 +208,35 @@ func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 // DatasetSupport summarises, for each backend, whether d runs there and the
 // reasons it does not (for hovers and lineage).
 func DatasetSupport(p *ir.Pipeline, d *ir.Dataset, backends []ir.Backend) map[ir.Backend][]string {
-	out := map[ir.Backend][]string{}
-	uses := Uses(p, d)
-	for _, b := range backends {
-		out[b] = nil
-		for _, u := range uses {
-			if s, ok := Matrix[u.Feature][b]; ok && !s.OK && s.Severity == ir.Error {
-				out[b] = append(out[b], fmt.Sprintf("%s: %s", u.Feature, s.Reason))
+	return Supports(p)(d, backends)
+}
+
+// Supports is DatasetSupport for many datasets of one pipeline: it runs
+// the Spark rules (a pass over the whole pipeline) once per backend, not
+// once per dataset, and returns the per-dataset lookup.
+func Supports(p *ir.Pipeline) func(d *ir.Dataset, backends []ir.Backend) map[ir.Backend][]string {
+	rules := map[ir.Backend]map[string][]string{}
+	return func(d *ir.Dataset, backends []ir.Backend) map[ir.Backend][]string {
+		out := map[ir.Backend][]string{}
+		uses := Uses(p, d)
+		for _, b := range backends {
+			out[b] = nil
+			for _, u := range uses {
+				if s, ok := Matrix[u.Feature][b]; ok && !s.OK && s.Severity == ir.Error {
+					out[b] = append(out[b], fmt.Sprintf("%s: %s", u.Feature, s.Reason))
+				}
 			}
-		}
-		for _, f := range SparkRules(p, b) {
-			if ir.NameKey(f.Dataset) == ir.NameKey(d.Name) {
-				out[b] = append(out[b], f.Diagnostic.Message)
+			byDataset, ok := rules[b]
+			if !ok {
+				byDataset = map[string][]string{}
+				for _, f := range SparkRules(p, b) {
+					k := ir.NameKey(f.Dataset)
+					byDataset[k] = append(byDataset[k], f.Diagnostic.Message)
+				}
+				rules[b] = byDataset
 			}
+			out[b] = append(out[b], byDataset[ir.NameKey(d.Name)]...)
 		}
+		return out
 	}
-	return out
 }

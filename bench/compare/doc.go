@@ -484,6 +484,7 @@ the whole-pipeline pass over the 2,000 flows wait on memory.
 	w("| hover, median / p99 (`BenchmarkLSPHover`) | %s / %s | |\n", g.fig("BenchmarkLSPHover", "median-ms", "%.1f ms"), g.fig("BenchmarkLSPHover", "p99-ms", "%.1f ms"))
 	w("| completion after FROM (2,003 items), median (`BenchmarkLSPCompletion`) | %s | |\n", g.fig("BenchmarkLSPCompletion", "median-ms", "%.1f ms"))
 	w("| hover right after an edit, median (`BenchmarkLSPHoverAfterEdit`) | %s | |\n", g.fig("BenchmarkLSPHoverAfterEdit", "median-ms", "%.1f ms"))
+	w("| thund/graph, every node with its backend support (`BenchmarkLSPGraph`), median | %s | |\n", g.fig("BenchmarkLSPGraph", "median-ms", "%.1f ms"))
 	w("| RSS after loading a 10,000-file pipeline (`BenchmarkLSPMemory10k`) | %s (peak %s, load %s) | at most 200 MB%s |\n", g.fig("BenchmarkLSPMemory10k", "rss-MB", "%.0f MB"), g.fig("BenchmarkLSPMemory10k", "peak-rss-MB", "%.0f MB"), g.fig("BenchmarkLSPMemory10k", "load-ms", "%.0f ms"), metNs(g, "BenchmarkLSPMemory10k", "rss-MB", 200))
 	w(`
 How the server gets there: the analysis of an edit starts when the
