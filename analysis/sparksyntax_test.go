@@ -106,16 +106,10 @@ func TestSparkOnlySyntaxIsNotNative(t *testing.T) {
 // (pivot) parses with PostgreSQL but not DuckDB, so native cannot run it:
 // an error at the word; in backticks it is a name and fine.
 func TestDuckDBReservedNames(t *testing.T) {
-	root := t.TempDir()
-	for name, text := range map[string]string{
+	root := writeTree(t, map[string]string{
 		"thund.yaml": "backends: [native]\n", "samples/pivot.csv": "id\n1\n",
 		"a.sql": "SELECT * FROM pivot\n", "b.sql": "SELECT * FROM `pivot`\n",
-	} {
-		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	s, err := Load(root, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -164,17 +158,11 @@ func TestHeadline(t *testing.T) {
 // TestCDCTargetShared: an append flow into an apply-changes target is an
 // error at the append flow.
 func TestCDCTargetShared(t *testing.T) {
-	root := t.TempDir()
-	for name, text := range map[string]string{
+	root := writeTree(t, map[string]string{
 		"thund.yaml": "backends: [native]\n", "samples/changes/1.csv": "id,seq,_change_type\n1,1,INSERT\n", "samples/other/1.csv": "id,seq\n2,1\n",
 		"tgt.sql":   "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq\nSELECT * FROM STREAM(changes)\n",
 		"extra.sql": "-- @target: tgt\nSELECT id, seq FROM STREAM(other)\n",
-	} {
-		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	s, err := Load(root, Options{})
 	if err != nil {
 		t.Fatal(err)
