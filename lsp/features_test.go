@@ -278,10 +278,7 @@ func TestCompletionContexts(t *testing.T) {
 	// In a statement with CTEs, the CTEs come first (the query need not
 	// parse yet).
 	cte := "WITH recent AS (SELECT * FROM clean_orders), big AS (SELECT * FROM recent)\nSELECT * FROM \n"
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: cte}},
-	})
+	c.change(t, u, 2, cte)
 	if got := labels(1, 14); len(got) < 2 || got[0] != "recent" || got[1] != "big" || !has(got, "clean_orders") {
 		t.Errorf("tables after FROM with CTEs: %v", got)
 	}
@@ -357,10 +354,7 @@ func TestPreviewGraphRun(t *testing.T) {
 	// Change the filter: the second preview's diff lists the removed rows.
 	b, _ := os.ReadFile(filepath.Join(tr, "clean_orders.sql"))
 	changed := strings.Replace(string(b), "FROM orders", "FROM orders WHERE lower(status) <> 'cancelled'", 1)
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: changed}},
-	})
+	c.change(t, u, 2, changed)
 	c.call(t, "thund/preview", &PreviewParams{URI: u, Dataset: "clean_orders", Limit: 10}, &pr)
 	if pr.Diff == nil || pr.Diff.First || len(pr.Diff.Added) != 0 || int64(len(pr.Diff.Removed)) != 56-pr.TotalRows || len(pr.Diff.Removed) == 0 {
 		t.Fatalf("second preview: total %d, diff %+v", pr.TotalRows, pr.Diff)
@@ -425,10 +419,7 @@ func TestColumnsFromDescribe(t *testing.T) {
 	if broken == text {
 		t.Fatal("test setup: category_rank not found in top_products.sql")
 	}
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: broken}},
-	})
+	c.change(t, u, 2, broken)
 	for {
 		p := c.waitFor(t, path)
 		found := false
@@ -465,10 +456,7 @@ func TestColumnsFromDescribe(t *testing.T) {
 	}
 	// The same while the query does not parse, as it is being typed.
 	typing := strings.Replace(otext, "o.order_date", "o.", 1)
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: ou}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: typing}},
-	})
+	c.change(t, ou, 2, typing)
 	c.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: tdp(ou, posOf(t, typing, "o.,", 0, 2))}, &list)
 	has = false
 	for _, it := range list.Items {
@@ -613,10 +601,7 @@ func TestPreviewDoesNotRepublishOldText(t *testing.T) {
 		done <- err
 	}()
 	time.Sleep(100 * time.Millisecond) // the preview is running
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: eURI}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT * FROM slow\n"}},
-	})
+	c.change(t, eURI, 2, "SELECT * FROM slow\n")
 	if p := c.waitFor(t, ePath); p.Version != 2 || len(p.Diagnostics) != 0 {
 		t.Fatalf("after the fix: %+v", p)
 	}
@@ -649,10 +634,7 @@ func TestColumnFindingsDoNotBlink(t *testing.T) {
 	if bad == rtext {
 		t.Fatal("test setup: avg(order_total) not found")
 	}
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: ru}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: bad}},
-	})
+	c.change(t, ru, 2, bad)
 	for {
 		p := c.waitFor(t, rPath)
 		if len(p.Diagnostics) > 0 && p.Diagnostics[0].Code == "unknown-column" {
@@ -662,10 +644,7 @@ func TestColumnFindingsDoNotBlink(t *testing.T) {
 	tPath := filepath.Join(tr, "top_products.sql")
 	tu, ttext := c.open(t, tPath)
 	for v := int32(2); v < 5; v++ {
-		c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: tu}, Version: v},
-			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: fmt.Sprintf("-- edit %d\n%s", v, ttext)}},
-		})
+		c.change(t, tu, v, fmt.Sprintf("-- edit %d\n%s", v, ttext))
 		time.Sleep(3 * Debounce)
 	}
 	deadline := time.After(DescribeDelay + 10*Debounce)

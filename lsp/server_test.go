@@ -72,6 +72,15 @@ func (c *client) waitFor(t *testing.T, file string) protocol.PublishDiagnosticsP
 	}
 }
 
+// change sends a full-text didChange of u at version v.
+func (c *client) change(t *testing.T, u protocol.DocumentURI, v int32, text string) {
+	t.Helper()
+	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}},
+	})
+}
+
 func (c *client) notify(t *testing.T, method string, params any) {
 	t.Helper()
 	if err := c.conn.Notify(context.Background(), method, params); err != nil {
@@ -103,10 +112,7 @@ func TestDiagnosticsFollowEdits(t *testing.T) {
 	}
 
 	// Fix it: the diagnostics are cleared, for the new version.
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: bURI}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT x FROM a\n"}},
-	})
+	c.change(t, bURI, 2, "SELECT x FROM a\n")
 	p = c.waitFor(t, bPath)
 	if len(p.Diagnostics) != 0 || p.Version != 2 {
 		t.Fatalf("after fix: %+v", p)
@@ -189,10 +195,7 @@ func TestEditsPublishAfterDebounce(t *testing.T) {
 	c := startServer(t)
 	bURI := uri.File(bPath)
 	change := func(v int32, text string) {
-		c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: bURI}, Version: v},
-			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}},
-		})
+		c.change(t, bURI, v, text)
 	}
 	c.notify(t, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 		URI: bURI, LanguageID: "sql", Version: 1, Text: "SELECT x FROM aa\n",
@@ -277,10 +280,7 @@ func TestUnchangedDiagnosticsNotResent(t *testing.T) {
 			t.Fatalf("first publication: %v", got)
 		}
 	}
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: aURI}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT x FROM nowhere_c\n"}},
-	})
+	c.change(t, aURI, 2, "SELECT x FROM nowhere_c\n")
 	if p := c.waitFor(t, aPath); p.Version != 2 || len(p.Diagnostics) != 1 {
 		t.Fatalf("a.sql after the edit: %+v", p)
 	}
@@ -305,10 +305,7 @@ func TestChangeOfUnopenedDocumentIgnored(t *testing.T) {
 	os.WriteFile(aPath, []byte("SELECT x FROM nowhere\n"), 0o644)
 	c := startServer(t)
 	ghost := filepath.Join(root, "ghost.sql")
-	c.notify(t, protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.File(ghost)}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "SELECT x FROM nowhere_either\n"}},
-	})
+	c.change(t, uri.File(ghost), 2, "SELECT x FROM nowhere_either\n")
 	var syms []protocol.SymbolInformation
 	if _, err := c.conn.Call(context.Background(), protocol.MethodWorkspaceSymbol, &protocol.WorkspaceSymbolParams{Query: "ghost"}, &syms); err != nil {
 		t.Fatal(err)
