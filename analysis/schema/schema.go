@@ -198,6 +198,17 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 				ds.report(f, e.SQLLoc, e.SQL, d.Name, err)
 			}
 		}
+		// A CDC deletes predicate is evaluated over the changelog, the
+		// flow's query, as the dataset was just defined from it.
+		if c := f.CDC; i == 0 && c != nil && strings.TrimSpace(c.Deletes) != "" {
+			if err := ds.desc.Check(ctx, d.Name, c.Deletes); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				ds.res.Diagnostics = append(ds.res.Diagnostics, ir.Diagnostic{Loc: c.Loc, Severity: ir.Error, Code: ir.CodeBinder,
+					Message: fmt.Sprintf("the @cdc deletes predicate %s does not bind against the flow's query: %s", c.Deletes, firstLine(err.Error()))})
+			}
+		}
 	}
 	if out.Status != Described {
 		out.Columns = nil

@@ -283,14 +283,16 @@ func BenchmarkDescribeRetail(b *testing.B) {
 
 // TestSettingColumns: a CDC key or sequence column the query does not
 // have, and a watermark column its stream does not have, are unknown-column
-// errors at the pragma; the right names give none.
+// errors at the pragma, a deletes predicate that does not bind a binder
+// error; the right names give none.
 func TestSettingColumns(t *testing.T) {
 	root := tree(t, map[string]string{
 		"thund.yaml":            "backends: [native]\n",
 		"samples/changes/1.csv": "id,seq,_change_type\n1,1,INSERT\n",
 		"samples/clicks/1.csv":  "ts,page\n2025-01-01 10:00:00,a\n",
 		"bad_cdc.sql":           "-- @kind: streaming_table\n-- @cdc: keys=(idd) sequence_by=seq\nSELECT * FROM STREAM(changes)\n",
-		"good_cdc.sql":          "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq\nSELECT * FROM STREAM(changes)\n",
+		"good_cdc.sql":          "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq deletes=(seq < 0)\nSELECT * FROM STREAM(changes)\n",
+		"bad_del.sql":           "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq deletes=(nosuch = 1)\nSELECT * FROM STREAM(changes)\n",
 		"bad_wm.sql":            "-- @kind: streaming_table\n-- @watermark: tss, 5 minutes\nSELECT date_trunc('minute', ts) AS m, count(*) AS n FROM STREAM(clicks) GROUP BY 1\n",
 		"good_wm.sql":           "-- @kind: streaming_table\n-- @watermark: ts, 5 minutes\nSELECT date_trunc('minute', ts) AS m, count(*) AS n FROM STREAM(clicks) GROUP BY 1\n",
 	})
@@ -300,7 +302,7 @@ func TestSettingColumns(t *testing.T) {
 	for _, d := range res.Diagnostics {
 		got = append(got, d.Loc.File+" "+string(d.Code))
 	}
-	if strings.Join(got, ",") != "bad_cdc.sql unknown-column,bad_wm.sql unknown-column" {
+	if strings.Join(got, ",") != "bad_cdc.sql unknown-column,bad_del.sql sql-binder,bad_wm.sql unknown-column" {
 		t.Fatalf("diagnostics: %v", got)
 	}
 }
