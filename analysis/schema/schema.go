@@ -221,18 +221,19 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 // watermark column among its streams' columns. These otherwise fail only
 // when the flow runs.
 func (ds *describer) settingColumns(f *ir.Flow, cols []engine.Column) {
-	has := func(cols []engine.Column, name string) bool {
+	find := func(cols []engine.Column, name string) *engine.Column {
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
 		name = strings.Trim(name, "`\"")
-		for _, c := range cols {
+		for i, c := range cols {
 			if strings.EqualFold(c.Name, name) {
-				return true
+				return &cols[i]
 			}
 		}
-		return false
+		return nil
 	}
+	has := func(cols []engine.Column, name string) bool { return find(cols, name) != nil }
 	names := func(cols []engine.Column) string {
 		var out []string
 		for _, c := range cols {
@@ -264,7 +265,13 @@ func (ds *describer) settingColumns(f *ir.Flow, cols []engine.Column) {
 				return // a stream whose columns are unknown: nothing to say
 			}
 			known = true
-			found = found || has(in, w.Column)
+			if c := find(in, w.Column); c != nil {
+				found = true
+				if typ := strings.ToUpper(c.Type); !strings.HasPrefix(typ, "TIMESTAMP") && typ != "DATE" {
+					ds.res.Diagnostics = append(ds.res.Diagnostics, ir.Diagnostic{Loc: w.Loc, Severity: ir.Error, Code: ir.CodeBinder,
+						Message: fmt.Sprintf("the watermark column %s is %s in stream %s; it must be a DATE or TIMESTAMP: cast it upstream", c.Name, c.Type, r.Name)})
+				}
+			}
 		}
 		if known && !found {
 			missing(w.Loc, fmt.Sprintf("the watermark column %s is not a column of the streams the flow reads; name a DATE or TIMESTAMP column of its stream", w.Column))

@@ -295,6 +295,7 @@ func TestSettingColumns(t *testing.T) {
 		"bad_del.sql":           "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq deletes=(nosuch = 1)\nSELECT * FROM STREAM(changes)\n",
 		"bad_wm.sql":            "-- @kind: streaming_table\n-- @watermark: tss, 5 minutes\nSELECT date_trunc('minute', ts) AS m, count(*) AS n FROM STREAM(clicks) GROUP BY 1\n",
 		"good_wm.sql":           "-- @kind: streaming_table\n-- @watermark: ts, 5 minutes\nSELECT date_trunc('minute', ts) AS m, count(*) AS n FROM STREAM(clicks) GROUP BY 1\n",
+		"text_wm.sql":           "-- @kind: streaming_table\n-- @watermark: page, 5 minutes\nSELECT page, count(*) AS n FROM STREAM(clicks) GROUP BY 1\n",
 	})
 	snap, s := load(t, root)
 	res := describe(t, snap, s)
@@ -302,7 +303,7 @@ func TestSettingColumns(t *testing.T) {
 	for _, d := range res.Diagnostics {
 		got = append(got, d.Loc.File+" "+string(d.Code))
 	}
-	if strings.Join(got, ",") != "bad_cdc.sql unknown-column,bad_del.sql sql-binder,bad_wm.sql unknown-column" {
+	if strings.Join(got, ",") != "bad_cdc.sql unknown-column,bad_del.sql sql-binder,bad_wm.sql unknown-column,text_wm.sql sql-binder" {
 		t.Fatalf("diagnostics: %v", got)
 	}
 }
