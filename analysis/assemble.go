@@ -92,8 +92,11 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 	for _, c := range s.conventions {
 		bind(c.Table, c.Path, ir.SampleConvention, ir.Loc{File: c.Path})
 	}
+	// A binding that names a missing file still binds (the run then says
+	// the file is missing), rather than letting a weaker binding supply
+	// other rows silently; one that leaves the root never binds.
 	for _, c := range s.Project.Config.Samples {
-		if s.checkSamplePath(c.Path, c.Loc, &diags) {
+		if s.checkSamplePath(c.Path, c.Loc, &diags) || project.Inside(s.Root, c.Path) {
 			bind(c.Table, path.Clean(c.Path), ir.SampleConfig, c.Loc)
 		}
 	}
@@ -102,13 +105,13 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 	for _, table := range ir.SortedKeys(s.opts.Samples) {
 		p := s.opts.Samples[table]
 		loc := ir.Loc{File: s.Project.ConfigFile}
-		if s.checkSamplePath(p, loc, &diags) {
+		if s.checkSamplePath(p, loc, &diags) || project.Inside(s.Root, p) {
 			bind(table, path.Clean(p), ir.SampleConfig, loc)
 		}
 	}
 	for _, r := range results {
 		for _, smp := range r.samples {
-			if s.checkSamplePath(smp.Path, smp.Loc, &diags) {
+			if s.checkSamplePath(smp.Path, smp.Loc, &diags) || project.Inside(s.Root, smp.Path) {
 				bind(smp.Table, path.Clean(smp.Path), ir.SamplePragma, smp.Loc)
 			}
 		}

@@ -175,3 +175,24 @@ func TestCDCTargetShared(t *testing.T) {
 		t.Fatalf("diagnostics: %v", got)
 	}
 }
+
+// TestMissingBoundSampleDoesNotFallBack: a thund.yaml binding to a missing
+// file is an error and still binds, so the run says the file is missing
+// instead of reading samples/customers.csv silently.
+func TestMissingBoundSampleDoesNotFallBack(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"thund.yaml":            "backends: [native]\nsamples:\n  customers: samples/nope.csv\n",
+		"samples/customers.csv": "id\n1\n",
+		"a.sql":                 "SELECT * FROM customers\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := s.Pipeline.Source("customers"); src == nil || src.Sample != "samples/nope.csv" {
+		t.Fatalf("customers bound to %+v", src)
+	}
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != ir.CodeMissingSample {
+		t.Fatalf("diagnostics: %+v", s.Diagnostics)
+	}
+}

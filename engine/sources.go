@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -48,6 +50,11 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 	fn, ok := sampleFormats[ext]
 	if !ok {
 		return "", "", fmt.Errorf("sample %s: unknown format %q; use .csv, .json, .ndjson or .parquet", sample, ext)
+	}
+	if !strings.ContainsAny(sample, "*?[") {
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			return "", "", fmt.Errorf("sample %s does not exist; create it, or bind another file", sample)
+		}
 	}
 	return fn, abs, nil
 }
