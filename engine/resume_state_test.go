@@ -118,6 +118,26 @@ func poison(t testing.TB, text string, files ...string) {
 	}
 }
 
+// openRestored analyses root and opens a session on it with the state
+// folder state, restored; the caller closes the session.
+func openRestored(t testing.TB, root, state string) (*analysis.Snapshot, *Session, *RestoreReport) {
+	t.Helper()
+	snap, err := analysis.Load(root, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{StateDir: state, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Restore(context.Background(), snap.Pipeline)
+	if err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	return snap, s, rep
+}
+
 // pipelineRun is one run's outcome: its result and every completed
 // dataset's rows, sorted, one string per dataset.
 type pipelineRun struct {
@@ -131,19 +151,10 @@ type pipelineRun struct {
 func runPipeline(t testing.TB, root, state string) pipelineRun {
 	t.Helper()
 	ctx := context.Background()
-	snap, err := analysis.Load(root, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{StateDir: state, Threads: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap, s, restore := openRestored(t, root, state)
 	defer s.Close()
-	out := pipelineRun{rows: map[string]string{}}
-	if out.restore, err = s.Restore(ctx, snap.Pipeline); err != nil {
-		t.Fatal(err)
-	}
+	out := pipelineRun{rows: map[string]string{}, restore: restore}
+	var err error
 	out.res, err = s.Run(ctx, snap.Pipeline, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -822,18 +833,8 @@ func TestResumeIgnoresCommentsRefusesLoss(t *testing.T) {
 	if err := os.Remove(resumeFile(root, 0)); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := analysis.Load(root, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{StateDir: state, Threads: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap, s, _ := openRestored(t, root, state)
 	defer s.Close()
-	if _, err := s.Restore(context.Background(), snap.Pipeline); err != nil {
-		t.Fatal(err)
-	}
 	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -267,9 +267,10 @@ type Flow struct {
 	// TargetLoc is where an append flow names its target (INSERT INTO t,
 	// or the `@target` value); zero for a dataset's own flow.
 	TargetLoc Loc
-	// SQL is the query as written; Normalized is the same text with
-	// STREAM(...) removed and backticks turned into double quotes, byte for
-	// byte the same length, so offsets map one to one.
+	// SQL is the query as written (what Spark is sent); Normalized is the
+	// same text with STREAM(...) removed, backticks turned into double
+	// quotes and table qualifiers blanked (what the native engine runs),
+	// byte for byte the same length, so offsets map one to one.
 	SQL        string
 	Normalized string
 	// QueryLoc is the range of SQL in its file.

@@ -189,7 +189,7 @@ func RunText(w io.Writer, res *engine.Result) {
 			if inc.Late > 0 {
 				late = fmt.Sprintf(", %d late (dropped)", inc.Late)
 			}
-			fmt.Fprintf(w, "  %-32s trigger %d: %d arrived%s, %d emitted  %s\n", incName(inc), inc.Trigger, inc.Arrived, late, inc.Emitted, strings.Join(inc.Files, ", "))
+			fmt.Fprintf(w, "  %-32s trigger %d: %d arrived%s, %d emitted  %s\n", IncrementName(inc), inc.Trigger, inc.Arrived, late, inc.Emitted, strings.Join(inc.Files, ", "))
 		}
 	}
 }
@@ -208,9 +208,9 @@ func ms(d time.Duration) string {
 	return fmt.Sprintf("%d ms", d.Milliseconds())
 }
 
-// incName names an increment's dataset, and its flow when that is not the
-// dataset's own (several flows into one table each have triggers).
-func incName(inc engine.Increment) string {
+// IncrementName names an increment's dataset, and its flow when that is
+// not the dataset's own (several flows into one table each have triggers).
+func IncrementName(inc engine.Increment) string {
 	if inc.Flow != "" && inc.Flow != inc.Dataset {
 		return inc.Dataset + " (" + inc.Flow + ")"
 	}

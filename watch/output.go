@@ -266,11 +266,7 @@ func (o *output) results(res *engine.Result, pages []*preview.Page, prev map[str
 		lines = append(lines, fmt.Sprintf("  expectation %s.%s (%s): %s", e.Dataset, e.Name, e.Action, status))
 	}
 	for _, inc := range res.Increments {
-		name := inc.Dataset
-		if inc.Flow != "" && inc.Flow != inc.Dataset {
-			name += " (" + inc.Flow + ")"
-		}
-		lines = append(lines, fmt.Sprintf("  %s trigger %d: %d arrived, %d late, %d emitted", name, inc.Trigger, inc.Arrived, inc.Late, inc.Emitted))
+		lines = append(lines, fmt.Sprintf("  %s trigger %d: %d arrived, %d late, %d emitted", report.IncrementName(inc), inc.Trigger, inc.Arrived, inc.Late, inc.Emitted))
 	}
 	if len(lines) > 0 {
 		o.text(lines...)

@@ -142,8 +142,10 @@ type Query struct {
 	// Normalized is Text, byte for byte the same length, with STREAM(x)
 	// turned into "       x " and STREAM x into "       x", `ident` into
 	// "ident", and a backslash-escaped quote in a string (\') into a
-	// doubled one (''), so PostgreSQL and DuckDB read it as Spark does.
-	// Offsets map one to one.
+	// doubled one (''), so PostgreSQL and DuckDB read it as Spark does;
+	// and the qualifiers of table references blanked (sales.orders into
+	// "      orders"), since the native engine keeps every relation under
+	// its last name part. Offsets map one to one.
 	Normalized string
 	// Refs are the tables the query reads (FROM, JOIN, subqueries, CTE
 	// bodies, set operations), in text order. Names that resolve to a CTE
