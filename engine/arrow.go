@@ -5,7 +5,6 @@ package engine
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -16,12 +15,25 @@ import (
 // duckdb_arrow build tag, which the Makefile always sets).
 func queryArrowOn(ctx context.Context, conn *sql.Conn, query string, fn func(array.RecordReader) error) error {
 	return conn.Raw(func(dc any) error {
-		ar, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		g, err := guardOf(dc)
+		if err != nil {
+			return err
+		}
+		// The Arrow interface prepares the text itself (running all but
+		// the last statement of a text of several): check it first.
+		st, err := g.prepareOne(ctx, query)
+		if err != nil {
+			return explain(err)
+		}
+		st.Close()
+		ar, err := duckdb.NewArrowFromConn(g.c)
 		if err != nil {
 			return fmt.Errorf("arrow interface: %w", err)
 		}
-		rdr, err := ar.QueryContext(ctx, query)
-		if err != nil {
+		lctx, cancel := limited(ctx, g.timeout)
+		defer cancel()
+		rdr, err := ar.QueryContext(lctx, query)
+		if err = limitErr(ctx, lctx, g.timeout, err); err != nil {
 			return explain(err)
 		}
 		defer rdr.Release()

@@ -175,7 +175,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		del = append(del, "coalesce("+ctype+" = 'DELETE', false)")
 	}
 	if p := strings.TrimSpace(fr.f.CDC.Deletes); p != "" {
-		del = append(del, "coalesce(("+p+"), false)")
+		del = append(del, "coalesce(("+fr.st.expr(p)+"), false)")
 	}
 	kind := "'U'"
 	if len(del) > 0 || ctype != "" {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -46,7 +48,7 @@ func (s *Session) openDescribe(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("open engine: describe connection: %w", err)
 	}
-	if _, err := conn.ExecContext(ctx, "SET errors_as_json = true"); err != nil {
+	if _, err := conn.ExecContext(allowKinds(ctx, duckdb.STATEMENT_TYPE_SET), "SET errors_as_json = true"); err != nil {
 		conn.Close()
 		return fmt.Errorf("open engine: describe connection: %w", err)
 	}

@@ -144,6 +144,34 @@ type runState struct {
 	// badSources holds, per source key, why its sample could not be
 	// registered; the datasets reading it fail with that error.
 	badSources map[string]error
+	// exprs holds the flows' pasted expressions in DuckDB's rendering, by
+	// the text written (guard.go); only these renderings are pasted.
+	exprs pastedExprs
+}
+
+// check refuses f unless its query and expressions pass the guard
+// (checkPasted), and keeps the expressions' renderings for expr.
+func (st *runState) check(ctx context.Context, f *ir.Flow) error {
+	px, err := checkPasted(ctx, f)
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	if st.exprs == nil {
+		st.exprs = pastedExprs{}
+	}
+	for k, v := range px {
+		st.exprs[k] = v
+	}
+	st.mu.Unlock()
+	return nil
+}
+
+// expr is the rendering of an expression check saw.
+func (st *runState) expr(text string) string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.exprs.expr(text)
 }
 
 // Run executes the pipeline's datasets in dependency order: materialized
@@ -282,7 +310,7 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 	for _, f := range flows {
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})
-		err := checkPasted(ctx, st.conn, f)
+		err := st.check(ctx, f)
 		switch {
 		case err != nil:
 		case f.Streaming || f.CDC != nil:
@@ -437,7 +465,7 @@ func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, quer
 	var keep []string
 	for _, e := range f.Expectations {
 		if e.Action == ir.Drop {
-			keep = append(keep, "coalesce(("+e.SQL+"), false)")
+			keep = append(keep, "coalesce(("+st.expr(e.SQL)+"), false)")
 		}
 	}
 	body := query
@@ -469,7 +497,7 @@ func (st *runState) expect(ctx context.Context, d *ir.Dataset, f *ir.Flow, stage
 func (st *runState) expectOn(ctx context.Context, d *ir.Dataset, f *ir.Flow, rel string, canDelete bool) error {
 	var failed []string
 	for _, e := range f.Expectations {
-		cond := "NOT coalesce((" + e.SQL + "), false)"
+		cond := "NOT coalesce((" + st.expr(e.SQL) + "), false)"
 		r := ExpectationResult{Dataset: d.Name, Flow: f.Name, Name: e.Name, SQL: e.SQL, Action: e.Action}
 		if err := st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel+" WHERE "+cond).Scan(&r.Violations); err != nil {
 			return &flowError{f.Name, fmt.Errorf("expectation %s (%s): %w", e.Name, e.SQL, explain(err))}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -28,7 +29,25 @@ type Options struct {
 	MemoryLimit string
 	// Threads is DuckDB's thread count (0 = one per CPU).
 	Threads int
+	// TempLimit is DuckDB's max_temp_directory_size, the most it may spill
+	// to its private temp folder ("" = DefaultTempLimit).
+	TempLimit string
+	// QueryTimeout bounds every statement a run, a describe or a preview
+	// sends (0 = DefaultQueryTimeout; negative = no limit). A statement
+	// that runs longer is interrupted and fails with a *LimitError.
+	QueryTimeout time.Duration
 }
+
+// Default limits of a session, chosen for previews on sample data.
+const (
+	// DefaultMemoryLimit caps DuckDB's memory when Options.MemoryLimit is
+	// not set.
+	DefaultMemoryLimit = "2GB"
+	// DefaultTempLimit caps DuckDB's spill files.
+	DefaultTempLimit = "4GB"
+	// DefaultQueryTimeout is the longest one statement may run.
+	DefaultQueryTimeout = 30 * time.Second
+)
 
 // Session is one sandboxed DuckDB database for one pipeline root. Files
 // under the root (and the state folder) can be read; everything else on
@@ -99,7 +118,11 @@ func Open(root string, opts Options) (*Session, error) {
 		}
 		return nil, fmt.Errorf("open engine: start DuckDB: %w", err)
 	}
-	s.db = sql.OpenDB(s.connector)
+	timeout := opts.QueryTimeout
+	if timeout == 0 {
+		timeout = DefaultQueryTimeout
+	}
+	s.db = sql.OpenDB(&guardConnector{inner: s.connector, timeout: timeout})
 	if err := s.sandbox(allowed); err != nil {
 		s.Close()
 		return nil, err
@@ -118,9 +141,14 @@ func (s *Session) sandbox(allowed []string) error {
 		"SET allowed_directories = [" + strings.Join(quoted, ", ") + "]",
 		"SET temp_directory = " + quoteString(s.tempDir),
 	}
-	if s.opts.MemoryLimit != "" {
-		stmts = append(stmts, "SET memory_limit = "+quoteString(s.opts.MemoryLimit))
+	memory, temp := s.opts.MemoryLimit, s.opts.TempLimit
+	if memory == "" {
+		memory = DefaultMemoryLimit
 	}
+	if temp == "" {
+		temp = DefaultTempLimit
+	}
+	stmts = append(stmts, "SET memory_limit = "+quoteString(memory), "SET max_temp_directory_size = "+quoteString(temp))
 	if s.opts.Threads > 0 {
 		stmts = append(stmts, fmt.Sprintf("SET threads = %d", s.opts.Threads))
 	}
@@ -131,7 +159,9 @@ func (s *Session) sandbox(allowed []string) error {
 		"SET errors_as_json = false",
 		"SET lock_configuration = true",
 	)
-	ctx := context.Background()
+	// The sandbox's own settings are the only SET statements the engine
+	// ever sends.
+	ctx := allowKinds(context.Background(), duckdb.STATEMENT_TYPE_SET)
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)

@@ -51,6 +51,8 @@ import (
 	"sync"
 	"time"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -602,7 +604,7 @@ func (s *Session) persist(ctx context.Context, conn *sql.Conn, d *ir.Dataset, pa
 
 	// Write the part under a temporary name; a crash leaves only garbage.
 	tmp := filepath.Join(dir, tempPrefix+randomHex()+partSuffix)
-	res, err := conn.ExecContext(ctx, "COPY (SELECT * "+parquetReplace(schema)+"FROM "+probeView+") TO "+quoteString(tmp)+" (FORMAT parquet)")
+	res, err := conn.ExecContext(allowKinds(ctx, duckdb.STATEMENT_TYPE_COPY), "COPY (SELECT * "+parquetReplace(schema)+"FROM "+probeView+") TO "+quoteString(tmp)+" (FORMAT parquet)")
 	conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
 	if err != nil {
 		os.Remove(tmp)
@@ -1022,7 +1024,7 @@ func (s *Session) Restore(ctx context.Context, p *ir.Pipeline) (*RestoreReport, 
 	}
 	// The database now matches the manifests: checkpoint it, so the next
 	// start does not replay what a crash left in the write-ahead log.
-	if _, err := conn.ExecContext(ctx, "CHECKPOINT"); err != nil {
+	if _, err := conn.ExecContext(allowKinds(ctx, duckdb.STATEMENT_TYPE_CALL), "CHECKPOINT"); err != nil {
 		rep.Notes = append(rep.Notes, "checkpoint after restore: "+firstLine(err.Error()))
 	}
 	return rep, nil
@@ -1036,14 +1038,14 @@ func (st *runState) restoreView(ctx context.Context, d *ir.Dataset) {
 		return
 	}
 	f := flows[0]
-	if checkPasted(ctx, st.conn, f) != nil {
+	if st.check(ctx, f) != nil {
 		return // the run reports it
 	}
 	body := f.Normalized
 	var keep []string
 	for _, e := range f.Expectations {
 		if e.Action == ir.Drop {
-			keep = append(keep, "coalesce(("+e.SQL+"), false)")
+			keep = append(keep, "coalesce(("+st.expr(e.SQL)+"), false)")
 		}
 	}
 	if len(keep) > 0 {
@@ -1169,7 +1171,7 @@ func (s *Session) writeStateTables(ctx context.Context, conn *sql.Conn, dir stri
 			return nil, fmt.Errorf("stream state %s: %w", n, err)
 		}
 		tmp := filepath.Join(dir, tempPrefix+randomHex()+partSuffix)
-		res, err := conn.ExecContext(ctx, "COPY (SELECT * "+parquetReplace(schema)+"FROM "+probeView+") TO "+quoteString(tmp)+" (FORMAT parquet)")
+		res, err := conn.ExecContext(allowKinds(ctx, duckdb.STATEMENT_TYPE_COPY), "COPY (SELECT * "+parquetReplace(schema)+"FROM "+probeView+") TO "+quoteString(tmp)+" (FORMAT parquet)")
 		conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
 		if err != nil {
 			os.Remove(tmp)
