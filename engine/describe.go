@@ -281,6 +281,9 @@ func filesSignature(pattern string) string {
 // the session's own) but not run, and returns the columns. A DuckDB error
 // is a *SQLError whose Position is relative to query.
 func (d *Describer) Define(ctx context.Context, name, query string) ([]Column, error) {
+	if err := CheckQuery(ctx, query); err != nil {
+		return nil, err
+	}
 	return d.create(ctx, relationName(name), query)
 }
 
@@ -289,15 +292,30 @@ func (d *Describer) Define(ctx context.Context, name, query string) ([]Column, e
 // dataset, without appending anything. A DuckDB error is a *SQLError whose
 // Position is relative to query.
 func (d *Describer) Append(ctx context.Context, name, query string) error {
+	if err := CheckQuery(ctx, query); err != nil {
+		return err
+	}
 	prefix := "INSERT INTO temp.main." + quoteIdent(relationName(name)) + " BY NAME SELECT * FROM (\n"
 	return d.exec(ctx, prefix, query, "\n) LIMIT 0")
 }
 
 // Check binds expr (a boolean expression, such as an expectation) against
-// the columns of the relation name, without evaluating it. A DuckDB error
-// is a *SQLError whose Position is relative to expr.
+// the columns of the relation name, without evaluating it. The expression
+// is bound in DuckDB's rendering of it (guard.go), as a run pastes it; an
+// expression the guard refuses is an error wrapping ErrStatementRefused.
+// A DuckDB error is a *SQLError whose Position is relative to expr, or -1
+// when the rendering differs from the text.
 func (d *Describer) Check(ctx context.Context, name, expr string) error {
-	return d.exec(ctx, "SELECT (\n", expr, "\n) FROM temp.main."+quoteIdent(relationName(name))+" LIMIT 0")
+	r, err := renderedExpr(ctx, expr)
+	if err != nil {
+		return err
+	}
+	err = d.exec(ctx, "SELECT (\n", r, "\n) FROM temp.main."+quoteIdent(relationName(name))+" LIMIT 0")
+	var se *SQLError
+	if r != expr && errors.As(err, &se) {
+		se.Position = -1
+	}
+	return err
 }
 
 // Columns returns the columns of a relation made by Define or

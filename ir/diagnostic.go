@@ -132,6 +132,7 @@ const (
 	CodeNotPortable   Code = "not-portable-to-spark"
 	CodeUnknownColumn Code = "unknown-column"
 	CodeBinder        Code = "sql-binder"
+	CodeRefusedSQL    Code = "sql-refused"
 
 	// Results of the last run, shown on expectation pragmas in editors.
 	CodeExpectationResult Code = "expectation-result"
@@ -148,7 +149,7 @@ var Codes = []Code{
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
 	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget,
-	CodeNotPortable, CodeUnknownColumn, CodeBinder, CodeExpectationResult,
+	CodeNotPortable, CodeUnknownColumn, CodeBinder, CodeRefusedSQL, CodeExpectationResult,
 }
 
 // SortDiagnostics orders diagnostics by file, start, end, severity, code,

@@ -205,8 +205,12 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				ds.res.Diagnostics = append(ds.res.Diagnostics, ir.Diagnostic{Loc: c.Loc, Severity: ir.Error, Code: ir.CodeBinder,
-					Message: fmt.Sprintf("the @cdc deletes predicate %s does not bind against the flow's query: %s", c.Deletes, firstLine(err.Error()))})
+				d := ir.Diagnostic{Loc: c.Loc, Severity: ir.Error, Code: ir.CodeBinder,
+					Message: fmt.Sprintf("the @cdc deletes predicate %s does not bind against the flow's query: %s", c.Deletes, firstLine(err.Error()))}
+				if errors.Is(err, engine.ErrStatementRefused) {
+					d.Code, d.Message = ir.CodeRefusedSQL, "the @cdc deletes predicate is refused: "+firstLine(err.Error())
+				}
+				ds.res.Diagnostics = append(ds.res.Diagnostics, d)
 			}
 		}
 	}
@@ -312,6 +316,13 @@ func nativeChecked(p *ir.Pipeline, d *ir.Dataset) bool {
 // into a diagnostic, when it is one the author can act on here. rel, when
 // set, is the relation query is evaluated over (an expectation's dataset).
 func (ds *describer) report(f *ir.Flow, loc ir.Loc, query, rel string, err error) {
+	if errors.Is(err, engine.ErrStatementRefused) {
+		// More than one statement, a statement that is not a query, or a
+		// function that reveals the machine: what a run refuses too.
+		ds.res.Diagnostics = append(ds.res.Diagnostics, ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeRefusedSQL,
+			Message: firstLine(err.Error())})
+		return
+	}
 	var e *engine.SQLError
 	if !errors.As(err, &e) {
 		return // the sandbox, or a sample DuckDB cannot read
