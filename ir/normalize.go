@@ -27,7 +27,7 @@ func NormalizeSQL(q string) string {
 			gap = true
 			i++
 		case c == '-' && i+1 < len(q) && q[i+1] == '-':
-			for i < len(q) && q[i] != '\n' {
+			for i < len(q) && q[i] != '\n' && q[i] != '\r' {
 				i++
 			}
 			gap = true

@@ -49,7 +49,9 @@ func skipTrivia(s string, i, limit int) (int, int) {
 		case isSpace(c):
 			i++
 		case c == '-' && i+1 < limit && s[i+1] == '-':
-			j := strings.IndexByte(s[i:limit], '\n')
+			// A line comment ends at a line feed or a carriage return,
+			// as in Spark's lexer (and DuckDB's).
+			j := strings.IndexAny(s[i:limit], "\n\r")
 			if j < 0 {
 				return limit, -1
 			}

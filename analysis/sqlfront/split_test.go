@@ -119,3 +119,12 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// TestLineCommentEndsAtCR: a `--` comment ends at a lone carriage return,
+// as Spark's and DuckDB's lexers end it; what follows is a statement.
+func TestLineCommentEndsAtCR(t *testing.T) {
+	stmts := Split("SELECT 1 -- note\r; SELECT 2")
+	if len(stmts) != 2 {
+		t.Fatalf("got %d statements, want 2: %+v", len(stmts), stmts)
+	}
+}
