@@ -60,6 +60,11 @@ type Session struct {
 	connector *duckdb.Connector
 	db        *sql.DB
 	tempDir   string
+	// mirror is where the checked sample files appear for DuckDB, under
+	// their root-relative paths (samples.go).
+	mirror string
+	// mirrorMu serialises mirror updates.
+	mirrorMu sync.Mutex
 
 	closeOnce sync.Once
 	closeErr  error
@@ -80,7 +85,10 @@ func Open(root string, opts Options) (*Session, error) {
 	}
 	s := &Session{Root: abs, opts: opts}
 	dsn := ""
-	allowed := []string{abs}
+	// DuckDB may touch only the state folder and the session's private
+	// temp folder; never the pipeline folder. The samples it reads are
+	// mirrored into the temp folder from paths Thund checked (samples.go).
+	var allowed []string
 	if opts.StateDir != "" {
 		state, err := filepath.Abs(opts.StateDir)
 		if err != nil {
@@ -109,6 +117,11 @@ func Open(root string, opts Options) (*Session, error) {
 		s.tempDir = real
 	}
 	allowed = append(allowed, s.tempDir)
+	s.mirror = filepath.Join(s.tempDir, "samples")
+	if err := os.MkdirAll(filepath.Join(s.tempDir, "spill"), 0o700); err != nil {
+		os.RemoveAll(s.tempDir)
+		return nil, fmt.Errorf("open engine: temp folder: %w", err)
+	}
 
 	s.connector, err = duckdb.NewConnector(dsn, nil)
 	if err != nil {
@@ -139,7 +152,7 @@ func (s *Session) sandbox(allowed []string) error {
 	}
 	stmts := []string{
 		"SET allowed_directories = [" + strings.Join(quoted, ", ") + "]",
-		"SET temp_directory = " + quoteString(s.tempDir),
+		"SET temp_directory = " + quoteString(filepath.Join(s.tempDir, "spill")),
 	}
 	memory, temp := s.opts.MemoryLimit, s.opts.TempLimit
 	if memory == "" {
@@ -235,7 +248,7 @@ func explain(err error) error {
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "Permission Error") || strings.Contains(msg, "configuration has been locked") || strings.Contains(msg, "disabled through configuration") {
-		return fmt.Errorf("%w: Thund's DuckDB session only touches files inside the pipeline folder and its state folder, and cannot attach databases, install or load extensions, reach URLs or change its settings (%s)", ErrSandbox, firstLine(msg))
+		return fmt.Errorf("%w: Thund's DuckDB session reads no file by path: samples reach it through Thund, which checks them, and it writes only to the --state folder; it cannot attach databases, install or load extensions, reach URLs or change its settings (%s)", ErrSandbox, firstLine(msg))
 	}
 	return err
 }

@@ -2,9 +2,7 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,11 +23,22 @@ var sampleFormats = map[string]string{
 }
 
 // reader returns the DuckDB table function reading a sample path (a file,
-// a glob, or a folder's files) and the absolute pattern it reads.
+// a glob, or a folder's files) and the pattern it reads: a path in the
+// session's mirror (samples.go), made current here from the files Thund
+// checked.
 func (s *Session) reader(sample string) (fn, pattern string, err error) {
-	abs := filepath.Join(s.Root, filepath.FromSlash(sample))
+	rel := path.Clean(filepath.ToSlash(sample))
+	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", "", fmt.Errorf("%w: %s is not inside the pipeline folder", ErrSamplePath, sample)
+	}
+	abs := filepath.Join(s.Root, filepath.FromSlash(rel))
 	if fi, statErr := os.Stat(abs); statErr == nil && fi.IsDir() {
-		files, err := BatchFiles(abs)
+		// The folder itself first: never list a folder outside the root.
+		realDir, _, err := s.checkedFile(rel)
+		if err != nil {
+			return "", "", err
+		}
+		files, err := BatchFiles(realDir)
 		if err != nil {
 			return "", "", err
 		}
@@ -37,26 +46,47 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 			return "", "", fmt.Errorf("sample folder %s holds no .csv, .json, .ndjson or .parquet file", sample)
 		}
 		ext := strings.ToLower(filepath.Ext(files[0]))
-		for _, f := range files[1:] {
+		rels := make([]string, len(files))
+		for i, f := range files {
 			// One reader reads the folder: files of another format would
 			// be silently left out.
 			if other := strings.ToLower(filepath.Ext(f)); other != ext {
 				return "", "", fmt.Errorf("sample folder %s mixes %s files (%s) with %s files (%s); keep one format per folder", sample, ext, filepath.Base(files[0]), other, filepath.Base(f))
 			}
+			rels[i] = path.Join(rel, filepath.Base(f))
 		}
-		return sampleFormats[ext], filepath.Join(abs, "*"+ext), nil
+		dir := s.mirrorPath(rel)
+		if err := s.mirrorFiles(rels, filepath.Join(dir, "*")); err != nil {
+			return "", "", err
+		}
+		return sampleFormats[ext], filepath.Join(dir, "*"+ext), nil
 	}
 	ext := strings.ToLower(path.Ext(sample))
 	fn, ok := sampleFormats[ext]
 	if !ok {
 		return "", "", fmt.Errorf("sample %s: unknown format %q; use .csv, .json, .ndjson or .parquet", sample, ext)
 	}
-	if !strings.ContainsAny(sample, "*?[") {
-		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-			return "", "", fmt.Errorf("sample %s does not exist; create it, or bind another file", sample)
+	if strings.ContainsAny(rel, "*?[") {
+		matches, err := filepath.Glob(abs)
+		if err != nil {
+			return "", "", fmt.Errorf("sample %s: %w", sample, err)
 		}
+		var rels []string
+		for _, m := range matches {
+			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+				continue
+			}
+			rels = append(rels, s.relOf(m))
+		}
+		if err := s.mirrorFiles(rels, s.mirrorPath(rel)); err != nil {
+			return "", "", err
+		}
+		return fn, s.mirrorPath(rel), nil
 	}
-	return fn, abs, nil
+	if err := s.mirrorFiles([]string{rel}, ""); err != nil {
+		return "", "", err
+	}
+	return fn, s.mirrorPath(rel), nil
 }
 
 // readCall is the SQL calling reader fn over what arg names (a quoted

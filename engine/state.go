@@ -403,7 +403,7 @@ func (s *Session) rootRelative(f string) string {
 	if !filepath.IsAbs(f) {
 		return path.Clean(filepath.ToSlash(f))
 	}
-	rel, err := filepath.Rel(s.Root, f)
+	rel, err := filepath.Rel(s.Root, s.fromMirror(f))
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(filepath.Clean(f))
 	}

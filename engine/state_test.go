@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -78,7 +79,7 @@ func openState(t testing.TB, root, state string) (*ir.Pipeline, *Session) {
 	return snap.Pipeline, s
 }
 
-func count(t testing.TB, s *Session, query string) int64 {
+func count(t testing.TB, s interface{ DB() *sql.DB }, query string) int64 {
 	t.Helper()
 	var n int64
 	if err := s.DB().QueryRow(query).Scan(&n); err != nil {
@@ -86,6 +87,11 @@ func count(t testing.TB, s *Session, query string) int64 {
 	}
 	return n
 }
+
+// plainDB is a DuckDB outside any session, for reading what one wrote.
+type plainDB struct{ db *sql.DB }
+
+func (p plainDB) DB() *sql.DB { return p.db }
 
 // dirNames lists a folder's entries, sorted.
 func dirNames(t testing.TB, dir string) []string {
@@ -692,8 +698,12 @@ func TestPersistCrashChild(t *testing.T) {
 	if _, err := s.Persist(ctx, totals, PersistPart{Query: p.FlowsInto("totals")[0].Normalized}); err != nil {
 		t.Fatal(err)
 	}
+	// DuckDB reads the batches from the session's mirror, as a run does.
+	if _, _, err := s.reader("samples/src"); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range s.Unconsumed("events", files) {
-		q := "SELECT id, batch FROM read_csv(" + quoteString(f) + ", header = true, columns = {'id': 'BIGINT', 'batch': 'BIGINT'})"
+		q := "SELECT id, batch FROM read_csv(" + quoteString(s.mirrorPath(s.relOf(f))) + ", header = true, columns = {'id': 'BIGINT', 'batch': 'BIGINT'})"
 		if err := s.Exec(ctx, "INSERT INTO events "+q); err != nil {
 			t.Fatal(err)
 		}
@@ -818,11 +828,14 @@ func runCrashChild(t *testing.T, base, crashAt string, plan *crashKill) crashRun
 // returns the batches committed to events.
 func checkCrashState(t *testing.T, base string, committedA, committedR map[int]bool) map[int]bool {
 	t.Helper()
-	s, err := Open(base, Options{Threads: 1})
+	// Read the state folder's Parquet as an outsider would, with a plain
+	// DuckDB: a session reads no file by path.
+	db, err := sql.Open("duckdb", "?threads=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer db.Close()
+	s := plainDB{db}
 	outputs := filepath.Join(base, "state", "outputs")
 	manifests := map[string]*Manifest{}
 	for _, name := range []string{"events", "totals"} {

@@ -756,6 +756,7 @@ func (st *runState) streamFolder(name string) (*ir.Source, bool) {
 
 // relFile names a file relative to the pipeline root, slash-separated.
 func (st *runState) relFile(file string) string {
+	file = st.s.fromMirror(file)
 	if rel, err := filepath.Rel(st.s.Root, file); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.ToSlash(rel)
 	}
