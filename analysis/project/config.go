@@ -2,9 +2,12 @@ package project
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/thund-dev/thund/ir"
 	"go.yaml.in/yaml/v3"
@@ -31,19 +34,51 @@ type Config struct {
 	// SparkVersion is "4.1" or "4.2", "" when not set.
 	SparkVersion string
 	Samples      []SampleConfig
-	// PreviewLimit is the rows per preview page; 0 when not set.
+	// PreviewLimit is the rows per preview page, at most PreviewMaxRows;
+	// 0 when not set.
 	PreviewLimit int
+	// QueryTimeout is `limits.query_timeout`, the longest one statement
+	// of a run, a description or a preview may take (engine
+	// Options.QueryTimeout), in (0, MaxQueryTimeout]; 0 when not set.
+	QueryTimeout time.Duration
+	// MemoryLimit is `limits.memory`, DuckDB's memory_limit, as a size
+	// such as "2GB" or "512MiB" (normalised: no space, the unit spelled
+	// KB, MB, GB, TB, KiB, MiB, GiB or TiB); "" when not set.
+	MemoryLimit string
+	// TempLimit is `limits.temp`, DuckDB's max_temp_directory_size, in
+	// the same form as MemoryLimit; "" when not set.
+	TempLimit string
 	// Loc is each value's location by key path: "backends", "spark",
 	// "spark.remote", "spark.version", "samples", "preview",
-	// "preview.limit".
+	// "preview.limit", "limits", "limits.query_timeout", "limits.memory",
+	// "limits.temp".
 	Loc map[string]ir.Loc
 }
 
+// PreviewMaxRows is the most rows one preview page holds, wherever the
+// page size comes from: `preview.limit` in thund.yaml (a larger value is
+// an error), a thund/preview request or thund-watch --limit (both are
+// clamped to it). A page is converted to Go values whole, so this bounds
+// what one preview can cost.
+const PreviewMaxRows = 10_000
+
+// MaxQueryTimeout is the largest `limits.query_timeout` thund.yaml may
+// set.
+const MaxQueryTimeout = time.Hour
+
+const maxQueryTimeoutText = "1h"
+
 var (
-	configKeys  = []string{"backends", "spark", "samples", "preview"}
+	configKeys  = []string{"backends", "spark", "samples", "preview", "limits"}
 	sparkKeys   = []string{"remote", "version"}
 	previewKeys = []string{"limit"}
+	limitsKeys  = []string{"query_timeout", "memory", "temp"}
 	versions    = []string{"4.1", "4.2"}
+	// sizeUnits are the units a DuckDB size in `limits` may use,
+	// matched without regard to case.
+	sizeUnits  = []string{"KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"}
+	durationRE = regexp.MustCompile(`^([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))*$`)
+	sizeRE     = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)[ \t]*([A-Za-z]+)$`)
 )
 
 // ParseConfig parses thund.yaml text. file is the path used in diagnostics.
@@ -57,7 +92,7 @@ func ParseConfig(file string, text []byte) (Config, []ir.Diagnostic) {
 		return cfg, d.diags
 	}
 	if root.Kind != yaml.MappingNode {
-		d.errorf(d.at(root), "%s must be a mapping of settings (backends, spark, samples, preview), not %s", file, kindName(root))
+		d.errorf(d.at(root), "%s must be a mapping of settings (backends, spark, samples, preview, limits), not %s", file, kindName(root))
 		return cfg, d.diags
 	}
 	for _, p := range d.pairs(root, ir.Warning) {
@@ -75,6 +110,9 @@ func ParseConfig(file string, text []byte) (Config, []ir.Diagnostic) {
 		case "preview":
 			cfg.Loc["preview"] = loc
 			d.configPreview(p, &cfg)
+		case "limits":
+			cfg.Loc["limits"] = loc
+			d.configLimits(p, &cfg)
 		default:
 			d.unknownKey(p, "", configKeys)
 		}
@@ -268,6 +306,106 @@ func (d *doc) configPreview(p pair, cfg *Config) {
 			d.errorf(d.at(e.raw), "`preview.limit` must be a positive whole number of rows (for example 500), not `%s`", v)
 			continue
 		}
+		if n > PreviewMaxRows {
+			d.errorf(d.at(e.raw), "`preview.limit` is at most %d rows per page, not %s: page through larger results (the default page size applies)", PreviewMaxRows, v)
+			continue
+		}
 		cfg.PreviewLimit = int(n)
 	}
+}
+
+// configLimits reads `limits: {query_timeout, memory, temp}`.
+func (d *doc) configLimits(p pair, cfg *Config) {
+	if !d.section(p, "`query_timeout: 2m`, `memory: 2GB`, `temp: 4GB`") {
+		return
+	}
+	for _, e := range d.pairs(p.val, ir.Warning) {
+		switch e.name {
+		case "query_timeout":
+			cfg.Loc["limits.query_timeout"] = d.valueLoc(e.key, e.raw)
+			v, ok := d.configScalar(e)
+			if !ok {
+				continue
+			}
+			t, err := parseTimeout(v)
+			switch {
+			case err != nil:
+				d.errorf(d.at(e.raw), "`limits.query_timeout` must be a duration such as `30s`, `2m` or `1m30s` (a bare number is seconds), not `%s`", v)
+				continue
+			case t <= 0:
+				d.errorf(d.at(e.raw), "`limits.query_timeout` must be positive (for example `30s`), not `%s`", v)
+				continue
+			case t > MaxQueryTimeout:
+				d.errorf(d.at(e.raw), "`limits.query_timeout` is at most %s, not `%s`", maxQueryTimeoutText, v)
+				continue
+			}
+			cfg.QueryTimeout = t
+		case "memory", "temp":
+			key := "limits." + e.name
+			cfg.Loc[key] = d.valueLoc(e.key, e.raw)
+			v, ok := d.configScalar(e)
+			if !ok {
+				continue
+			}
+			size, msg := parseSize(v)
+			if msg != "" {
+				d.errorf(d.at(e.raw), "`%s` must be a size such as `512MB`, `2GB` or `1GiB`, not `%s`: %s", key, v, msg)
+				continue
+			}
+			if e.name == "memory" {
+				cfg.MemoryLimit = size
+			} else {
+				cfg.TempLimit = size
+			}
+		default:
+			d.unknownKey(e, "limits", limitsKeys)
+		}
+	}
+}
+
+// parseTimeout reads a Go duration ("30s", "2m", "1m30s", "500ms") or a
+// bare number of seconds ("30", "1.5"). A number too large for a
+// time.Duration comes back as the largest one, so that the caller says
+// "at most".
+func parseTimeout(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		switch {
+		case math.IsNaN(f):
+			return 0, fmt.Errorf("%s is not a number", v)
+		case f > MaxQueryTimeout.Seconds():
+			return math.MaxInt64, nil
+		case f < 0:
+			return -1, nil
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	t, err := time.ParseDuration(v)
+	if err != nil && durationRE.MatchString(v) {
+		return math.MaxInt64, nil // well formed, so too large
+	}
+	return t, err
+}
+
+// parseSize checks a DuckDB size, a positive number and one of sizeUnits
+// ("2GB", "512 MiB", "1.5gb"), and returns it normalised ("2GB",
+// "512MiB", "1.5GB"), or why it is not one.
+func parseSize(v string) (string, string) {
+	m := sizeRE.FindStringSubmatch(strings.TrimSpace(v))
+	if m == nil {
+		return "", "give a number, then one of " + strings.Join(sizeUnits, ", ")
+	}
+	unit := ""
+	for _, u := range sizeUnits {
+		if strings.EqualFold(u, m[2]) {
+			unit = u
+		}
+	}
+	if unit == "" {
+		return "", fmt.Sprintf("unknown unit `%s`; use one of %s%s", m[2], strings.Join(sizeUnits, ", "), didYouMean(m[2], sizeUnits))
+	}
+	if f, err := strconv.ParseFloat(m[1], 64); err != nil || f <= 0 {
+		return "", "the size must be more than 0"
+	}
+	return m[1] + unit, ""
 }

@@ -2,7 +2,9 @@ package project
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/thund-dev/thund/ir"
 )
@@ -45,10 +47,11 @@ preview:
 }
 
 func TestParseConfigDefaults(t *testing.T) {
-	for _, text := range []string{"", "# nothing\n", "backends:\nspark:\nsamples:\npreview:\n", "\xef\xbb\xbf"} {
+	for _, text := range []string{"", "# nothing\n", "backends:\nspark:\nsamples:\npreview:\nlimits:\n", "limits:\n  query_timeout:\n  memory:\n", "\xef\xbb\xbf"} {
 		cfg, diags := ParseConfig("thund.yaml", []byte(text))
 		checkDiags(t, "thund.yaml", text, diags, nil)
-		if cfg.Backends != nil || cfg.SparkRemote != "" || cfg.SparkVersion != "" || cfg.Samples != nil || cfg.PreviewLimit != 0 {
+		if cfg.Backends != nil || cfg.SparkRemote != "" || cfg.SparkVersion != "" || cfg.Samples != nil || cfg.PreviewLimit != 0 ||
+			cfg.QueryTimeout != 0 || cfg.MemoryLimit != "" || cfg.TempLimit != "" {
 			t.Errorf("%q: cfg = %+v", text, cfg)
 		}
 	}
@@ -84,6 +87,27 @@ func TestParseConfigErrors(t *testing.T) {
 		{"limit text", "preview: {limit: lots}\n", []wantDiag{{C, E, "lots", "positive whole number"}}},
 		{"limit float", "preview: {limit: 1.5}\n", []wantDiag{{C, E, "1.5", "positive whole number"}}},
 		{"limit huge", "preview: {limit: 99999999999999999999}\n", []wantDiag{{C, E, "99999999999999999999", "positive whole number"}}},
+		{"limit over max", "preview:\n  limit: 3000000\n", []wantDiag{{C, E, "3000000", "at most 10000 rows per page"}}},
+		{"limits scalar", "limits: 30s\n", []wantDiag{{C, E, "30s", "`limits` must be a mapping"}}},
+		{"unknown limits key", "limits:\n  query_timout: 1m\n", []wantDiag{{C, W, "query_timout", "did you mean `query_timeout`"}}},
+		{"unknown limits key memory", "limits:\n  mem: 1GB\n", []wantDiag{{C, W, "mem", "known: query_timeout, memory, temp"}}},
+		{"timeout text", "limits: {query_timeout: forever}\n", []wantDiag{{C, E, "forever", "must be a duration such as `30s`"}}},
+		{"timeout zero", "limits: {query_timeout: 0}\n", []wantDiag{{C, E, "0", "must be positive"}}},
+		{"timeout zero unit", "limits: {query_timeout: 0s}\n", []wantDiag{{C, E, "0s", "must be positive"}}},
+		{"timeout negative", "limits: {query_timeout: -5s}\n", []wantDiag{{C, E, "-5s", "must be positive"}}},
+		{"timeout negative number", "limits: {query_timeout: -5}\n", []wantDiag{{C, E, "-5", "must be positive"}}},
+		{"timeout over an hour", "limits:\n  query_timeout: 61m\n", []wantDiag{{C, E, "61m", "at most 1h"}}},
+		{"timeout seconds over an hour", "limits:\n  query_timeout: 3601\n", []wantDiag{{C, E, "3601", "at most 1h"}}},
+		{"timeout overflow", "limits:\n  query_timeout: 99999999999h\n", []wantDiag{{C, E, "99999999999h", "at most 1h"}}},
+		{"timeout nan", "limits:\n  query_timeout: .nan\n", []wantDiag{{C, E, ".nan", "must be a duration"}}},
+		{"timeout list", "limits:\n  query_timeout: [1m]\n", []wantDiag{{C, E, "[1m]", "single value"}}},
+		{"memory no unit", "limits: {memory: 2048}\n", []wantDiag{{C, E, "2048", "`limits.memory` must be a size such as `512MB`"}}},
+		{"memory bad unit", "limits: {memory: 2GX}\n", []wantDiag{{C, E, "2GX", "unknown unit `GX`"}}},
+		{"memory unit typo", "limits: {memory: 2 GiBs}\n", []wantDiag{{C, E, "2 GiBs", "did you mean `GiB`"}}},
+		{"memory percent", "limits: {memory: 80%}\n", []wantDiag{{C, E, "80%", "give a number, then one of KB, MB"}}},
+		{"memory zero", "limits: {memory: 0GB}\n", []wantDiag{{C, E, "0GB", "more than 0"}}},
+		{"memory quote", "limits: {memory: \"1GB'; SET x\"}\n", []wantDiag{{C, E, "\"1GB'; SET x\"", "must be a size"}}},
+		{"temp bad", "limits:\n  temp: lots\n", []wantDiag{{C, E, "lots", "`limits.temp` must be a size"}}},
 		{"sample escape", "samples:\n  orders: ../../etc/passwd\n", []wantDiag{{ir.CodePathEscape, E, "../../etc/passwd", "leaves the pipeline folder"}}},
 		{"sample empty", "samples:\n  orders:\n", []wantDiag{{C, E, "orders", "has no path"}}},
 		{"sample blank", "samples:\n  orders: ' '\n", []wantDiag{{C, E, "' '", "has no path"}}},
@@ -110,5 +134,54 @@ func TestParseConfigKeepsGoodValues(t *testing.T) {
 	}
 	if len(cfg.Samples) != 2 || cfg.Samples[0].Table != "b" || cfg.Samples[1].Table != "a" || cfg.Samples[1].Path != "a.csv" {
 		t.Errorf("samples = %+v", cfg.Samples)
+	}
+}
+
+func TestParseConfigLimits(t *testing.T) {
+	text := "limits:\n  query_timeout: 2m\n  memory: 512 mb\n  temp: 1.5GiB\npreview:\n  limit: 10000\n"
+	cfg, diags := ParseConfig("thund.yaml", []byte(text))
+	checkDiags(t, "thund.yaml", text, diags, nil)
+	if cfg.QueryTimeout != 2*time.Minute || cfg.MemoryLimit != "512MB" || cfg.TempLimit != "1.5GiB" || cfg.PreviewLimit != PreviewMaxRows {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	for key, want := range map[string]string{
+		"limits.query_timeout": "2m", "limits.memory": "512 mb", "limits.temp": "1.5GiB",
+		"limits": "query_timeout: 2m",
+	} {
+		if got := strings.TrimSpace(rangeText(t, text, cfg.Loc[key])); got != want {
+			t.Errorf("Loc[%s] = %q, want %q", key, got, want)
+		}
+	}
+	for v, want := range map[string]time.Duration{
+		"30s": 30 * time.Second, "30": 30 * time.Second, "1.5": 1500 * time.Millisecond, "1m30s": 90 * time.Second,
+		"500ms": 500 * time.Millisecond, "1h": time.Hour, "3600": time.Hour, "'45s'": 45 * time.Second,
+	} {
+		cfg, diags := ParseConfig("thund.yaml", []byte("limits: {query_timeout: "+v+"}\n"))
+		if len(diags) != 0 || cfg.QueryTimeout != want {
+			t.Errorf("query_timeout %s: got %s, diags %v", v, cfg.QueryTimeout, diags)
+		}
+	}
+	for v, want := range map[string]string{"2GB": "2GB", "2gb": "2GB", "4 TB": "4TB", "100KiB": "100KiB", "64kb": "64KB", "1mib": "1MiB", "3 TiB": "3TiB"} {
+		cfg, diags := ParseConfig("thund.yaml", []byte("limits: {memory: "+v+", temp: "+v+"}\n"))
+		if len(diags) != 0 || cfg.MemoryLimit != want || cfg.TempLimit != want {
+			t.Errorf("size %s: memory %q temp %q, diags %v", v, cfg.MemoryLimit, cfg.TempLimit, diags)
+		}
+	}
+}
+
+// A bad limit leaves that setting unset (the engine's default applies)
+// and keeps the good ones.
+func TestParseConfigBadLimitsUnset(t *testing.T) {
+	cfg, diags := ParseConfig("thund.yaml", []byte("limits:\n  query_timeout: 2h\n  memory: 2GB\n  temp: -1GB\npreview:\n  limit: 20000\n"))
+	if len(diags) != 3 {
+		t.Fatalf("diags = %v", diags)
+	}
+	if cfg.QueryTimeout != 0 || cfg.MemoryLimit != "2GB" || cfg.TempLimit != "" || cfg.PreviewLimit != 0 {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	for _, key := range []string{"limits", "limits.query_timeout", "limits.memory", "limits.temp", "preview.limit"} {
+		if _, ok := cfg.Loc[key]; !ok {
+			t.Errorf("no Loc[%s]", key)
+		}
 	}
 }
