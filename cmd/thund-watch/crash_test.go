@@ -17,6 +17,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -27,6 +28,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/thund-dev/thund/engine"
 )
@@ -165,7 +168,9 @@ func runChild(t *testing.T, args []string, kill func(lines <-chan string)) child
 type stateCheck struct {
 	t     *testing.T
 	state string
-	sess  *engine.Session
+	// db reads the committed Parquet, as an outsider would: a plain
+	// DuckDB, since a session reads no file by path.
+	db *sql.DB
 	// rows is the committed row count per streaming table seen so far.
 	rows map[string]int64
 	// garbage counts files found beside the committed parts.
@@ -176,12 +181,12 @@ func newStateCheck(t *testing.T, state string) *stateCheck {
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := engine.Open(state, engine.Options{Threads: 1})
+	db, err := sql.Open("duckdb", "?threads=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	return &stateCheck{t: t, state: state, sess: s, rows: map[string]int64{}}
+	t.Cleanup(func() { db.Close() })
+	return &stateCheck{t: t, state: state, db: db, rows: map[string]int64{}}
 }
 
 // manifest reads a dataset's manifest; nil when it has none yet.
@@ -235,7 +240,7 @@ func (c *stateCheck) parts(dataset string, m *engine.Manifest) string {
 func (c *stateCheck) count(query string) int64 {
 	c.t.Helper()
 	var n int64
-	if err := c.sess.DB().QueryRow(query).Scan(&n); err != nil {
+	if err := c.db.QueryRow(query).Scan(&n); err != nil {
 		c.t.Fatalf("%s: %v", query, err)
 	}
 	return n
@@ -278,7 +283,7 @@ func (c *stateCheck) check(clean bool) {
 		}
 		// Every listed part is complete Parquet with the rows listed.
 		if len(m.Parts) > 0 {
-			rows, err := c.sess.DB().Query("SELECT filename, count(*) FROM " + c.parts(ds, m) + " GROUP BY filename")
+			rows, err := c.db.Query("SELECT filename, count(*) FROM " + c.parts(ds, m) + " GROUP BY filename")
 			if err != nil {
 				c.t.Fatalf("%s: a committed part is not readable Parquet: %v", ds, err)
 			}
@@ -364,7 +369,7 @@ func (c *stateCheck) outputs() map[string][]string {
 		for i, col := range m.Schema {
 			cols[i] = `"` + col.Name + `"`
 		}
-		rows, err := c.sess.DB().Query("SELECT CAST(row(" + strings.Join(cols, ", ") + ") AS VARCHAR) FROM " + c.parts(ds, m))
+		rows, err := c.db.Query("SELECT CAST(row(" + strings.Join(cols, ", ") + ") AS VARCHAR) FROM " + c.parts(ds, m))
 		if err != nil {
 			c.t.Fatal(err)
 		}
