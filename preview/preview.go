@@ -2,15 +2,23 @@
 // values (numbers as numbers, NULL as nil, dates and timestamps as ISO
 // strings), as a terminal table, and as HTML. Rows arrive as Arrow record
 // batches; only the rows of the requested page are converted to Go values.
+//
+// A page is bounded: a value longer than MaxValueBytes is cut, with a
+// note in the value itself and in Page.Truncated, and rows stop being
+// added once the page holds MaxPageBytes (Page.Cut says so). The number of
+// rows per page is bounded by the callers (project.PreviewMaxRows).
 package preview
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -25,6 +33,34 @@ type Column struct {
 	Type string `json:"type"`
 }
 
+// MaxValueBytes is the longest string, binary or nested value a page
+// holds whole: a longer one keeps its first MaxValueBytes bytes (a string
+// is cut at a character boundary, a binary value is shown as base64, a
+// list or struct as its JSON text) followed by TruncatedNote.
+const MaxValueBytes = 64 << 10
+
+// MaxPageBytes bounds the values of one page (strings and binary values
+// by their length, other values by an estimate): once a page holds this
+// much, no further row is added and Page.Cut says why. A page always
+// holds at least one row of those asked for.
+const MaxPageBytes = 16 << 20
+
+// Truncation is a cell whose value was cut to MaxValueBytes.
+type Truncation struct {
+	// Row is the index in Page.Rows, Column in Page.Columns.
+	Row    int `json:"row"`
+	Column int `json:"column"`
+	// Bytes is the size of the whole value (for a list or struct, of its
+	// JSON text).
+	Bytes int `json:"bytes"`
+}
+
+// TruncatedNote is what follows the kept part of a value longer than
+// MaxValueBytes: "…(truncated, N bytes)", N the size of the whole value.
+func TruncatedNote(n int) string {
+	return fmt.Sprintf("…(truncated, %d bytes)", n)
+}
+
 // Page is one page of a dataset's rows.
 type Page struct {
 	Dataset   string        `json:"dataset"`
@@ -34,6 +70,12 @@ type Page struct {
 	Offset    int           `json:"offset"`
 	Limit     int           `json:"limit"`
 	Elapsed   time.Duration `json:"-"`
+	// Truncated lists the cells whose value was cut (see MaxValueBytes),
+	// in row order.
+	Truncated []Truncation `json:"truncated,omitempty"`
+	// Cut, when set, says that the page holds fewer rows than asked
+	// because its values reached MaxPageBytes, and where to page on.
+	Cut string `json:"cut,omitempty"`
 }
 
 // Dataset reads one page of a materialised dataset (or view) from the
@@ -50,6 +92,9 @@ func Dataset(ctx context.Context, s *engine.Session, name string, offset, limit 
 		return nil, fmt.Errorf("preview %s: %w", name, err)
 	}
 	p.Dataset, p.TotalRows, p.Offset = name, total, offset
+	if p.Cut != "" {
+		p.Cut = cutNote(len(p.Rows), limit, offset)
+	}
 	p.Elapsed = time.Since(start)
 	return p, nil
 }
@@ -72,29 +117,43 @@ func Query(ctx context.Context, s *engine.Session, query string, offset, limit i
 }
 
 // FromReader reads every batch of r, converting only the rows in
-// [offset, offset+limit) to Go values.
+// [offset, offset+limit) to Go values, within MaxPageBytes.
 func FromReader(r array.RecordReader, offset, limit int) (*Page, error) {
 	p := &Page{Offset: offset, Limit: limit, Rows: [][]any{}}
 	for _, f := range r.Schema().Fields() {
 		p.Columns = append(p.Columns, Column{Name: f.Name, Type: TypeName(f.Type)})
 	}
 	var seen int64
+	size := 0
 	for r.Next() {
 		rec := r.RecordBatch()
 		n := rec.NumRows()
-		lo, hi := int64(offset)-seen, int64(offset+limit)-seen
+		lo, hi := int64(offset)-seen, int64(offset)+int64(limit)-seen
 		if lo < 0 {
 			lo = 0
 		}
 		if hi > n {
 			hi = n
 		}
-		for i := lo; i < hi; i++ {
+		for i := lo; i < hi && p.Cut == ""; i++ {
 			row := make([]any, rec.NumCols())
+			rowSize := 0
+			var cut []Truncation
 			for c := range row {
-				row[c] = Value(rec.Column(c), int(i))
+				v, whole, sz := value(rec.Column(c), int(i))
+				row[c] = v
+				rowSize += sz
+				if whole > 0 {
+					cut = append(cut, Truncation{Row: len(p.Rows), Column: c, Bytes: whole})
+				}
 			}
+			if len(p.Rows) > 0 && size+rowSize > MaxPageBytes {
+				p.Cut = cutNote(len(p.Rows), limit, offset)
+				break
+			}
+			size += rowSize
 			p.Rows = append(p.Rows, row)
+			p.Truncated = append(p.Truncated, cut...)
 		}
 		seen += n
 	}
@@ -102,11 +161,87 @@ func FromReader(r array.RecordReader, offset, limit int) (*Page, error) {
 	return p, r.Err()
 }
 
-// Value converts one Arrow cell to a JSON-ready Go value.
+// cutNote is Page.Cut for a page of rows rows, from offset, that stopped
+// at MaxPageBytes.
+func cutNote(rows, limit, offset int) string {
+	return fmt.Sprintf("the page stops after %d of the %d rows asked for: its values reach %d MiB, the most one page holds; page on from offset %d",
+		rows, limit, MaxPageBytes>>20, offset+rows)
+}
+
+// Value converts one Arrow cell to a JSON-ready Go value; a value longer
+// than MaxValueBytes is cut, and ends with TruncatedNote.
 func Value(a arrow.Array, i int) any {
+	v, _, _ := value(a, i)
+	return v
+}
+
+// value is Value, with the size of the whole value when it was cut (else
+// 0) and an estimate of the bytes the returned value holds.
+func value(a arrow.Array, i int) (v any, whole, size int) {
 	if a.IsNull(i) {
-		return nil
+		return nil, 0, 1
 	}
+	switch a := a.(type) {
+	// Arrow strings and bytes alias the batch's buffers, which are
+	// released after the read: copy them (only the part kept).
+	case *array.String:
+		return clipString(a.Value(i))
+	case *array.LargeString:
+		return clipString(a.Value(i))
+	case *array.StringView:
+		return clipString(a.Value(i))
+	case *array.Binary:
+		return clipBytes(a.Value(i))
+	case *array.LargeBinary:
+		return clipBytes(a.Value(i))
+	case *array.BinaryView:
+		return clipBytes(a.Value(i))
+	case *array.List, *array.LargeList, *array.ListView, *array.LargeListView, *array.FixedSizeList, *array.Struct, *array.Map, *array.Dictionary, *array.DenseUnion, *array.SparseUnion:
+		return clipNested(a.GetOneForMarshal(i))
+	}
+	return scalar(a, i), 0, 16
+}
+
+// clipString copies s, cut to MaxValueBytes at a character boundary.
+func clipString(s string) (any, int, int) {
+	if len(s) <= MaxValueBytes {
+		return strings.Clone(s), 0, len(s)
+	}
+	n := MaxValueBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	out := strings.Clone(s[:n]) + TruncatedNote(len(s))
+	return out, len(s), len(out)
+}
+
+// clipBytes copies b; longer than MaxValueBytes, it becomes the base64
+// text of its first MaxValueBytes bytes (what JSON shows of bytes) and
+// the note.
+func clipBytes(b []byte) (any, int, int) {
+	if len(b) <= MaxValueBytes {
+		return bytes.Clone(b), 0, len(b) * 4 / 3
+	}
+	out := base64.StdEncoding.EncodeToString(b[:MaxValueBytes]) + TruncatedNote(len(b))
+	return out, len(b), len(out)
+}
+
+// clipNested bounds a list, struct or map by the size of its JSON text:
+// longer than MaxValueBytes, it becomes that text, cut, and the note.
+func clipNested(v any) (any, int, int) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v, 0, 16
+	}
+	if len(b) <= MaxValueBytes {
+		return v, 0, len(b)
+	}
+	s, _, size := clipString(string(b))
+	return s, len(b), size
+}
+
+// scalar converts a cell that is neither a string, bytes nor nested.
+func scalar(a arrow.Array, i int) any {
 	switch a := a.(type) {
 	case *array.Boolean:
 		return a.Value(i)
@@ -130,14 +265,6 @@ func Value(a arrow.Array, i int) any {
 		return float64(a.Value(i))
 	case *array.Float64:
 		return a.Value(i)
-	// Arrow strings alias the batch's buffers, which are released after
-	// the read: copy them.
-	case *array.String:
-		return strings.Clone(a.Value(i))
-	case *array.LargeString:
-		return strings.Clone(a.Value(i))
-	case *array.StringView:
-		return strings.Clone(a.Value(i))
 	case *array.Date32:
 		return a.Value(i).ToTime().Format("2006-01-02")
 	case *array.Date64:

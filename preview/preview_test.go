@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/thund-dev/thund/engine"
 )
@@ -64,7 +67,7 @@ func TestPagingAcrossBatches(t *testing.T) {
 
 func TestDatasetPage(t *testing.T) {
 	s := session(t)
-	if err := s.Exec(context.Background(), "CREATE TABLE people AS SELECT * FROM read_csv_auto('"+filepath.Join(s.Root, "t.csv")+"')"); err != nil {
+	if err := s.Exec(context.Background(), "CREATE TABLE people AS SELECT * FROM (VALUES (1, 'a'), (2, NULL), (3, 'c')) AS t(id, name)"); err != nil {
 		t.Fatal(err)
 	}
 	p, err := Dataset(context.Background(), s, "people", 1, 1)
@@ -103,5 +106,107 @@ func TestRenderings(t *testing.T) {
 	}
 	if !strings.Contains(h.String(), `<td class="null">NULL</td>`) || strings.Contains(h.String(), "<script") {
 		t.Fatalf("html:\n%s", h.String())
+	}
+}
+
+func TestLongValuesAreTruncated(t *testing.T) {
+	s := session(t)
+	long := MaxValueBytes + 1000
+	q := fmt.Sprintf(`SELECT 1 AS id, repeat('é', %d) AS s, 'short' AS t, repeat('ab', %d)::BLOB AS b, [repeat('x', %d)] AS l`, long/2, long/2, long)
+	p, err := Query(context.Background(), s, q, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rows) != 1 {
+		t.Fatalf("rows %d", len(p.Rows))
+	}
+	str := p.Rows[0][1].(string)
+	note := TruncatedNote(long)
+	if !strings.HasSuffix(str, note) || len(str) > MaxValueBytes+len(note) || !utf8.ValidString(str) || !strings.HasPrefix(str, "éé") {
+		t.Fatalf("string: %d bytes, ends %q", len(str), str[len(str)-40:])
+	}
+	if p.Rows[0][2] != "short" {
+		t.Fatalf("short string %v", p.Rows[0][2])
+	}
+	bin, ok := p.Rows[0][3].(string)
+	if !ok || !strings.HasSuffix(bin, note) || !strings.HasPrefix(bin, "YWJhYm") {
+		t.Fatalf("binary %T %.40v", p.Rows[0][3], p.Rows[0][3])
+	}
+	nested, ok := p.Rows[0][4].(string)
+	if !ok || !strings.HasPrefix(nested, `["xxx`) || !strings.HasSuffix(nested, TruncatedNote(long+4)) {
+		t.Fatalf("list %T %.40v", p.Rows[0][4], p.Rows[0][4])
+	}
+	want := []Truncation{{0, 1, long}, {0, 3, long}, {0, 4, long + 4}}
+	if !reflect.DeepEqual(p.Truncated, want) || p.Cut != "" {
+		t.Fatalf("truncated %+v, cut %q", p.Truncated, p.Cut)
+	}
+	js, _ := json.Marshal(p)
+	if !bytes.Contains(js, []byte(`"truncated":[{"row":0,"column":1,"bytes":`)) {
+		t.Fatalf("JSON has no truncated cells: %.200s", js)
+	}
+	// The terminal table keeps the note in sight, within its width.
+	var txt bytes.Buffer
+	if err := WriteTable(&txt, p, TableOptions{MaxWidth: 40}); err != nil {
+		t.Fatal(err)
+	}
+	row := strings.Split(txt.String(), "\n")[3]
+	if !strings.Contains(row, "éé"+note) || !strings.Contains(row, "short") {
+		t.Fatalf("table row %q", row)
+	}
+}
+
+func TestSmallValuesAreWhole(t *testing.T) {
+	s := session(t)
+	p, err := Query(context.Background(), s, fmt.Sprintf(`SELECT repeat('x', %d) AS s, 'ab'::BLOB AS b, [1, 2] AS l, {'a': 1} AS st`, MaxValueBytes), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Truncated) != 0 || len(p.Rows[0][0].(string)) != MaxValueBytes {
+		t.Fatalf("truncated %+v", p.Truncated)
+	}
+	got, _ := json.Marshal(p.Rows[0][1:])
+	if string(got) != `["YWI=",[1,2],{"a":1}]` {
+		t.Fatalf("values %s", got)
+	}
+}
+
+func TestPageStopsAtMaxPageBytes(t *testing.T) {
+	s := session(t)
+	const half = 60_000 // two of these a row, each below MaxValueBytes
+	p, err := Dataset(context.Background(), s, "big", 0, 500)
+	if err == nil {
+		t.Fatalf("no table yet, page %+v", p)
+	}
+	if err := s.Exec(context.Background(), fmt.Sprintf("CREATE TABLE big AS SELECT range AS n, repeat('x', %d) AS a, repeat('y', %d) AS b FROM range(300)", half, half)); err != nil {
+		t.Fatal(err)
+	}
+	p, err = Dataset(context.Background(), s, "big", 10, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := MaxPageBytes / (2*half + 16) // a BIGINT counts 16 bytes
+	if p.TotalRows != 300 || len(p.Rows) != fit || p.Rows[0][0] != int64(10) || len(p.Truncated) != 0 {
+		t.Fatalf("page: total %d, %d rows, want %d", p.TotalRows, len(p.Rows), fit)
+	}
+	if want := fmt.Sprintf("page on from offset %d", 10+len(p.Rows)); !strings.Contains(p.Cut, want) || !strings.Contains(p.Cut, "16 MiB") {
+		t.Fatalf("cut %q, want %q", p.Cut, want)
+	}
+	var txt bytes.Buffer
+	WriteTable(&txt, p, TableOptions{})
+	if !strings.Contains(txt.String(), p.Cut) {
+		t.Fatalf("table does not say the page was cut")
+	}
+}
+
+func TestJSONRowsTruncates(t *testing.T) {
+	long := strings.Repeat("z", MaxValueBytes+1)
+	rows := JSONRows([][]any{{long, []byte(long), "x", int64(1)}})
+	for _, v := range rows[0][:2] {
+		if s := v.(string); !strings.HasSuffix(s, TruncatedNote(len(long))) {
+			t.Fatalf("not truncated: %d bytes", len(s))
+		}
+	}
+	if rows[0][2] != "x" || rows[0][3] != int64(1) {
+		t.Fatalf("rows %v", rows[0][2:])
 	}
 }

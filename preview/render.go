@@ -48,10 +48,21 @@ func WriteTable(w io.Writer, p *Page, o TableOptions) error {
 	for c, col := range p.Columns {
 		widths[c] = max(width(col.Name), width(col.Type))
 	}
+	cut := map[[2]int]int{}
+	for _, t := range p.Truncated {
+		cut[[2]int{t.Row, t.Column}] = t.Bytes
+	}
 	for r, row := range p.Rows {
 		cells[r] = make([]string, len(row))
 		for c, v := range row {
-			s := truncate(strings.ReplaceAll(Cell(v), "\n", "↵"), o.MaxWidth)
+			s := strings.ReplaceAll(Cell(v), "\n", "↵")
+			if n, ok := cut[[2]int{r, c}]; ok {
+				// Keep the note in sight: narrow the kept part instead.
+				note := TruncatedNote(n)
+				s = clipRunes(strings.TrimSuffix(s, note), max(o.MaxWidth-width(note), 1)) + note
+			} else {
+				s = truncate(s, o.MaxWidth)
+			}
 			cells[r][c] = s
 			if c < len(widths) {
 				widths[c] = max(widths[c], width(s))
@@ -105,6 +116,9 @@ func WriteTable(w io.Writer, p *Page, o TableOptions) error {
 		shown = fmt.Sprintf("%d of %s", len(p.Rows), shown)
 	}
 	fmt.Fprintf(&b, "%s%s%s\n", dim, shown, reset)
+	if p.Cut != "" {
+		fmt.Fprintf(&b, "%s%s%s\n", dim, p.Cut, reset)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -130,6 +144,9 @@ func WriteHTML(w io.Writer, p *Page) error {
 		b.WriteString("</tr>\n")
 	}
 	fmt.Fprintf(&b, "</tbody>\n</table>\n<p class=\"thund-count\">%d of %d rows</p>\n", len(p.Rows), p.TotalRows)
+	if p.Cut != "" {
+		fmt.Fprintf(&b, "<p class=\"thund-cut\">%s</p>\n", html.EscapeString(p.Cut))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -144,9 +161,21 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// clipRunes keeps the first n characters of s.
+func clipRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
 // JSONRows makes rows scanned through database/sql JSON-ready the way
 // Value does for Arrow cells: times as ISO strings, bytes as text, the
-// rest as they are.
+// rest as they are; a string longer than MaxValueBytes is cut and ends
+// with TruncatedNote.
 func JSONRows(rows [][]any) [][]any {
 	out := make([][]any, len(rows))
 	for i, r := range rows {
@@ -156,7 +185,9 @@ func JSONRows(rows [][]any) [][]any {
 			case time.Time:
 				out[i][j] = v.UTC().Format("2006-01-02T15:04:05.999999999")
 			case []byte:
-				out[i][j] = string(v)
+				out[i][j], _, _ = clipString(string(v))
+			case string:
+				out[i][j], _, _ = clipString(v)
 			default:
 				out[i][j] = v
 			}
