@@ -18,6 +18,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sqlfront"
+	"github.com/thund-dev/thund/engine"
 )
 
 // TestCancelStorm sends many thund/preview and thund/run requests over a
@@ -34,6 +35,8 @@ func TestCancelStorm(t *testing.T) {
 	// The analyser's DuckDB parser is a process-wide database opened on
 	// first use and kept: open it before goleak takes its snapshot.
 	sqlfront.Parse("warm-up.sql", "SELECT FROM WHERE (")
+	// So is the engine's guard parser (engine.CheckQuery).
+	engine.CheckQuery(context.Background(), "SELECT 1")
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	n := 40
 	if soak() {

@@ -128,7 +128,7 @@ func TestPreviewRefusesEscapes(t *testing.T) {
 			continue
 		}
 		msg, _ := m["error"].(string)
-		if !strings.Contains(msg, "refused by the sandbox") && !(name == "getenv" && strings.Contains(msg, "getenv does not exist")) {
+		if !strings.Contains(msg, "refused by the sandbox") && !(name == "getenv" && strings.Contains(msg, "getenv() is not available in a pipeline")) {
 			t.Errorf("%s: preview error %q, want the sandbox's refusal", name, msg)
 		}
 	}
