@@ -684,3 +684,54 @@ func TestRenameOntoOwnQualifiedName(t *testing.T) {
 		t.Fatalf("rename onto clean_things: %v %s", err, edit)
 	}
 }
+
+// TestSparkDryRunAsksBeforeLeavingTheMachine: a thund.yaml that names a
+// Spark Connect server on another host gets an error the client turns
+// into a question, and nothing is sent; a server on this machine needs
+// no confirmation. (The request with allowRemote is not tried here: it
+// would dial the other host.)
+func TestSparkDryRunAsksBeforeLeavingTheMachine(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	yaml := filepath.Join(root, "thund.yaml")
+	old, _ := os.ReadFile(yaml)
+	cfg := "spark:\n  remote: sc://203.0.113.7:15002\n" + stripSpark(string(old))
+	if err := os.WriteFile(yaml, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t)
+	u, _ := c.open(t, filepath.Join(root, "transformations", "clean_orders.sql"))
+	var res SparkDryRunResult
+	_, err := c.conn.Call(context.Background(), "thund/sparkDryRun", &SparkDryRunParams{URI: u}, &res)
+	var je *jsonrpc2.Error
+	if !errors.As(err, &je) || je.Code != CodeRemoteUnconfirmed || !strings.Contains(je.Message, "203.0.113.7") {
+		t.Fatalf("a remote host from thund.yaml: %v", err)
+	}
+	for _, r := range []string{"sc://127.0.0.1:1", "sc://localhost:1", "sc://[::1]:1"} {
+		if !loopbackRemote(r) {
+			t.Errorf("%s is this machine", r)
+		}
+	}
+	for _, r := range []string{"sc://203.0.113.7:15002", "sc://example.com:15002", "sc://127.0.0.1.example.com:1", "garbage"} {
+		if loopbackRemote(r) {
+			t.Errorf("%s is not this machine", r)
+		}
+	}
+}
+
+// stripSpark drops a top-level spark: section from a thund.yaml text.
+func stripSpark(text string) string {
+	var out []string
+	skip := false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "spark:") {
+			skip = true
+			continue
+		}
+		if skip && (strings.HasPrefix(line, " ") || line == "") {
+			continue
+		}
+		skip = false
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

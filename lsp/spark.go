@@ -3,6 +3,9 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -15,6 +18,31 @@ import (
 // SparkDryRunParams are the parameters of thund/sparkDryRun.
 type SparkDryRunParams struct {
 	URI protocol.DocumentURI `json:"uri"`
+	// AllowRemote confirms that the pipeline may be sent to the server
+	// thund.yaml names when it is not on this machine; without it such a
+	// request is answered with CodeRemoteUnconfirmed and nothing is sent.
+	AllowRemote bool `json:"allowRemote,omitempty"`
+}
+
+// CodeRemoteUnconfirmed is the JSON-RPC error code of a Spark dry run
+// that thund.yaml would send to another machine, unconfirmed. The
+// error's data is {"remote": "sc://..."}; the client asks the user, then
+// repeats the request with allowRemote.
+const CodeRemoteUnconfirmed jsonrpc2.Code = -32050
+
+// loopbackRemote reports whether a Spark Connect address (sc://host:port)
+// names this machine.
+func loopbackRemote(remote string) bool {
+	u, err := url.Parse(remote)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // SparkProblem is one finding of a Spark dry run, at its file position.
@@ -55,7 +83,14 @@ func (s *Server) sparkDryRun(ctx context.Context, params json.RawMessage) (any, 
 	s.mu.Unlock()
 	cfg := dp.snap.Project.Config
 	if remote == "" {
+		// A folder's own thund.yaml may name any host: a folder from a
+		// stranger must not send its SQL off this machine unasked.
 		remote = cfg.SparkRemote
+		if remote != "" && !loopbackRemote(remote) && !p.AllowRemote {
+			data, _ := json.Marshal(map[string]string{"remote": remote})
+			raw := json.RawMessage(data)
+			return nil, &jsonrpc2.Error{Code: CodeRemoteUnconfirmed, Message: fmt.Sprintf("thund.yaml sends the dry run to %s, which is not this machine: confirm to send the pipeline's SQL there", remote), Data: &raw}
+		}
 	}
 	if remote == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "no Spark Connect server configured: set thund.sparkRemote in the editor, or spark.remote in thund.yaml (e.g. sc://127.0.0.1:15002)")

@@ -8,6 +8,7 @@ import { PipelineNotebooks } from './notebook';
 import { anchorOf, currentRoot, rootOf, samePath, toPath } from './pipelines';
 import { PreviewPanel } from './previewPanel';
 import type { DatasetRef, GraphNode, RunResult, SparkDryRunResult } from './protocol';
+import { remoteUnconfirmed } from './protocol';
 import { sparkReport, sparkSummary } from './render';
 import { errorText, isCancelled, ThundServer } from './server';
 import { StatusItem } from './status';
@@ -119,11 +120,29 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
           : await currentRoot().then((r) => (r ? anchorOf(r) : undefined));
     if (!uri) return noPipeline();
     let res: SparkDryRunResult;
-    try {
-      res = await vscode.window.withProgress(
+    const dryRun = (allowRemote: boolean) =>
+      vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Thund: Spark dry run', cancellable: true },
-        (_p, token) => srv.request<SparkDryRunResult>('thund/sparkDryRun', { uri }, token),
+        (_p, token) => srv.request<SparkDryRunResult>('thund/sparkDryRun', { uri, allowRemote }, token),
       );
+    try {
+      try {
+        res = await dryRun(false);
+      } catch (e) {
+        // The folder's thund.yaml names a server on another machine: ask
+        // before its SQL leaves this one.
+        const remote = remoteUnconfirmed(e);
+        if (remote === undefined) throw e;
+        const send = 'Send to ' + remote;
+        const answer = await vscode.window.showWarningMessage(
+          `Thund: this folder's thund.yaml sends the Spark dry run to ${remote}, which is not this machine. ` +
+            "The pipeline's SQL will be sent there. Send it?",
+          { modal: true },
+          send,
+        );
+        if (answer !== send) return;
+        res = await dryRun(true);
+      }
     } catch (e) {
       if (!isCancelled(e)) void vscode.window.showErrorMessage(`Thund: Spark dry run failed: ${errorText(e)}`);
       return;
@@ -282,3 +301,4 @@ async function runWithProgress(
   });
   return res;
 }
+

@@ -139,7 +139,11 @@ export interface SparkProblem {
   refused: boolean;
 }
 
-/** thund/sparkDryRun {uri}: the whole pipeline, dry-run on Spark Connect. */
+/**
+ * thund/sparkDryRun {uri, allowRemote?}: the whole pipeline, dry-run on
+ * Spark Connect. A server on another machine named by the folder's
+ * thund.yaml is answered with REMOTE_UNCONFIRMED until allowRemote is set.
+ */
 export interface SparkDryRunResult {
   remote: string;
   backend: string;
@@ -147,4 +151,16 @@ export interface SparkDryRunResult {
   problems: SparkProblem[];
   define_ms: number;
   run_ms: number;
+}
+
+/** The JSON-RPC code thund-lsp answers an unconfirmed dry run to another host with. */
+export const REMOTE_UNCONFIRMED = -32050;
+
+/** The remote of an unconfirmed dry run's error, or undefined for any other error. */
+export function remoteUnconfirmed(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const err = e as { code?: unknown; data?: unknown };
+  if (err.code !== REMOTE_UNCONFIRMED) return undefined;
+  const data = err.data as { remote?: unknown } | undefined;
+  return typeof data?.remote === 'string' ? data.remote : 'another machine';
 }
