@@ -61,7 +61,7 @@ func (s *Server) describe(ctx context.Context, rootPath string, snap *analysis.S
 		return
 	}
 	st.runMu.Lock()
-	sess, err := st.sessionLocked()
+	sess, err := st.sessionLocked(snap.Project.Config)
 	var res *schema.Result
 	if err == nil {
 		res, err = schema.Describe(ctx, sess, snap)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/preview"
@@ -21,30 +22,55 @@ import (
 // lastPreview is what the server remembers of a dataset's last preview,
 // for the diff of the next one, hovers and code lenses.
 type lastPreview struct {
-	page    *preview.Page
-	rows    map[string]int // row (as JSON) -> count, for diffs
+	page *preview.Page
+	// rows counts each row (as JSON), for diffs; nil when the result was
+	// too large to compare (see diffMaxRows).
+	rows    map[string]int
 	elapsed time.Duration
 }
+
+// DefaultPreviewLimit is the page size of thund/preview when neither the
+// request, the editor's settings nor thund.yaml give one.
+const DefaultPreviewLimit = 500
+
+// diffMaxRows is the largest result a preview compares with the previous
+// one: the diff holds the whole result in memory, so it is bounded like a
+// page.
+const diffMaxRows = project.PreviewMaxRows
 
 // PreviewParams are the parameters of thund/preview.
 type PreviewParams struct {
 	URI     protocol.DocumentURI `json:"uri"`
 	Dataset string               `json:"dataset"`
 	Offset  int                  `json:"offset"`
-	Limit   int                  `json:"limit"`
+	// Limit is the page size; 0 takes the default, and more than
+	// project.PreviewMaxRows is taken as that.
+	Limit int `json:"limit"`
 }
 
 // PreviewResult is the answer of thund/preview.
 type PreviewResult struct {
-	Dataset      string           `json:"dataset"`
-	Columns      []preview.Column `json:"columns"`
-	Rows         [][]any          `json:"rows"`
-	TotalRows    int64            `json:"total_rows"`
-	Offset       int              `json:"offset"`
-	ElapsedMS    int64            `json:"elapsed_ms"`
-	Expectations []Expectation    `json:"expectations"`
-	Increments   []Increment      `json:"increments"`
-	Diff         *Diff            `json:"diff"`
+	Dataset   string           `json:"dataset"`
+	Columns   []preview.Column `json:"columns"`
+	Rows      [][]any          `json:"rows"`
+	TotalRows int64            `json:"total_rows"`
+	Offset    int              `json:"offset"`
+	// Limit is the page size used: the one asked for, the default, or
+	// project.PreviewMaxRows when more was asked for.
+	Limit        int           `json:"limit"`
+	ElapsedMS    int64         `json:"elapsed_ms"`
+	Expectations []Expectation `json:"expectations"`
+	Increments   []Increment   `json:"increments"`
+	// Diff is nil when the dataset could not run, or when its result is
+	// too large to compare (DiffSkipped says so).
+	Diff        *Diff  `json:"diff"`
+	DiffSkipped string `json:"diff_skipped,omitempty"`
+	// Truncated lists the cells whose value was cut to
+	// preview.MaxValueBytes (the value ends with "…(truncated, N bytes)").
+	Truncated []preview.Truncation `json:"truncated,omitempty"`
+	// Cut, when set, says the page holds fewer rows than Limit because it
+	// reached preview.MaxPageBytes.
+	Cut string `json:"cut,omitempty"`
 	// Error is set when the dataset could not run (failed or skipped).
 	Error string `json:"error,omitempty"`
 }
@@ -79,20 +105,53 @@ type Diff struct {
 	First bool `json:"first"`
 }
 
-// session returns the root's engine session, opening it on first use.
+// sessionLocked returns the root's engine session, opening it on first
+// use with the limits of cfg (thund.yaml's `limits:`; the engine's
+// defaults where it sets none, so 30 s per statement in the editor). A
+// session opened with other limits is closed and opened anew: previews
+// and runs re-run what they read, and descriptions need nothing stored.
 // The caller holds st.runMu.
-func (st *root) sessionLocked() (*engine.Session, error) {
+func (st *root) sessionLocked(cfg project.Config) (*engine.Session, error) {
 	if st.closed {
 		return nil, fmt.Errorf("the pipeline at %s is closed", st.path)
 	}
+	opts := engineOptions(cfg)
+	if st.session != nil && !sameLimits(st.sessionOpts, opts) {
+		st.session.Close()
+		st.session = nil
+	}
 	if st.session == nil {
-		sess, err := engine.Open(st.path, engine.Options{})
+		sess, err := engine.Open(st.path, opts)
 		if err != nil {
 			return nil, err
 		}
-		st.session = sess
+		st.session, st.sessionOpts = sess, opts
 	}
 	return st.session, nil
+}
+
+func sameLimits(a, b engine.Options) bool {
+	return a.MemoryLimit == b.MemoryLimit && a.TempLimit == b.TempLimit && a.QueryTimeout == b.QueryTimeout
+}
+
+// engineOptions are the engine options of a pipeline in the editor: the
+// limits of its thund.yaml.
+func engineOptions(cfg project.Config) engine.Options {
+	return engine.Options{MemoryLimit: cfg.MemoryLimit, TempLimit: cfg.TempLimit, QueryTimeout: cfg.QueryTimeout}
+}
+
+// previewLimit is the page size of a thund/preview request: the one asked
+// for, else the editor's setting, else thund.yaml's, else
+// DefaultPreviewLimit; at most project.PreviewMaxRows.
+func previewLimit(asked, setting, config int) int {
+	n := asked
+	for _, v := range []int{setting, config, DefaultPreviewLimit} {
+		if n > 0 {
+			break
+		}
+		n = v
+	}
+	return min(n, project.PreviewMaxRows)
 }
 
 func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, error) {
@@ -117,23 +176,13 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	if p.Offset < 0 {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "thund/preview: offset %d is negative; rows are counted from 0", p.Offset)
 	}
-	if p.Limit <= 0 {
-		s.mu.Lock()
-		p.Limit = s.settings.PreviewLimit
-		s.mu.Unlock()
-		if p.Limit <= 0 {
-			p.Limit = dp.snap.Project.Config.PreviewLimit
-		}
-		if p.Limit <= 0 {
-			p.Limit = 500
-		}
-	}
 	s.mu.Lock()
+	p.Limit = previewLimit(p.Limit, s.settings.PreviewLimit, dp.snap.Project.Config.PreviewLimit)
 	st := s.rootState(dp.root)
 	s.mu.Unlock()
 	st.runMu.Lock()
 	defer st.runMu.Unlock()
-	sess, err := st.sessionLocked()
+	sess, err := st.sessionLocked(dp.snap.Project.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +196,7 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 		return nil, err
 	}
 	st.setExtra(expectationDiagnostics(pl, res))
-	out := &PreviewResult{Dataset: d.Name, Offset: p.Offset, Expectations: []Expectation{}, Increments: []Increment{}, Rows: [][]any{}, Columns: []preview.Column{}}
+	out := &PreviewResult{Dataset: d.Name, Offset: p.Offset, Limit: p.Limit, Expectations: []Expectation{}, Increments: []Increment{}, Rows: [][]any{}, Columns: []preview.Column{}}
 	for _, e := range res.SortedExpectations() {
 		if ir.NameKey(e.Dataset) == key {
 			out.Expectations = append(out.Expectations, expectationOf(e))
@@ -169,18 +218,33 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	all, err := preview.Dataset(ctx, sess, d.Name, 0, int(page.TotalRows))
-	if err != nil {
-		return nil, err
+	// The diff compares whole results, so it reads the whole result: only
+	// when that is no larger than a page may be.
+	var all *preview.Page
+	if page.TotalRows <= diffMaxRows {
+		if all, err = preview.Dataset(ctx, sess, d.Name, 0, int(page.TotalRows)); err != nil {
+			return nil, err
+		}
 	}
 	elapsed := time.Since(start)
 	out.Columns, out.Rows, out.TotalRows, out.ElapsedMS = page.Columns, page.Rows, page.TotalRows, elapsed.Milliseconds()
-	counts := rowCounts(all.Rows)
+	out.Truncated, out.Cut = page.Truncated, page.Cut
+	var counts map[string]int
+	switch {
+	case all == nil:
+		out.DiffSkipped = fmt.Sprintf("no comparison with the previous preview: %s has %d rows, and previews compare results of at most %d", d.Name, page.TotalRows, diffMaxRows)
+	case all.Cut != "" || int64(len(all.Rows)) < page.TotalRows:
+		out.DiffSkipped = fmt.Sprintf("no comparison with the previous preview: the rows of %s hold more than %d MiB, the most a preview compares", d.Name, preview.MaxPageBytes>>20)
+	default:
+		counts = rowCounts(all.Rows)
+	}
 	st.stateMu.Lock()
 	prev := st.previews[key]
 	st.previews[key] = &lastPreview{page: page, rows: counts, elapsed: elapsed}
 	st.stateMu.Unlock()
-	out.Diff = diffRows(prev, all.Rows, counts)
+	if counts != nil {
+		out.Diff = diffRows(prev, all.Rows, counts)
+	}
 	go s.republish(dp.root)
 	return out, nil
 }
@@ -201,7 +265,7 @@ func rowCounts(rows [][]any) map[string]int {
 // diffRows lists rows added since the previous preview and rows gone.
 func diffRows(prev *lastPreview, rows [][]any, counts map[string]int) *Diff {
 	d := &Diff{Added: [][]any{}, Removed: [][]any{}}
-	if prev == nil {
+	if prev == nil || prev.rows == nil {
 		d.First = true
 		return d
 	}
@@ -421,7 +485,7 @@ func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
 	s.mu.Unlock()
 	st.runMu.Lock()
 	defer st.runMu.Unlock()
-	sess, err := st.sessionLocked()
+	sess, err := st.sessionLocked(dp.snap.Project.Config)
 	if err != nil {
 		return nil, err
 	}

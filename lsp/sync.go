@@ -60,6 +60,8 @@ type root struct {
 	// lock's acquisition under it.
 	stateMu sync.Mutex
 	session *engine.Session
+	// sessionOpts are the options session was opened with.
+	sessionOpts engine.Options
 	// closed is set (under runMu) when the root is closed: no session
 	// may be opened for it after that, or a description or request still
 	// in flight would leak a DuckDB database.
