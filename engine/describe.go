@@ -247,7 +247,7 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 			}
 		}
 		if err != nil {
-			failed[ir.NameKey(src.Name)] = fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, err)
+			failed[ir.NameKey(src.Name)] = d.s.scrubbed(fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, err))
 		}
 	}
 	// A kept table of a source this pipeline no longer reads would shadow
@@ -374,6 +374,7 @@ func (d *Describer) exec(ctx context.Context, prefix, body, suffix string) error
 		return ctx.Err()
 	}
 	if e := parseSQLError(err, len(prefix), len(body)); e != nil {
+		e.Message = d.s.scrubText(e.Message)
 		if msg := e.Error(); strings.Contains(msg, "Permission Error") || strings.Contains(msg, "configuration has been locked") {
 			return fmt.Errorf("%w (%s)", ErrSandbox, firstLine(e.Message))
 		}

@@ -172,3 +172,28 @@ func beneathGuard(ctx context.Context) context.Context {
 	}
 	return allowKinds(ctx, all...)
 }
+
+// TestMessagesHidePrivatePaths: a sample DuckDB cannot read is named by
+// its path in the pipeline folder, never by the session's mirror.
+func TestMessagesHidePrivatePaths(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "samples"), 0o755)
+	os.WriteFile(filepath.Join(root, "samples", "bad.parquet"), []byte("not parquet"), 0o644)
+	s, err := Open(root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p := &ir.Pipeline{}
+	p.Sources = append(p.Sources, &ir.Source{Name: "bad", Sample: "samples/bad.parquet"})
+	p.Datasets = append(p.Datasets, &ir.Dataset{Name: "d", Kind: ir.MaterializedView})
+	p.Flows = append(p.Flows, &ir.Flow{Name: "d", Target: "d", SQL: "SELECT * FROM bad", Normalized: "SELECT * FROM bad", Reads: []ir.Ref{{Name: "bad"}}})
+	res, err := s.Run(context.Background(), p, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := res.Datasets["d"].Error
+	if msg == "" || strings.Contains(msg, s.tempDir) || !strings.Contains(msg, "samples/bad.parquet") {
+		t.Fatalf("message %q", msg)
+	}
+}

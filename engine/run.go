@@ -347,6 +347,7 @@ func (st *runState) failDataset(dr *DatasetResult, d *ir.Dataset, flows []*ir.Fl
 		// Say what happened, not which statement of ours was running.
 		err = &flowError{flowOf(err, flows), errors.New("interrupted before it finished; nothing of this run was committed for it")}
 	}
+	err = st.s.scrubbed(err)
 	dr.Phase, dr.Error, dr.Elapsed = Failed, err.Error(), time.Since(start)
 	st.emit(Event{Dataset: d.Name, Flow: flowOf(err, flows), Phase: Failed, Message: err.Error(), Elapsed: time.Since(start)})
 	// Drop a half-built target so downstream never reads stale rows.

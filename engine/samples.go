@@ -162,3 +162,32 @@ func copyFile(src, dst string, fi fs.FileInfo) error {
 	}
 	return os.Chtimes(dst, fi.ModTime(), fi.ModTime())
 }
+
+// scrubbed is err with the session's private paths replaced: a mirrored
+// sample by its path in the pipeline folder, the temp folder by a word.
+// A message never shows where the session keeps its files.
+func (s *Session) scrubbed(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	out := s.scrubText(msg)
+	if out == msg {
+		return err
+	}
+	return &scrubbedError{msg: out, err: err}
+}
+
+// scrubText is scrubbed for a message's text.
+func (s *Session) scrubText(msg string) string {
+	msg = strings.ReplaceAll(msg, s.mirror+string(filepath.Separator), "")
+	return strings.ReplaceAll(msg, s.tempDir, "(Thund's temp folder)")
+}
+
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
