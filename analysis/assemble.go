@@ -185,6 +185,15 @@ func (s *Snapshot) checkSamplePath(p string, loc ir.Loc, diags *[]ir.Diagnostic)
 	if s.hasFile(clean) || s.dirs[clean] || s.globMatches(clean) {
 		return true
 	}
+	if _, err := os.Lstat(s.Abs(clean)); err == nil && !project.ResolvesInside(s.Root, s.Abs(clean)) {
+		// Say so without following the link: its target is nobody's
+		// business here.
+		*diags = append(*diags, ir.Diagnostic{
+			Loc: loc, Severity: ir.Error, Code: ir.CodePathEscape,
+			Message: fmt.Sprintf("sample %s is a symbolic link that leaves the pipeline folder (or leads nowhere); Thund does not follow it: copy the sample into the pipeline (samples/ is the convention)", p),
+		})
+		return false
+	}
 	*diags = append(*diags, ir.Diagnostic{
 		Loc: loc, Severity: ir.Error, Code: ir.CodeMissingSample,
 		Message: fmt.Sprintf("sample %s does not exist; create it, or point to an existing file, glob or folder relative to the pipeline root", p),

@@ -334,3 +334,31 @@ func TestLargeFileRanges(t *testing.T) {
 		t.Fatalf("syntax error at line %d col %d (%q), want line 4999 at AND", pos.Line+1, pos.Column+1, text[d.Loc.Start:d.Loc.End])
 	}
 }
+
+// TestSampleLinkLeavingRoot: a thund.yaml sample that is a symbolic link
+// to a folder outside the pipeline is a path-outside-root error at the
+// value, and no message names what is behind the link.
+func TestSampleLinkLeavingRoot(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "SECRET_NAME.csv"), []byte("a\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := writeTree(t, map[string]string{
+		"thund.yaml":            "samples:\n  raw: ext\n",
+		"transformations/m.sql": "CREATE MATERIALIZED VIEW m AS SELECT * FROM raw;\n",
+	})
+	if err := os.Symlink(outside, filepath.Join(root, "ext")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(diagStrings(s), "\n")
+	if !strings.Contains(got, "thund.yaml:") || !strings.Contains(got, "path-outside-root") {
+		t.Fatalf("diagnostics:\n%s", got)
+	}
+	if strings.Contains(got, "SECRET_NAME") || strings.Contains(got, outside) {
+		t.Fatalf("a message names what is behind the link:\n%s", got)
+	}
+}
