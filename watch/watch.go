@@ -39,6 +39,29 @@ import (
 // of changes is applied.
 const DefaultDebounce = 50 * time.Millisecond
 
+// DefaultQueryTimeout is the longest one statement may run in watch mode
+// (and in thund-watch --once) when neither Options.Engine nor thund.yaml's
+// limits.query_timeout sets it: longer than the editor's
+// engine.DefaultQueryTimeout, since whole runs are what this mode is for.
+const DefaultQueryTimeout = 10 * time.Minute
+
+// Limits returns base with the limits of thund.yaml (`limits:`) filled in
+// where base leaves them unset: what the caller sets (a command-line
+// flag) wins over the file. A limit neither sets is left to the caller's
+// default (DefaultQueryTimeout here) or to the engine's.
+func Limits(base engine.Options, cfg project.Config) engine.Options {
+	if base.QueryTimeout == 0 {
+		base.QueryTimeout = cfg.QueryTimeout
+	}
+	if base.MemoryLimit == "" {
+		base.MemoryLimit = cfg.MemoryLimit
+	}
+	if base.TempLimit == "" {
+		base.TempLimit = cfg.TempLimit
+	}
+	return base
+}
+
 // progressAfter is how long a run goes before the live progress line
 // shows.
 const progressAfter = 500 * time.Millisecond
@@ -48,13 +71,15 @@ type Options struct {
 	// Dir is the pipeline folder, or a file or folder inside it.
 	Dir string
 	// Analysis and Engine configure the snapshot and the DuckDB session
-	// (Engine.StateDir is also left out of the watch).
+	// (Engine.StateDir is also left out of the watch). Limits Engine
+	// leaves unset come from thund.yaml, else the query time limit is
+	// DefaultQueryTimeout (see Limits).
 	Analysis analysis.Options
 	Engine   engine.Options
 	// Debounce defaults to DefaultDebounce.
 	Debounce time.Duration
 	// Previews names the datasets whose first Limit rows are printed
-	// each time they re-run.
+	// each time they re-run; Limit is at most project.PreviewMaxRows.
 	Previews []string
 	Limit    int
 	// JSON prints NDJSON objects instead of text.
@@ -90,6 +115,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Out == nil {
 		o.Out = os.Stdout
 	}
+	o.Limit = min(o.Limit, project.PreviewMaxRows)
 	abs, err := filepath.Abs(o.Dir)
 	if err != nil {
 		return fmt.Errorf("resolve %s: %w", o.Dir, err)
@@ -140,7 +166,11 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	sess, err := engine.Open(snap.Root, o.Engine)
+	opts := Limits(o.Engine, snap.Project.Config)
+	if opts.QueryTimeout == 0 {
+		opts.QueryTimeout = DefaultQueryTimeout
+	}
+	sess, err := engine.Open(snap.Root, opts)
 	if err != nil {
 		return err
 	}
@@ -162,7 +192,9 @@ func Run(ctx context.Context, o Options) error {
 		hashes: map[string]string{},
 		names:  map[string]string{},
 		pages:  map[string]*preview.Page{},
+		opened: Limits(o.Engine, snap.Project.Config),
 	}
+	r.limits = r.opened
 	r.files.prime(snap)
 	for _, name := range o.Previews {
 		if snap.Pipeline.Dataset(name) == nil {
@@ -204,6 +236,11 @@ type reconciler struct {
 	names  map[string]string
 	// pages holds the last preview page printed per dataset key.
 	pages map[string]*preview.Page
+	// opened are the limits the session was opened with (Limits of
+	// Options.Engine and thund.yaml), limits those of the newest
+	// snapshot: the session keeps the first, so a change is reported,
+	// once, as needing a restart.
+	opened, limits engine.Options
 }
 
 // job is one run: what it covers and, once done is closed, how it went.
@@ -331,6 +368,7 @@ func (r *reconciler) loop(ctx context.Context, batches <-chan batch) bool {
 				continue
 			}
 			next := prev.Update(changes)
+			r.checkLimits(next)
 			hashes := r.hashesOf(next)
 			r.snap = next
 			startup := false
@@ -354,6 +392,24 @@ func (r *reconciler) loop(ctx context.Context, batches <-chan batch) bool {
 }
 
 const noChange = "no semantic change: nothing to re-run"
+
+func sameLimits(a, b engine.Options) bool {
+	return a.QueryTimeout == b.QueryTimeout && a.MemoryLimit == b.MemoryLimit && a.TempLimit == b.TempLimit
+}
+
+// checkLimits warns when a snapshot's thund.yaml changes the limits: the
+// session keeps those it was opened with until watch mode restarts.
+func (r *reconciler) checkLimits(s *analysis.Snapshot) {
+	l := Limits(r.o.Engine, s.Project.Config)
+	if sameLimits(l, r.limits) {
+		return
+	}
+	r.limits = l
+	if sameLimits(l, r.opened) {
+		return
+	}
+	r.warn("the limits of thund.yaml changed: they apply when thund-watch restarts (this session keeps those it started with)")
+}
 
 // everyPath lists every file on disk and in the snapshot, for a batch
 // after lost events.

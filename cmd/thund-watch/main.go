@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/analysis/schema"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
@@ -29,9 +30,9 @@ import (
 const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipelines format).
 
 Usage:
-  thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns] [DIR]
-  thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [--spark sc://HOST:PORT [--dry-run]] [DIR]
-  thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--backend NAME,...] [DIR]
+  thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns [--query-timeout D]] [DIR]
+  thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--spark sc://HOST:PORT [--dry-run]] [DIR]
+  thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--backend NAME,...] [DIR]
 
 DIR is the pipeline folder, or any file or folder inside it (default: .).
 The pipeline root is the nearest folder upward holding spark-pipeline.yml,
@@ -88,6 +89,9 @@ type options struct {
 	backends []ir.Backend
 	dir      string
 	debounce time.Duration
+	// queryTimeout is --query-timeout; 0 when not given (thund.yaml's
+	// limits.query_timeout, else watch.DefaultQueryTimeout).
+	queryTimeout time.Duration
 }
 
 // errUsage marks a command-line mistake (exit status 2).
@@ -103,7 +107,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.columns, "columns", false, "with --check, also describe every dataset on embedded DuckDB over the samples: unknown columns and type errors (--once and watch mode always do)")
 	fs.BoolVar(&o.once, "once", false, "run the pipeline once on its sample data (embedded DuckDB) and exit (1 on a failure or FAIL expectation)")
 	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset); in watch mode, datasets to preview when they re-run (default: none)")
-	fs.IntVar(&o.limit, "limit", 20, "with --once or in watch mode, rows shown per previewed dataset")
+	fs.IntVar(&o.limit, "limit", 20, fmt.Sprintf("with --once or in watch mode, rows shown per previewed dataset (at most %d)", project.PreviewMaxRows))
+	fs.DurationVar(&o.queryTimeout, "query-timeout", 0, fmt.Sprintf("the longest one statement may run, overriding limits.query_timeout of thund.yaml (default: thund.yaml's, else %s with --once and in watch mode, %s for --columns)", shortDuration(watch.DefaultQueryTimeout), shortDuration(engine.DefaultQueryTimeout)))
 	fs.DurationVar(&o.debounce, "debounce", watch.DefaultDebounce, "in watch mode, how long the folder must stay quiet before a batch of saves is applied")
 	fs.StringVar(&o.spark, "spark", "", "after each successful local run, push the pipeline to this Spark Connect server (sc://HOST:PORT) and print Spark's events and errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "with --spark, only analyse the pipeline on Spark (a dry run) instead of running it")
@@ -140,6 +145,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.limit < 0 {
 		fmt.Fprintf(stderr, "thund-watch: --limit %d: give a number of rows, 0 or more\n", o.limit)
+		return o, errUsage
+	}
+	if o.limit > project.PreviewMaxRows {
+		fmt.Fprintf(stderr, "thund-watch: --limit %d: a preview shows at most %d rows per dataset; showing the first %d\n", o.limit, project.PreviewMaxRows, project.PreviewMaxRows)
+		o.limit = project.PreviewMaxRows
+	}
+	if o.queryTimeout < 0 {
+		fmt.Fprintf(stderr, "thund-watch: --query-timeout %s: give a positive duration, such as 30s or 10m\n", o.queryTimeout)
 		return o, errUsage
 	}
 	if o.debounce <= 0 {
@@ -203,7 +216,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	diags := snap.Diagnostics
 	var extra []ir.Diagnostic
 	if o.columns {
-		extra, err = columnChecks(snap)
+		extra, err = columnChecks(o, snap)
 		if err != nil {
 			fmt.Fprintf(stderr, "thund-watch: --columns: %v\n", err)
 			return 2
@@ -239,9 +252,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // columnChecks describes every dataset on embedded DuckDB over the samples
-// and returns the unknown-column and binder diagnostics.
-func columnChecks(snap *analysis.Snapshot) ([]ir.Diagnostic, error) {
-	sess, err := engine.Open(snap.Root, engine.Options{})
+// and returns the unknown-column and binder diagnostics. A description is
+// cheap (LIMIT 0), so its statements keep the engine's default time limit
+// unless --query-timeout or thund.yaml sets one.
+func columnChecks(o options, snap *analysis.Snapshot) ([]ir.Diagnostic, error) {
+	sess, err := engine.Open(snap.Root, watch.Limits(engine.Options{QueryTimeout: o.queryTimeout}, snap.Project.Config))
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +266,18 @@ func columnChecks(snap *analysis.Snapshot) ([]ir.Diagnostic, error) {
 		return nil, err
 	}
 	return res.Diagnostics, nil
+}
+
+// shortDuration prints 10m0s as 10m and 1h0m0s as 1h.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
 }
 
 // notAPipeline reports whether a folder has nothing of a pipeline: no

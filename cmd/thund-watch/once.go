@@ -11,11 +11,13 @@ import (
 	"syscall"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/analysis/schema"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/preview"
 	"github.com/thund-dev/thund/report"
+	"github.com/thund-dev/thund/watch"
 )
 
 // runOnce runs the pipeline once and prints what happened. Ctrl-C cancels
@@ -35,7 +37,7 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 			return 2
 		}
 	}
-	sess, err := engine.Open(snap.Root, engine.Options{StateDir: o.state})
+	sess, err := engine.Open(snap.Root, onceEngineOptions(o, snap.Project.Config))
 	if err != nil {
 		fmt.Fprintf(stderr, "thund-watch: %v\n", err)
 		return 2
@@ -144,6 +146,17 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		return 1
 	}
 	return 0
+}
+
+// onceEngineOptions are the engine options of --once: --state, and the
+// limits of --query-timeout, else thund.yaml, else (for the query time)
+// watch.DefaultQueryTimeout, as in watch mode.
+func onceEngineOptions(o options, cfg project.Config) engine.Options {
+	opts := watch.Limits(engine.Options{StateDir: o.state, QueryTimeout: o.queryTimeout}, cfg)
+	if opts.QueryTimeout == 0 {
+		opts.QueryTimeout = watch.DefaultQueryTimeout
+	}
+	return opts
 }
 
 func suggestDataset(p *ir.Pipeline, name string) string {

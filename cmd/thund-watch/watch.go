@@ -38,7 +38,7 @@ func watchUntil(ctx context.Context, o options, stdout, stderr io.Writer) int {
 		AfterRun: afterRun,
 		Dir:      o.dir,
 		Analysis: analysis.Options{Backends: o.backends},
-		Engine:   engine.Options{StateDir: o.state},
+		Engine:   engine.Options{StateDir: o.state, QueryTimeout: o.queryTimeout},
 		Debounce: o.debounce,
 		Previews: o.previews,
 		Limit:    o.limit,
