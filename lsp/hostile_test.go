@@ -303,8 +303,10 @@ func (h *lspFolder) listing(t *testing.T) map[string]string {
 	return out
 }
 
-// checkDisk asserts nothing changed on disk.
-func (h *lspFolder) checkDisk(t *testing.T) {
+// diskChanges returns what changed on disk since the folder was made:
+// files and folders new, changed or gone, a rewritten .git/config, the
+// attack's targets.
+func (h *lspFolder) diskChanges(t *testing.T) []string {
 	t.Helper()
 	after := h.listing(t)
 	var diffs []string
@@ -321,16 +323,22 @@ func (h *lspFolder) checkDisk(t *testing.T) {
 		}
 	}
 	sort.Strings(diffs)
-	if len(diffs) > 0 {
-		t.Errorf("the folders changed:\n  %s", strings.Join(diffs, "\n  "))
-	}
 	if b, err := os.ReadFile(filepath.Join(h.root, ".git", "config")); err != nil || string(b) != string(h.gitConfig) {
-		t.Errorf(".git/config was rewritten (err %v):\n%s", err, b)
+		diffs = append(diffs, fmt.Sprintf(".git/config was rewritten (err %v):\n%s", err, b))
 	}
 	for _, p := range h.a.absent {
 		if _, err := os.Lstat(h.expand(p)); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("%s exists: a smuggled statement wrote it", h.expand(p))
+			diffs = append(diffs, h.expand(p)+" exists: a smuggled statement wrote it")
 		}
+	}
+	return diffs
+}
+
+// checkDisk asserts nothing changed on disk.
+func (h *lspFolder) checkDisk(t *testing.T) {
+	t.Helper()
+	if d := h.diskChanges(t); len(d) > 0 {
+		t.Errorf("on disk:\n  %s", strings.Join(d, "\n  "))
 	}
 }
 
@@ -398,6 +406,7 @@ func answer(t *testing.T, c *stormClient, id string, d time.Duration) (stormAnsw
 
 // hostileSession is what a session on an attack folder showed.
 type hostileSession struct {
+	opened   []string                                     // disk changes after open, describe and hovers (zero-click)
 	all      string                                       // every byte from the server, and its log
 	texts    string                                       // previews, hovers, completions, diagnostic messages
 	diags    map[string]protocol.PublishDiagnosticsParams // last published, by file relative to the root
@@ -476,6 +485,9 @@ func (h *lspFolder) session(t *testing.T, datasets []string) *hostileSession {
 			}
 		}
 	}
+	// Nothing was asked to run yet: whatever changed on disk by now,
+	// opening the folder did.
+	res.opened = h.diskChanges(t)
 	for _, name := range datasets {
 		file := filepath.Join(h.root, name+".sql")
 		a, _ := call("preview", "thund/preview", map[string]any{"uri": string(uri.File(file)), "dataset": name}, lspHostileBound)
@@ -508,7 +520,11 @@ func (h *lspFolder) session(t *testing.T, datasets []string) *hostileSession {
 // check asserts everything the session must leave behind.
 func (h *lspFolder) check(t *testing.T, s *hostileSession) {
 	t.Helper()
-	h.checkDisk(t)
+	if len(s.opened) > 0 {
+		t.Errorf("zero-click: opening the folder (didOpen, the description, hovers, completion; no preview yet) changed the disk:\n  %s", strings.Join(s.opened, "\n  "))
+	} else if d := h.diskChanges(t); len(d) > 0 {
+		t.Errorf("after the previews, on disk:\n  %s", strings.Join(d, "\n  "))
+	}
 	for _, r := range s.hung {
 		t.Errorf("not answered within %v: %s", lspHostileBound, r)
 	}
