@@ -289,6 +289,17 @@ func syntaxDiag(file, text string, sp Span, toks []token, input string, pgErr er
 	default:
 		r = errorRange(text, sp, toks, sp.Start+pos)
 	}
+	if res.opaque && strings.Contains(res.message, "Only SELECT") {
+		// DuckDB reads more than one statement, or one that is not a
+		// query, where Thund reads one query: the engine would refuse it.
+		t := toks[0]
+		return ir.Diagnostic{
+			Loc:      ir.Loc{File: file, Start: t.start, End: lineEnd(text, t.start, t.end)},
+			Severity: ir.Error, Code: ir.CodeRefusedSQL,
+			Message: "DuckDB reads this query as more than one statement, or as a statement that is not a query, so it will not run: " +
+				"remove what quotes or comments hide from Spark (a number glued to $$, E'...' strings, $$...$$ quotes), or name a PIVOT's values (FOR col IN (...)); PostgreSQL says: " + pgErr.Error(),
+		}
+	}
 	if res.opaque {
 		t := toks[0]
 		return ir.Diagnostic{
