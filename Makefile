@@ -20,6 +20,7 @@ FUZZ_TARGETS := \
 	./analysis/pragma:FuzzValue \
 	./analysis/sqlfront:FuzzSplit \
 	./analysis/sqlfront:FuzzParse \
+	./engine:FuzzSmuggle \
 	./analysis/project:FuzzSpec \
 	./analysis/project:FuzzConfig \
 	./analysis:FuzzAnalyseFile \
