@@ -66,6 +66,14 @@ const PreviewMaxRows = 10_000
 // set.
 const MaxQueryTimeout = time.Hour
 
+// MaxMemoryLimit and MaxTempLimit are the largest `limits.memory` and
+// `limits.temp` thund.yaml may set, in bytes: a folder from a stranger
+// must not be able to let a query take the whole machine.
+const (
+	MaxMemoryLimit = 16 << 30
+	MaxTempLimit   = 64 << 30
+)
+
 const maxQueryTimeoutText = "1h"
 
 var (
@@ -352,6 +360,14 @@ func (d *doc) configLimits(p pair, cfg *Config) {
 				d.errorf(d.at(e.raw), "`%s` must be a size such as `512MB`, `2GB` or `1GiB`, not `%s`: %s", key, v, msg)
 				continue
 			}
+			max := int64(MaxMemoryLimit)
+			if e.name == "temp" {
+				max = MaxTempLimit
+			}
+			if sizeBytes(size) > float64(max) {
+				d.errorf(d.at(e.raw), "`%s` is at most %dGiB, not `%s`", key, max>>30, v)
+				continue
+			}
 			if e.name == "memory" {
 				cfg.MemoryLimit = size
 			} else {
@@ -385,6 +401,18 @@ func parseTimeout(v string) (time.Duration, error) {
 		return math.MaxInt64, nil // well formed, so too large
 	}
 	return t, err
+}
+
+// sizeBytes is the bytes of a size parseSize normalised (KB = 1000,
+// KiB = 1024, as DuckDB reads them).
+func sizeBytes(size string) float64 {
+	i := strings.IndexFunc(size, func(r rune) bool { return r != '.' && (r < '0' || r > '9') })
+	if i <= 0 {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(size[:i], 64)
+	mult := map[string]float64{"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[strings.ToUpper(size[i:])]
+	return f * mult
 }
 
 // parseSize checks a DuckDB size, a positive number and one of sizeUnits

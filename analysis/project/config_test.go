@@ -107,6 +107,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{"memory percent", "limits: {memory: 80%}\n", []wantDiag{{C, E, "80%", "give a number, then one of KB, MB"}}},
 		{"memory zero", "limits: {memory: 0GB}\n", []wantDiag{{C, E, "0GB", "more than 0"}}},
 		{"memory quote", "limits: {memory: \"1GB'; SET x\"}\n", []wantDiag{{C, E, "\"1GB'; SET x\"", "must be a size"}}},
+		{"memory over the cap", "limits: {memory: 17GiB}\n", []wantDiag{{C, E, "17GiB", "`limits.memory` is at most 16GiB"}}},
+		{"memory over the cap in TB", "limits: {memory: 1TB}\n", []wantDiag{{C, E, "1TB", "at most 16GiB"}}},
+		{"temp over the cap", "limits: {temp: 65GiB}\n", []wantDiag{{C, E, "65GiB", "`limits.temp` is at most 64GiB"}}},
 		{"temp bad", "limits:\n  temp: lots\n", []wantDiag{{C, E, "lots", "`limits.temp` must be a size"}}},
 		{"sample escape", "samples:\n  orders: ../../etc/passwd\n", []wantDiag{{ir.CodePathEscape, E, "../../etc/passwd", "leaves the pipeline folder"}}},
 		{"sample empty", "samples:\n  orders:\n", []wantDiag{{C, E, "orders", "has no path"}}},
@@ -161,7 +164,7 @@ func TestParseConfigLimits(t *testing.T) {
 			t.Errorf("query_timeout %s: got %s, diags %v", v, cfg.QueryTimeout, diags)
 		}
 	}
-	for v, want := range map[string]string{"2GB": "2GB", "2gb": "2GB", "4 TB": "4TB", "100KiB": "100KiB", "64kb": "64KB", "1mib": "1MiB", "3 TiB": "3TiB"} {
+	for v, want := range map[string]string{"2GB": "2GB", "2gb": "2GB", "4 GB": "4GB", "100KiB": "100KiB", "64kb": "64KB", "1mib": "1MiB", "3 GiB": "3GiB", "0.01TB": "0.01TB"} {
 		cfg, diags := ParseConfig("thund.yaml", []byte("limits: {memory: "+v+", temp: "+v+"}\n"))
 		if len(diags) != 0 || cfg.MemoryLimit != want || cfg.TempLimit != want {
 			t.Errorf("size %s: memory %q temp %q, diags %v", v, cfg.MemoryLimit, cfg.TempLimit, diags)
