@@ -208,8 +208,6 @@ func (s *guardStmt) QueryContext(ctx context.Context, args []driver.NamedValue) 
 	return rows, limitErr(ctx, lctx, s.timeout, err)
 }
 
-func (s *guardStmt) CheckNamedValue(nv *driver.NamedValue) error { return nil }
-
 func named(args []driver.Value) []driver.NamedValue {
 	out := make([]driver.NamedValue, len(args))
 	for i, a := range args {
@@ -326,9 +324,9 @@ var refusedFunctions = map[string]string{
 	"getvariable":            "it reads engine variables",
 }
 
-// RefusedFunction reports why a pipeline may not call the function name
+// refusedFunction reports why a pipeline may not call the function name
 // (case-insensitive), or "" when it may.
-func RefusedFunction(name string) string {
+func refusedFunction(name string) string {
 	name = strings.ToLower(name)
 	if why, ok := refusedFunctions[name]; ok {
 		return why
@@ -462,7 +460,7 @@ func refusedCall(stmt json.RawMessage) (string, string) {
 				fn, ok = x["table_name"].(string)
 			}
 			if ok {
-				if w := RefusedFunction(fn); w != "" {
+				if w := refusedFunction(fn); w != "" {
 					name, why = fn, w
 					return true
 				}
@@ -494,8 +492,9 @@ func (p pastedExprs) expr(text string) string {
 	if r, ok := p[text]; ok {
 		return r
 	}
-	// Not checked: render nothing usable rather than paste user text.
-	return "false"
+	// Not checked (a bug of the engine's): fail the statement rather than
+	// paste user text.
+	return "error('Thund did not check this expression before use')"
 }
 
 // checkPasted refuses f when its query is not one SELECT or one of its
@@ -527,13 +526,6 @@ func checkPasted(ctx context.Context, f *ir.Flow) (pastedExprs, error) {
 		}
 	}
 	return out, nil
-}
-
-// CheckExpression checks expr as checkPasted does and returns DuckDB's
-// rendering of it: the only form in which the engine pastes an expression
-// into its own statements.
-func CheckExpression(ctx context.Context, expr string) (string, error) {
-	return renderedExpr(ctx, expr)
 }
 
 // parser is a private in-memory DuckDB used only to parse (and render)
