@@ -54,6 +54,14 @@ export interface PreviewResult {
   increments: Increment[];
   diff: Diff | null;
   error?: string;
+  /** The page size used (requests are clamped to the server's maximum). */
+  limit?: number;
+  /** Why no diff was computed (the dataset is too large to compare). */
+  diff_skipped?: string;
+  /** Cells whose value was cut (the value carries a note too). */
+  truncated?: { row: number; column: number; bytes: number }[];
+  /** Set when the page holds fewer rows than asked: its values reached the page's byte cap. */
+  cut?: string;
 }
 
 export interface GraphNode {

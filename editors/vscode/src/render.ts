@@ -360,6 +360,7 @@ export function renderPreview(view: PreviewView): string {
   const sortNote = view.sort ? `<span class="muted sort-note">sorted within this page</span>` : '';
   return (
     head +
+    renderBounds(r) +
     renderDiffSummary(diff) +
     `<div class="toolbar">${renderPager(r.offset, view.pageSize, r.total_rows, r.rows.length)}${sortNote}</div>` +
     `<div class="table-wrap">${renderTable(r.columns, r.rows, {
@@ -371,6 +372,17 @@ export function renderPreview(view: PreviewView): string {
     renderExpectations(r.expectations ?? []) +
     renderIncrements(r.increments ?? [])
   );
+}
+
+/** Notes on what the server left out of a page: cut values, a cut page, a skipped diff. */
+export function renderBounds(r: PreviewResult): string {
+  const notes: string[] = [];
+  const cells = r.truncated?.length ?? 0;
+  if (cells > 0) notes.push(`${plural(cells, 'value')} cut to keep the page small (each says how long it is)`);
+  if (r.cut) notes.push(r.cut);
+  if (r.diff_skipped) notes.push(r.diff_skipped);
+  if (notes.length === 0) return '';
+  return `<div class="bounds muted" role="note">${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>`;
 }
 
 export function renderMessage(title: string, body: string, action?: { label: string; action: string }): string {

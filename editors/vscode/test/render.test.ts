@@ -12,6 +12,7 @@ import {
   layoutGraph,
   markAdded,
   nextSort,
+  renderBounds,
   renderCell,
   renderExpectations,
   renderIncrements,
@@ -346,5 +347,23 @@ describe('spark dry run', () => {
     const failed = { ...r, problems: [{ ...r.problems[0], refused: false }, { ...r.problems[0], refused: false, uri: undefined, dataset: '' }] };
     assert.match(sparkSummary(failed), /: 2 problems\.$/);
     assert.match(sparkReport(failed)[2], /^ {2}failed  \(pipeline\): /);
+  });
+});
+
+describe('renderBounds', () => {
+  const base = { dataset: 'd', columns: [], rows: [], total_rows: 0, offset: 0, elapsed_ms: 0, expectations: [], increments: [], diff: null } as PreviewResult;
+  it('says nothing for a whole page', () => {
+    assert.equal(renderBounds(base), '');
+  });
+  it('names cut values, a cut page and a skipped diff, escaped', () => {
+    const html = renderBounds({
+      ...base,
+      truncated: [{ row: 0, column: 1, bytes: 2_000_000 }],
+      cut: 'page cut at 16 MiB <b>',
+      diff_skipped: 'too large to compare',
+    });
+    assert.match(html, /1 value cut/);
+    assert.match(html, /page cut at 16 MiB &lt;b&gt;/);
+    assert.match(html, /too large to compare/);
   });
 });
