@@ -81,14 +81,17 @@ var ErrStatementRefused = errors.New("refused by Thund's SQL guard")
 type LimitError struct {
 	// Limit names the limit ("query time").
 	Limit string
-	// Value is the limit in force ("30s").
+	// Value is the limit in force ("30s"), or DuckDB's words about it.
 	Value string
 	// Setting is the thund.yaml key that raises it.
 	Setting string
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("stopped after the %s limit of %s (raise it with `%s` in thund.yaml)", e.Limit, e.Value, e.Setting)
+	if e.Limit == "query time" {
+		return fmt.Sprintf("stopped after the %s limit of %s (raise it with `%s` in thund.yaml)", e.Limit, e.Value, e.Setting)
+	}
+	return fmt.Sprintf("stopped at the %s limit: %s (raise it with `%s` in thund.yaml)", e.Limit, e.Value, e.Setting)
 }
 
 // guardConnector opens guardConns over DuckDB's connector.

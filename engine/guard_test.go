@@ -197,3 +197,18 @@ func TestMessagesHidePrivatePaths(t *testing.T) {
 		t.Fatalf("message %q", msg)
 	}
 }
+
+// TestMemoryLimitNamesTheSetting: a query that needs more memory than
+// the session has fails naming the thund.yaml setting that raises it.
+func TestMemoryLimitNamesTheSetting(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{Threads: 1, MemoryLimit: "64MB", TempLimit: "1MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Exec(context.Background(), "CREATE TABLE big AS SELECT range AS i, repeat('x', 100) AS s FROM range(3000000) ORDER BY s DESC, i")
+	var le *LimitError
+	if !errors.As(err, &le) || (le.Setting != "limits.memory" && le.Setting != "limits.temp") || !strings.Contains(err.Error(), "thund.yaml") {
+		t.Fatalf("got %v, want a LimitError naming limits.memory or limits.temp", err)
+	}
+}

@@ -247,6 +247,12 @@ func explain(err error) error {
 		return nil
 	}
 	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "Out of Memory Error") && strings.Contains(msg, "max_temp_directory_size"):
+		return &LimitError{Limit: "spill space", Value: firstLine(msg), Setting: "limits.temp"}
+	case strings.Contains(msg, "Out of Memory Error"):
+		return &LimitError{Limit: "memory", Value: firstLine(msg), Setting: "limits.memory"}
+	}
 	if strings.Contains(msg, "Permission Error") || strings.Contains(msg, "configuration has been locked") || strings.Contains(msg, "disabled through configuration") {
 		return fmt.Errorf("%w: Thund's DuckDB session reads no file by path: samples reach it through Thund, which checks them, and it writes only to the --state folder; it cannot attach databases, install or load extensions, reach URLs or change its settings (%s)", ErrSandbox, firstLine(msg))
 	}
