@@ -1,31 +1,20 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/thund-dev/thund/analysis/project"
+	"github.com/thund-dev/thund/internal/testutil"
 	"github.com/thund-dev/thund/preview"
 )
-
-func writePipeline(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // A page size over project.PreviewMaxRows is taken as that maximum, and a
 // result larger than a page may be is not diffed.
 func TestPreviewLimitIsBounded(t *testing.T) {
-	root := writePipeline(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT range AS n FROM range(25000)\n"})
+	root := testutil.TempTree(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT range AS n FROM range(25000)\n"})
 	c := startServer(t)
 	u, _ := c.open(t, filepath.Join(root, "big.sql"))
 	var pr PreviewResult
@@ -62,7 +51,7 @@ func TestPreviewLimitDefaults(t *testing.T) {
 // A value over preview.MaxValueBytes reaches the editor cut, with the note
 // in the value and the cell in Truncated.
 func TestPreviewTruncatesLongValues(t *testing.T) {
-	root := writePipeline(t, map[string]string{"thund.yaml": "backends: [native]\n", "long.sql": "SELECT 1 AS id, repeat('x', 100000) AS s\n"})
+	root := testutil.TempTree(t, map[string]string{"thund.yaml": "backends: [native]\n", "long.sql": "SELECT 1 AS id, repeat('x', 100000) AS s\n"})
 	c := startServer(t)
 	u, _ := c.open(t, filepath.Join(root, "long.sql"))
 	var pr PreviewResult
@@ -116,7 +105,7 @@ func TestSessionTakesConfigLimits(t *testing.T) {
 // A statement over thund.yaml's limits.query_timeout fails the dataset
 // with the limit and the setting that raises it.
 func TestPreviewQueryTimeoutFromConfig(t *testing.T) {
-	root := writePipeline(t, map[string]string{
+	root := testutil.TempTree(t, map[string]string{
 		"thund.yaml": "backends: [native]\nlimits:\n  query_timeout: 1s\n",
 		"slow.sql":   "SELECT count(*) AS n FROM range(100000000000) a\n",
 	})

@@ -4,31 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/internal/testutil"
 	"github.com/thund-dev/thund/watch"
 )
 
-func writeDir(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // --limit over project.PreviewMaxRows shows that many rows, and says so.
 func TestLimitFlagIsBounded(t *testing.T) {
-	dir := writeDir(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT range AS n FROM range(12000)\n"})
+	dir := testutil.TempTree(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT range AS n FROM range(12000)\n"})
 	var out, errb bytes.Buffer
 	if code := run([]string{"--once", "--json", "--limit", "3000000", dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
@@ -98,7 +86,7 @@ func TestOnceQueryTimeout(t *testing.T) {
 		{"flag", "backends: [native]\nlimits:\n  query_timeout: 1h\n", []string{"--query-timeout", "1s"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeDir(t, map[string]string{"thund.yaml": tc.yaml, "slow.sql": slow, "fast.sql": "SELECT 1 AS x\n"})
+			dir := testutil.TempTree(t, map[string]string{"thund.yaml": tc.yaml, "slow.sql": slow, "fast.sql": "SELECT 1 AS x\n"})
 			var out, errb bytes.Buffer
 			code := run(append(append([]string{"--once"}, tc.args...), dir), &out, &errb)
 			if code != 1 {

@@ -43,3 +43,26 @@ func CopyToTemp(t testing.TB, src string) string {
 	CopyTree(t, src, dst)
 	return dst
 }
+
+// WriteFile writes text to path, creating the folders above it, and
+// fails t on any error.
+func WriteFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TempTree writes files (a slash-separated path relative to the folder ->
+// its text) into a new temporary folder and returns its path.
+func TempTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		WriteFile(t, filepath.Join(dir, filepath.FromSlash(name)), text)
+	}
+	return dir
+}
