@@ -5,8 +5,8 @@ package lsp
 // opens one .sql file (didOpen: analysis, then the column description
 // DescribeDelay later), opens the rest, hovers and asks for completion on
 // every line, and previews (thund/preview) each dataset, then shuts down.
-// The folders are those of cmd/thund-watch/hostile_test.go (the two
-// suites cannot share code across packages; keep them in step): a root
+// The folders are those of internal/testutil/hostiledir, which
+// cmd/thund-watch/hostile_test.go runs through thund-watch too: a root
 // with `git init` run inside it, a canary folder outside, HOME and TMPDIR
 // of their own. Afterwards: every file and folder under the temp folder
 // is as it was (path, mode, size, mtime, link target), .git/config holds
@@ -19,14 +19,14 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log"
+	"maps"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,307 +37,18 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/thund-dev/thund/analysis/project"
+	"github.com/thund-dev/thund/internal/testutil/hostiledir"
 	"github.com/thund-dev/thund/preview"
 )
-
-const lspHostileSecret = "TOPSECRET_hostile_lsp_9d41"
 
 // lspHostileBound is how long one request (a preview of a query that
 // never ends, say) may take before the test calls it a hang.
 const lspHostileBound = 90 * time.Second
 
-// lspAttack is one attack folder and what must hold after the session.
-type lspAttack struct {
-	name string
-	// files go into the root, or the folder outside for "OUT/..."; {ROOT}
-	// and {OUT} are replaced by the two folders' absolute paths.
-	files map[string]string
-	// links are symlinks in the root, to targets with {ROOT}/{OUT}.
-	links map[string]string
-	// blocked are datasets whose preview must not succeed.
-	blocked []string
-	// at maps a file to the (1-based) lines where an error must be
-	// published; any one of the lines will do.
-	at map[string][]int
-	// refuse maps a dataset to a text its preview's refusal must name
-	// (with the dataset's name), or an error published in its file.
-	refuse map[string]string
-	// forbid are texts no byte from the server may hold.
-	forbid []string
-	// private: previews, hovers and diagnostic messages must not hold the
-	// home folder, the temp folder or the root's path (the server's
-	// messages carry file URIs, which hold the root).
-	private bool
-	// absent are paths that must never exist.
-	absent []string
-}
-
-func lspAttacks() []lspAttack {
-	copyGit := "COPY (SELECT '[core]' || chr(10) || chr(9) || 'fsmonitor = touch PWNED' AS a) TO '{ROOT}/.git/config' (HEADER false, QUOTE '', DELIMITER chr(1))"
-	more := "COPY (SELECT 1 AS a) TO '{ROOT}/pwned_%[1]s.csv'; ATTACH '{ROOT}/pwned_%[1]s.db' AS z; EXPORT DATABASE '{ROOT}/pwned_%[1]s_export'; CREATE OR REPLACE MACRO pwned_%[1]s() AS 1"
-	mv := "-- @kind: materialized_view\n"
-	absent := func(tag string) []string {
-		return []string{"{ROOT}/pwned_" + tag + ".csv", "{ROOT}/pwned_" + tag + ".db", "{ROOT}/pwned_" + tag + "_export"}
-	}
-	return []lspAttack{
-		{
-			name: "expect_estring",
-			files: map[string]string{
-				"a.sql":  mv + "-- @expect.e: E'\\'' = 'a') FROM range(1); " + copyGit + "; SELECT (E'\\''\nSELECT 1 AS x\n",
-				"a2.sql": mv + "-- @expect.e: E'\\'' = 'a') FROM range(1); " + fmt.Sprintf(more, "a") + "; SELECT (E'\\''\nSELECT 1 AS x\n",
-			},
-			blocked: []string{"a", "a2"},
-			at:      map[string][]int{"a.sql": {2}, "a2.sql": {2}},
-			absent:  absent("a"),
-		},
-		{
-			name: "cdc_dollar",
-			files: map[string]string{
-				"samples/changes/batch-1.csv": "id,seq,_change_type,v\n1,1,INSERT,a\n2,2,INSERT,b\n",
-				"c.sql":                       "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq deletes=($$'$$ = 'a') FROM range(1); " + copyGit + "; SELECT ('x' = $$'$$)\nSELECT * FROM STREAM(changes)\n",
-				"c2.sql":                      "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq deletes=($t$'$t$ = 'a') FROM range(1); " + fmt.Sprintf(more, "b") + "; SELECT ('x' = $t$'$t$)\nSELECT * FROM STREAM(changes)\n",
-			},
-			blocked: []string{"c", "c2"},
-			at:      map[string][]int{"c.sql": {2}, "c2.sql": {2}},
-			absent:  absent("b"),
-		},
-		{
-			name: "cr_comment",
-			files: map[string]string{
-				"q.sql":  mv + "SELECT 1 AS x --\r; " + copyGit + "; " + fmt.Sprintf(more, "c") + "; SELECT 2 AS y\n, 3 AS z\n",
-				"q2.sql": mv + "SELECT 1 AS x -- note\r; " + fmt.Sprintf(more, "c2") + ";\rSELECT 2 AS y -- \n, 3 AS z\n",
-			},
-			blocked: []string{"q", "q2"},
-			at:      map[string][]int{"q.sql": {2, 3}, "q2.sql": {2, 3, 4, 5}},
-			absent:  append(absent("c"), absent("c2")...),
-		},
-		{
-			name: "dollar_1x",
-			files: map[string]string{
-				"q.sql": mv + "SELECT 1x$$, 2 AS b; " + copyGit + "; " + fmt.Sprintf(more, "d") + "; SELECT 1 y$$, 3 AS c\n",
-			},
-			blocked: []string{"q"},
-			at:      map[string][]int{"q.sql": {2}},
-			absent:  absent("d"),
-		},
-		{
-			name: "dangling_link",
-			links: map[string]string{
-				"dangling.csv": "{OUT}/created.csv",
-				"dlink_export": "{OUT}/exported",
-				"rel.csv":      "../outside/created_rel.csv",
-			},
-			files: map[string]string{
-				"q.sql":  mv + "SELECT 1x$$, 2 AS b; COPY (SELECT 1 AS a) TO '{ROOT}/dangling.csv'; EXPORT DATABASE '{ROOT}/dlink_export'; SELECT 1 y$$, 3 AS c\n",
-				"q2.sql": mv + "SELECT 1 AS x --\r; COPY (SELECT 1 AS a) TO '{ROOT}/rel.csv'; CREATE OR REPLACE MACRO pwned_e() AS 1; SELECT 2 AS y\n, 3 AS z\n",
-			},
-			blocked: []string{"q", "q2"},
-			at:      map[string][]int{"q.sql": {2}, "q2.sql": {2, 3}},
-			absent:  []string{"{OUT}/created.csv", "{OUT}/exported", "{OUT}/created_rel.csv"},
-		},
-		{
-			name: "sample_link",
-			links: map[string]string{
-				"samples/linkdir": "{OUT}/stolen",
-				"samples/lnk.csv": "{OUT}/stolen/secret_name_x.csv",
-			},
-			files: map[string]string{
-				"OUT/stolen/secret_name_x.csv":  "a\n" + lspHostileSecret + "\n",
-				"OUT/stolen/secret_name_y.json": "{\"a\": \"" + lspHostileSecret + "\"}\n",
-				"thund.yaml":                    "backends: [native]\nsamples:\n  src: samples/linkdir\n",
-				"q.sql":                         mv + "SELECT * FROM src\n",
-				"p.sql":                         mv + "-- @sample.src2: samples/linkdir/*.csv\nSELECT * FROM src2\n",
-				"l.sql":                         mv + "SELECT * FROM lnk\n",
-			},
-			blocked: []string{"q", "p", "l"},
-			at:      map[string][]int{"thund.yaml": {3}, "p.sql": {2}},
-			forbid:  []string{"secret_name"},
-		},
-		{
-			name: "settings",
-			files: map[string]string{
-				"settings.sql":   mv + "SELECT * FROM duckdb_settings()\n",
-				"cursetting.sql": mv + "SELECT current_setting('home_directory') AS h, current_setting('temp_directory') AS t\n",
-				"getenv.sql":     mv + "SELECT getenv('HOME') AS h\n",
-				"extensions.sql": mv + "SELECT * FROM duckdb_extensions()\n",
-				"secrets.sql":    mv + "SELECT * FROM duckdb_secrets()\n",
-			},
-			blocked: []string{"settings", "cursetting", "getenv", "extensions", "secrets"},
-			refuse: map[string]string{"settings": "duckdb_settings", "cursetting": "current_setting", "getenv": "getenv",
-				"extensions": "duckdb_extensions", "secrets": "duckdb_secrets"},
-			private: true,
-		},
-		{
-			name: "hidden_reads",
-			files: map[string]string{
-				".hidden/h.csv":  "a\n" + lspHostileSecret + "\n",
-				".env.csv":       "a\n" + lspHostileSecret + "\n",
-				"gitcfg.sql":     mv + "SELECT * FROM read_csv('{ROOT}/.git/config')\n",
-				"gitcfg_rel.sql": mv + "SELECT * FROM read_csv('.git/config', header = false)\n",
-				"gittext.sql":    mv + "SELECT * FROM read_text('{ROOT}/.git/config')\n",
-				"gitfrom.sql":    mv + "SELECT * FROM '.git/config'\n",
-				"gitglob.sql":    mv + "SELECT * FROM glob('{ROOT}/.git/*')\n",
-				"hidden.sql":     mv + "SELECT * FROM read_csv_auto('{ROOT}/.hidden/h.csv')\n",
-				"hiddenfrom.sql": mv + "SELECT * FROM '{ROOT}/.env.csv'\n",
-				"hiddenrel.sql":  mv + "FROM '.env.csv'\n",
-			},
-			blocked: []string{"gitcfg", "gitcfg_rel", "gittext", "gitfrom", "gitglob", "hidden", "hiddenfrom", "hiddenrel"},
-			forbid:  []string{"repositoryformatversion", "/.git/HEAD", "/.git/description"},
-		},
-		{
-			name: "limits",
-			files: map[string]string{
-				"thund.yaml":  "backends: [native]\nlimits:\n  query_timeout: 2s\n",
-				"huge.sql":    mv + "SELECT * FROM range(1000000000000) WHERE range < 0\n",
-				"endless.sql": mv + "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r\n",
-			},
-			blocked: []string{"huge", "endless"},
-			refuse:  map[string]string{"huge": "limits.query_timeout", "endless": "limits.query_timeout"},
-		},
-	}
-}
-
-// lspFolder is an attack laid out on disk, with its listing before.
-type lspFolder struct {
-	a                              lspAttack
-	base, root, outside, home, tmp string
-	gitConfig                      []byte
-	before                         map[string]string
-}
-
-func newLSPFolder(t *testing.T, a lspAttack) *lspFolder {
+// checkDisk asserts nothing changed on disk under the attack folder.
+func checkDisk(t *testing.T, h *hostiledir.Folder) {
 	t.Helper()
-	base := t.TempDir()
-	if real, err := filepath.EvalSymlinks(base); err == nil {
-		base = real
-	}
-	h := &lspFolder{a: a, base: base, root: filepath.Join(base, "pipeline"), outside: filepath.Join(base, "outside"),
-		home: filepath.Join(base, "home"), tmp: filepath.Join(base, "tmp")}
-	write := func(p, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, d := range []string{h.root, h.outside, h.home, h.tmp} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(h.outside, "canary.txt"), lspHostileSecret+"\n")
-	write(filepath.Join(h.home, ".netrc"), "machine example.com password "+lspHostileSecret+"\n")
-	if git, err := exec.LookPath("git"); err == nil {
-		cmd := exec.Command(git, "init", "-q", h.root)
-		cmd.Env = append(os.Environ(), "HOME="+h.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git init: %v\n%s", err, out)
-		}
-	} else {
-		write(filepath.Join(h.root, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n")
-		write(filepath.Join(h.root, ".git", "HEAD"), "ref: refs/heads/main\n")
-	}
-	files := map[string]string{"thund.yaml": "backends: [native]\n"}
-	for k, v := range a.files {
-		files[k] = v
-	}
-	for rel, text := range files {
-		dir := h.root
-		if r, ok := strings.CutPrefix(rel, "OUT/"); ok {
-			dir, rel = h.outside, r
-		}
-		write(filepath.Join(dir, filepath.FromSlash(rel)), h.expand(text))
-	}
-	for rel, target := range a.links {
-		p := filepath.Join(h.root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(h.expand(target), p); err != nil {
-			t.Skip("no symlinks:", err)
-		}
-	}
-	var err error
-	if h.gitConfig, err = os.ReadFile(filepath.Join(h.root, ".git", "config")); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(20 * time.Millisecond)
-	h.before = h.listing(t)
-	return h
-}
-
-func (h *lspFolder) expand(s string) string {
-	return strings.NewReplacer("{ROOT}", h.root, "{OUT}", h.outside).Replace(s)
-}
-
-// listing returns everything under base but the temp folder: path ->
-// mode, size, mtime, link target.
-func (h *lspFolder) listing(t *testing.T) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(h.base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p == h.tmp {
-			return filepath.SkipDir
-		}
-		info, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		v := fmt.Sprintf("%v %d %d", info.Mode(), info.Size(), info.ModTime().UnixNano())
-		if info.Mode()&fs.ModeSymlink != 0 {
-			target, _ := os.Readlink(p)
-			v += " -> " + target
-		}
-		rel, _ := filepath.Rel(h.base, p)
-		out[rel] = v
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// diskChanges returns what changed on disk since the folder was made:
-// files and folders new, changed or gone, a rewritten .git/config, the
-// attack's targets.
-func (h *lspFolder) diskChanges(t *testing.T) []string {
-	t.Helper()
-	after := h.listing(t)
-	var diffs []string
-	for p, v := range after {
-		if w, ok := h.before[p]; !ok {
-			diffs = append(diffs, "new:     "+p+" ("+v+")")
-		} else if w != v {
-			diffs = append(diffs, "changed: "+p+" ("+w+" => "+v+")")
-		}
-	}
-	for p := range h.before {
-		if _, ok := after[p]; !ok {
-			diffs = append(diffs, "gone:    "+p)
-		}
-	}
-	sort.Strings(diffs)
-	if b, err := os.ReadFile(filepath.Join(h.root, ".git", "config")); err != nil || string(b) != string(h.gitConfig) {
-		diffs = append(diffs, fmt.Sprintf(".git/config was rewritten (err %v):\n%s", err, b))
-	}
-	for _, p := range h.a.absent {
-		if _, err := os.Lstat(h.expand(p)); !errors.Is(err, fs.ErrNotExist) {
-			diffs = append(diffs, h.expand(p)+" exists: a smuggled statement wrote it")
-		}
-	}
-	return diffs
-}
-
-// checkDisk asserts nothing changed on disk.
-func (h *lspFolder) checkDisk(t *testing.T) {
-	t.Helper()
-	if d := h.diskChanges(t); len(d) > 0 {
+	if d := h.DiskChanges(t); len(d) > 0 {
 		t.Errorf("on disk:\n  %s", strings.Join(d, "\n  "))
 	}
 }
@@ -414,14 +125,14 @@ type hostileSession struct {
 	hung     []string                                     // requests never answered
 }
 
-// session runs the LSP session on the folder: open one .sql file, wait
+// runHostileSession runs the LSP session on the attack folder h: open one .sql file, wait
 // for its diagnostics and the description, open the rest, hover and
 // complete on every line, preview every dataset, shut down.
-func (h *lspFolder) session(t *testing.T, datasets []string) *hostileSession {
+func runHostileSession(t *testing.T, h *hostiledir.Folder, datasets []string) *hostileSession {
 	t.Helper()
-	t.Setenv("HOME", h.home)
-	t.Setenv("TMPDIR", h.tmp)
-	t.Chdir(h.root)
+	t.Setenv("HOME", h.Home)
+	t.Setenv("TMPDIR", h.Tmp)
+	t.Chdir(h.Root)
 	var rec syncBuffer
 	c := startHostileSession(t, &rec)
 	res := &hostileSession{previews: map[string]stormAnswer{}}
@@ -439,12 +150,12 @@ func (h *lspFolder) session(t *testing.T, datasets []string) *hostileSession {
 		texts.WriteString("\n" + a.message + "\n")
 		return a, ok
 	}
-	if _, ok := call("initialize", "initialize", map[string]any{"rootUri": string(uri.File(h.root)), "capabilities": map[string]any{}}, 30*time.Second); !ok {
+	if _, ok := call("initialize", "initialize", map[string]any{"rootUri": string(uri.File(h.Root)), "capabilities": map[string]any{}}, 30*time.Second); !ok {
 		t.Fatal("initialize was not answered")
 	}
 	c.notify("initialized", map[string]any{})
 	var sqls []string
-	filepath.WalkDir(h.root, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(h.Root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() && strings.HasSuffix(p, ".sql") && !strings.Contains(p, "/.") {
 			sqls = append(sqls, p)
 		}
@@ -487,9 +198,9 @@ func (h *lspFolder) session(t *testing.T, datasets []string) *hostileSession {
 	}
 	// Nothing was asked to run yet: whatever changed on disk by now,
 	// opening the folder did.
-	res.opened = h.diskChanges(t)
+	res.opened = h.DiskChanges(t)
 	for _, name := range datasets {
-		file := filepath.Join(h.root, name+".sql")
+		file := filepath.Join(h.Root, name+".sql")
 		a, _ := call("preview", "thund/preview", map[string]any{"uri": string(uri.File(file)), "dataset": name}, lspHostileBound)
 		res.previews[name] = a
 	}
@@ -504,7 +215,7 @@ func (h *lspFolder) session(t *testing.T, datasets []string) *hostileSession {
 	c.mu.Lock()
 	res.diags = map[string]protocol.PublishDiagnosticsParams{}
 	for u, p := range c.diags {
-		rel, _ := filepath.Rel(h.root, uri.URI(u).Filename())
+		rel, _ := filepath.Rel(h.Root, uri.URI(u).Filename())
 		res.diags[filepath.ToSlash(rel)] = p
 		for _, d := range p.Diagnostics {
 			texts.WriteString(d.Message + "\n")
@@ -517,48 +228,40 @@ func (h *lspFolder) session(t *testing.T, datasets []string) *hostileSession {
 	return res
 }
 
-// check asserts everything the session must leave behind.
-func (h *lspFolder) check(t *testing.T, s *hostileSession) {
+// checkHostileSession asserts everything the session s on the attack
+// folder h must leave behind.
+func checkHostileSession(t *testing.T, h *hostiledir.Folder, s *hostileSession) {
 	t.Helper()
 	if len(s.opened) > 0 {
 		t.Errorf("zero-click: opening the folder (didOpen, the description, hovers, completion; no preview yet) changed the disk:\n  %s", strings.Join(s.opened, "\n  "))
-	} else if d := h.diskChanges(t); len(d) > 0 {
+	} else if d := h.DiskChanges(t); len(d) > 0 {
 		t.Errorf("after the previews, on disk:\n  %s", strings.Join(d, "\n  "))
 	}
 	for _, r := range s.hung {
 		t.Errorf("not answered within %v: %s", lspHostileBound, r)
 	}
-	bad := append([]string{lspHostileSecret, h.outside}, h.a.forbid...)
-	if h.a.private {
-		bad = append(bad, h.home, h.tmp)
-	}
-	for _, str := range bad {
+	for _, str := range h.Forbidden() {
 		if i := strings.Index(s.all, str); i >= 0 {
-			t.Errorf("the server sent %q: ...%s...", str, s.all[max(0, i-300):min(len(s.all), i+len(str)+100)])
+			t.Errorf("the server sent %q: ...%s...", str, hostiledir.Excerpt(s.all, i, len(str)))
 		}
 	}
-	if h.a.private {
-		if i := strings.Index(s.texts, h.root); i >= 0 {
-			t.Errorf("a preview, hover or diagnostic holds the root's path: ...%s...", s.texts[max(0, i-300):min(len(s.texts), i+len(h.root)+100)])
+	if h.Attack.Private {
+		if i := strings.Index(s.texts, h.Root); i >= 0 {
+			t.Errorf("a preview, hover or diagnostic holds the root's path: ...%s...", hostiledir.Excerpt(s.texts, i, len(h.Root)))
 		}
 	}
-	var files []string
-	for f := range h.a.at {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
+	for _, f := range slices.Sorted(maps.Keys(h.Attack.At)) {
 		found := false
 		for _, d := range s.diags[f].Diagnostics {
-			for _, l := range h.a.at[f] {
+			for _, l := range h.Attack.At[f] {
 				found = found || d.Severity == protocol.DiagnosticSeverityError && int(d.Range.Start.Line) == l-1
 			}
 		}
 		if !found {
-			t.Errorf("%s: no error published at line %v; published: %+v", f, h.a.at[f], s.diags[f].Diagnostics)
+			t.Errorf("%s: no error published at line %v; published: %+v", f, h.Attack.At[f], s.diags[f].Diagnostics)
 		}
 	}
-	for _, name := range h.a.blocked {
+	for _, name := range h.Attack.Blocked {
 		a, ok := s.previews[name]
 		if !ok {
 			continue
@@ -571,7 +274,7 @@ func (h *lspFolder) check(t *testing.T, s *hostileSession) {
 		if a.code == 0 && p.Error == "" {
 			t.Errorf("preview of %s succeeded (%d rows): the attack ran: %s", name, p.TotalRows, a.result)
 		}
-		if word, ok := h.a.refuse[name]; ok {
+		if word, ok := h.Attack.Refuse[name]; ok {
 			msg := p.Error + a.message
 			inFile := false
 			for _, d := range s.diags[name+".sql"].Diagnostics {
@@ -586,11 +289,11 @@ func (h *lspFolder) check(t *testing.T, s *hostileSession) {
 
 // TestHostileLSP runs every attack folder through a thund-lsp session.
 func TestHostileLSP(t *testing.T) {
-	for _, a := range lspAttacks() {
-		t.Run(a.name, func(t *testing.T) {
-			h := newLSPFolder(t, a)
-			s := h.session(t, a.blocked)
-			h.check(t, s)
+	for _, a := range hostiledir.Attacks() {
+		t.Run(a.Name, func(t *testing.T) {
+			h := hostiledir.New(t, a)
+			s := runHostileSession(t, h, a.Blocked)
+			checkHostileSession(t, h, s)
 		})
 	}
 }
@@ -601,16 +304,16 @@ func TestHostileLSP(t *testing.T) {
 // cut, with the note, so neither a huge page nor a huge value reaches the
 // client.
 func TestHostileLSPPreviewCaps(t *testing.T) {
-	h := newLSPFolder(t, lspAttack{name: "caps", files: map[string]string{
+	h := hostiledir.New(t, hostiledir.Attack{Name: "caps", Files: map[string]string{
 		"thund.yaml": "backends: [native]\npreview:\n  limit: 3000000\n",
 		"many.sql":   "-- @kind: materialized_view\nSELECT range AS n FROM range(30000)\n",
 		"wide.sql":   "-- @kind: materialized_view\nSELECT repeat('x', 2000000) AS v\n",
-	}, at: map[string][]int{"thund.yaml": {3}}})
-	t.Setenv("HOME", h.home)
-	t.Setenv("TMPDIR", h.tmp)
+	}, At: map[string][]int{"thund.yaml": {3}}})
+	t.Setenv("HOME", h.Home)
+	t.Setenv("TMPDIR", h.Tmp)
 	var rec syncBuffer
 	c := startHostileSession(t, &rec)
-	openAll(c, h.root, map[string]string{"many.sql": "-- @kind: materialized_view\nSELECT range AS n FROM range(30000)\n"})
+	openAll(c, h.Root, map[string]string{"many.sql": "-- @kind: materialized_view\nSELECT range AS n FROM range(30000)\n"})
 	c.settle(Debounce+DescribeDelay+time.Second, lspHostileBound)
 	type page struct {
 		Rows      [][]any              `json:"rows"`
@@ -621,7 +324,7 @@ func TestHostileLSPPreviewCaps(t *testing.T) {
 	}
 	get := func(name string, limit int) (page, int) {
 		t.Helper()
-		params := map[string]any{"uri": string(uri.File(filepath.Join(h.root, name+".sql"))), "dataset": name}
+		params := map[string]any{"uri": string(uri.File(filepath.Join(h.Root, name+".sql"))), "dataset": name}
 		if limit > 0 {
 			params["limit"] = limit
 		}
@@ -671,5 +374,5 @@ func TestHostileLSPPreviewCaps(t *testing.T) {
 	c.wait(c.call("shutdown", "shutdown", nil), 30*time.Second)
 	c.notify("exit", nil)
 	<-c.done
-	h.checkDisk(t)
+	checkDisk(t, h)
 }
