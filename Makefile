@@ -21,6 +21,7 @@ FUZZ_TARGETS := \
 	./analysis/sqlfront:FuzzSplit \
 	./analysis/sqlfront:FuzzParse \
 	./engine:FuzzSmuggle \
+	./analysis/sparksql/lex:FuzzLex \
 	./analysis/project:FuzzSpec \
 	./analysis/project:FuzzConfig \
 	./analysis:FuzzAnalyseFile \
