@@ -149,7 +149,7 @@ func (g *guardConn) prepareOne(ctx context.Context, query string) (*duckdb.Stmt,
 	}
 	if !kindAllowed(ctx, kind) {
 		st.Close()
-		return nil, fmt.Errorf("%w: a %s statement is never run for a pipeline", ErrStatementRefused, kindName(kind))
+		return nil, fmt.Errorf("%w: %s statements are never run for a pipeline", ErrStatementRefused, kindName(kind))
 	}
 	return st, nil
 }
@@ -263,40 +263,32 @@ func statementCount(text string) int {
 	return len(head.Statements)
 }
 
+// kindNames are the words messages use for statement types.
+var kindNames = map[duckdb.StmtType]string{
+	duckdb.STATEMENT_TYPE_COPY:         "COPY",
+	duckdb.STATEMENT_TYPE_EXPORT:       "EXPORT",
+	duckdb.STATEMENT_TYPE_ATTACH:       "ATTACH",
+	duckdb.STATEMENT_TYPE_DETACH:       "DETACH",
+	duckdb.STATEMENT_TYPE_LOAD:         "LOAD or INSTALL",
+	duckdb.STATEMENT_TYPE_SET:          "SET",
+	duckdb.STATEMENT_TYPE_VARIABLE_SET: "SET",
+	duckdb.STATEMENT_TYPE_PRAGMA:       "PRAGMA",
+	duckdb.STATEMENT_TYPE_UPDATE:       "UPDATE",
+	duckdb.STATEMENT_TYPE_ALTER:        "ALTER",
+	duckdb.STATEMENT_TYPE_CALL:         "CALL",
+	duckdb.STATEMENT_TYPE_TRANSACTION:  "transaction",
+	duckdb.STATEMENT_TYPE_CREATE_FUNC:  "CREATE FUNCTION",
+	duckdb.STATEMENT_TYPE_EXPLAIN:      "EXPLAIN",
+	duckdb.STATEMENT_TYPE_EXECUTE:      "PREPARE or EXECUTE",
+	duckdb.STATEMENT_TYPE_PREPARE:      "PREPARE or EXECUTE",
+	duckdb.STATEMENT_TYPE_VACUUM:       "VACUUM or ANALYZE",
+	duckdb.STATEMENT_TYPE_ANALYZE:      "VACUUM or ANALYZE",
+	duckdb.STATEMENT_TYPE_EXTENSION:    "extension",
+}
+
 func kindName(k duckdb.StmtType) string {
-	switch k {
-	case duckdb.STATEMENT_TYPE_COPY:
-		return "COPY"
-	case duckdb.STATEMENT_TYPE_EXPORT:
-		return "EXPORT"
-	case duckdb.STATEMENT_TYPE_ATTACH:
-		return "ATTACH"
-	case duckdb.STATEMENT_TYPE_DETACH:
-		return "DETACH"
-	case duckdb.STATEMENT_TYPE_LOAD:
-		return "LOAD or INSTALL"
-	case duckdb.STATEMENT_TYPE_SET, duckdb.STATEMENT_TYPE_VARIABLE_SET:
-		return "SET"
-	case duckdb.STATEMENT_TYPE_PRAGMA:
-		return "PRAGMA"
-	case duckdb.STATEMENT_TYPE_UPDATE:
-		return "UPDATE"
-	case duckdb.STATEMENT_TYPE_ALTER:
-		return "ALTER"
-	case duckdb.STATEMENT_TYPE_CALL:
-		return "CALL"
-	case duckdb.STATEMENT_TYPE_TRANSACTION:
-		return "transaction"
-	case duckdb.STATEMENT_TYPE_CREATE_FUNC:
-		return "CREATE FUNCTION"
-	case duckdb.STATEMENT_TYPE_EXPLAIN:
-		return "EXPLAIN"
-	case duckdb.STATEMENT_TYPE_EXECUTE, duckdb.STATEMENT_TYPE_PREPARE:
-		return "PREPARE or EXECUTE"
-	case duckdb.STATEMENT_TYPE_VACUUM, duckdb.STATEMENT_TYPE_ANALYZE:
-		return "VACUUM or ANALYZE"
-	case duckdb.STATEMENT_TYPE_EXTENSION:
-		return "extension"
+	if n, ok := kindNames[k]; ok {
+		return n
 	}
 	return fmt.Sprintf("type-%d", k)
 }

@@ -16,7 +16,7 @@ import (
 //     ("a""b" is a"b, and likewise in single quotes), and a backslash
 //     escapes the character after it:
 //     \0 (not followed by two octal digits) is U+0000, \b, \n, \r and \t the
-//     usual controls, \Z is U+001A, \uXXXX and \UXXXXXXXX (exactly 4 or 8 hex
+//     usual controls, \Z is U+001A, \uHHHH and \UHHHHHHHH (exactly 4 or 8 hex
 //     digits) are UTF-16 code units and code points, \ followed by 0 or 1
 //     and two octal digits is that octal character (\101 is A), \% and \_
 //     keep their backslash (for LIKE patterns), and any other escaped
