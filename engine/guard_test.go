@@ -71,12 +71,8 @@ func TestPastedExpressionsAreOneExpression(t *testing.T) {
 // INSTALL, LOAD), in whichever way the text hides it from a lexer other
 // than DuckDB's own.
 func TestGuardSendsOneStatement(t *testing.T) {
-	root := t.TempDir()
-	s, err := Open(root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
+	root := s.Root
 	ctx := context.Background()
 	if err := s.Exec(ctx, "CREATE TABLE canary AS SELECT 1 AS x"); err != nil {
 		t.Fatal(err)

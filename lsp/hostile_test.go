@@ -17,11 +17,9 @@ package lsp
 // or the limit.
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"log"
 	"maps"
 	"net"
 	"os"
@@ -69,21 +67,7 @@ func (c teeConn) Read(p []byte) (int, error) {
 // recorded in rec.
 func startHostileSession(t *testing.T, rec *syncBuffer) *stormClient {
 	t.Helper()
-	a, b := net.Pipe()
-	c := &stormClient{t: t, conn: teeConn{b, rec}, done: make(chan struct{}), rdr: make(chan struct{}), logs: &syncBuffer{},
-		sentAt: map[string]time.Time{}, kind: map[string]string{}, answers: map[string]stormAnswer{},
-		diags: map[string]protocol.PublishDiagnosticsParams{}, changed: make(chan struct{}, 1)}
-	go func() {
-		Serve(context.Background(), a, log.New(c.logs, "", 0))
-		a.Close()
-		close(c.done)
-	}()
-	go c.read()
-	t.Cleanup(func() {
-		b.Close()
-		<-c.rdr
-	})
-	return c
+	return startStormOn(t, func(c net.Conn) net.Conn { return teeConn{c, rec} })
 }
 
 // answer waits up to d for the answer to id; when none comes, it sends

@@ -62,8 +62,15 @@ type stormAnswer struct {
 
 func startStorm(t *testing.T) *stormClient {
 	t.Helper()
+	return startStormOn(t, func(c net.Conn) net.Conn { return c })
+}
+
+// startStormOn is startStorm with the client's end of the pipe wrapped
+// (to record what the server sends, say).
+func startStormOn(t *testing.T, wrap func(net.Conn) net.Conn) *stormClient {
+	t.Helper()
 	a, b := net.Pipe()
-	c := &stormClient{t: t, conn: b, done: make(chan struct{}), rdr: make(chan struct{}), logs: &syncBuffer{},
+	c := &stormClient{t: t, conn: wrap(b), done: make(chan struct{}), rdr: make(chan struct{}), logs: &syncBuffer{},
 		sentAt: map[string]time.Time{}, kind: map[string]string{}, answers: map[string]stormAnswer{},
 		diags: map[string]protocol.PublishDiagnosticsParams{}, changed: make(chan struct{}, 1)}
 	go func() {
