@@ -234,15 +234,9 @@ func (h *hostileFolder) watchFirstRun(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err, stderr.String())
 	}
-	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	code := make(chan int, 1)
-	go func() {
-		c := watchUntil(ctx, o, pw, &stderr)
-		pw.Close()
-		code <- c
-	}()
+	pr, code := startWatch(ctx, o, &stderr)
 	var raw, text lockedBuffer
 	ran := make(chan struct{}, 16)
 	read := make(chan struct{})

@@ -223,16 +223,10 @@ func TestWatchRefusesEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, stderr.String())
 	}
-	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	code := make(chan int, 1)
 	var errOut lockedBuffer
-	go func() {
-		c := watchUntil(ctx, o, pw, &errOut)
-		pw.Close()
-		code <- c
-	}()
+	pr, code := startWatch(ctx, o, &errOut)
 	var all strings.Builder
 	runs := make(chan ndjson, 64)
 	go func() {

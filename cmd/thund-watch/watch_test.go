@@ -67,15 +67,9 @@ func TestWatchModeMatchesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, stderr.String())
 	}
-	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	code := make(chan int, 1)
-	go func() {
-		c := watchUntil(ctx, o, pw, &stderr)
-		pw.Close()
-		code <- c
-	}()
+	pr, code := startWatch(ctx, o, &stderr)
 	lines := make(chan ndjson, 1<<14)
 	go func() {
 		defer close(lines)
@@ -190,4 +184,17 @@ func TestWatchUsageErrors(t *testing.T) {
 	if code := run([]string{filepath.Join(t.TempDir(), "missing")}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "open pipeline") {
 		t.Errorf("missing folder: exit %d, stderr %q", code, stderr.String())
 	}
+}
+
+// startWatch runs watch mode with o until ctx ends; its output is read
+// from the pipe, and its exit status arrives on the channel.
+func startWatch(ctx context.Context, o options, stderr io.Writer) (*io.PipeReader, <-chan int) {
+	pr, pw := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		c := watchUntil(ctx, o, pw, stderr)
+		pw.Close()
+		code <- c
+	}()
+	return pr, code
 }
