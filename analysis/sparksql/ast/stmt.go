@@ -1,0 +1,194 @@
+package ast
+
+// Stmt is a statement.
+type Stmt interface {
+	Node
+	stmtNode()
+}
+
+// QueryStmt is a query as a statement.
+type QueryStmt struct {
+	Range
+	Query *Query
+}
+
+// CreateKind is what a [Create] statement creates.
+type CreateKind uint8
+
+// The kinds of CREATE.
+const (
+	CreateTable CreateKind = iota
+	CreateMaterializedView
+	CreateStreamingTable
+	CreateView
+	CreateTempView
+	CreateGlobalTempView
+)
+
+var createNames = [...]string{"TABLE", "MATERIALIZED VIEW", "STREAMING TABLE", "VIEW",
+	"TEMPORARY VIEW", "GLOBAL TEMPORARY VIEW"}
+
+// String returns the kind's keywords: "MATERIALIZED VIEW", ...
+func (k CreateKind) String() string {
+	if int(k) < len(createNames) {
+		return createNames[k]
+	}
+	return "CREATE"
+}
+
+// Create is CREATE [OR REPLACE] TABLE | MATERIALIZED VIEW | STREAMING
+// TABLE | [GLOBAL] TEMPORARY VIEW | VIEW [IF NOT EXISTS] name [(columns)]
+// [clauses] [AS query], and REPLACE TABLE.
+type Create struct {
+	Range
+	Kind        CreateKind
+	OrReplace   bool
+	IfNotExists bool
+	// External and Temporary are CREATE EXTERNAL TABLE and CREATE
+	// TEMPORARY TABLE.
+	External, Temporary bool
+	Name                *Name
+	// Columns are the column definitions; for views, the column names
+	// with optional comments.
+	Columns     []*ColumnDef
+	Constraints []*Constraint
+	Using       *Name
+	Options     []*Property
+	// PartitionedBy holds columns (Column), transforms (Call) or column
+	// definitions (for Hive-style PARTITIONED BY (c INT)).
+	PartitionedBy []Node
+	ClusterBy     []*Name
+	Comment       *StringLit
+	Properties    []*Property
+	Location      *StringLit
+	// Clauses are the ranges of the clauses written between the name and
+	// AS, keyed by their keywords ("COMMENT", "PARTITIONED BY", ...), in
+	// order; Spark refuses a clause written twice.
+	Clauses []Clause
+	// Like is the source table of CREATE TABLE t LIKE s.
+	Like  *Name
+	Query *Query
+}
+
+// Clause is one clause of a CREATE by its keywords.
+type Clause struct {
+	Range
+	Keyword string
+}
+
+// ColumnDef is one column definition: name type [NOT NULL] [DEFAULT x]
+// [GENERATED ...] [COMMENT '...'] [constraints]; for a view's column
+// list only Name and Comment are set.
+type ColumnDef struct {
+	Range
+	Name      *Ident
+	Type      *DataType
+	NotNull   bool
+	Default   Expr
+	Generated Expr
+	// Identity is set for GENERATED ... AS IDENTITY.
+	Identity    bool
+	Comment     *StringLit
+	Constraints []*Constraint
+}
+
+// Constraint is a column or table constraint: CHECK (...), PRIMARY KEY,
+// UNIQUE, FOREIGN KEY ... REFERENCES.
+type Constraint struct {
+	Range
+	Name *Ident
+	// Kind is CHECK, PRIMARY KEY, UNIQUE, FOREIGN KEY or REFERENCES.
+	Kind    string
+	Check   Expr
+	Columns []*Ident
+	Ref     *Name
+}
+
+// CreateFlow is CREATE FLOW name [COMMENT '...'] AS INSERT INTO ...
+type CreateFlow struct {
+	Range
+	Name    *Name
+	Comment *StringLit
+	Insert  *Insert
+}
+
+// Insert is INSERT INTO | OVERWRITE [TABLE] t [PARTITION (...)] [(cols) |
+// BY NAME] query, and INSERT OVERWRITE [LOCAL] DIRECTORY.
+type Insert struct {
+	Range
+	Overwrite bool
+	Table     *Name
+	// Directory is INSERT OVERWRITE DIRECTORY's path (Table is nil).
+	Directory *StringLit
+	Options   []*Property
+	Partition []*Property
+	// ByName is BY NAME; Columns the column list.
+	ByName  bool
+	Columns []*Ident
+	// ReplaceWhere is REPLACE WHERE cond.
+	ReplaceWhere Expr
+	Query        *Query
+	// With is a WITH written before INSERT (WITH ... INSERT INTO ...).
+	With *With
+}
+
+// Set is SET key = value, SET key, SET, SET CATALOG c, SET TIME ZONE,
+// SET VAR ..., RESET.
+type Set struct {
+	Range
+	// Kind is "" for a configuration, CATALOG, TIME ZONE, VAR, or RESET.
+	Kind string
+	// Key is the configuration key as written, trimmed (empty for a bare
+	// SET); Value the value as written, trimmed.
+	Key, Value           string
+	KeyRange, ValueRange Range
+	// Catalog is SET CATALOG's catalog (a string is one unquoted part).
+	Catalog *Name
+	// Expr is SET TIME ZONE's interval or string.
+	Expr Expr
+	// Assignments and Query are SET VAR a = 1, ... and SET VAR (a, b) =
+	// (query).
+	Assignments []*Assignment
+	Names       []*Name
+	Query       *Query
+}
+
+// Use is USE name, USE CATALOG | SCHEMA | DATABASE | NAMESPACE name.
+type Use struct {
+	Range
+	// Kind is "", CATALOG, SCHEMA, DATABASE or NAMESPACE.
+	Kind string
+	Name *Name
+}
+
+// Other is any other statement Spark's grammar accepts (DROP, ALTER,
+// DESCRIBE, SHOW, EXPLAIN, CACHE, MERGE, UPDATE, DELETE, scripting
+// blocks, ...). Kind is its leading keywords as Spark names the command
+// ("DROP TABLE", "EXPLAIN", "MERGE INTO"); Names, Queries, Exprs and
+// Stmts are the names, queries, expressions and nested statements it
+// contains, in text order, so references inside them are not lost.
+type Other struct {
+	Range
+	Kind    string
+	Names   []*Name
+	Queries []*Query
+	Exprs   []Expr
+	Stmts   []Stmt
+}
+
+// BadStmt stands for a statement with a syntax error; Partial is what
+// the parser read of it before the error (a *Create whose query broke,
+// for example), or nil.
+type BadStmt struct {
+	Range
+	Partial Stmt
+}
+
+func (*QueryStmt) stmtNode()  {}
+func (*Create) stmtNode()     {}
+func (*CreateFlow) stmtNode() {}
+func (*Insert) stmtNode()     {}
+func (*Set) stmtNode()        {}
+func (*Use) stmtNode()        {}
+func (*Other) stmtNode()      {}
+func (*BadStmt) stmtNode()    {}
