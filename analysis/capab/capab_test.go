@@ -28,6 +28,7 @@ func TestCheckPerBackend(t *testing.T) {
 		"spark-4.1 x uses expectations":      1,
 		"spark-4.2 x uses expectations":      1,
 		"spark-4.1 x uses CDC apply changes": 1,
+		"spark-4.2 x uses CDC apply changes": 1,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -35,6 +36,68 @@ func TestCheckPerBackend(t *testing.T) {
 	for k, n := range want {
 		if got[k] != n {
 			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+// TestCDCRefusedOnEverySpark: no Spark backend runs an apply-changes flow
+// through Thund yet (sdplower has no CDC lowering), so each gives an error
+// at the @cdc pragma's value that names it and says how to run the flow
+// natively. On spark-4.2 the matrix once said yes, and the flow was
+// pushed as a plain append: Spark stored every change row.
+func TestCDCRefusedOnEverySpark(t *testing.T) {
+	loc := ir.Loc{File: "scd1.sql", Start: 30, End: 70}
+	p := pipelineWith(&ir.Dataset{Name: "scd1", Kind: ir.StreamingTable},
+		&ir.Flow{Name: "scd1", Streaming: true, CDC: &ir.CDC{Keys: []string{"id"}, SequenceBy: "seq", SCD: 1, Loc: loc}})
+	var sparks []ir.Backend
+	for _, b := range ir.AllBackends {
+		if isSpark(b) {
+			sparks = append(sparks, b)
+		}
+	}
+	if len(sparks) < 2 {
+		t.Fatalf("Spark backends %v: want spark-4.1 and spark-4.2 at least", sparks)
+	}
+	for _, b := range sparks {
+		t.Run(string(b), func(t *testing.T) {
+			if s := Matrix[CDCFlow][b]; s.OK || s.Severity != ir.Error {
+				t.Fatalf("Matrix[CDCFlow][%s] = %+v, want an error", b, s)
+			}
+			ds := Check(p, []ir.Backend{b})
+			if len(ds) != 1 {
+				t.Fatalf("Check = %+v, want one error", ds)
+			}
+			d := ds[0]
+			if d.Loc != loc || d.Severity != ir.Error || d.Code != ir.CodeUnsupported || d.Backend != b {
+				t.Errorf("diagnostic %+v, want an unsupported-on-backend error for %s at the @cdc value", d, b)
+			}
+			for _, want := range []string{"scd1 uses CDC apply changes, which " + string(b) + " cannot run", "`-- @backends: native`", "`backends: [native]`"} {
+				if !strings.Contains(d.Message, want) {
+					t.Errorf("message %q lacks %q", d.Message, want)
+				}
+			}
+			if errs := DatasetErrors(p, p.Datasets[0], b); len(errs) != 1 || errs[0].Message != d.Message {
+				t.Errorf("DatasetErrors = %+v, want Check's error", errs)
+			}
+			if s := DatasetSupport(p, p.Datasets[0], []ir.Backend{b}); len(s[b]) != 1 {
+				t.Errorf("DatasetSupport = %+v, want one reason for %s", s, b)
+			}
+		})
+	}
+	if ds := Check(p, []ir.Backend{ir.Native}); len(ds) != 0 {
+		t.Errorf("native: %+v, want nothing (the engine applies changes)", ds)
+	}
+}
+
+// TestMatrixNamesEveryBackend: a cell not listed counts as supported, so
+// a backend added to ir.AllBackends must say, feature by feature, what it
+// runs; else it would take CDC, expectations and the rest as supported.
+func TestMatrixNamesEveryBackend(t *testing.T) {
+	for f, cells := range Matrix {
+		for _, b := range ir.AllBackends {
+			if _, ok := cells[b]; !ok {
+				t.Errorf("Matrix[%q] has no cell for %s: say whether %s runs it", f, b, b)
+			}
 		}
 	}
 }

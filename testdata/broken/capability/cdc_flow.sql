@@ -1,4 +1,4 @@
--- Apply changes: native and Spark 4.2 (AUTO CDC), not Spark 4.1.
+-- Apply changes: native only; neither Spark 4.1 nor 4.2 runs it.
 -- @kind: streaming_table
 -- @cdc: keys=(account_id) sequence_by=seq
 SELECT * FROM STREAM(account_changes)
