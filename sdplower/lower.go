@@ -6,7 +6,10 @@
 // Lowering refuses, with the diagnostics analysis gives (package capab:
 // its capability matrix and its Spark rules, such as a persistent view
 // reading a temporary view), whatever the target Spark version cannot
-// run, before any call.
+// run, before any call. It also refuses, on its own account, any flow it
+// cannot send as what it is (an apply-changes flow, say), even when the
+// matrix would let it through: such a flow is never sent as a plain
+// append.
 package sdplower
 
 import (
@@ -141,7 +144,8 @@ type Options struct {
 
 // Lower lowers p for a Spark backend (spark-4.1 or spark-4.2). When p uses
 // anything that backend cannot run, it returns no graph and the capability
-// errors analysis reports for that backend.
+// errors analysis reports for that backend, plus an error for anything
+// else the lowering cannot send faithfully (see unfaithful).
 func Lower(p *ir.Pipeline, backend ir.Backend) (*Graph, []ir.Diagnostic) {
 	return LowerWith(p, backend, Options{})
 }
@@ -191,6 +195,7 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 			}
 		}
 	}
+	errs = append(errs, unfaithful(p, backend, included, errs)...)
 	if len(errs) > 0 {
 		ir.SortDiagnostics(errs)
 		return nil, errs
@@ -241,6 +246,72 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 		g.Files = append(g.Files, asWritten[path])
 	}
 	return g, nil
+}
+
+// faithful lists the capability features (capab.Uses) the lowering
+// carries to Spark as they are meant. The graph has no place for any
+// other: a flow using one would reach Spark without it and run as
+// something else, so Lower refuses it whatever the capability matrix
+// says.
+var faithful = map[capab.Feature]bool{
+	capab.PersistentView:  true, // sent as CREATE VIEW text
+	capab.TriggerInterval: true, // Spark runs available_now; the matrix warns
+	capab.DuckDBSyntax:    true, // the query goes as written; the matrix warns
+	capab.SparkSyntax:     true, // the query goes as written
+}
+
+// lowered lists the flow kinds (ir.Flow.Mode) the lowering sends as
+// DefineFlow with a query relation, the only flow Spark gets from it: a
+// dataset's own query (batch or streaming) and an append flow. An
+// apply-changes flow ("cdc") is not among them.
+var lowered = map[string]bool{"batch": true, "streaming": true, "append": true}
+
+// unfaithful is the lowering's own guard, beside the capability matrix:
+// for the datasets the graph includes, an error for each flow whose kind
+// is not in lowered and for each feature outside faithful, so that a
+// matrix cell marked supported before its lowering exists (a new Spark
+// version, say) is refused before any call instead of pushed as a plain
+// append. The matrix refuses all of these today; a place already in
+// refused (analysis's diagnostics) is not reported twice.
+func unfaithful(p *ir.Pipeline, backend ir.Backend, included map[string]bool, refused []ir.Diagnostic) []ir.Diagnostic {
+	seen := map[ir.Loc]bool{}
+	for _, d := range refused {
+		seen[d.Loc] = true
+	}
+	var out []ir.Diagnostic
+	add := func(loc ir.Loc, msg string) {
+		if !seen[loc] {
+			seen[loc] = true
+			out = append(out, ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend, Message: msg})
+		}
+	}
+	for _, d := range p.Datasets {
+		if !included[ir.NameKey(d.Name)] {
+			continue
+		}
+		for _, f := range p.FlowsInto(d.Name) {
+			mode := f.Mode()
+			switch {
+			case lowered[mode]:
+			case f.CDC != nil:
+				add(f.CDC.Loc, fmt.Sprintf("%s is an apply-changes (@cdc) flow into %s, which Thund cannot lower to %s: sent as a plain append flow, it would store every change row in %s instead of applying them; run it natively: add `-- @backends: native` to %s and to the datasets that read it",
+					f.Name, d.Name, backend, d.Name, d.Name))
+			default:
+				add(f.Loc, fmt.Sprintf("flow %s into %s is a %s flow, which Thund cannot lower to %s (it lowers batch, streaming and append flows); run it natively: add `-- @backends: native` to %s and to the datasets that read it",
+					f.Name, d.Name, mode, backend, d.Name))
+			}
+		}
+		for _, u := range capab.Uses(p, d) {
+			// The flow's kind is checked above from the flow itself, so
+			// a CDC flow is refused even if Uses stopped listing it.
+			if faithful[u.Feature] || u.Feature == capab.CDCFlow {
+				continue
+			}
+			add(u.Loc, fmt.Sprintf("%s uses %s, which Thund cannot lower to %s: the Spark graph has no place for it, so Spark would run %s without it; remove it, or run %s natively: add `-- @backends: native` to it and to the datasets that read it",
+				d.Name, u.Feature, backend, d.Name, d.Name))
+		}
+	}
+	return out
 }
 
 // runsOn reports whether d's @backends (if any) include b.

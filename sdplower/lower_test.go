@@ -1,6 +1,7 @@
 package sdplower
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -115,6 +116,113 @@ func TestLowerRefusesWithCapabilityErrors(t *testing.T) {
 	}
 	if g, diags := Lower(s.Pipeline, ir.Native); g != nil || len(diags) != 1 || !strings.Contains(diags[0].Message, "spark-4.1") {
 		t.Errorf("Lower(native) = %v, %v; want a refusal naming the Spark targets", g, diags)
+	}
+}
+
+// TestLowerRefusesCDC: testdata/cdc's two apply-changes flows are refused
+// for every Spark version, each once, at its @cdc value, so nothing is
+// pushed. Spark 4.2 once took them as plain append flows and stored every
+// change row.
+func TestLowerRefusesCDC(t *testing.T) {
+	s := load(t, "../testdata/cdc")
+	var want []ir.Loc
+	for _, f := range s.Pipeline.Flows {
+		if f.CDC != nil {
+			want = append(want, f.CDC.Loc)
+		}
+	}
+	if len(want) != 2 {
+		t.Fatalf("testdata/cdc has %d @cdc flows, want 2", len(want))
+	}
+	for _, b := range []ir.Backend{ir.Spark41, ir.Spark42} {
+		g, diags := LowerWith(s.Pipeline, b, Options{Texts: texts(s)})
+		if g != nil {
+			t.Fatalf("%s: Lower accepted testdata/cdc: %s", b, flowNames(g))
+		}
+		var got []ir.Loc
+		for _, d := range diags {
+			if d.Severity != ir.Error || d.Code != ir.CodeUnsupported || d.Backend != b || !strings.Contains(d.Message, "CDC apply changes, which "+string(b)+" cannot run") {
+				t.Errorf("%s: diagnostic %+v, want a CDC refusal for %s", b, d, b)
+			}
+			got = append(got, d.Loc)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: refusals at %v, want one at each @cdc value %v", b, got, want)
+		}
+	}
+}
+
+// flowNames lists what a graph would define, for failure messages.
+func flowNames(g *Graph) string {
+	var names []string
+	for _, f := range g.Flows {
+		names = append(names, "flow "+f.Name+" into "+f.Target)
+	}
+	for _, f := range g.Files {
+		names = append(names, "file "+f.Path)
+	}
+	return strings.Join(names, ", ")
+}
+
+// allowOnSpark marks feature f supported on every Spark backend of the
+// matrix for the rest of t, as a matrix cell marked yes before its
+// lowering exists would (spark-4.2's CDC cell once was).
+func allowOnSpark(t *testing.T, f capab.Feature) {
+	t.Helper()
+	saved := capab.Matrix[f]
+	cells := map[ir.Backend]capab.Support{}
+	for b, s := range saved {
+		cells[b] = s
+	}
+	cells[ir.Spark41] = capab.Support{OK: true}
+	cells[ir.Spark42] = capab.Support{OK: true}
+	capab.Matrix[f] = cells
+	t.Cleanup(func() { capab.Matrix[f] = saved })
+}
+
+// TestLowerRefusesWhatItCannotSend: the lowering's own guard. With the
+// matrix letting a feature through on Spark, Lower still refuses a flow
+// it has no way to send as what it is, at the feature's place, instead of
+// sending it as a plain flow: an apply-changes flow above all.
+func TestLowerRefusesWhatItCannotSend(t *testing.T) {
+	for _, c := range []struct {
+		feature capab.Feature
+		sql     string
+		want    string
+	}{
+		{capab.CDCFlow, "-- @kind: streaming_table\n-- @cdc: keys=(id) sequence_by=seq\nSELECT * FROM STREAM(changes)\n",
+			"x is an apply-changes (@cdc) flow into x, which Thund cannot lower to %s: sent as a plain append flow, it would store every change row"},
+		{capab.Expectations, "-- @expect.positive: id > 0\nSELECT id FROM src\n",
+			"x uses expectations, which Thund cannot lower to %s"},
+		{capab.OutputModeUpdate, "-- @kind: streaming_table\n-- @output_mode: update\nSELECT id, count(*) AS n FROM STREAM(src) GROUP BY id\n",
+			"x uses output_mode update, which Thund cannot lower to %s"},
+		{capab.WatermarkSetting, "-- @kind: streaming_table\n-- @watermark: ts, 1 minute\nSELECT id, ts FROM STREAM(src)\n",
+			"x uses a watermark, which Thund cannot lower to %s"},
+		{capab.SinkDataset, "-- @kind: sink\nSELECT id FROM STREAM(src)\n",
+			"x uses a sink, which Thund cannot lower to %s"},
+	} {
+		t.Run(string(c.feature), func(t *testing.T) {
+			_, p, txt := analyse(t, map[string]string{"thund.yaml": "backends: [native]\n", "transformations/x.sql": c.sql})
+			var uses []capab.Use
+			for _, d := range p.Datasets {
+				uses = append(uses, capab.Uses(p, d)...)
+			}
+			if len(uses) != 1 || uses[0].Feature != c.feature {
+				t.Fatalf("test setup: uses %+v, want %s alone", uses, c.feature)
+			}
+			allowOnSpark(t, c.feature)
+			for _, b := range []ir.Backend{ir.Spark41, ir.Spark42} {
+				g, diags := LowerWith(p, b, Options{Texts: txt})
+				if g != nil {
+					t.Fatalf("%s: Lower sent it: %s", b, flowNames(g))
+				}
+				if len(diags) != 1 || diags[0].Loc != uses[0].Loc || diags[0].Backend != b || diags[0].Severity != ir.Error ||
+					diags[0].Code != ir.CodeUnsupported || !strings.Contains(diags[0].Message, fmt.Sprintf(c.want, b)) ||
+					!strings.Contains(diags[0].Message, "`-- @backends: native`") {
+					t.Errorf("%s: diagnostics %+v, want one error at %+v: %q", b, diags, uses[0].Loc, fmt.Sprintf(c.want, b))
+				}
+			}
+		})
 	}
 }
 
