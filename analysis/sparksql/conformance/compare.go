@@ -38,9 +38,9 @@ type Verdict struct {
 	Parsed bool
 	// Err is Thund's first error, nil when it parsed.
 	Err *ast.SyntaxError
-	// Line and Col are where Err starts in the query's text (1-based;
-	// columns in characters).
-	Line, Col int
+	// ErrLine and ErrCol are where Err starts in the query's text
+	// (1-based; columns in characters).
+	ErrLine, ErrCol int
 	// Panic is what the parser panicked with, "" if it did not.
 	Panic string
 	// Elapsed is the time the parse took.
@@ -60,7 +60,7 @@ func (v Verdict) Thund() string {
 	case v.Parsed:
 		return "parses"
 	}
-	s := fmt.Sprintf("rejects at %d:%d", v.Line, v.Col)
+	s := fmt.Sprintf("rejects at %d:%d", v.ErrLine, v.ErrCol)
 	if v.Err.Class != "" {
 		s += " (" + v.Err.Class + ")"
 	}
@@ -127,7 +127,7 @@ func Judge(c Case, p Parser) (v Verdict) {
 	}
 	v.Err = errs[0]
 	pos := textpos.New(c.Text).Rune(v.Err.Start)
-	v.Line, v.Col = pos.Line+1, pos.Column+1
+	v.ErrLine, v.ErrCol = pos.Line+1, pos.Column+1
 	return v
 }
 
