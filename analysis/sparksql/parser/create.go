@@ -1,0 +1,607 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/lex"
+)
+
+// create reads CREATE TABLE | MATERIALIZED VIEW | STREAMING TABLE | VIEW |
+// FLOW and REPLACE TABLE; every other CREATE is an Other statement.
+func (p *parser) create(partial *ast.Stmt) ast.Stmt {
+	save := p.pos
+	start := p.tok().Start
+	c := &ast.Create{}
+	if p.at("REPLACE") {
+		p.pos++
+		if !p.at("TABLE") {
+			p.pos = save
+			return p.otherStatement()
+		}
+		c.OrReplace = true
+	} else {
+		p.pos++ // CREATE
+		if p.atSeq("OR", "REPLACE") {
+			p.pos += 2
+			c.OrReplace = true
+		}
+	}
+	global := p.accept("GLOBAL")
+	temp := p.accept("TEMPORARY")
+	external := !temp && p.accept("EXTERNAL")
+	if temp && !global && p.at("EXTERNAL") {
+		p.pos++
+		external = true
+	}
+	switch {
+	case p.at("TABLE"):
+		if global {
+			p.pos = save
+			return p.otherStatement()
+		}
+		p.pos++
+		c.Kind = ast.CreateTable
+		c.Temporary, c.External = temp, external
+	case p.atSeq("MATERIALIZED", "VIEW") && !global && !temp && !external:
+		p.pos += 2
+		c.Kind = ast.CreateMaterializedView
+	case p.atSeq("STREAMING", "TABLE") && !global && !temp && !external:
+		p.pos += 2
+		c.Kind = ast.CreateStreamingTable
+	case p.at("VIEW") && !external:
+		p.pos++
+		c.Kind = ast.CreateView
+		if temp {
+			c.Kind = ast.CreateTempView
+			if global {
+				c.Kind = ast.CreateGlobalTempView
+			}
+		} else if global {
+			p.pos--
+			p.fail("TEMPORARY")
+		}
+		return p.createView(c, start, partial)
+	case p.at("FLOW") && !c.OrReplace && !global && !temp && !external:
+		return p.createFlow(start, partial)
+	default:
+		p.pos = save
+		return p.otherStatement()
+	}
+	if p.atSeq("IF", "NOT", "EXISTS") || (p.at("IF") && isKw(p.peek(1), "NOT")) {
+		p.pos += 2
+		p.expect("EXISTS")
+		c.IfNotExists = true
+	}
+	c.Name = p.identifierReference()
+	if c.Kind == ast.CreateTable && p.at("LIKE") {
+		p.pos++
+		c.Like = p.multipart()
+		p.createLikeClauses(c)
+		c.Range = p.rangeFrom(start)
+		return c
+	}
+	*partial = c
+	if p.tok().Kind == lex.LeftParen && !p.startsQueryAfterParens(0) {
+		p.pos++
+		if p.tok().Kind != lex.RightParen || c.Kind == ast.CreateTable {
+			p.tableElements(c)
+		}
+		p.expectKind(lex.RightParen)
+	}
+	if p.at("USING") {
+		p.pos++
+		c.Using = p.multipart()
+		c.Clauses = append(c.Clauses, ast.Clause{Range: c.Using.Range, Keyword: "USING"})
+	}
+	p.tableClauses(c)
+	if c.Kind == ast.CreateTable {
+		if p.accept("AS") || p.startsQuery() {
+			c.Query = p.query()
+		}
+	} else if p.accept("AS") {
+		c.Query = p.query()
+	}
+	c.Range = p.rangeFrom(start)
+	return c
+}
+
+// startsQuery reports whether a query starts at the current token.
+func (p *parser) startsQuery() bool {
+	t := p.tok()
+	return isKw(t, "SELECT") || isKw(t, "WITH") || isKw(t, "VALUES") || isKw(t, "FROM") ||
+		isKw(t, "TABLE") || isKw(t, "MAP") || isKw(t, "REDUCE") ||
+		(t.Kind == lex.LeftParen && p.startsQueryAfterParens(0))
+}
+
+// tableElements reads column definitions and table constraints.
+func (p *parser) tableElements(c *ast.Create) {
+	for {
+		if p.at("CONSTRAINT") || p.atSeq("PRIMARY", "KEY") || p.at("UNIQUE") || p.atSeq("FOREIGN", "KEY") ||
+			(p.at("CHECK") && p.peek(1).Kind == lex.LeftParen) {
+			c.Constraints = append(c.Constraints, p.tableConstraint())
+		} else {
+			c.Columns = append(c.Columns, p.columnDef())
+		}
+		if !p.acceptKind(lex.Comma) {
+			return
+		}
+	}
+}
+
+// columnDef reads name type [options].
+func (p *parser) columnDef() *ast.ColumnDef {
+	start := p.tok().Start
+	col := &ast.ColumnDef{Name: p.errIdent(anyIdent)}
+	col.Type = p.dataType()
+	for {
+		switch {
+		case (p.at("NOT") || p.tok().Kind == lex.Bang) && isKw(p.peek(1), "NULL"):
+			p.pos += 2
+			col.NotNull = true
+		case p.at("DEFAULT"):
+			p.pos++
+			col.Default = p.expr()
+		case p.atSeq("GENERATED", "ALWAYS", "AS") && p.peek(3).Kind == lex.LeftParen:
+			p.pos += 4
+			col.Generated = p.expr()
+			p.expectKind(lex.RightParen)
+		case p.at("GENERATED"):
+			p.pos++
+			if !p.accept("ALWAYS") {
+				p.expect("BY")
+				p.expect("DEFAULT")
+			}
+			p.expect("AS")
+			p.expect("IDENTITY")
+			col.Identity = true
+			if p.acceptKind(lex.LeftParen) {
+				for !p.acceptKind(lex.RightParen) {
+					switch {
+					case p.atSeq("START", "WITH"):
+						p.pos += 2
+					case p.atSeq("INCREMENT", "BY"):
+						p.pos += 2
+					default:
+						p.fail("START WITH or INCREMENT BY")
+					}
+					p.acceptKind(lex.Minus)
+					if p.tok().Kind != lex.Integer && p.tok().Kind != lex.BigInt {
+						p.fail("an integer")
+					}
+					p.pos++
+				}
+			}
+		case p.at("COMMENT"):
+			p.pos++
+			col.Comment = p.stringLit()
+		case p.at("CONSTRAINT") || p.atSeq("PRIMARY", "KEY") || p.at("UNIQUE") || p.at("REFERENCES") ||
+			(p.at("CHECK") && p.peek(1).Kind == lex.LeftParen):
+			col.Constraints = append(col.Constraints, p.columnConstraint())
+		default:
+			col.Range = p.rangeFrom(start)
+			return col
+		}
+	}
+}
+
+// columnConstraint reads [CONSTRAINT name] CHECK (...) | UNIQUE |
+// PRIMARY KEY | REFERENCES t [(cols)] with characteristics.
+func (p *parser) columnConstraint() *ast.Constraint {
+	start := p.tok().Start
+	k := &ast.Constraint{}
+	if p.accept("CONSTRAINT") {
+		k.Name = p.errIdent(anyIdent)
+	}
+	switch {
+	case p.at("CHECK"):
+		p.pos++
+		k.Kind = "CHECK"
+		p.expectKind(lex.LeftParen)
+		k.Check = p.expr()
+		p.expectKind(lex.RightParen)
+	case p.at("UNIQUE"):
+		p.pos++
+		k.Kind = "UNIQUE"
+	case p.atSeq("PRIMARY", "KEY"):
+		p.pos += 2
+		k.Kind = "PRIMARY KEY"
+	case p.at("REFERENCES"):
+		p.referenceSpec(k)
+		k.Kind = "REFERENCES"
+	default:
+		p.fail("CHECK, UNIQUE, PRIMARY KEY or REFERENCES")
+	}
+	p.constraintCharacteristics()
+	k.Range = p.rangeFrom(start)
+	return k
+}
+
+// tableConstraint reads a table constraint.
+func (p *parser) tableConstraint() *ast.Constraint {
+	start := p.tok().Start
+	k := &ast.Constraint{}
+	if p.accept("CONSTRAINT") {
+		k.Name = p.errIdent(anyIdent)
+	}
+	switch {
+	case p.at("CHECK"):
+		p.pos++
+		k.Kind = "CHECK"
+		p.expectKind(lex.LeftParen)
+		k.Check = p.expr()
+		p.expectKind(lex.RightParen)
+	case p.at("UNIQUE"):
+		p.pos++
+		k.Kind = "UNIQUE"
+		k.Columns = p.identList()
+	case p.atSeq("PRIMARY", "KEY"):
+		p.pos += 2
+		k.Kind = "PRIMARY KEY"
+		k.Columns = p.identList()
+	case p.atSeq("FOREIGN", "KEY"):
+		p.pos += 2
+		k.Kind = "FOREIGN KEY"
+		k.Columns = p.identList()
+		p.referenceSpec(k)
+	default:
+		p.fail("CHECK, UNIQUE, PRIMARY KEY or FOREIGN KEY")
+	}
+	p.constraintCharacteristics()
+	k.Range = p.rangeFrom(start)
+	return k
+}
+
+func (p *parser) referenceSpec(k *ast.Constraint) {
+	p.expect("REFERENCES")
+	k.Ref = p.multipart()
+	if p.tok().Kind == lex.LeftParen {
+		p.identList()
+	}
+}
+
+func (p *parser) constraintCharacteristics() {
+	for {
+		switch {
+		case p.at("ENFORCED"), p.at("RELY"), p.at("NORELY"):
+			p.pos++
+		case p.atSeq("NOT", "ENFORCED"):
+			p.pos += 2
+		default:
+			return
+		}
+	}
+}
+
+// tableClauses reads createTableClauses in any order, refusing a clause
+// written twice as Spark does.
+func (p *parser) tableClauses(c *ast.Create) {
+	for {
+		start := p.tok().Start
+		kw := ""
+		switch {
+		case p.at("OPTIONS"):
+			p.pos++
+			kw = "OPTIONS"
+			c.Options = p.propertyList(true)
+		case p.atSeq("PARTITIONED", "BY"):
+			p.pos += 2
+			kw = "PARTITIONED BY"
+			c.PartitionedBy = p.partitionFields()
+		case p.atSeq("SKEWED", "BY"):
+			p.pos += 2
+			kw = "SKEWED BY"
+			p.identList()
+			p.expect("ON")
+			p.skewValues()
+			p.acceptSeq("STORED", "AS", "DIRECTORIES")
+		case p.atSeq("CLUSTER", "BY"):
+			p.pos += 2
+			kw = "CLUSTER BY"
+			p.expectKind(lex.LeftParen)
+			c.ClusterBy = p.multipartList()
+			p.expectKind(lex.RightParen)
+		case p.atSeq("CLUSTERED", "BY"):
+			p.pos += 2
+			kw = "CLUSTERED BY"
+			p.identList()
+			if p.acceptSeq("SORTED", "BY") {
+				p.expectKind(lex.LeftParen)
+				for {
+					p.errIdent(anyIdent)
+					if p.at("ASC") || p.at("DESC") {
+						p.pos++
+					}
+					if !p.acceptKind(lex.Comma) {
+						break
+					}
+				}
+				p.expectKind(lex.RightParen)
+			}
+			p.expect("INTO")
+			p.integer()
+			p.expect("BUCKETS")
+		case p.atSeq("ROW", "FORMAT"):
+			kw = "ROW FORMAT"
+			p.rowFormat()
+		case p.at("STORED"):
+			kw = "STORED AS"
+			p.fileFormat()
+		case p.at("LOCATION"):
+			p.pos++
+			kw = "LOCATION"
+			c.Location = p.stringLit()
+		case p.at("COMMENT"):
+			p.pos++
+			kw = "COMMENT"
+			c.Comment = p.stringLit()
+		case p.atSeq("DEFAULT", "COLLATION"):
+			p.pos += 2
+			kw = "DEFAULT COLLATION"
+			p.ident(anyIdent)
+		case p.at("TBLPROPERTIES"):
+			p.pos++
+			kw = "TBLPROPERTIES"
+			c.Properties = p.propertyList(false)
+		default:
+			return
+		}
+		r := p.rangeFrom(start)
+		for _, cl := range c.Clauses {
+			if cl.Keyword == kw {
+				p.failRange(r, "DUPLICATE_CLAUSES", "found duplicate clauses: "+kw+" is written twice (first at "+
+					"offset "+itoa(cl.Start)+"); keep one")
+			}
+		}
+		c.Clauses = append(c.Clauses, ast.Clause{Range: r, Keyword: kw})
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+// skewValues reads constantList | nestedConstantList.
+func (p *parser) skewValues() {
+	p.expectKind(lex.LeftParen)
+	for {
+		if p.acceptKind(lex.LeftParen) {
+			for {
+				p.constant()
+				if !p.acceptKind(lex.Comma) {
+					break
+				}
+			}
+			p.expectKind(lex.RightParen)
+		} else {
+			p.constant()
+		}
+		if !p.acceptKind(lex.Comma) {
+			break
+		}
+	}
+	p.expectKind(lex.RightParen)
+}
+
+// partitionFields reads ( transform | colType, ... ).
+func (p *parser) partitionFields() []ast.Node {
+	p.expectKind(lex.LeftParen)
+	var fs []ast.Node
+	for {
+		start := p.tok().Start
+		switch {
+		case p.canIdent(p.tok(), anyIdent) && p.peek(1).Kind == lex.LeftParen:
+			c := &ast.Call{Name: nameOf(p.ident(anyIdent))}
+			p.pos++
+			for {
+				t := p.tok()
+				if p.canIdent(t, anyIdent) && !(isKw(t, "NULL") || isKw(t, "TRUE") || isKw(t, "FALSE")) && !p.isStringTok(p.peek(1)) {
+					n := p.qualifiedName()
+					c.Args = append(c.Args, &ast.Column{Range: n.Range, Parts: n.Parts})
+				} else {
+					c.Args = append(c.Args, p.constant())
+				}
+				if !p.acceptKind(lex.Comma) {
+					break
+				}
+			}
+			p.expectKind(lex.RightParen)
+			c.Range = p.rangeFrom(start)
+			fs = append(fs, c)
+		default:
+			n := p.qualifiedName()
+			if len(n.Parts) == 1 && p.tok().Kind != lex.Comma && p.tok().Kind != lex.RightParen {
+				col := &ast.ColumnDef{Name: n.Parts[0], Type: p.dataType()}
+				if (p.at("NOT") || p.tok().Kind == lex.Bang) && isKw(p.peek(1), "NULL") {
+					p.pos += 2
+					col.NotNull = true
+				}
+				if p.accept("COMMENT") {
+					col.Comment = p.stringLit()
+				}
+				col.Range = p.rangeFrom(start)
+				fs = append(fs, col)
+			} else {
+				fs = append(fs, &ast.Column{Range: n.Range, Parts: n.Parts})
+			}
+		}
+		if !p.acceptKind(lex.Comma) {
+			break
+		}
+	}
+	p.expectKind(lex.RightParen)
+	return fs
+}
+
+// createLikeClauses reads the clauses of CREATE TABLE ... LIKE.
+func (p *parser) createLikeClauses(c *ast.Create) {
+	for {
+		switch {
+		case p.at("USING"):
+			p.pos++
+			c.Using = p.multipart()
+		case p.atSeq("ROW", "FORMAT"):
+			p.rowFormat()
+		case p.at("STORED"):
+			p.fileFormat()
+		case p.at("LOCATION"):
+			p.pos++
+			c.Location = p.stringLit()
+		case p.at("TBLPROPERTIES"):
+			p.pos++
+			c.Properties = p.propertyList(false)
+		default:
+			return
+		}
+	}
+}
+
+// createView reads the rest of CREATE [OR REPLACE] [[GLOBAL] TEMPORARY]
+// VIEW, including the USING form of temporary views.
+func (p *parser) createView(c *ast.Create, start int, partial *ast.Stmt) ast.Stmt {
+	if p.atSeq("IF", "NOT", "EXISTS") {
+		p.pos += 3
+		c.IfNotExists = true
+	}
+	c.Name = p.identifierReference()
+	*partial = c
+	// CREATE TEMPORARY VIEW t [(cols with types)] USING fmt [OPTIONS (...)]
+	if c.Kind != ast.CreateView {
+		save := p.pos
+		var using bool
+		p.try(func() {
+			if p.tok().Kind == lex.LeftParen {
+				p.pos++
+				for {
+					c.Columns = append(c.Columns, p.columnType())
+					if !p.acceptKind(lex.Comma) {
+						break
+					}
+				}
+				p.expectKind(lex.RightParen)
+			}
+			if !p.at("USING") {
+				p.fail("USING")
+			}
+			using = true
+		})
+		if using {
+			p.pos++
+			c.Using = p.multipart()
+			if p.accept("OPTIONS") {
+				c.Options = p.propertyList(false)
+			}
+			c.Range = p.rangeFrom(start)
+			return c
+		}
+		p.pos = save
+		c.Columns = nil
+	}
+	if p.tok().Kind == lex.LeftParen && !p.startsQueryAfterParens(0) {
+		p.pos++
+		for {
+			cs := p.tok().Start
+			col := &ast.ColumnDef{Name: p.ident(anyIdent)}
+			if p.accept("COMMENT") {
+				col.Comment = p.stringLit()
+			}
+			col.Range = p.rangeFrom(cs)
+			c.Columns = append(c.Columns, col)
+			if !p.acceptKind(lex.Comma) {
+				break
+			}
+		}
+		p.expectKind(lex.RightParen)
+	}
+	for {
+		cs := p.tok().Start
+		kw := ""
+		switch {
+		case p.at("COMMENT"):
+			p.pos++
+			kw = "COMMENT"
+			c.Comment = p.stringLit()
+		case p.atSeq("WITH", "SCHEMA"):
+			p.pos += 2
+			kw = "WITH SCHEMA"
+			switch {
+			case p.at("BINDING"), p.at("COMPENSATION"), p.at("EVOLUTION"):
+				p.pos++
+			case p.atSeq("TYPE", "EVOLUTION"):
+				p.pos += 2
+			default:
+				p.fail("BINDING, COMPENSATION, EVOLUTION or TYPE EVOLUTION")
+			}
+		case p.atSeq("DEFAULT", "COLLATION"):
+			p.pos += 2
+			kw = "DEFAULT COLLATION"
+			p.ident(anyIdent)
+		case p.atSeq("PARTITIONED", "ON"):
+			p.pos += 2
+			kw = "PARTITIONED ON"
+			p.identList()
+		case p.at("TBLPROPERTIES"):
+			p.pos++
+			kw = "TBLPROPERTIES"
+			c.Properties = p.propertyList(false)
+		}
+		if kw == "" {
+			break
+		}
+		r := p.rangeFrom(cs)
+		for _, cl := range c.Clauses {
+			if cl.Keyword == kw {
+				p.failRange(r, "DUPLICATE_CLAUSES", "found duplicate clauses: "+kw+" is written twice; keep one")
+			}
+		}
+		c.Clauses = append(c.Clauses, ast.Clause{Range: r, Keyword: kw})
+	}
+	p.expect("AS")
+	c.Query = p.query()
+	c.Range = p.rangeFrom(start)
+	return c
+}
+
+// columnType reads colType: name type [NOT NULL] [COMMENT '...'].
+func (p *parser) columnType() *ast.ColumnDef {
+	start := p.tok().Start
+	col := &ast.ColumnDef{Name: p.errIdent(anyIdent), Type: p.dataType()}
+	if (p.at("NOT") || p.tok().Kind == lex.Bang) && isKw(p.peek(1), "NULL") {
+		p.pos += 2
+		col.NotNull = true
+	}
+	if p.accept("COMMENT") {
+		col.Comment = p.stringLit()
+	}
+	col.Range = p.rangeFrom(start)
+	return col
+}
+
+// createFlow reads CREATE FLOW name [COMMENT '...'] AS INSERT ... query.
+func (p *parser) createFlow(start int, partial *ast.Stmt) ast.Stmt {
+	p.expect("FLOW")
+	f := &ast.CreateFlow{Name: p.identifierReference()}
+	*partial = f
+	if p.accept("COMMENT") {
+		f.Comment = p.stringLit()
+	}
+	p.expect("AS")
+	if !p.at("INSERT") {
+		p.fail("INSERT INTO (a flow is CREATE FLOW name AS INSERT INTO target query)")
+	}
+	f.Insert = p.insert()
+	f.Range = p.rangeFrom(start)
+	return f
+}
+
+var _ = strings.ToUpper

@@ -1,0 +1,525 @@
+// Package parser reads Spark SQL into the syntax tree of package ast. It is
+// a hand-written recursive-descent parser over the tokens of package lex,
+// following the rules of Spark's grammar (SqlBaseParser.g4) for Spark 4.1
+// to 4.3, with Spark's keyword behaviour: by default every keyword can be
+// an identifier (the join and set-operation words only where the grammar
+// allows a non-strict identifier); with [Options.ANSI] the reserved
+// keywords cannot.
+//
+// Where Spark's ANTLR parser decides between two readings by looking
+// arbitrarily far ahead (a parenthesis that opens a query or an
+// expression, TIMESTAMPADD(unit, ...) or timestampadd(x, y)), the parser
+// tries the first reading and falls back to the second, as ANTLR's
+// prediction does. Each statement gets at most one syntax error, at the
+// token where no reading goes on; the parser then skips to the next
+// semicolon and goes on, so a broken statement never hides the rest of
+// the file.
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/lex"
+)
+
+// Version is a Spark version the grammar differs between.
+type Version uint8
+
+// The Spark versions the parser knows. The zero value is Spark 4.1.
+const (
+	Spark41 Version = iota
+	Spark42
+	Spark43
+)
+
+// String returns "4.1", "4.2" or "4.3".
+func (v Version) String() string {
+	switch v {
+	case Spark41:
+		return "4.1"
+	case Spark42:
+		return "4.2"
+	case Spark43:
+		return "4.3"
+	}
+	return fmt.Sprintf("Version(%d)", uint8(v))
+}
+
+// Options are the settings that change how Spark parses.
+type Options struct {
+	// Version is the Spark version whose grammar applies.
+	Version Version
+	// ANSI is Spark's SQL-standard keyword behaviour
+	// (spark.sql.ansi.enabled with spark.sql.ansi.enforceReservedKeywords):
+	// reserved keywords are not identifiers.
+	ANSI bool
+	// DoubleQuotedIdentifiers is spark.sql.ansi.doubleQuotedIdentifiers:
+	// "x" is an identifier, not a string.
+	DoubleQuotedIdentifiers bool
+}
+
+// maxDepth bounds the nesting of expressions and queries; Spark's own
+// parser fails on deep nesting with a stack overflow, Thund with an error.
+const maxDepth = 1000
+
+// maxTries bounds the readings tried per statement, so that no text can
+// make the parser's fall-backs take exponential time.
+const maxTries = 20000
+
+// Parse parses src, a whole text of statements separated by semicolons.
+// It never fails: syntax errors are in the script's Errors (at most one
+// per statement, whose node is then an *ast.BadStmt).
+func Parse(src string, opts Options) *ast.Script {
+	p := newParser(src, opts)
+	sc := &ast.Script{Range: ast.Range{Start: 0, End: len(src)}, Comments: p.comments}
+	for {
+		for p.tok().Kind == lex.Semicolon {
+			p.pos++
+		}
+		if p.atEOF() {
+			break
+		}
+		st, err := p.statementRecover(false)
+		sc.Stmts = append(sc.Stmts, st)
+		if err != nil {
+			sc.Errors = append(sc.Errors, err)
+		}
+	}
+	if p.unclosed != nil {
+		sc.Errors = append(sc.Errors, p.unclosed)
+	}
+	return sc
+}
+
+// ParseStatement parses src as exactly one statement, as Spark's
+// singleStatement rule does (the statement, any semicolons after it, and
+// the end of the text), SQL scripting blocks (BEGIN ... END) included.
+// The statement is an *ast.BadStmt when there are errors.
+func ParseStatement(src string, opts Options) (ast.Stmt, []*ast.SyntaxError) {
+	p := newParser(src, opts)
+	if p.unclosed != nil {
+		return &ast.BadStmt{Range: ast.Range{Start: 0, End: len(src)}}, []*ast.SyntaxError{p.unclosed}
+	}
+	for p.tok().Kind == lex.Semicolon {
+		p.pos++
+	}
+	if p.atEOF() {
+		return &ast.BadStmt{Range: ast.Range{Start: 0, End: len(src)}}, []*ast.SyntaxError{{
+			Range: ast.Range{Start: 0, End: len(src)}, Class: "PARSE_EMPTY_STATEMENT",
+			Message: "syntax error, unexpected empty statement: write a query or a command",
+		}}
+	}
+	st, err := p.statementRecover(true)
+	if err != nil {
+		return st, []*ast.SyntaxError{err}
+	}
+	return st, nil
+}
+
+// ParseExpression parses src as one expression with an optional alias
+// (Spark's singleExpression).
+func ParseExpression(src string, opts Options) (ast.Expr, []*ast.SyntaxError) {
+	p := newParser(src, opts)
+	if p.unclosed != nil {
+		return &ast.BadExpr{Range: ast.Range{Start: 0, End: len(src)}}, []*ast.SyntaxError{p.unclosed}
+	}
+	var x ast.Expr
+	err := p.guard(func() {
+		x = p.expr()
+		if !p.atEOF() {
+			p.fail("")
+		}
+	})
+	if err != nil {
+		return &ast.BadExpr{Range: ast.Range{Start: 0, End: len(src)}}, []*ast.SyntaxError{err}
+	}
+	return x, nil
+}
+
+// ParseDataType parses src as one data type (Spark's singleDataType).
+func ParseDataType(src string, opts Options) (*ast.DataType, []*ast.SyntaxError) {
+	p := newParser(src, opts)
+	if p.unclosed != nil {
+		return nil, []*ast.SyntaxError{p.unclosed}
+	}
+	var t *ast.DataType
+	err := p.guard(func() {
+		t = p.dataType()
+		if !p.atEOF() {
+			p.fail("")
+		}
+	})
+	if err != nil {
+		return nil, []*ast.SyntaxError{err}
+	}
+	return t, nil
+}
+
+type parser struct {
+	src  string
+	opts Options
+	// toks are the tokens without comments, ending with an EOF token
+	// (Kind Invalid) at len(src).
+	toks     []lex.Token
+	comments []ast.Range
+	pos      int
+	depth    int
+	tries    int
+	// far is the furthest error of the current statement: when every
+	// reading fails, the error reported is the one that got furthest, as
+	// ANTLR reports.
+	far *ast.SyntaxError
+	// unclosed is the error of an unterminated /* comment, which Spark
+	// reports for the whole text.
+	unclosed *ast.SyntaxError
+}
+
+// bailout is the panic value that abandons the statement being parsed.
+type bailout struct{ err *ast.SyntaxError }
+
+func newParser(src string, opts Options) *parser {
+	all := lex.Lex(src)
+	p := &parser{src: src, opts: opts, toks: make([]lex.Token, 0, len(all)+1)}
+	for _, t := range all {
+		switch {
+		case t.Kind.IsComment():
+			p.comments = append(p.comments, ast.Range{Start: t.Start, End: t.End})
+		case t.Kind == lex.UnterminatedComment:
+			p.comments = append(p.comments, ast.Range{Start: t.Start, End: t.End})
+			if p.unclosed == nil {
+				p.unclosed = &ast.SyntaxError{
+					Range: ast.Range{Start: t.Start, End: min(t.Start+2, t.End)},
+					Class: "UNCLOSED_BRACKETED_COMMENT", Message: t.Message(),
+				}
+			}
+		default:
+			p.toks = append(p.toks, t)
+		}
+	}
+	p.toks = append(p.toks, lex.Token{Kind: lex.Invalid, Start: len(src), End: len(src)})
+	return p
+}
+
+// statementRecover parses one statement; on a syntax error it skips to
+// the next top-level semicolon (single: to the end) and returns a BadStmt.
+func (p *parser) statementRecover(single bool) (ast.Stmt, *ast.SyntaxError) {
+	start := p.pos
+	p.far, p.tries = nil, 0
+	var st ast.Stmt
+	var partial ast.Stmt
+	err := p.guard(func() {
+		st = p.statement(&partial)
+		for p.tok().Kind == lex.Semicolon && single {
+			p.pos++
+		}
+		if single && !p.atEOF() {
+			p.fail("")
+		}
+		if !single && !p.atEOF() && p.tok().Kind != lex.Semicolon {
+			p.failMissingSemicolon()
+		}
+	})
+	if err == nil {
+		return st, nil
+	}
+	from := p.toks[start].Start
+	if single {
+		p.pos = len(p.toks) - 1
+	} else {
+		p.pos = max(p.pos, start)
+		p.skipStatement(err.Start)
+	}
+	end := p.toks[max(p.pos-1, start)].End
+	if end < from {
+		end = from
+	}
+	return &ast.BadStmt{Range: ast.Range{Start: from, End: end}, Partial: partial}, err
+}
+
+// skipStatement moves to the first top-level semicolon at or after the
+// error offset (or the end).
+func (p *parser) skipStatement(errAt int) {
+	for p.pos > 0 && p.toks[p.pos].Start > errAt {
+		p.pos--
+	}
+	depth := 0
+	for !p.atEOF() {
+		switch p.tok().Kind {
+		case lex.LeftParen:
+			depth++
+		case lex.RightParen:
+			if depth > 0 {
+				depth--
+			}
+		case lex.Semicolon:
+			if depth == 0 {
+				return
+			}
+		}
+		p.pos++
+	}
+}
+
+// guard runs f and turns a bailout into the furthest error seen.
+func (p *parser) guard(f func()) (err *ast.SyntaxError) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok {
+				panic(r)
+			}
+			err = b.err
+			if p.far != nil && p.far.Start > err.Start {
+				err = p.far
+			}
+		}
+	}()
+	f()
+	return nil
+}
+
+// try runs f; if f fails, the position is restored and try reports false.
+// The failure is remembered as a candidate for the statement's error.
+func (p *parser) try(f func()) (ok bool) {
+	save, depth := p.pos, p.depth
+	p.tries++
+	if p.tries > maxTries {
+		p.failLimit("this statement is too complex to read: split it into smaller queries (CTEs or views)")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			b, isB := r.(bailout)
+			if !isB {
+				panic(r)
+			}
+			if b.err.Class == limitClass {
+				panic(r)
+			}
+			if p.far == nil || b.err.Start > p.far.Start {
+				p.far = b.err
+			}
+			p.pos, p.depth = save, depth
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+// tok returns the current token; peek(n) the one n tokens ahead.
+func (p *parser) tok() lex.Token { return p.toks[p.pos] }
+
+func (p *parser) peek(n int) lex.Token {
+	if p.pos+n < len(p.toks) {
+		return p.toks[p.pos+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+func (p *parser) atEOF() bool { return p.pos >= len(p.toks)-1 }
+
+// next consumes and returns the current token.
+func (p *parser) next() lex.Token {
+	t := p.toks[p.pos]
+	if p.pos < len(p.toks)-1 {
+		p.pos++
+	}
+	return t
+}
+
+// prevEnd is the end offset of the last consumed token.
+func (p *parser) prevEnd() int {
+	if p.pos == 0 {
+		return 0
+	}
+	return p.toks[p.pos-1].End
+}
+
+// rangeFrom is the range from start to the end of the last consumed token.
+func (p *parser) rangeFrom(start int) ast.Range {
+	end := p.prevEnd()
+	if end < start {
+		end = start
+	}
+	return ast.Range{Start: start, End: end}
+}
+
+// isKw reports whether t is the keyword with grammar token name name.
+func isKw(t lex.Token, name string) bool {
+	return t.Kind == lex.Ident && t.Keyword != lex.NoKeyword && t.Keyword.Token() == name
+}
+
+// at reports whether the current token is the keyword name.
+func (p *parser) at(name string) bool { return isKw(p.tok(), name) }
+
+// atSeq reports whether the next tokens are the keywords names.
+func (p *parser) atSeq(names ...string) bool {
+	for i, n := range names {
+		if !isKw(p.peek(i), n) {
+			return false
+		}
+	}
+	return true
+}
+
+// accept consumes the keyword name if it is next.
+func (p *parser) accept(name string) bool {
+	if p.at(name) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// acceptSeq consumes the keywords names if they are all next.
+func (p *parser) acceptSeq(names ...string) bool {
+	if p.atSeq(names...) {
+		p.pos += len(names)
+		return true
+	}
+	return false
+}
+
+// expect consumes the keyword name or fails.
+func (p *parser) expect(name string) lex.Token {
+	if !p.at(name) {
+		p.fail(name)
+	}
+	return p.next()
+}
+
+// acceptKind consumes a token of kind k if it is next.
+func (p *parser) acceptKind(k lex.Kind) bool {
+	if p.tok().Kind == k {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// expectKind consumes a token of kind k or fails.
+func (p *parser) expectKind(k lex.Kind) lex.Token {
+	if p.tok().Kind != k {
+		p.fail(kindText(k))
+	}
+	return p.next()
+}
+
+func kindText(k lex.Kind) string {
+	switch k {
+	case lex.LeftParen:
+		return "'('"
+	case lex.RightParen:
+		return "')'"
+	case lex.Comma:
+		return "','"
+	case lex.Dot:
+		return "'.'"
+	case lex.RightBracket:
+		return "']'"
+	case lex.Gt:
+		return "'>'"
+	case lex.Lt:
+		return "'<'"
+	case lex.Eq:
+		return "'='"
+	case lex.HintEnd:
+		return "'*/'"
+	case lex.Arrow:
+		return "'->'"
+	}
+	return strings.ToLower(k.String())
+}
+
+// enter and leave bound the nesting depth.
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.failLimit("expression or query nested too deeply (more than 1000 levels)")
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// fail abandons the statement with a syntax error at the current token;
+// expected, if not empty, says what the grammar wanted there.
+func (p *parser) fail(expected string) {
+	p.failAt(p.tok(), expected, "")
+}
+
+// failAt abandons the statement with an error at t.
+func (p *parser) failAt(t lex.Token, expected, message string) {
+	err := &ast.SyntaxError{Range: ast.Range{Start: t.Start, End: t.End}, Class: "PARSE_SYNTAX_ERROR"}
+	if message != "" {
+		err.Message = message
+	} else {
+		err.Message = syntaxMessage(t, expected)
+	}
+	panic(bailout{err})
+}
+
+// failLimit abandons the statement because it exceeds one of the
+// parser's bounds; no fall-back reading is tried after it.
+func (p *parser) failLimit(message string) {
+	t := p.tok()
+	panic(bailout{&ast.SyntaxError{Range: ast.Range{Start: t.Start, End: t.End}, Class: limitClass, Message: message}})
+}
+
+// limitClass is the class of an error that ends all fall-backs.
+const limitClass = "THUND_LIMIT"
+
+// failRange abandons the statement with an error of a class Spark raises
+// while building its plan, over r.
+func (p *parser) failRange(r ast.Range, class, message string) {
+	panic(bailout{&ast.SyntaxError{Range: r, Class: class, Message: message}})
+}
+
+// failMissingSemicolon reports a statement followed by more text.
+func (p *parser) failMissingSemicolon() {
+	t := p.tok()
+	err := &ast.SyntaxError{Range: ast.Range{Start: t.Start, End: t.End}, Class: "PARSE_SYNTAX_ERROR"}
+	err.Message = syntaxMessage(t, "")
+	if startsStatement(t) {
+		err.Message += "; a statement ends here: is a ';' missing before it?"
+	}
+	panic(bailout{err})
+}
+
+// startsStatement reports whether t is a keyword that begins a statement.
+func startsStatement(t lex.Token) bool {
+	for _, k := range []string{"SELECT", "WITH", "CREATE", "INSERT", "SET", "USE", "FROM", "VALUES",
+		"DROP", "ALTER", "DESCRIBE", "DESC", "SHOW", "EXPLAIN", "MERGE", "UPDATE", "DELETE"} {
+		if isKw(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// syntaxMessage is Spark's "Syntax error at or near" message, with what
+// was expected and the lexer's word on an error token.
+func syntaxMessage(t lex.Token, expected string) string {
+	if t.Kind.IsError() {
+		return t.Message()
+	}
+	var b strings.Builder
+	if t.Kind == lex.Invalid {
+		b.WriteString("syntax error at end of input")
+	} else {
+		fmt.Fprintf(&b, "syntax error at or near %s", quoteToken(t.Text))
+	}
+	if expected != "" {
+		b.WriteString(": expected ")
+		b.WriteString(expected)
+	}
+	return b.String()
+}
+
+func quoteToken(s string) string {
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return "'" + s + "'"
+}
