@@ -204,3 +204,13 @@ soak-spark:
 soak: soak-lsp
 soak-lsp:
 	THUND_SOAK=1 $(GO) test $(GOFLAGS) -count=1 -timeout 30m -v -run '^(TestEditStorm|TestCancelStorm)$$' ./lsp/
+
+# --- Conformance with Spark's SQL test corpus (issue 15) ------------------
+# Downloads spark-sql's test jar from Maven Central once (SHA-1 checked,
+# extracted under $(THUND_CACHE)/spark-sql-tests/), judges every query of
+# its golden files with Thund's Spark SQL parser, and writes
+# docs/conformance.md and the known disagreements TestSample holds the
+# parser to. `make test` runs a sample of every 10th query.
+.PHONY: conformance
+conformance:
+	THUND_CACHE=$(THUND_CACHE) $(GO) run $(GOFLAGS) ./analysis/sparksql/conformance/cmd/thund-conformance

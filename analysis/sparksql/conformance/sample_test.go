@@ -122,7 +122,7 @@ func TestAnalyzerResultsAgree(t *testing.T) {
 func TestSample(t *testing.T) {
 	c, cases := loadCorpus(t)
 	if *update {
-		r := Run(c.Version, cases, thund, nil)
+		r := Run(c.Version, cases, Thund, nil)
 		f, err := os.Create(knownPath)
 		if err != nil {
 			t.Fatal(err)
@@ -146,7 +146,7 @@ func TestSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	keep := Every(sampleEvery)
-	r := Run(c.Version, cases, thund, keep)
+	r := Run(c.Version, cases, Thund, keep)
 	var fresh []string
 	disagree := map[string]bool{}
 	for _, v := range r.Disagreements() {
@@ -170,5 +170,31 @@ func TestSample(t *testing.T) {
 	if len(stale) > 0 {
 		t.Errorf("%d queries listed in %s now agree with Spark: regenerate the list with `make conformance` (or go test -run TestSample -update):\n%s",
 			len(stale), knownPath, strings.Join(stale, "\n"))
+	}
+}
+
+// TestNoQueryTextCheckedIn makes sure that what the harness writes into
+// the repository (docs/conformance.md and the known list) holds no query
+// text from the corpus: no query of 24 characters or more appears in it
+// whole.
+func TestNoQueryTextCheckedIn(t *testing.T) {
+	_, cases := loadCorpus(t)
+	for _, path := range []string{"../../../docs/conformance.md", knownPath} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (make conformance writes it)", err)
+		}
+		text := string(b)
+		seen := map[string]bool{}
+		for _, c := range cases {
+			q := strings.TrimSpace(c.Text)
+			if len(q) < 24 || seen[q] {
+				continue
+			}
+			seen[q] = true
+			if strings.Contains(text, q) {
+				t.Errorf("%s holds the text of %s", path, c.ID())
+			}
+		}
 	}
 }

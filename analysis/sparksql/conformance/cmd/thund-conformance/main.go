@@ -1,0 +1,98 @@
+// Command thund-conformance judges every query of Spark's SQL test corpus
+// with Thund's Spark SQL parser and writes the figures: docs/conformance.md
+// and the ratchet of known disagreements TestSample reads. `make
+// conformance` runs it from the repository's root; the corpus is
+// downloaded into the cache on first use.
+//
+//	thund-conformance [-version 4.1.3] [-doc docs/conformance.md]
+//	                  [-known analysis/sparksql/conformance/testdata/known-disagreements.txt]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/thund-dev/thund/analysis/sparksql/conformance"
+)
+
+func main() {
+	version := flag.String("version", conformance.DefaultVersion, "Spark version of the corpus (spark-sql_2.13's test jar)")
+	doc := flag.String("doc", "docs/conformance.md", "where to write the report (empty: nowhere)")
+	known := flag.String("known", "analysis/sparksql/conformance/testdata/known-disagreements.txt", "where to write the known disagreements (empty: nowhere)")
+	passes := flag.Int("passes", 3, "throughput passes over the corpus (the best counts)")
+	flag.Parse()
+	if err := run(*version, *doc, *known, *passes); err != nil {
+		fmt.Fprintln(os.Stderr, "thund-conformance:", err)
+		os.Exit(1)
+	}
+}
+
+func run(version, doc, known string, passes int) error {
+	start := time.Now()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	c, err := conformance.Ensure(ctx, version, logf)
+	if err != nil {
+		return err
+	}
+	cases, err := c.LoadCases()
+	if err != nil {
+		return err
+	}
+	r := conformance.Run(c.Version, cases, conformance.Thund, nil)
+	mbps, bytes := conformance.Throughput(cases, conformance.Thund, passes)
+	info := conformance.DocInfo{SHA1: c.SHA1, Date: time.Now(), MBps: mbps, Bytes: bytes, Passes: passes, Elapsed: time.Since(start)}
+	if doc != "" {
+		if err := writeFile(doc, func(f *os.File) error { return r.WriteMarkdown(f, info) }); err != nil {
+			return err
+		}
+	}
+	if known != "" {
+		if err := writeFile(known, func(f *os.File) error { return conformance.WriteKnown(f, c.Version, r.Disagreements()) }); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("Spark %s corpus: %d queries (%d unique), %d agree (%.2f%%)\n", c.Version, r.Queries, r.Unique, r.Agree, conformance.Percent(r.Agree, r.Queries))
+	fmt.Printf("  Spark parses %d: %d false syntax errors (%.2f%% agree)\n", r.SparkParses, r.FalseErrors, conformance.Percent(r.SparkParses-r.FalseErrors, r.SparkParses))
+	fmt.Printf("  Spark rejects %d: %d missed errors (%.2f%% agree)\n", r.SparkRejects, r.MissedErrors, conformance.Percent(r.SparkRejects-r.MissedErrors, r.SparkRejects))
+	fmt.Printf("  parser panics: %d; throughput %.1f MB/s over %.2f MB; %.1f s in all\n", r.Panics, mbps, float64(bytes)/1e6, time.Since(start).Seconds())
+	if doc != "" {
+		fmt.Printf("wrote %s", doc)
+		if known != "" {
+			fmt.Printf(" and %s", known)
+		}
+		fmt.Println()
+	}
+	return nil
+}
+
+// writeFile writes path through a temporary file beside it, so a failed
+// run leaves the old file whole.
+func writeFile(path string, write func(*os.File) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(f.Name())
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
