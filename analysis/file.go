@@ -17,6 +17,7 @@ import (
 type fileResult struct {
 	path     string
 	text     string
+	dialect  sqlfront.Dialect
 	hash     uint64
 	datasets []*ir.Dataset
 	flows    []*ir.Flow
@@ -37,8 +38,8 @@ func hashText(text string) uint64 { return maphash.String(hashSeed, text) }
 // analyseFile parses one .sql file into datasets, flows and file-local
 // diagnostics. It never panics on bad input: parsers are fuzzed, and a
 // recover turns anything that slips through into a diagnostic.
-func analyseFile(file, text string) (res *fileResult) {
-	res = &fileResult{path: file, text: text, hash: hashText(text)}
+func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) {
+	res = &fileResult{path: file, text: text, dialect: dialect, hash: hashText(text)}
 	defer func() {
 		if r := recover(); r != nil {
 			res.datasets, res.flows = nil, nil
@@ -53,7 +54,7 @@ func analyseFile(file, text string) (res *fileResult) {
 	}
 	header := pragma.ScanHeader(file, text)
 	res.diags = append(res.diags, header.Diags...)
-	parsed := sqlfront.Parse(file, text)
+	parsed := sqlfront.ParseDialect(file, text, dialect)
 	res.diags = append(res.diags, parsed.Diags...)
 
 	sdp := false

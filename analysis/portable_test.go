@@ -55,7 +55,7 @@ func TestPortabilityBackends(t *testing.T) {
 		// Spark forms of names DuckDB also has: no warning.
 		"d.sql": "SELECT id, date_sub(ts, 1) AS d, datediff(ts, ts) AS n, date_diff(ts, ts) AS m, datediff(DAY, ts, ts) AS k FROM orders\n",
 		// A quoted name is still the function.
-		"e.sql": "-- @target: a\nSELECT 2 AS id, \"list_value\"(1) AS y, array_has([1], 1) AS h FROM orders\n",
+		"e.sql": "-- @target: a\nSELECT 2 AS id, `list_value`(1) AS y, array_has(array(1), 1) AS h FROM orders\n",
 		// A double-quoted column is a string on Spark; a quoted alias is not.
 		"f.sql": "SELECT \"id\" AS \"n\" FROM orders\n",
 	})
@@ -67,8 +67,8 @@ func TestPortabilityBackends(t *testing.T) {
 		"a.sql:11-19 strftime warning spark-4.1",
 		"a.sql:11-19 strftime warning spark-4.2",
 		"b.sql:43-53 main.epoch warning spark-4.2",
-		"e.sql:30-42 \"list_value\" warning spark-4.1",
-		"e.sql:30-42 \"list_value\" warning spark-4.2",
+		"e.sql:30-42 `list_value` warning spark-4.1",
+		"e.sql:30-42 `list_value` warning spark-4.2",
 		"e.sql:52-61 array_has warning spark-4.1",
 		"e.sql:52-61 array_has warning spark-4.2",
 		"f.sql:7-11 \"id\" warning spark-4.1",

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/thund-dev/thund/analysis/project"
+	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/textpos"
 )
@@ -343,6 +344,14 @@ func (s *Snapshot) Backends() []ir.Backend {
 	return ir.DefaultBackends
 }
 
+// dialect is the pipeline's SQL dialect (thund.yaml `dialect`).
+func (s *Snapshot) dialect() sqlfront.Dialect {
+	if s.Project.Config.Dialect == "duckdb" {
+		return sqlfront.DialectDuckDB
+	}
+	return sqlfront.DialectSpark
+}
+
 // build analyses every library (reusing prev's results for unchanged texts)
 // and assembles the pipeline and its diagnostics.
 func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
@@ -353,13 +362,13 @@ func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
 		if !ok {
 			continue
 		}
-		if r, ok := prev[l]; ok && r.text == t {
+		if r, ok := prev[l]; ok && r.text == t && r.dialect == s.dialect() {
 			s.results[l] = r
 			continue
 		}
 		todo = append(todo, l)
 	}
-	for _, r := range analyseAll(todo, s.texts) {
+	for _, r := range analyseAll(todo, s.texts, s.dialect()) {
 		s.results[r.path] = r
 	}
 	diags := append([]ir.Diagnostic(nil), extra...)
@@ -371,7 +380,7 @@ func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
 }
 
 // analyseAll analyses files in parallel, one worker per CPU.
-func analyseAll(files []string, texts map[string]string) []*fileResult {
+func analyseAll(files []string, texts map[string]string, dialect sqlfront.Dialect) []*fileResult {
 	out := make([]*fileResult, len(files))
 	if len(files) == 0 {
 		return out
@@ -387,7 +396,7 @@ func analyseAll(files []string, texts map[string]string) []*fileResult {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = analyseFile(files[i], texts[files[i]])
+				out[i] = analyseFile(files[i], texts[files[i]], dialect)
 			}
 		}()
 	}

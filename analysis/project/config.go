@@ -29,6 +29,9 @@ type Config struct {
 	// Backends are the backends diagnostics check; nil when not set (the
 	// caller applies ir.DefaultBackends).
 	Backends []ir.Backend
+	// Dialect is `dialect`: "spark" (Spark SQL, also when not set) or
+	// "duckdb" (DuckDB's syntax, for a pipeline that only runs natively).
+	Dialect string
 	// SparkRemote is the Spark Connect endpoint (sc://host:port).
 	SparkRemote string
 	// SparkVersion is "4.1" or "4.2", "" when not set.
@@ -48,7 +51,7 @@ type Config struct {
 	// TempLimit is `limits.temp`, DuckDB's max_temp_directory_size, in
 	// the same form as MemoryLimit; "" when not set.
 	TempLimit string
-	// Loc is each value's location by key path: "backends", "spark",
+	// Loc is each value's location by key path: "backends", "dialect", "spark",
 	// "spark.remote", "spark.version", "samples", "preview",
 	// "preview.limit", "limits", "limits.query_timeout", "limits.memory",
 	// "limits.temp".
@@ -77,7 +80,8 @@ const (
 const maxQueryTimeoutText = "1h"
 
 var (
-	configKeys  = []string{"backends", "spark", "samples", "preview", "limits"}
+	configKeys  = []string{"backends", "dialect", "spark", "samples", "preview", "limits"}
+	dialects    = []string{"spark", "duckdb"}
 	sparkKeys   = []string{"remote", "version"}
 	previewKeys = []string{"limit"}
 	limitsKeys  = []string{"query_timeout", "memory", "temp"}
@@ -100,7 +104,7 @@ func ParseConfig(file string, text []byte) (Config, []ir.Diagnostic) {
 		return cfg, d.diags
 	}
 	if root.Kind != yaml.MappingNode {
-		d.errorf(d.at(root), "%s must be a mapping of settings (backends, spark, samples, preview, limits), not %s", file, kindName(root))
+		d.errorf(d.at(root), "%s must be a mapping of settings (backends, dialect, spark, samples, preview, limits), not %s", file, kindName(root))
 		return cfg, d.diags
 	}
 	for _, p := range d.pairs(root, ir.Warning) {
@@ -109,6 +113,15 @@ func ParseConfig(file string, text []byte) (Config, []ir.Diagnostic) {
 		case "backends":
 			cfg.Loc["backends"] = loc
 			cfg.Backends = d.configBackends(p)
+		case "dialect":
+			cfg.Loc["dialect"] = loc
+			if v, ok := d.configScalar(p); ok {
+				if v != "spark" && v != "duckdb" {
+					d.errorf(d.at(p.raw), "`dialect` must be `spark` (the default: queries are Spark SQL) or `duckdb` (a pipeline that only runs natively, in DuckDB's syntax), not `%s`%s", v, didYouMean(v, dialects))
+					break
+				}
+				cfg.Dialect = v
+			}
 		case "spark":
 			cfg.Loc["spark"] = loc
 			d.configSpark(p, &cfg)

@@ -19,12 +19,13 @@ type stmtParser struct {
 	end        int // end of the statement
 	st         *Statement
 	diags      []ir.Diagnostic
+	dialect    Dialect
 }
 
 // parseStatement classifies and parses one statement found by the splitter.
-func parseStatement(file, text string, r rawStmt) (Statement, []ir.Diagnostic) {
+func parseStatement(file, text string, r rawStmt, dialect Dialect) (Statement, []ir.Diagnostic) {
 	st := Statement{Span: r.Span, CommentStart: commentStart(text, r.Start, r.segStart)}
-	p := &stmtParser{file: file, text: text, toks: lexRange(text, r.Start, r.End), end: r.End, st: &st}
+	p := &stmtParser{file: file, text: text, toks: lexRange(text, r.Start, r.End), end: r.End, st: &st, dialect: dialect}
 	switch {
 	case len(p.toks) == 0: // cannot happen: the splitter only returns statements with tokens
 		st.Kind = Unsupported
@@ -37,7 +38,7 @@ func parseStatement(file, text string, r rawStmt) (Statement, []ir.Diagnostic) {
 	case startsQuery(text, p.toks):
 		st.Kind = QueryStmt
 		var d []ir.Diagnostic
-		st.Query, d = parseQuery(file, text, r.Span, p.toks)
+		st.Query, d = parseQuery(file, text, r.Span, p.toks, dialect)
 		p.diags = append(p.diags, d...)
 	default:
 		p.unsupported()
@@ -454,7 +455,7 @@ func (p *stmtParser) query(i int) {
 	}
 	sp := Span{p.toks[i+1].start, p.end}
 	var d []ir.Diagnostic
-	p.st.Query, d = parseQuery(p.file, p.text, sp, p.toks[i+1:])
+	p.st.Query, d = parseQuery(p.file, p.text, sp, p.toks[i+1:], p.dialect)
 	p.diags = append(p.diags, d...)
 }
 

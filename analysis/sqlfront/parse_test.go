@@ -88,7 +88,12 @@ func checkQuery(t *testing.T, file, text string, q *Query) {
 
 func parseOne(t *testing.T, text string) (Statement, []ir.Diagnostic) {
 	t.Helper()
-	f := Parse("f.sql", text)
+	return parseOneIn(t, text, DialectSpark)
+}
+
+func parseOneIn(t *testing.T, text string, d Dialect) (Statement, []ir.Diagnostic) {
+	t.Helper()
+	f := ParseDialect("f.sql", text, d)
 	checkFile(t, "f.sql", text, f)
 	if len(f.Statements) != 1 {
 		t.Fatalf("Parse(%q): %d statements, want 1", text, len(f.Statements))
@@ -181,7 +186,8 @@ func TestStatementForms(t *testing.T) {
 				want(t, st.Kind, CreateView)
 				want(t, st.Columns, "(a COMMENT 'x')")
 				want(t, st.Comment, "persistent")
-				want(t, st.Query.Parser, "duckdb")
+				// FROM-first is Spark SQL too: not DuckDB-only syntax
+				want(t, st.Query.Parser, "postgres")
 			}},
 		{"CREATE /* c */ MATERIALIZED -- x\n VIEW\tmv AS SELECT 1",
 			func(t *testing.T, text string, st Statement) {
@@ -353,45 +359,53 @@ func TestRefs(t *testing.T) {
 	tests := []struct {
 		query string
 		refs  []string
+		// duck marks DuckDB syntax, read only in the duckdb dialect.
+		duck bool
 	}{
-		{"SELECT * FROM a JOIN b.c ON 1=1 LEFT JOIN \"Q x\".`d` USING (k), e.f.g", []string{"a@a", "b.c@b.c", "Q x.d@\"Q x\".`d`", "e.f.g@e.f.g"}},
-		{"SELECT * FROM Orders o, `my-db`.`t``x`", []string{"Orders@Orders", "my-db.t`x@`my-db`.`t``x`"}},
-		{"SELECT * FROM db . t", []string{"db.t@db . t"}},
-		{"WITH x AS (SELECT * FROM src), y AS (SELECT * FROM x JOIN z USING (k)) SELECT * FROM y, x, other",
-			[]string{"src@src", "z@z", "other@other"}},
-		{"WITH x AS (SELECT * FROM y), y AS (SELECT 1) SELECT * FROM y", []string{"y@y"}},
-		{"WITH r AS (SELECT * FROM r) SELECT * FROM r", []string{"r@r"}},
-		{"WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r", nil},
-		{"WITH c AS (SELECT 1) SELECT * FROM c JOIN db.c USING (k)", []string{"db.c@db.c"}},
-		{"SELECT * FROM (WITH c AS (SELECT * FROM t) SELECT * FROM c) s JOIN c USING (k)", []string{"t@t", "c@c"}},
-		{"SELECT * FROM (SELECT * FROM a) s WHERE k IN (SELECT k FROM b) AND EXISTS (SELECT 1 FROM c WHERE c.x = s.x)",
-			[]string{"a@a", "b@b", "c@c"}},
-		{"SELECT (SELECT max(x) FROM u), * FROM t", []string{"u@u", "t@t"}},
-		{"SELECT * FROM a UNION ALL SELECT * FROM b EXCEPT (SELECT * FROM c)", []string{"a@a", "b@b", "c@c"}},
-		{"SELECT * FROM STREAM(a) JOIN STREAM b ON 1=1, STREAM ( db.`c` ) x, stream",
-			[]string{"a@a stream", "b@b stream", "db.c@db.`c` stream", "stream@stream"}},
-		{"SELECT stream, stream(x) FROM t", []string{"t@t"}},
-		{"SELECT * FROM stream AS s JOIN STREAM AS t ON 1=1", []string{"stream@stream", "STREAM@STREAM"}},
-		{"SELECT * FROM a LEFT JOIN stream(b) USING (k)", []string{"a@a", "b@b stream"}},
-		{"SELECT * FROM read_csv('x.csv') r JOIN t USING (k)", []string{"t@t"}},
-		{"SELECT * FROM 'data/x.parquet'", nil},
-		{"SELECT * FROM parquet.`/data/x` JOIN delta.t USING (k)", []string{"delta.t@delta.t"}},
-		{"VALUES (1), (2)", nil},
-		{"TABLE db.t", []string{"db.t@db.t"}},
-		{"(SELECT * FROM a) UNION (SELECT * FROM a)", []string{"a@a", "a@a"}},
-		{"SELECT * FROM t WHERE x = 'FROM STREAM(y)' -- FROM z\n/* JOIN w */", []string{"t@t"}},
-		{"SELECT * FROM t1 NATURAL JOIN t2 CROSS JOIN t3 FULL OUTER JOIN t4 ON true", []string{"t1@t1", "t2@t2", "t3@t3", "t4@t4"}},
-		{"SELECT * FROM t, LATERAL (SELECT * FROM u WHERE u.a = t.a) l", []string{"t@t", "u@u"}},
-		{"SELECT * FROM é.ü", []string{"é.ü@é.ü"}},
+		{query: "SELECT * FROM a JOIN b.c ON 1=1 LEFT JOIN \"Q x\".`d` USING (k), e.f.g", refs: []string{"a@a", "b.c@b.c", "Q x.d@\"Q x\".`d`", "e.f.g@e.f.g"}, duck: true},
+		{query: "SELECT * FROM a JOIN b.c ON 1=1 LEFT JOIN `Q x`.`d` USING (k), e.f.g", refs: []string{"a@a", "b.c@b.c", "Q x.d@`Q x`.`d`", "e.f.g@e.f.g"}},
+		{query: "SELECT * FROM Orders o, `my-db`.`t``x`", refs: []string{"Orders@Orders", "my-db.t`x@`my-db`.`t``x`"}},
+		{query: "SELECT * FROM db . t", refs: []string{"db.t@db . t"}},
+		{query: "WITH x AS (SELECT * FROM src), y AS (SELECT * FROM x JOIN z USING (k)) SELECT * FROM y, x, other",
+			refs: []string{"src@src", "z@z", "other@other"}},
+		{query: "WITH x AS (SELECT * FROM y), y AS (SELECT 1) SELECT * FROM y", refs: []string{"y@y"}},
+		{query: "WITH r AS (SELECT * FROM r) SELECT * FROM r", refs: []string{"r@r"}},
+		{query: "WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r", refs: nil},
+		{query: "WITH c AS (SELECT 1) SELECT * FROM c JOIN db.c USING (k)", refs: []string{"db.c@db.c"}},
+		{query: "SELECT * FROM (WITH c AS (SELECT * FROM t) SELECT * FROM c) s JOIN c USING (k)", refs: []string{"t@t", "c@c"}},
+		{query: "SELECT * FROM (SELECT * FROM a) s WHERE k IN (SELECT k FROM b) AND EXISTS (SELECT 1 FROM c WHERE c.x = s.x)",
+			refs: []string{"a@a", "b@b", "c@c"}},
+		{query: "SELECT (SELECT max(x) FROM u), * FROM t", refs: []string{"u@u", "t@t"}},
+		{query: "SELECT * FROM a UNION ALL SELECT * FROM b EXCEPT (SELECT * FROM c)", refs: []string{"a@a", "b@b", "c@c"}},
+		{query: "SELECT * FROM STREAM(a) JOIN STREAM b ON 1=1, STREAM ( db.`c` ) x, stream",
+			refs: []string{"a@a stream", "b@b stream", "db.c@db.`c` stream", "stream@stream"}},
+		{query: "SELECT stream, stream(x) FROM t", refs: []string{"t@t"}},
+		{query: "SELECT * FROM stream AS s JOIN STREAM AS t ON 1=1", refs: []string{"stream@stream", "STREAM@STREAM"}},
+		{query: "SELECT * FROM a LEFT JOIN stream(b) USING (k)", refs: []string{"a@a", "b@b stream"}},
+		{query: "SELECT * FROM read_csv('x.csv') r JOIN t USING (k)", refs: []string{"t@t"}},
+		{query: "SELECT * FROM 'data/x.parquet'", duck: true},
+		{query: "SELECT * FROM parquet.`/data/x` JOIN delta.t USING (k)", refs: []string{"delta.t@delta.t"}},
+		{query: "VALUES (1), (2)", refs: nil},
+		{query: "TABLE db.t", refs: []string{"db.t@db.t"}},
+		{query: "(SELECT * FROM a) UNION (SELECT * FROM a)", refs: []string{"a@a", "a@a"}},
+		{query: "SELECT * FROM t WHERE x = 'FROM STREAM(y)' -- FROM z\n/* JOIN w */", refs: []string{"t@t"}},
+		{query: "SELECT * FROM t1 NATURAL JOIN t2 CROSS JOIN t3 FULL OUTER JOIN t4 ON true", refs: []string{"t1@t1", "t2@t2", "t3@t3", "t4@t4"}},
+		{query: "SELECT * FROM t, LATERAL (SELECT * FROM u WHERE u.a = t.a) l", refs: []string{"t@t", "u@u"}},
+		{query: "SELECT * FROM é.ü", refs: []string{"é.ü@é.ü"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.query, func(t *testing.T) {
-			text := "-- lead\nSELECT 0;\n" + tt.query + ";\n"
-			f := Parse("f.sql", text)
-			checkFile(t, "f.sql", text, f)
-			noDiags(t, text, f.Diags)
-			want(t, refStrings(text, f.Statements[1].Query), tt.refs)
-		})
+		for _, d := range []Dialect{DialectSpark, DialectDuckDB} {
+			if tt.duck && d == DialectSpark {
+				continue
+			}
+			t.Run(d.String()+"/"+tt.query, func(t *testing.T) {
+				text := "-- lead\nSELECT 0;\n" + tt.query + ";\n"
+				f := ParseDialect("f.sql", text, d)
+				checkFile(t, "f.sql", text, f)
+				noDiags(t, text, f.Diags)
+				want(t, refStrings(text, f.Statements[1].Query), tt.refs)
+			})
+		}
 	}
 }
 
@@ -414,6 +428,9 @@ func TestNormalized(t *testing.T) {
 	}
 }
 
+// TestDialects: in the duckdb dialect, PostgreSQL's and DuckDB's parsers
+// read the query, and Spark SQL they do not read is accepted after
+// rewriting.
 func TestDialects(t *testing.T) {
 	tests := []struct {
 		query  string
@@ -444,7 +461,7 @@ func TestDialects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			st, diags := parseOne(t, tt.query)
+			st, diags := parseOneIn(t, tt.query, DialectDuckDB)
 			noDiags(t, tt.query, diags)
 			if tt.parser != "" {
 				want(t, st.Query.Parser, tt.parser)
@@ -463,14 +480,16 @@ func TestSyntaxErrors(t *testing.T) {
 		from string // text from the diagnostic's start to the end, to pin the occurrence
 		msg  string
 	}{
-		{"SELECT * FROM t WHERE WHERE", "WHERE", "WHERE", `syntax error at or near "WHERE"`},
-		{"SELECT 'é', 'ü' AS x, * FROM t WHERE WHERE", "WHERE", "WHERE", "at or near"},
+		{"SELECT * FROM t WHERE a = )", ")", ")", `syntax error at or near ')'`},
+		{"SELECT 'é', 'ü' AS x, * FROM t WHERE a = )", ")", ")", "at or near"},
 		{"SELECT 1;\nCREATE MATERIALIZED VIEW mv AS\n  SELECT a b c FROM t", "c", "c FROM t", "at or near"},
-		{"SELECT * FROM STREAM(a) WHERE WHERE", "WHERE", "WHERE", "at or near"},
+		{"SELECT * FROM STREAM(a) WHERE a = )", ")", ")", "at or near"},
+		{"SELECT * EXCLUDE (a) FROM t", "(", "(a) FROM t", "at or near"},
+		{"SELECT * FROM t QUALIFY row_number() OVER (ORDER BY a) = 1", "row_number", "row_number() OVER (ORDER BY a) = 1", "at or near"},
 		{"SELECT * FROM t WHERE (a = 1", "1", "1", "end of input"},
-		{"SELECT 'abc\nFROM t", "'abc", "'abc\nFROM t", "unterminated quoted string"},
-		{"SELECT 1 /* x\n", "/*", "/* x\n", "unterminated /* comment"},
-		{"SELECT 'é' /* x", "/*", "/* x", "unterminated /* comment"},
+		{"SELECT 'abc\nFROM t", "'abc", "'abc\nFROM t", "unterminated string literal"},
+		{"SELECT 1 /* x\n", "/*", "/* x\n", "unterminated"},
+		{"SELECT 'é' /* x", "/*", "/* x", "unterminated"},
 		{"SELECT * FROM t GROUP BY", "BY", "BY", "end of input"},
 		{"WITH a AS (SELECT 1) SELEC * FROM a", "SELEC", "SELEC * FROM a", "at or near"},
 		{"SELECT count(* FROM t", "FROM", "FROM t", "at or near"},
@@ -514,11 +533,10 @@ func TestAggregates(t *testing.T) {
 		{"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) FROM t", "percentile_cont"},
 		{"SELECT a FROM t UNION ALL SELECT max(a) FROM u", "max"},
 		{"WITH c AS (SELECT k, count(*) n FROM t GROUP BY k) SELECT * FROM c", "GROUP BY"},
-		{"SELECT pg_catalog.count(*) FROM t", "pg_catalog.count"},
+		{"SELECT system.builtin.count(*) FROM t", "system.builtin.count"},
 		{"SELECT collect_list(a), min(b) FROM t", "collect_list"},
 		{"SELECT sum(count(*)) OVER () FROM t GROUP BY a", "GROUP BY"},
-		{"SELECT a FROM t QUALIFY count(*) OVER () > 1", ""},
-		{"FROM t SELECT max(a) QUALIFY true", "max"},
+		{"FROM t SELECT max(a)", "max"},
 		{"SELECT window(ts, '5 minutes') w, count(*) FROM STREAM(e) GROUP BY window(ts, '5 minutes')", "GROUP BY"},
 	}
 	for _, tt := range tests {
@@ -563,7 +581,7 @@ func TestParseQuery(t *testing.T) {
 		{"DDL", "CREATE MATERIALIZED VIEW x AS SELECT 1", "CREATE MATERIALIZED VIEW", ir.CodeSQLNotQuery, false},
 		{"SET", "SET a = b", "SET", ir.CodeSQLNotQuery, false},
 		{"DELETE", "WITH x AS (SELECT 1) DELETE FROM t", "WITH", ir.CodeSQLNotQuery, true},
-		{"SELECT INTO", "SELECT * INTO x FROM t", "SELECT", ir.CodeSQLNotQuery, true},
+		{"SELECT INTO", "SELECT * INTO x FROM t", "INTO", ir.CodeSQLSyntax, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			q, diags := ParseQuery("p.sql", tt.text, Span{0, len(tt.text) + 5})
@@ -626,7 +644,7 @@ func TestTooDeep(t *testing.T) {
 // never runs: an error, not a shrug.
 func TestDuckDBSeveralStatements(t *testing.T) {
 	text := "CREATE MATERIALIZED VIEW p AS SELECT * FROM (PIVOT t ON a USING sum(b))"
-	st, diags := parseOne(t, text)
+	st, diags := parseOneIn(t, text, DialectDuckDB)
 	if len(diags) != 1 || diags[0].Severity != ir.Error || diags[0].Code != ir.CodeRefusedSQL || !strings.Contains(diags[0].Message, "PIVOT") {
 		t.Fatalf("diagnostics = %+v, want one sql-refused error", diags)
 	}
@@ -635,7 +653,7 @@ func TestDuckDBSeveralStatements(t *testing.T) {
 }
 
 func TestConcurrentParse(t *testing.T) {
-	text := "SELECT * EXCLUDE (a) FROM t; SELECT * FROM u WHERE WHERE; FROM v SELECT 1"
+	text := "SELECT * EXCEPT (a) FROM t; SELECT * FROM u WHERE a = ); FROM v SELECT 1"
 	errs := make(chan error, 8)
 	for i := 0; i < 8; i++ {
 		go func() {

@@ -9,7 +9,9 @@ import (
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/pganalyze/pg_query_go/v6/parser"
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
 
 	"github.com/thund-dev/thund/ir"
 )
@@ -59,7 +61,7 @@ func (s *scope) has(name string, fold bool) bool {
 }
 
 // parseQuery parses the query text[sp], whose tokens are toks.
-func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnostic) {
+func parseQuery(file, text string, sp Span, toks []token, dialect Dialect) (*Query, []ir.Diagnostic) {
 	q := &Query{Span: sp, Text: text[sp.Start:sp.End]}
 	for k, t := range toks {
 		// A quoted function name is a call (its name is checked as one),
@@ -97,6 +99,9 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		}
 	}
 	input := sanitize(norm)
+	if dialect == DialectSpark {
+		return sparkQuery(file, text, sp, toks, q, input)
+	}
 	var f found
 	var diags []ir.Diagnostic
 	parsed, pgErr, res, d := parseInput(file, text, sp, toks, input, &f)
@@ -138,6 +143,102 @@ func parseQuery(file, text string, sp Span, toks []token) (*Query, []ir.Diagnost
 		q.AggLoc = aggLoc(text, sp, toks, &f)
 	}
 	return q, diags
+}
+
+// sparkQuery reads the query text[sp] in the Spark dialect: Spark's grammar
+// decides whether it is valid and which tables it reads; PostgreSQL's and
+// DuckDB's parsers only say whether the native engine can run it as
+// written (Query.SparkOnly).
+func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string) (*Query, []ir.Diagnostic) {
+	sr := readSpark(file, text, sp)
+	if sr.notQuery {
+		lead, kw := leadingKeywords(text, toks)
+		return q, []ir.Diagnostic{{
+			Loc:      lead.Loc(file),
+			Severity: ir.Error, Code: ir.CodeSQLNotQuery,
+			Message: kw + " is not a query: a dataset or flow is defined by a query (SELECT, WITH, VALUES or FROM ...)",
+		}}
+	}
+	if sr.err != nil {
+		return q, []ir.Diagnostic{sparkSyntaxDiag(file, text, sp, toks, sr.err)}
+	}
+	q.Spark = sr.query
+	for _, r := range sr.refs {
+		q.Refs = append(q.Refs, ir.Ref{Name: r.name, Streaming: r.stream, Loc: ir.Loc{File: file, Start: r.loc.Start, End: r.loc.End}})
+	}
+	sort.SliceStable(q.Refs, func(i, j int) bool { return q.Refs[i].Loc.Start < q.Refs[j].Loc.Start })
+	q.Normalized = unqualify(q.Normalized, text, sp, q.Refs)
+	q.Funcs = sr.funcs
+	sort.SliceStable(q.Funcs, func(i, j int) bool { return q.Funcs[i].Loc.Start < q.Funcs[j].Loc.Start })
+	switch {
+	case len(sr.groups) > 0:
+		first := sr.groups[0]
+		for _, g := range sr.groups {
+			if g.Start < first.Start {
+				first = g
+			}
+		}
+		q.Aggregates, q.AggLoc = true, groupByKeywords(text, first)
+	case len(sr.aggs) > 0:
+		first := sr.aggs[0]
+		for _, a := range sr.aggs {
+			if a.Start < first.Start {
+				first = a
+			}
+		}
+		q.Aggregates, q.AggLoc = true, Span{first.Start, first.End}
+	}
+	// Can the native engine run the text as written? It hands it to
+	// DuckDB, which reads a large part of Spark SQL but not all of it.
+	var f found
+	parsed, pgErr, res, d := parseInput(file, text, sp, toks, input, &f)
+	if parsed == "" && d == nil {
+		if alt, changed := sparkTolerant(text, input, sp, toks); changed {
+			if p2, _, _, d2 := parseInput(file, text, sp, toks, alt, &found{}); p2 != "" && d2 == nil {
+				parsed = "spark"
+			}
+		}
+		if res.opaque && strings.Contains(res.message, "Only SELECT") {
+			return q, []ir.Diagnostic{syntaxDiag(file, text, sp, toks, input, pgErr, res)}
+		}
+		q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, res)
+		if parsed == "" {
+			parsed = "spark"
+		}
+	} else if parsed == "postgres" && usesDuckReserved(text, toks) {
+		if r, err := duckParse(input); err == nil && r.failed {
+			q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, r)
+		}
+	}
+	if d != nil {
+		parsed = "spark"
+	}
+	q.Parser = parsed
+	if parsed == "duckdb" {
+		// Spark reads it, so no DuckDB-only syntax made it valid.
+		q.Parser = "postgres"
+	}
+	return q, nil
+}
+
+// sparkSyntaxDiag turns a Spark syntax error into a diagnostic.
+func sparkSyntaxDiag(file, text string, sp Span, toks []token, e *ast.SyntaxError) ir.Diagnostic {
+	r := Span{max(e.Start, sp.Start), min(max(e.End, e.Start), sp.End)}
+	if r.Start >= sp.End && len(toks) > 0 {
+		// at the end of the query: point at its last token
+		t := toks[len(toks)-1]
+		r = Span{t.start, t.end}
+	}
+	if r.End > r.Start {
+		r.End = lineEnd(text, r.Start, r.End)
+	}
+	d := ir.Diagnostic{Loc: r.Loc(file), Severity: ir.Error, Code: ir.CodeSQLSyntax, Message: e.Message}
+	if e.Class == "THUND_LIMIT" {
+		d.Severity = ir.Warning
+		d.Message = "query not analysed: it nests too deeply for Thund's parser (" + e.Message +
+			"), so its syntax and the tables it reads are not checked; flatten it with WITH clauses"
+	}
+	return d
 }
 
 // duckReserved are words DuckDB's grammar reserves that PostgreSQL's does

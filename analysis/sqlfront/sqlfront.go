@@ -14,6 +14,8 @@ package sqlfront
 import (
 	"fmt"
 
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -175,6 +177,10 @@ type Query struct {
 	// identifiers for PostgreSQL and DuckDB, string literals for Spark SQL
 	// (unless spark.sql.ansi.doubleQuotedIdentifiers is set).
 	DoubleQuoted []Span
+	// Spark is the query's Spark SQL syntax tree (Spark dialect only; nil
+	// when the dialect is DuckDB or the query has a syntax error). Its
+	// offsets are file offsets.
+	Spark *ast.Query
 	// Funcs are the function calls of the query (scalar, aggregate, window
 	// and table functions, in every clause and subquery), in text order.
 	// Only calls written as a name followed by "(" are listed: operators,
@@ -205,16 +211,41 @@ type File struct {
 // read.
 const MaxQueryBytes = 4 << 20
 
-// Parse splits text, the content of the .sql file named file, into
+// Dialect is the SQL dialect of a pipeline's queries.
+type Dialect uint8
+
+const (
+	// DialectSpark is Spark SQL, the default: queries are read with
+	// Spark's grammar (analysis/sparksql/parser), which decides what is
+	// a syntax error and which tables a query reads.
+	DialectSpark Dialect = iota
+	// DialectDuckDB is for pipelines that only ever run natively
+	// (`dialect: duckdb` in thund.yaml): queries are read with
+	// PostgreSQL's grammar and DuckDB's own parser.
+	DialectDuckDB
+)
+
+// String returns "spark" or "duckdb".
+func (d Dialect) String() string {
+	if d == DialectDuckDB {
+		return "duckdb"
+	}
+	return "spark"
+}
+
+// Parse is ParseDialect in the Spark dialect.
+func Parse(file, text string) File { return ParseDialect(file, text, DialectSpark) }
+
+// ParseDialect splits text, the content of the .sql file named file, into
 // statements and parses each: SDP DDL, SET/USE, bare queries and, for
 // anything else, an ir.CodeSQLUnsupported error. Comments before the first
 // statement (a pragma header) are skipped like any other comment. Offsets are
 // relative to text; diagnostics are in text order.
-func Parse(file, text string) File {
+func ParseDialect(file, text string, dialect Dialect) File {
 	var f File
 	raw, openComment := splitRange(text, 0, len(text))
 	for _, r := range raw {
-		st, diags := parseStatement(file, text, r)
+		st, diags := parseStatement(file, text, r, dialect)
 		f.Statements = append(f.Statements, st)
 		f.Diags = append(f.Diags, diags...)
 	}
@@ -237,6 +268,11 @@ func Parse(file, text string) File {
 // parsed), and ir.CodeSQLNotQuery when the statement is not a query. The
 // returned Query's span is the query itself; it is nil when there is none.
 func ParseQuery(file, text string, span Span) (*Query, []ir.Diagnostic) {
+	return ParseQueryDialect(file, text, span, DialectSpark)
+}
+
+// ParseQueryDialect is ParseQuery in the given dialect.
+func ParseQueryDialect(file, text string, span Span, dialect Dialect) (*Query, []ir.Diagnostic) {
 	span = clampSpan(span, len(text))
 	raw, openComment := splitRange(text, span.Start, span.End)
 	var diags []ir.Diagnostic
@@ -271,7 +307,7 @@ func ParseQuery(file, text string, span Span) (*Query, []ir.Diagnostic) {
 			Message: fmt.Sprintf("%s is not a query: the body of a file in pragma form is one query (SELECT, WITH, VALUES or FROM ...)", kw),
 		})
 	}
-	q, qd := parseQuery(file, text, first, toks)
+	q, qd := parseQuery(file, text, first, toks, dialect)
 	return q, append(diags, qd...)
 }
 
