@@ -1,0 +1,683 @@
+package sema
+
+import (
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// analyzer holds the state of one analysis.
+type analyzer struct {
+	cat  Catalog
+	opts Options
+	m    *Model
+	// ctes are the CTEs in scope, innermost first; rec is the WITH
+	// RECURSIVE CTE being analyzed.
+	ctes *cteEnv
+	rec  *cteDef
+	eqs  int
+	// froms remembers analyzed FROM clauses (FROM t SELECT a SELECT b
+	// shares one between two bodies).
+	froms map[*ast.From]*scope
+	types map[string]*ast.DataType
+}
+
+func newAnalyzer(cat Catalog, opts Options) *analyzer {
+	return &analyzer{cat: cat, opts: opts, froms: map[*ast.From]*scope{}, types: map[string]*ast.DataType{},
+		m: &Model{tables: map[ast.Node]*TableRef{}, columns: map[*ast.Column]*ColumnRef{}, outputs: map[ast.Node]*Output{}}}
+}
+
+// cteDef is one CTE in scope.
+type cteDef struct {
+	cte       *ast.CTE
+	recursive bool
+	// out is the CTE's output, nil while its query is analyzed; anchor
+	// is then the output of a recursive CTE's first UNION arm.
+	out     *Output
+	anchor  *result
+	catalog bool
+}
+
+// cteEnv is the list of CTEs in scope.
+type cteEnv struct {
+	def    *cteDef
+	parent *cteEnv
+}
+
+// result is what analyzing a query body gives: its output, the attrs of
+// the output columns (with their qualifiers, for ORDER BY and pipes), and
+// for a SELECT the scope its clauses saw.
+type result struct {
+	out   *Output
+	attrs []attr
+	sel   *selInfo
+	// catalog says a catalog table's metadata columns may pass through.
+	catalog bool
+}
+
+// selInfo is the scope of a SELECT, which the query's ORDER BY also sees.
+type selInfo struct {
+	from    *scope
+	outer   *env
+	virtual bool
+}
+
+// query analyzes a query with its WITH and ORDER BY, LIMIT, ...
+func (a *analyzer) query(q *ast.Query, outer *env) *result {
+	saved := a.ctes
+	if q.With != nil {
+		a.with(q.With, outer)
+	}
+	res := a.body(q.Body, outer)
+	a.organization(q, res, outer)
+	a.ctes = saved
+	out := &Output{Node: q, Columns: res.out.Columns, Complete: res.out.Complete}
+	a.m.outputs[q] = out
+	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog}
+}
+
+// with puts the CTEs of w in scope, each visible to the CTEs after it
+// and to the query (and, under RECURSIVE, to itself).
+func (a *analyzer) with(w *ast.With, outer *env) {
+	for _, c := range w.CTEs {
+		if c == nil {
+			continue
+		}
+		d := &cteDef{cte: c, recursive: w.Recursive}
+		if w.Recursive {
+			a.ctes = &cteEnv{def: d, parent: a.ctes}
+		}
+		var res *result
+		if c.Query != nil {
+			prev := a.rec
+			if w.Recursive {
+				a.rec = d
+			}
+			res = a.query(c.Query, outer)
+			a.rec = prev
+		} else {
+			res = &result{out: &Output{}}
+		}
+		cols, complete := rename(res.out.Columns, res.out.Complete, c.Columns)
+		d.out = &Output{Node: c, Columns: cols, Complete: complete}
+		d.catalog = res.catalog
+		a.m.outputs[c] = d.out
+		if !w.Recursive {
+			a.ctes = &cteEnv{def: d, parent: a.ctes}
+		}
+	}
+}
+
+// findCTE returns the CTE in scope named name, or nil.
+func (a *analyzer) findCTE(name string) *cteDef {
+	for e := a.ctes; e != nil; e = e.parent {
+		if e.def.cte.Name != nil && e.def.cte.Name.Expr == nil && a.eqName(e.def.cte.Name.Name, name) {
+			return e.def
+		}
+	}
+	return nil
+}
+
+// columns returns a CTE's columns as a reference sees them.
+func (d *cteDef) columns() ([]*OutputColumn, bool) {
+	if d.out != nil {
+		return d.out.Columns, d.out.Complete
+	}
+	// a recursive reference from inside the CTE's own query
+	if len(d.cte.Columns) > 0 {
+		cols := make([]*OutputColumn, len(d.cte.Columns))
+		for i, id := range d.cte.Columns {
+			cols[i] = &OutputColumn{Name: id.Name}
+		}
+		return cols, true
+	}
+	if d.anchor != nil {
+		return d.anchor.out.Columns, d.anchor.out.Complete
+	}
+	return nil, false
+}
+
+// organization resolves ORDER BY, SORT BY, CLUSTER BY, DISTRIBUTE BY,
+// WINDOW, LIMIT and OFFSET: against the output first, then (for a
+// SELECT) the FROM scope.
+func (a *analyzer) organization(q *ast.Query, res *result, outer *env) {
+	c := ctx{outer: outer, allowAll: true}
+	if res.sel != nil {
+		c.primary, c.outer, c.virtual = res.sel.from, res.sel.outer, res.sel.virtual
+	}
+	if len(q.OrderBy)+len(q.SortBy)+len(q.ClusterBy)+len(q.DistributeBy) > 0 {
+		c.first = a.outScope(res, q.Body, true)
+	}
+	for _, list := range [][]*ast.SortItem{q.OrderBy, q.SortBy} {
+		c.clause = "ORDER BY"
+		for _, s := range list {
+			if s != nil {
+				a.expr(s.X, c)
+			}
+		}
+	}
+	for _, list := range [][]ast.Expr{q.ClusterBy, q.DistributeBy} {
+		c.clause = "CLUSTER BY"
+		for _, x := range list {
+			a.expr(x, c)
+		}
+	}
+	if len(q.Windows) > 0 {
+		wc := c
+		wc.first = nil
+		if wc.primary == nil {
+			wc.primary = a.outScope(res, q.Body, false)
+		}
+		for _, nw := range q.Windows {
+			if nw != nil {
+				a.window(nw.Window, wc)
+			}
+		}
+	}
+	lc := ctx{outer: outer, quiet: true}
+	a.expr(q.Limit, lc)
+	a.expr(q.Offset, lc)
+}
+
+// outScope returns the scope of a result's output columns. With
+// keepAlias, a select item's column resolves to the item (an alias);
+// without, computed columns are columns of a relation for node.
+func (a *analyzer) outScope(res *result, node ast.Node, keepAlias bool) *scope {
+	attrs := make([]attr, len(res.attrs))
+	copy(attrs, res.attrs)
+	var rel *Relation
+	complete := res.out.Complete
+	for i := range attrs {
+		at := &attrs[i]
+		if at.fuzzy {
+			complete = false
+		}
+		if !keepAlias {
+			at.item, at.alias = nil, false
+		}
+		if at.src.Rel == nil && at.item == nil {
+			if rel == nil {
+				rel = a.newRel(node, "", res.out.Columns, res.out.Complete)
+			}
+			at.src = ColumnSource{Rel: rel, Index: i}
+		}
+	}
+	return &scope{attrs: attrs, complete: complete, catalog: res.catalog}
+}
+
+// body analyzes a query body.
+func (a *analyzer) body(b ast.QueryExpr, outer *env) *result {
+	var res *result
+	switch b := b.(type) {
+	case *ast.Select:
+		if b != nil {
+			res = a.selectQ(b, outer, nil)
+		}
+	case *ast.SetOp:
+		if b != nil {
+			l := a.body(b.L, outer)
+			if a.rec != nil && a.rec.cte.Query != nil && a.rec.cte.Query.Body == ast.QueryExpr(b) {
+				a.rec.anchor = l
+			}
+			a.body(b.R, outer)
+			res = a.setResult(l)
+		}
+	case *ast.ParenQuery:
+		if b != nil && b.Query != nil {
+			res = a.query(b.Query, outer)
+		}
+	case *ast.Values:
+		if b != nil {
+			rel, sc := a.valuesRel(b, outer)
+			res = &result{out: &Output{Columns: rel.Columns, Complete: rel.Complete}, attrs: sc.attrs}
+		}
+	case *ast.TableQuery:
+		if b != nil {
+			_, sc := a.tableRead(b, b.Name, nil)
+			res = a.scopeResult(sc)
+		}
+	case *ast.Pipe:
+		if b != nil {
+			res = a.pipe(b, outer)
+		}
+	}
+	if res == nil {
+		res = &result{out: &Output{}}
+	}
+	out := &Output{Node: b, Columns: res.out.Columns, Complete: res.out.Complete}
+	if b != nil {
+		a.m.outputs[b] = out
+	}
+	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog}
+}
+
+// setResult is the output of a set operation: the left arm's columns.
+func (a *analyzer) setResult(l *result) *result {
+	attrs := make([]attr, len(l.attrs))
+	cols := make([]*OutputColumn, len(l.attrs))
+	for i, at := range l.attrs {
+		attrs[i] = attr{name: at.name, qual: at.qual, partial: at.partial, fuzzy: at.fuzzy, eq: a.newEq(), typ: at.typ}
+		cols[i] = &OutputColumn{Name: at.name, Generated: at.fuzzy, Type: at.typ}
+	}
+	return &result{out: &Output{Columns: cols, Complete: l.out.Complete}, attrs: attrs, catalog: l.catalog}
+}
+
+// scopeResult is the output of a scope's visible columns, passed
+// through.
+func (a *analyzer) scopeResult(sc *scope) *result {
+	attrs := sc.visible()
+	complete := sc.complete
+	return &result{out: &Output{Columns: colsOf(attrs), Complete: complete}, attrs: attrs, catalog: sc.catalog}
+}
+
+// selectQ analyzes a SELECT (or a pipe operator's SELECT, EXTEND,
+// WHERE or AGGREGATE, whose FROM scope is input).
+func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
+	var S *scope
+	switch {
+	case input != nil:
+		S = input
+	case s.From != nil:
+		S = a.from(s.From, outer)
+	default:
+		S = emptyScope()
+	}
+	for _, lv := range s.LateralViews {
+		if lv != nil {
+			S = a.lateralView(lv, S, outer)
+		}
+	}
+	virtual := hasTimeWindow(s)
+	base := ctx{primary: S, outer: outer, virtual: virtual}
+	if s.Where != nil {
+		c := base
+		c.clause = "WHERE"
+		for _, it := range s.Items {
+			if it != nil && it.Alias != nil {
+				c.whereAliases = append(c.whereAliases, it.Alias.Name)
+			}
+		}
+		a.expr(s.Where, c)
+	}
+	gc := &groupCheck{}
+	var lca []attr
+	var cols []*OutputColumn
+	var attrs []attr
+	complete := true
+	for _, it := range s.Items {
+		if it == nil {
+			continue
+		}
+		if st, ok := it.X.(*ast.Star); ok && s.Transform == nil && it.Alias == nil && it.Aliases == nil {
+			sa, ok := a.expand(st, S)
+			complete = complete && ok
+			cols = append(cols, colsOf(sa)...)
+			attrs = append(attrs, sa...)
+			continue
+		}
+		c := base
+		c.gc, c.collect, c.clause = gc, true, "SELECT"
+		if !a.opts.NoLateralAliases && len(lca) > 0 {
+			c.after = &scope{attrs: lca, complete: true}
+		}
+		a.expr(it.X, c)
+		ic, ia, ok := a.itemOutput(it)
+		complete = complete && ok
+		cols = append(cols, ic...)
+		attrs = append(attrs, ia...)
+		if it.Alias != nil && it.Alias.Expr == nil && len(ia) == 1 {
+			lca = append(lca, ia[0])
+		}
+	}
+	if len(s.Items) == 0 && s.Transform == nil {
+		// FROM t alone (a pipe's input): the FROM scope is the output
+		vis := S.visible()
+		cols, attrs, complete = colsOf(vis), vis, S.complete
+	}
+	for _, nw := range s.Windows {
+		if nw != nil {
+			a.window(nw.Window, base)
+		}
+	}
+	var groupRefs []*ColumnRef
+	if s.GroupBy != nil {
+		c := base
+		c.allowAll, c.clause, c.groupRefs = true, "GROUP BY", &groupRefs
+		if !a.opts.NoGroupByAliases {
+			c.after = aliasScope(attrs)
+		}
+		a.groupItems(s.GroupBy.Items, c)
+		a.groupItems(s.GroupBy.GroupingSets, c)
+	}
+	if s.Having != nil {
+		c := base
+		c.first = &scope{attrs: attrs, complete: complete && !anyFuzzy(attrs), catalog: S.catalog}
+		c.gc, c.clause = gc, "HAVING"
+		a.expr(s.Having, c)
+	}
+	if tr := s.Transform; tr != nil {
+		cols, attrs, complete = nil, nil, true
+		names := []string{"key", "value"}
+		if len(tr.Output) > 0 {
+			names = names[:0]
+			for _, cd := range tr.Output {
+				if cd == nil || cd.Name == nil {
+					complete = false
+					continue
+				}
+				names = append(names, cd.Name.Name)
+			}
+		}
+		for _, n := range names {
+			cols = append(cols, &OutputColumn{Name: n})
+			attrs = append(attrs, attr{name: n, eq: a.newEq()})
+		}
+	}
+	grouping := s.GroupBy != nil || s.Having != nil || gc.agg
+	if grouping && input == nil && s.Transform == nil && !gc.window && S.complete {
+		a.checkGrouping(s, gc, groupRefs)
+	}
+	out := &Output{Node: s, Columns: cols, Complete: complete}
+	return &result{out: out, attrs: attrs, sel: &selInfo{from: S, outer: outer, virtual: virtual}, catalog: S.catalog}
+}
+
+// anyFuzzy reports whether any attr's name is one Spark generates.
+func anyFuzzy(attrs []attr) bool {
+	for _, at := range attrs {
+		if at.fuzzy {
+			return true
+		}
+	}
+	return false
+}
+
+// aliasScope is the scope of the explicit aliases among attrs.
+func aliasScope(attrs []attr) *scope {
+	s := &scope{complete: true}
+	for _, at := range attrs {
+		if at.alias {
+			s.attrs = append(s.attrs, at)
+		}
+	}
+	return s
+}
+
+// groupItems resolves GROUP BY items, ROLLUP, CUBE and GROUPING SETS.
+func (a *analyzer) groupItems(items []*ast.GroupItem, c ctx) {
+	for _, gi := range items {
+		if gi == nil {
+			continue
+		}
+		a.expr(gi.X, c)
+		a.groupItems(gi.Items, c)
+	}
+}
+
+// itemOutput returns the output columns of one select item and whether
+// they are known; a generator (explode(x) AS (k, v)) may give several.
+func (a *analyzer) itemOutput(it *ast.SelectItem) ([]*OutputColumn, []attr, bool) {
+	x := unparen(it.X)
+	if len(it.Aliases) > 0 {
+		var cols []*OutputColumn
+		var attrs []attr
+		for _, id := range it.Aliases {
+			if id == nil {
+				continue
+			}
+			cols = append(cols, &OutputColumn{Name: id.Name, Expr: it.X, Item: it})
+			attrs = append(attrs, attr{name: id.Name, eq: a.newEq(), item: it, alias: true})
+		}
+		return cols, attrs, true
+	}
+	if call, ok := x.(*ast.Call); ok && call.Over == nil {
+		if name, builtin := funcName(call.Name); builtin && generators[name] {
+			names, known := a.generatorCols(call)
+			if it.Alias != nil {
+				names, known = []string{it.Alias.Name}, true
+			}
+			if !known {
+				return nil, nil, false
+			}
+			var cols []*OutputColumn
+			var attrs []attr
+			for _, n := range names {
+				cols = append(cols, &OutputColumn{Name: n, Expr: it.X, Item: it})
+				attrs = append(attrs, attr{name: n, eq: a.newEq(), item: it, alias: it.Alias != nil})
+			}
+			return cols, attrs, true
+		}
+	}
+	name, certain := a.exprName(x)
+	if it.Alias != nil {
+		name, certain = it.Alias.Name, it.Alias.Expr == nil
+	}
+	col := &OutputColumn{Name: name, Generated: !certain, Expr: it.X, Item: it}
+	at := attr{name: name, fuzzy: !certain, eq: a.newEq(), item: it, alias: it.Alias != nil}
+	if cx, ok := x.(*ast.Column); ok {
+		if ref := a.m.columns[cx]; ref != nil && ref.Kind == RefColumn && ref.NameParts == len(cx.Parts) {
+			src := ref.Source
+			col.Source, col.Type = &src, ref.typ
+			at.src, at.qual, at.partial, at.eq, at.typ = src, ref.qual, ref.partial, ref.eq, ref.typ
+		}
+	}
+	return []*OutputColumn{col}, []attr{at}, true
+}
+
+// exprName returns the name Spark gives a select item without an alias,
+// and whether the model is sure of it: a column's (or field's) last name
+// is; for anything else Spark prints the expression its own way, so the
+// name is the text as written (when the source is known) and uncertain.
+func (a *analyzer) exprName(x ast.Expr) (string, bool) {
+	if cx, ok := x.(*ast.Column); ok && len(cx.Parts) > 0 {
+		last := cx.Parts[len(cx.Parts)-1]
+		if last != nil && last.Expr == nil && last.Name != "" {
+			return last.Name, true
+		}
+	}
+	if x == nil {
+		return "", false
+	}
+	r := x.Span()
+	if r.Start >= 0 && r.Start <= r.End && r.End <= len(a.opts.Source) {
+		return a.opts.Source[r.Start:r.End], false
+	}
+	return "", false
+}
+
+// expand returns the columns of * or t.* (without the EXCEPT columns)
+// and whether they are all known.
+func (a *analyzer) expand(st *ast.Star, S *scope) ([]attr, bool) {
+	var src []attr
+	complete := S.complete
+	if st.Qualifier == nil {
+		src = S.visible()
+	} else {
+		parts, ok := nameParts(st.Qualifier)
+		if !ok {
+			return nil, false
+		}
+		src = a.qualified(S, parts)
+		if len(src) == 0 {
+			// s.* of a struct column, or a relation the model cannot see
+			return nil, false
+		}
+		complete = !S.qualLoose
+		for _, at := range src {
+			if at.src.Rel == nil || !at.src.Rel.Complete || at.fuzzy {
+				complete = false
+			}
+		}
+	}
+	var out []attr
+	for _, at := range src {
+		if a.excepted(&at, st.Except) {
+			continue
+		}
+		at.item, at.alias = nil, false
+		out = append(out, at)
+	}
+	return out, complete
+}
+
+// excepted reports whether * EXCEPT (names) drops at.
+func (a *analyzer) excepted(at *attr, names []*ast.Name) bool {
+	for _, n := range names {
+		parts, ok := nameParts(n)
+		if !ok {
+			continue
+		}
+		if len(parts) == 1 && a.eqName(at.name, parts[0]) {
+			return true
+		}
+		if len(parts) > 1 && a.eqName(at.name, parts[len(parts)-1]) {
+			if ok, _ := a.qualMatch(at, parts[:len(parts)-1]); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameParts returns the parts of a name, or false when one is not known
+// as written (IDENTIFIER(expr)).
+func nameParts(n *ast.Name) ([]string, bool) {
+	if n == nil || len(n.Parts) == 0 {
+		return nil, false
+	}
+	parts := make([]string, len(n.Parts))
+	for i, p := range n.Parts {
+		if p == nil || p.Expr != nil || p.Name == "" {
+			return nil, false
+		}
+		parts[i] = p.Name
+	}
+	return parts, true
+}
+
+// hasTimeWindow reports whether a SELECT calls window, session_window
+// or window_time, which make a window (session_window) column.
+func hasTimeWindow(s *ast.Select) bool {
+	found := false
+	fn := func(x ast.Expr) bool {
+		if c, ok := x.(*ast.Call); ok {
+			switch n, _ := funcName(c.Name); n {
+			case "window", "session_window", "window_time":
+				found = true
+			}
+		}
+		return !found
+	}
+	for _, it := range s.Items {
+		if it != nil {
+			visitExpr(it.X, fn)
+		}
+	}
+	if s.GroupBy != nil {
+		var walk func([]*ast.GroupItem)
+		walk = func(items []*ast.GroupItem) {
+			for _, gi := range items {
+				if gi != nil {
+					visitExpr(gi.X, fn)
+					walk(gi.Items)
+				}
+			}
+		}
+		walk(s.GroupBy.Items)
+		walk(s.GroupBy.GroupingSets)
+	}
+	visitExpr(s.Where, fn)
+	visitExpr(s.Having, fn)
+	return found
+}
+
+// checkGrouping reports the select list's column references that are
+// neither grouped nor aggregated (Spark's MISSING_AGGREGATION), where
+// that is certain: a plain column of the query's own FROM, outside every
+// aggregate, window, lambda, subquery and unknown function, when no
+// GROUP BY expression mentions that column at all.
+func (a *analyzer) checkGrouping(s *ast.Select, gc *groupCheck, groupRefs []*ColumnRef) {
+	grouped := map[int]bool{}
+	if s.GroupBy != nil {
+		if !a.groupedCols(s, s.GroupBy.Items, grouped) || !a.groupedCols(s, s.GroupBy.GroupingSets, grouped) {
+			return
+		}
+	}
+	for _, r := range groupRefs {
+		switch r.Kind {
+		case RefColumn:
+			grouped[r.eq] = true
+		case RefAlias:
+			if r.Alias == nil || !a.itemCols(r.Alias.X, grouped) {
+				return
+			}
+		case RefUnknown, RefUnresolved, RefAmbiguous:
+			return
+		}
+	}
+	for _, r := range gc.refs {
+		if r.Kind != RefColumn || r.Outer != 0 || r.Tentative || grouped[r.eq] {
+			continue
+		}
+		a.missingAggregation(r)
+	}
+}
+
+// groupedCols marks the columns of GROUP BY ordinals (GROUP BY 1) as
+// grouped; it returns false when the check must not run (GROUP BY ALL,
+// an ordinal past the list or pointing at a *).
+func (a *analyzer) groupedCols(s *ast.Select, items []*ast.GroupItem, grouped map[int]bool) bool {
+	for _, gi := range items {
+		if gi == nil {
+			continue
+		}
+		switch x := unparen(gi.X).(type) {
+		case *ast.Column:
+			if len(x.Parts) == 1 && x.Parts[0] != nil && strings.EqualFold(x.Parts[0].Name, "ALL") && !x.Parts[0].Quoted {
+				return false
+			}
+		case *ast.Literal:
+			if x.Kind == ast.LitInteger {
+				n := 0
+				for _, ch := range x.Text {
+					if ch < '0' || ch > '9' || n > 1<<20 {
+						return false
+					}
+					n = n*10 + int(ch-'0')
+				}
+				if n < 1 || n > len(s.Items) || s.Items[n-1] == nil {
+					return false
+				}
+				it := s.Items[n-1]
+				if _, star := it.X.(*ast.Star); star || !a.itemCols(it.X, grouped) {
+					return false
+				}
+			}
+		}
+		if !a.groupedCols(s, gi.Items, grouped) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemCols marks the columns x references as grouped; false when one of
+// them is not resolved with certainty.
+func (a *analyzer) itemCols(x ast.Expr, grouped map[int]bool) bool {
+	ok := true
+	visitExpr(x, func(y ast.Expr) bool {
+		c, isCol := y.(*ast.Column)
+		if !isCol {
+			return true
+		}
+		r := a.m.columns[c]
+		switch {
+		case r == nil:
+		case r.Kind == RefColumn:
+			grouped[r.eq] = true
+		case r.Kind == RefUnknown || r.Kind == RefUnresolved || r.Kind == RefAmbiguous:
+			ok = false
+		}
+		return true
+	})
+	return ok
+}

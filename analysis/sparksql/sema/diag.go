@@ -1,0 +1,352 @@
+package sema
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// The error classes of the diagnostics, as Spark names them.
+const (
+	CodeUnresolvedColumn   = "UNRESOLVED_COLUMN"
+	CodeAmbiguous          = "AMBIGUOUS_REFERENCE"
+	CodeMissingAggregation = "MISSING_AGGREGATION"
+	CodeFieldNotFound      = "FIELD_NOT_FOUND"
+)
+
+// quote writes a name as Spark's messages do: `name`.
+func quote(s string) string { return "`" + s + "`" }
+
+// partsText returns the parts of a reference joined by dots.
+func partsText(parts []string) string { return strings.Join(parts, ".") }
+
+// display returns how a column of a scope is best written: qualified by
+// its relation's last qualifier part when it has one.
+func display(at attr) string {
+	if len(at.qual) > 0 {
+		return at.qual[len(at.qual)-1] + "." + at.name
+	}
+	return at.name
+}
+
+// unresolved reports a column reference that certainly resolves to
+// nothing, with the nearest names in scope.
+func (a *analyzer) unresolved(ref *ColumnRef, parts []string, c ctx) {
+	lvls := c.levels()
+	var msg strings.Builder
+	var sugg []string
+	name := partsText(parts)
+	msg.WriteString("unknown column " + quote(name))
+
+	// a qualified reference whose qualifier names a relation in scope:
+	// that relation lacks the column
+	if len(parts) >= 2 {
+		for k := min(len(parts)-1, 3); k >= 1; k-- {
+			var rel []attr
+			for _, lv := range lvls {
+				rel = append(rel, a.qualified(lv.sc, parts[:k])...)
+			}
+			if len(rel) == 0 {
+				continue
+			}
+			q := partsText(parts[:k])
+			msg.WriteString(": " + quote(q) + " has no column " + quote(parts[k]))
+			var names []string
+			for _, at := range rel {
+				if !at.hidden {
+					names = append(names, at.name)
+				}
+			}
+			for _, n := range nearest(parts[k], names, 3) {
+				sugg = append(sugg, q+"."+n)
+			}
+			a.finishUnresolved(ref, &msg, sugg, names)
+			return
+		}
+	}
+
+	// every column in scope, written as the user would write it
+	var all []attr
+	for _, lv := range lvls {
+		if lv.sc != nil {
+			all = append(all, lv.sc.visible()...)
+		}
+	}
+	counts := map[string]int{}
+	for _, at := range all {
+		counts[strings.ToLower(at.name)]++
+	}
+	written := func(at attr) string {
+		if counts[strings.ToLower(at.name)] > 1 {
+			return display(at)
+		}
+		return at.name
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, at := range all {
+		w := written(at)
+		if !seen[w] {
+			seen[w] = true
+			names = append(names, w)
+		}
+	}
+	if len(parts) >= 2 {
+		// neither a relation nor a struct column is called parts[0]
+		msg.WriteString(": no table, alias or column named " + quote(parts[0]) + " is in scope")
+		var rels []string
+		relCols := map[string][]string{}
+		for _, at := range all {
+			if len(at.qual) > 0 {
+				q := at.qual[len(at.qual)-1]
+				if _, ok := relCols[q]; !ok {
+					rels = append(rels, q)
+				}
+				relCols[q] = append(relCols[q], at.name)
+			}
+		}
+		for _, q := range nearest(parts[0], rels, 2) {
+			for _, n := range relCols[q] {
+				if a.eqName(n, parts[1]) {
+					sugg = append(sugg, q+"."+n)
+				}
+			}
+		}
+		if len(sugg) == 0 {
+			for _, n := range nearest(parts[len(parts)-1], names, 3) {
+				sugg = append(sugg, n)
+			}
+		}
+		a.finishUnresolved(ref, &msg, sugg, nil)
+		return
+	}
+	var bare []string
+	for _, at := range all {
+		bare = append(bare, at.name)
+	}
+	for _, n := range nearest(parts[0], bare, 3) {
+		for _, at := range all {
+			if at.name == n {
+				if w := written(at); !contains(sugg, w) {
+					sugg = append(sugg, w)
+				}
+			}
+		}
+	}
+	if len(sugg) > 3 {
+		sugg = sugg[:3]
+	}
+	if c.clause == "WHERE" && a.contains(c.whereAliases, parts[0]) {
+		msg.WriteString(": " + quote(parts[0]) + " is an alias of the select list, which WHERE cannot see " +
+			"(repeat the expression, or filter in an outer query)")
+		a.finishUnresolved(ref, &msg, nil, nil)
+		return
+	}
+	a.finishUnresolved(ref, &msg, sugg, names)
+}
+
+// finishUnresolved ends the message with the suggestions (or, when
+// there are none, the columns in scope if they are few) and records the
+// diagnostic.
+func (a *analyzer) finishUnresolved(ref *ColumnRef, msg *strings.Builder, sugg, inScope []string) {
+	switch {
+	case len(sugg) == 1:
+		msg.WriteString("; did you mean " + quote(sugg[0]) + "?")
+	case len(sugg) > 1:
+		q := make([]string, len(sugg))
+		for i, s := range sugg {
+			q[i] = quote(s)
+		}
+		msg.WriteString("; did you mean one of " + strings.Join(q, ", ") + "?")
+	case len(inScope) == 0:
+	case len(inScope) <= 8:
+		q := make([]string, len(inScope))
+		for i, s := range inScope {
+			q[i] = quote(s)
+		}
+		msg.WriteString(" (the columns here are " + strings.Join(q, ", ") + ")")
+	}
+	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeUnresolvedColumn,
+		Message: msg.String(), Suggestions: sugg})
+}
+
+// ambiguous reports a reference several columns could be.
+func (a *analyzer) ambiguous(ref *ColumnRef, cands []attr) {
+	var names []string
+	unnamed := false
+	for _, at := range cands {
+		d := display(at)
+		if len(at.qual) == 0 {
+			unnamed = true
+			d += " (of a subquery without an alias)"
+		}
+		names = append(names, quote(d))
+	}
+	var parts []string
+	for _, p := range ref.Node.Parts[:ref.NameParts] {
+		parts = append(parts, p.Name)
+	}
+	msg := "column " + quote(partsText(parts)) + " is ambiguous: it could be " + orList(names) + "; "
+	if unnamed {
+		msg += "give the subqueries aliases and qualify the column"
+	} else {
+		msg += "qualify it with the table or alias it comes from"
+	}
+	var sugg []string
+	for _, at := range cands {
+		if len(at.qual) > 0 {
+			sugg = append(sugg, display(at))
+		}
+	}
+	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeAmbiguous,
+		Message: msg, Suggestions: sugg})
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// missingAggregation reports a column of a grouping query's select list
+// that is neither grouped nor aggregated.
+func (a *analyzer) missingAggregation(ref *ColumnRef) {
+	var parts []string
+	for _, p := range ref.Node.Parts {
+		parts = append(parts, p.Name)
+	}
+	n := partsText(parts)
+	msg := quote(n) + " is neither in GROUP BY nor inside an aggregate function: add it to GROUP BY, " +
+		"aggregate it, or write any_value(" + n + ") if any value of each group will do"
+	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeMissingAggregation,
+		Message: msg, Suggestions: []string{"any_value(" + n + ")"}})
+}
+
+// fieldNotFound reports a struct field the column's type does not have.
+func (a *analyzer) fieldNotFound(ref *ColumnRef, path, field string, fields []string) {
+	msg := "struct " + quote(path) + " has no field " + quote(field)
+	sugg := nearest(field, fields, 3)
+	for i := range sugg {
+		sugg[i] = path + "." + sugg[i]
+	}
+	switch {
+	case len(sugg) == 1:
+		msg += "; did you mean " + quote(sugg[0]) + "?"
+	case len(sugg) > 1:
+		q := make([]string, len(sugg))
+		for i, s := range sugg {
+			q[i] = quote(s)
+		}
+		msg += "; did you mean one of " + strings.Join(q, ", ") + "?"
+	case len(fields) <= 8:
+		q := make([]string, len(fields))
+		for i, s := range fields {
+			q[i] = quote(s)
+		}
+		msg += " (its fields are " + strings.Join(q, ", ") + ")"
+	}
+	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeFieldNotFound,
+		Message: msg, Suggestions: sugg})
+}
+
+// contains reports whether list has s exactly.
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// nearest returns up to n candidates closest to name by edit distance
+// (ignoring case, a swap of neighbours counting as one edit), nearest
+// first, among those close enough to be a plausible typo: at most one
+// edit for names up to five characters, a third of the length for
+// longer ones. Exact matches (ignoring case) are left out.
+func nearest(name string, candidates []string, n int) []string {
+	limit := max(1, len([]rune(name))/3)
+	type scored struct {
+		s string
+		d int
+		i int
+	}
+	var found []scored
+	seen := map[string]bool{}
+	a := []rune(strings.ToLower(name))
+	for i, c := range candidates {
+		lc := strings.ToLower(c)
+		if seen[lc] || strings.EqualFold(c, name) {
+			continue
+		}
+		seen[lc] = true
+		if d := editDistance(a, []rune(lc), limit); d <= limit {
+			found = append(found, scored{c, d, i})
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].d != found[j].d {
+			return found[i].d < found[j].d
+		}
+		return found[i].i < found[j].i
+	})
+	var out []string
+	for _, f := range found {
+		if len(out) == n {
+			break
+		}
+		out = append(out, f.s)
+	}
+	return out
+}
+
+// editDistance is the optimal-string-alignment distance of a and b, or
+// limit+1 when it is more than limit.
+func editDistance(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
+	prev2, prev, cur := rows[0], rows[1], rows[2]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] || unicode.ToLower(a[i-1]) == unicode.ToLower(b[j-1]) {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			best = min(best, cur[j])
+		}
+		if best > limit && i > 1 {
+			// every path through this row is already too long; a swap
+			// reaches back one more row, so stop only one row later
+			if prevMin(prev) > limit {
+				return limit + 1
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// prevMin returns the smallest value of a row.
+func prevMin(row []int) int {
+	m := row[0]
+	for _, v := range row[1:] {
+		m = min(m, v)
+	}
+	return m
+}

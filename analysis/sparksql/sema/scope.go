@@ -1,0 +1,280 @@
+package sema
+
+import (
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// attr is one column visible in a scope: Spark's attribute, with the
+// qualifier it can be named by.
+type attr struct {
+	name string
+	// qual is the qualifier (an alias, or the table's name as written);
+	// partial says the real qualifier may be longer (a catalog table
+	// written t is spark_catalog.default.t), so a longer qualifier that
+	// ends with qual may name it too.
+	qual    []string
+	partial bool
+	src     ColumnSource
+	// hidden is set for the right-hand copy of a USING or NATURAL join
+	// column: qualified names still reach it, unqualified ones do not.
+	hidden bool
+	// fuzzy is set for a name Spark generates from an expression, which
+	// the model cannot be sure of.
+	fuzzy bool
+	// eq identifies the attribute: two attrs with the same eq are the
+	// same column (the two sides of a USING column count as one).
+	eq  int
+	typ string
+	// item is the select item of an output column; alias says the item
+	// has an explicit alias, and a reference to it is a RefAlias.
+	item  *ast.SelectItem
+	alias bool
+}
+
+// scope is the columns visible at one level of name resolution.
+type scope struct {
+	attrs []attr
+	// complete says every relation's columns are known, with certain
+	// names: a name not found here is certainly not here.
+	complete bool
+	// qualLoose says some relation's qualifier is unknown (a table
+	// function without an alias), so a qualified name not found here
+	// may still be here.
+	qualLoose bool
+	// catalog says a catalog table is in scope, whose hidden metadata
+	// columns (_metadata, ...) Spark may supply.
+	catalog bool
+}
+
+// emptyScope is a scope with no columns, which is complete.
+func emptyScope() *scope { return &scope{complete: true} }
+
+// unknownScope is a scope with unknown columns.
+func unknownScope() *scope { return &scope{} }
+
+// concat joins two scopes side by side (a comma join, a join's ON).
+func concat(l, r *scope) *scope {
+	if l == nil {
+		return r
+	}
+	if r == nil {
+		return l
+	}
+	attrs := make([]attr, 0, len(l.attrs)+len(r.attrs))
+	attrs = append(attrs, l.attrs...)
+	attrs = append(attrs, r.attrs...)
+	return &scope{attrs: attrs, complete: l.complete && r.complete, qualLoose: l.qualLoose || r.qualLoose,
+		catalog: l.catalog || r.catalog}
+}
+
+// visible returns the attrs an unqualified * expands to.
+func (s *scope) visible() []attr {
+	var out []attr
+	for _, at := range s.attrs {
+		if !at.hidden {
+			out = append(out, at)
+		}
+	}
+	return out
+}
+
+// env is the chain of enclosing scopes a correlated subquery (or a
+// LATERAL item) sees.
+type env struct {
+	sc     *scope
+	parent *env
+}
+
+// match is the result of looking a name up in one scope.
+type match struct {
+	cands     []attr
+	nameParts int
+	// loose says a candidate matched only by the partial rule.
+	loose bool
+}
+
+// eqName compares two names as Spark's resolver does.
+func (a *analyzer) eqName(x, y string) bool {
+	if a.opts.CaseSensitive {
+		return x == y
+	}
+	return x == y || strings.EqualFold(x, y)
+}
+
+// qualMatch reports whether pre names the qualifier of at, and whether
+// only the partial rule made it match.
+func (a *analyzer) qualMatch(at *attr, pre []string) (ok, loose bool) {
+	q := at.qual
+	if len(q) == 0 {
+		return false, false
+	}
+	if len(pre) <= len(q) {
+		off := len(q) - len(pre)
+		for i, p := range pre {
+			if !a.eqName(p, q[off+i]) {
+				return false, false
+			}
+		}
+		return true, false
+	}
+	if !at.partial {
+		return false, false
+	}
+	off := len(pre) - len(q)
+	for i, p := range q {
+		if !a.eqName(pre[off+i], p) {
+			return false, false
+		}
+	}
+	return true, true
+}
+
+// lookup finds parts in s as Spark's AttributeSeq.resolve does: the
+// longest qualifier first (three parts, two, one), then the first part
+// as the column's name with the rest struct fields.
+func (a *analyzer) lookup(s *scope, parts []string) match {
+	if s == nil {
+		return match{}
+	}
+	if len(parts) >= 2 {
+		for k := min(len(parts)-1, 3); k >= 1; k-- {
+			var m match
+			for i := range s.attrs {
+				at := &s.attrs[i]
+				if !a.eqName(at.name, parts[k]) {
+					continue
+				}
+				if ok, loose := a.qualMatch(at, parts[:k]); ok {
+					m.cands = appendDistinct(m.cands, *at)
+					m.loose = m.loose || loose
+				}
+			}
+			if len(m.cands) > 0 {
+				m.nameParts = k + 1
+				return m
+			}
+		}
+	}
+	var m match
+	for _, at := range s.attrs {
+		if !at.hidden && a.eqName(at.name, parts[0]) {
+			m.cands = appendDistinct(m.cands, at)
+		}
+	}
+	m.nameParts = 1
+	return m
+}
+
+// appendDistinct appends at unless the same column is already there.
+func appendDistinct(list []attr, at attr) []attr {
+	for _, x := range list {
+		if x.eq == at.eq {
+			return list
+		}
+	}
+	return append(list, at)
+}
+
+// certainMiss reports whether parts, not found in s, is certainly not
+// there.
+func (a *analyzer) certainMiss(s *scope, parts []string) bool {
+	if s == nil {
+		return true
+	}
+	if !s.complete {
+		return false
+	}
+	if len(parts) > 1 && s.qualLoose {
+		return false
+	}
+	if s.catalog && strings.HasPrefix(parts[0], "_") {
+		// a hidden metadata column: _metadata, Delta's and Iceberg's
+		// _commit_version, _file, _pos, ...
+		return false
+	}
+	return true
+}
+
+// qualified returns the attrs of s that qualifier pre names (a t.* or
+// a qualified EXCEPT).
+func (a *analyzer) qualified(s *scope, pre []string) []attr {
+	var out []attr
+	for i := range s.attrs {
+		if ok, _ := a.qualMatch(&s.attrs[i], pre); ok {
+			out = append(out, s.attrs[i])
+		}
+	}
+	return out
+}
+
+// relAttrs returns the attrs of relation rel's columns, qualified by
+// qual.
+func (a *analyzer) relAttrs(rel *Relation, qual []string, partial bool) []attr {
+	attrs := make([]attr, len(rel.Columns))
+	for i, c := range rel.Columns {
+		attrs[i] = attr{name: c.Name, qual: qual, partial: partial, src: ColumnSource{Rel: rel, Index: i},
+			fuzzy: c.Generated, eq: a.newEq(), typ: c.Type}
+	}
+	return attrs
+}
+
+// relScope returns the scope of one relation.
+func (a *analyzer) relScope(rel *Relation, qual []string, partial bool) *scope {
+	s := &scope{attrs: a.relAttrs(rel, qual, partial), complete: rel.Complete}
+	for _, c := range rel.Columns {
+		if c.Generated {
+			s.complete = false
+		}
+	}
+	return s
+}
+
+// newEq returns a new attribute identity.
+func (a *analyzer) newEq() int {
+	a.eqs++
+	return a.eqs
+}
+
+// newRel records a relation.
+func (a *analyzer) newRel(node ast.Node, name string, cols []*OutputColumn, complete bool) *Relation {
+	r := &Relation{Node: node, Name: name, Columns: cols, Complete: complete}
+	a.m.Relations = append(a.m.Relations, r)
+	return r
+}
+
+// rename returns cols with the names of aliases (a column alias list
+// AS t(a, b)), or cols itself when there is no list. A list names all
+// columns, so the result is complete whenever the list is given.
+func rename(cols []*OutputColumn, complete bool, aliases []*ast.Ident) ([]*OutputColumn, bool) {
+	if len(aliases) == 0 {
+		return cols, complete
+	}
+	out := make([]*OutputColumn, len(aliases))
+	for i, id := range aliases {
+		c := &OutputColumn{Name: id.Name}
+		if i < len(cols) {
+			cp := *cols[i]
+			c = &cp
+			c.Name = id.Name
+			c.Generated = false
+		}
+		out[i] = c
+	}
+	return out, true
+}
+
+// colsOf returns output columns for attrs, passing each through.
+func colsOf(attrs []attr) []*OutputColumn {
+	cols := make([]*OutputColumn, len(attrs))
+	for i, at := range attrs {
+		c := &OutputColumn{Name: at.name, Generated: at.fuzzy, Type: at.typ}
+		if at.src.Rel != nil {
+			src := at.src
+			c.Source = &src
+		}
+		cols[i] = c
+	}
+	return cols
+}
