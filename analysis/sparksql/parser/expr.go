@@ -997,9 +997,25 @@ var clauseWords = map[string]bool{"FROM": true, "WHERE": true, "GROUP": true, "H
 	"ROWS": true, "RANGE": true, "PRECEDING": true, "FOLLOWING": true, "ASC": true, "DESC": true,
 	"NULLS": true, "DELAY": true, "RETURN": true, "INTO": true, "REPEATABLE": true}
 
-// clauseWord reports whether t is one of clauseWords.
+// clauseWord reports whether t, the current token, is one of clauseWords
+// and starts its clause here. Spark's parser reads such a word as an alias
+// when the clause cannot go on (GROUP not followed by BY, LIMIT at the end
+// of the statement), and so does this one.
 func (p *parser) clauseWord(t lex.Token) bool {
-	return t.Kind == lex.Ident && t.Keyword != lex.NoKeyword && clauseWords[t.Keyword.Token()]
+	if t.Kind != lex.Ident || t.Keyword == lex.NoKeyword || !clauseWords[t.Keyword.Token()] {
+		return false
+	}
+	next := p.peek(1)
+	if t.Start != p.tok().Start {
+		return true
+	}
+	switch t.Keyword.Token() {
+	case "GROUP", "ORDER", "SORT", "CLUSTER", "DISTRIBUTE":
+		return isKw(next, "BY")
+	case "LIMIT", "OFFSET", "WHERE", "HAVING", "FROM", "WINDOW":
+		return !(next.Kind == lex.Invalid || next.Kind == lex.Semicolon || next.Kind == lex.RightParen)
+	}
+	return true
 }
 
 // sortList reads sortItem, sortItem, ...

@@ -455,9 +455,104 @@ func (p *parser) failAt(t lex.Token, expected, message string) {
 	if message != "" {
 		err.Message = message
 	} else {
-		err.Message = syntaxMessage(t, expected)
+		err.Message = syntaxMessage(t, expected) + p.fixHint(t)
 	}
 	panic(bailout{err})
+}
+
+// fixHint suggests a fix for a syntax error at t: a keyword written twice, a
+// GROUP or ORDER without BY, a misspelt keyword.
+func (p *parser) fixHint(t lex.Token) string {
+	i := p.indexOf(t)
+	if i >= 2 {
+		a, b := p.toks[i-2], p.toks[i-1]
+		if a.Kind == lex.Ident && b.Kind == lex.Ident && a.Keyword != lex.NoKeyword && a.Keyword == b.Keyword &&
+			(isKw(a, "AND") || isKw(a, "OR") || isKw(a, "FROM") || isKw(a, "WHERE") || isKw(a, "SELECT") || isKw(a, "ON")) {
+			return "; " + strings.ToUpper(a.Text) + " is written twice just before this point: remove one"
+		}
+	}
+	if i >= 1 {
+		b := p.toks[i-1]
+		if (isKw(b, "GROUP") || isKw(b, "ORDER") || isKw(b, "SORT") || isKw(b, "CLUSTER") || isKw(b, "DISTRIBUTE") ||
+			isKw(b, "PARTITION")) && !isKw(t, "BY") {
+			return "; " + strings.ToUpper(b.Text) + " needs BY: write " + strings.ToUpper(b.Text) + " BY " + t.Text
+		}
+	}
+	if t.Kind == lex.Ident && t.Keyword == lex.NoKeyword {
+		if kw := nearKeyword(t.Text); kw != "" {
+			return "; did you mean " + kw + "?"
+		}
+	}
+	if i >= 1 {
+		if b := p.toks[i-1]; b.Kind == lex.Ident && b.Keyword == lex.NoKeyword {
+			if kw := nearKeyword(b.Text); kw != "" {
+				return "; is " + b.Text + " a misspelt " + kw + "? (Spark read it as a name)"
+			}
+		}
+	}
+	return ""
+}
+
+// indexOf returns the index of t among the parser's tokens.
+func (p *parser) indexOf(t lex.Token) int {
+	lo, hi := 0, len(p.toks)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if p.toks[m].Start < t.Start {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// hintKeywords are the keywords a misspelling is compared with.
+var hintKeywords = []string{"SELECT", "FROM", "WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "JOIN",
+	"UNION", "INSERT", "CREATE", "DISTINCT", "BETWEEN", "WINDOW", "PARTITION", "VALUES", "STREAM",
+	"MATERIALIZED", "STREAMING", "TABLE", "VIEW", "FLOW", "INTERVAL", "WATERMARK", "EXCEPT", "INTERSECT",
+	"LATERAL", "OFFSET", "QUALIFY"}
+
+// nearKeyword returns the keyword one edit (a changed, missing, extra or
+// swapped letter) away from word, or "".
+func nearKeyword(word string) string {
+	w := strings.ToUpper(word)
+	if len(w) < 4 {
+		return ""
+	}
+	for _, k := range hintKeywords {
+		if k != w && oneEdit(w, k) && k != "QUALIFY" {
+			return k
+		}
+	}
+	return ""
+}
+
+// oneEdit reports whether a and b differ by one edit.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 0:
+		diff := -1
+		for i := 0; i < len(a); i++ {
+			if a[i] != b[i] {
+				if diff >= 0 {
+					return diff == i-1 && a[diff] == b[i] && a[i] == b[diff] && a[i+1:] == b[i+1:]
+				}
+				diff = i
+			}
+		}
+		return true
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return a[i:] == b[i+1:]
+	}
+	return false
 }
 
 // failLimit abandons the statement because it exceeds one of the
