@@ -472,6 +472,11 @@ func (p *parser) fixHint(t lex.Token) string {
 		}
 	}
 	if i >= 1 {
+		if h := duckdbHint(p.toks[i-1], t, i >= 2 && p.toks[i-2].Kind == lex.Asterisk); h != "" {
+			return h
+		}
+	}
+	if i >= 1 {
 		b := p.toks[i-1]
 		if (isKw(b, "GROUP") || isKw(b, "ORDER") || isKw(b, "SORT") || isKw(b, "CLUSTER") || isKw(b, "DISTRIBUTE") ||
 			isKw(b, "PARTITION")) && !isKw(t, "BY") {
@@ -488,6 +493,33 @@ func (p *parser) fixHint(t lex.Token) string {
 			if kw := nearKeyword(b.Text); kw != "" {
 				return "; is " + b.Text + " a misspelt " + kw + "? (Spark read it as a name)"
 			}
+		}
+	}
+	return ""
+}
+
+// duckdbHint explains DuckDB syntax that Spark SQL does not have, when an
+// error at t follows the word b (afterStar: b follows a *).
+func duckdbHint(b, t lex.Token, afterStar bool) string {
+	if b.Kind != lex.Ident {
+		return ""
+	}
+	switch strings.ToUpper(b.Text) {
+	case "EXCLUDE":
+		if afterStar {
+			return "; * EXCLUDE (...) is DuckDB syntax: Spark SQL writes * EXCEPT (...)"
+		}
+	case "REPLACE":
+		if afterStar {
+			return "; * REPLACE (...) is DuckDB syntax: Spark SQL has no equivalent; list the columns"
+		}
+	case "QUALIFY":
+		return "; QUALIFY is not Spark SQL: filter the window function in an outer query (SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1)"
+	case "POSITIONAL":
+		return "; POSITIONAL JOIN is DuckDB syntax, not Spark SQL"
+	case "UNION", "EXCEPT", "INTERSECT":
+		if isKw(t, "BY") {
+			return "; " + strings.ToUpper(b.Text) + " BY NAME is not Spark SQL 4.1: list the columns of each side in the same order"
 		}
 	}
 	return ""
