@@ -544,12 +544,20 @@ func nameParts(n *ast.Name) ([]string, bool) {
 	if n == nil || len(n.Parts) == 0 {
 		return nil, false
 	}
-	parts := make([]string, len(n.Parts))
-	for i, p := range n.Parts {
+	parts := make([]string, 0, len(n.Parts))
+	for _, p := range n.Parts {
 		if p == nil || p.Expr != nil || p.Name == "" {
 			return nil, false
 		}
-		parts[i] = p.Name
+		if identifierClause(p) && strings.ContainsAny(p.Name, ".`") {
+			// IDENTIFIER('db.t'): Spark reads the string as a name
+			if strings.Contains(p.Name, "`") {
+				return nil, false
+			}
+			parts = append(parts, strings.Split(p.Name, ".")...)
+			continue
+		}
+		parts = append(parts, p.Name)
 	}
 	return parts, true
 }

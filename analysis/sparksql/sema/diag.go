@@ -268,7 +268,8 @@ func contains(list []string, s string) bool {
 // (ignoring case, a swap of neighbours counting as one edit), nearest
 // first, among those close enough to be a plausible typo: at most one
 // edit for names up to five characters, a third of the length for
-// longer ones. Exact matches (ignoring case) are left out.
+// longer ones. An exact match is left out (one differing only in case is
+// the nearest: under spark.sql.caseSensitive it is the likely fix).
 func nearest(name string, candidates []string, n int) []string {
 	limit := max(1, len([]rune(name))/3)
 	type scored struct {
@@ -281,7 +282,7 @@ func nearest(name string, candidates []string, n int) []string {
 	a := []rune(strings.ToLower(name))
 	for i, c := range candidates {
 		lc := strings.ToLower(c)
-		if seen[lc] || strings.EqualFold(c, name) {
+		if seen[lc] || c == name {
 			continue
 		}
 		seen[lc] = true

@@ -37,8 +37,9 @@ type ctx struct {
 	opaque  bool
 	// allowAll lets ALL stand (GROUP BY ALL, ORDER BY ALL).
 	allowAll bool
-	// quiet suppresses diagnostics (LIMIT, time travel, PIVOT values).
-	quiet bool
+	// quiet suppresses diagnostics (LIMIT, time travel, PIVOT values);
+	// quietQualified those of qualified names only.
+	quiet, quietQualified bool
 	// groupRefs collects every column reference (GROUP BY, PIVOT).
 	groupRefs *[]*ColumnRef
 }
@@ -285,8 +286,8 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 	parts := make([]string, len(col.Parts))
 	for i, p := range col.Parts {
 		// IDENTIFIER(expr), or IDENTIFIER('a.b') read as one part: the
-		// name is not known as written.
-		if p == nil || p.Expr != nil || p.Name == "" || (!p.Quoted && strings.Contains(p.Name, ".")) {
+		// model does not split it.
+		if p == nil || p.Expr != nil || p.Name == "" || (identifierClause(p) && strings.ContainsAny(p.Name, ".`")) {
 			return
 		}
 		parts[i] = p.Name
@@ -324,7 +325,7 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 	if c.allowAll && len(parts) == 1 && !col.Parts[0].Quoted && strings.EqualFold(parts[0], "ALL") {
 		return
 	}
-	if uncertain || c.quiet {
+	if uncertain || c.quiet || (c.quietQualified && len(parts) > 1) {
 		return
 	}
 	ref.Kind = RefUnresolved
@@ -526,6 +527,12 @@ func visitExpr(x ast.Expr, fn func(ast.Expr) bool) {
 	case *ast.Collate:
 		v(x.X)
 	}
+}
+
+// identifierClause reports whether id was written IDENTIFIER('...'): its
+// range is far longer than a quoted name would be.
+func identifierClause(id *ast.Ident) bool {
+	return id.Quoted && id.End-id.Start >= len(id.Name)+len("IDENTIFIER('')")
 }
 
 // unparen strips parentheses.

@@ -48,7 +48,7 @@ func (a *analyzer) relation(r ast.Relation, outer *env, left *scope) *scope {
 		if r.Temporal != nil {
 			a.expr(r.Temporal.Value, ctx{outer: outer, quiet: true})
 		}
-		return a.watermark(r.Watermark, sc, outer)
+		return a.watermark(r.Watermark, sc, outer, r.Alias != nil)
 	case *ast.SubqueryRel:
 		if r == nil || r.Query == nil {
 			break
@@ -68,21 +68,21 @@ func (a *analyzer) relation(r ast.Relation, outer *env, left *scope) *scope {
 		rel := a.newRel(r, name, cols, complete)
 		sc := a.relScope(rel, qual, false)
 		sc.catalog = res.catalog
-		return a.watermark(r.Watermark, sc, outer)
+		return a.watermark(r.Watermark, sc, outer, r.Alias != nil)
 	case *ast.ParenRel:
 		if r == nil {
 			break
 		}
 		inner := a.relation(r.Rel, outer, left)
 		if r.Alias == nil || r.Alias.Name == nil {
-			return a.watermark(r.Watermark, inner, outer)
+			return a.watermark(r.Watermark, inner, outer, false)
 		}
 		vis := inner.visible()
 		cols, complete := rename(colsOf(vis), inner.complete, r.Alias.Columns)
 		rel := a.newRel(r, r.Alias.Name.Name, cols, complete)
 		sc := a.relScope(rel, []string{r.Alias.Name.Name}, false)
 		sc.catalog = inner.catalog
-		return a.watermark(r.Watermark, sc, outer)
+		return a.watermark(r.Watermark, sc, outer, true)
 	case *ast.Values:
 		if r == nil {
 			break
@@ -167,12 +167,15 @@ func (a *analyzer) tableRead(node ast.Node, name *ast.Name, alias *ast.TableAlia
 }
 
 // watermark resolves WATERMARK col DELAY OF ... against the relation's
-// own columns; an alias there adds a column.
-func (a *analyzer) watermark(w *ast.Watermark, sc *scope, outer *env) *scope {
+// own columns; an alias there adds a column. The clause is written before
+// the relation's alias (STREAM t WATERMARK ts DELAY OF ... AS x), and
+// whether a qualified name in it sees the alias or the table's name is
+// not certain: with aliased set, such a name is not reported.
+func (a *analyzer) watermark(w *ast.Watermark, sc *scope, outer *env, aliased bool) *scope {
 	if w == nil || w.Column == nil {
 		return sc
 	}
-	a.expr(w.Column.X, ctx{primary: sc, outer: outer, clause: "WATERMARK"})
+	a.expr(w.Column.X, ctx{primary: sc, outer: outer, clause: "WATERMARK", quietQualified: aliased})
 	if w.Column.Alias == nil {
 		return sc
 	}
@@ -242,7 +245,7 @@ func (a *analyzer) tableFunc(t *ast.TableFunc, outer *env, left *scope) *scope {
 	// without an alias, what a qualified name may call the function's
 	// columns is not certain
 	sc.qualLoose = qual == nil
-	return a.watermark(t.Watermark, sc, outer)
+	return a.watermark(t.Watermark, sc, outer, t.Alias != nil)
 }
 
 // tableArg analyzes a TABLE argument of a table function.

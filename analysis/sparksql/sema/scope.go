@@ -189,10 +189,14 @@ func (a *analyzer) certainMiss(s *scope, parts []string) bool {
 	if len(parts) > 1 && s.qualLoose {
 		return false
 	}
-	if s.catalog && strings.HasPrefix(parts[0], "_") {
-		// a hidden metadata column: _metadata, Delta's and Iceberg's
-		// _commit_version, _file, _pos, ...
-		return false
+	if s.catalog {
+		for _, p := range parts {
+			if strings.HasPrefix(p, "_") {
+				// a hidden metadata column: _metadata, Delta's and
+				// Iceberg's _commit_version, _file, _pos, ...
+				return false
+			}
+		}
 	}
 	return true
 }
