@@ -349,6 +349,9 @@ func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
 		f.AggLoc = ir.Loc{File: file, Start: q.AggLoc.Start, End: q.AggLoc.End}
 	}
 	f.Dialect = q.Parser
+	if f.Watermark == nil && q.Watermark != nil {
+		f.Watermark = q.Watermark
+	}
 	if q.SparkOnly != nil {
 		f.SparkSyntax = &ir.SyntaxStop{Loc: ir.Loc{File: file, Start: q.SparkOnly.Start, End: q.SparkOnly.End}, Message: q.SparkOnlyMessage}
 	}

@@ -227,6 +227,10 @@ type Watermark struct {
 	Column string
 	Delay  string
 	Loc    Loc
+	// InSQL is set when the watermark is the query's own WATERMARK col
+	// DELAY OF INTERVAL ... clause, which Spark runs as written (rather
+	// than an @watermark pragma that must be lowered).
+	InSQL bool
 }
 
 // CDC describes an apply-changes flow.

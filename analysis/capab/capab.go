@@ -144,7 +144,7 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 		if f.CDC != nil {
 			out = append(out, Use{Feature: CDCFlow, Loc: f.CDC.Loc})
 		}
-		if f.Watermark != nil {
+		if f.Watermark != nil && !f.Watermark.InSQL {
 			out = append(out, Use{Feature: WatermarkSetting, Loc: f.Watermark.Loc})
 		}
 		if f.Trigger.Kind == ir.ProcessingTime || f.Trigger.Kind == ir.Continuous {

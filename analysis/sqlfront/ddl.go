@@ -350,8 +350,18 @@ func (p *stmtParser) closeParen(i int) int {
 	return -1
 }
 
+// sparkString reports whether token i is a "double-quoted" string, which
+// it is in the Spark dialect.
+func (p *stmtParser) sparkString(i int) bool {
+	return i < len(p.toks) && p.dialect == DialectSpark && p.toks[i].kind == tkQuoted && p.text[p.toks[i].start] == '"'
+}
+
 // stringAt returns the unescaped string literal at token i.
 func (p *stmtParser) stringAt(i int, what string) (string, bool) {
+	if i < len(p.toks) && p.dialect == DialectSpark && p.toks[i].kind == tkQuoted && !p.toks[i].open && p.text[p.toks[i].start] == '"' {
+		// "..." is a string in Spark SQL
+		return unescapeString(p.text[p.toks[i].start:p.toks[i].end]), true
+	}
 	if i >= len(p.toks) || p.toks[i].kind != tkString {
 		p.errTok(i, fmt.Sprintf("%s needs a quoted string, found %s: write %s 'text'", what, p.tokDesc(i), what))
 		return "", false
@@ -521,7 +531,7 @@ func (p *stmtParser) properties(i int) (map[string]string, int, bool) {
 	k := i + 1
 	for k < c {
 		var key string
-		if p.toks[k].kind == tkString && !p.toks[k].open {
+		if (p.toks[k].kind == tkString || p.sparkString(k)) && !p.toks[k].open {
 			key = unescapeString(p.text[p.toks[k].start:p.toks[k].end])
 			k++
 		} else if name, _, next, ok := p.dottedName(k); ok {
@@ -545,7 +555,7 @@ func (p *stmtParser) properties(i int) (map[string]string, int, bool) {
 		}
 		t := p.toks[k]
 		switch {
-		case t.kind == tkString && !t.open:
+		case (t.kind == tkString || p.sparkString(k)) && !t.open:
 			props[key] = unescapeString(p.text[t.start:t.end])
 		case t.kind == tkNumber || t.kind == tkWord:
 			props[key] = sign + p.text[t.start:t.end]
@@ -625,6 +635,20 @@ func (p *stmtParser) flow(i int) {
 // set parses SET key = value.
 func (p *stmtParser) set() {
 	p.st.Kind = Set
+	if p.kw(1, "CATALOG") && len(p.toks) == 3 {
+		// SET CATALOG c: like USE CATALOG, later unqualified names resolve
+		// in c
+		p.st.Kind = UseCatalog
+		name := p.text[p.toks[2].start:p.toks[2].end]
+		if p.toks[2].kind == tkString || p.toks[2].kind == tkQuoted {
+			name = unquoteIdent(name)
+			if p.toks[2].kind == tkString {
+				name = unescapeString(p.text[p.toks[2].start:p.toks[2].end])
+			}
+		}
+		p.st.SetValue = name
+		return
+	}
 	if len(p.toks) == 1 {
 		p.errTok(0, "SET needs a key and a value: write SET key = value")
 		return

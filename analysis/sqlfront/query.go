@@ -163,6 +163,9 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 		return q, []ir.Diagnostic{sparkSyntaxDiag(file, text, sp, toks, sr.err)}
 	}
 	q.Spark = sr.query
+	if sr.watermark != nil {
+		q.Watermark = sqlWatermark(file, text, sr.watermark)
+	}
 	for _, r := range sr.refs {
 		q.Refs = append(q.Refs, ir.Ref{Name: r.name, Streaming: r.stream, Loc: ir.Loc{File: file, Start: r.loc.Start, End: r.loc.End}})
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/lex"
 	"github.com/thund-dev/thund/analysis/sparksql/parser"
+	"github.com/thund-dev/thund/ir"
 )
 
 // sparkRead is what the Spark SQL parser learns of one query: its tree
@@ -22,6 +23,8 @@ type sparkRead struct {
 	// names of aggregate calls outside windows in it.
 	groups []ast.Range
 	aggs   []ast.Range
+	// watermark is the first WATERMARK clause.
+	watermark *ast.Watermark
 }
 
 type sparkRef struct {
@@ -250,11 +253,10 @@ func (w *sparkWalker) relation(rel ast.Relation, sc *scope, expr bool) {
 		if x.Temporal != nil {
 			w.expr(x.Temporal.Value, sc)
 		}
-		if x.Watermark != nil {
-			w.expr(x.Watermark.Column.X, sc)
-		}
+		w.watermark(x.Watermark, sc, expr)
 	case *ast.SubqueryRel:
 		w.query(x.Query, sc, expr)
+		w.watermark(x.Watermark, sc, expr)
 	case *ast.ParenRel:
 		w.relation(x.Rel, sc, expr)
 	case *ast.Values:
@@ -271,6 +273,17 @@ func (w *sparkWalker) relation(rel ast.Relation, sc *scope, expr bool) {
 		if x.Input != nil {
 			w.relation(x.Input, sc, expr)
 		}
+	}
+}
+
+// watermark records the first WATERMARK clause of the data flow.
+func (w *sparkWalker) watermark(wm *ast.Watermark, sc *scope, expr bool) {
+	if wm == nil {
+		return
+	}
+	w.expr(wm.Column.X, sc)
+	if w.r.watermark == nil && !expr {
+		w.r.watermark = wm
 	}
 }
 
@@ -445,4 +458,32 @@ func isAggregateName(n *ast.Name) bool {
 		return strings.EqualFold(n.Parts[0].Name, "system") && strings.EqualFold(n.Parts[1].Name, "builtin")
 	}
 	return false
+}
+
+// sqlWatermark describes a WATERMARK clause as an ir.Watermark: the
+// column as written (its alias if it has one) and the delay as an
+// interval's text ("10 seconds").
+func sqlWatermark(file, text string, wm *ast.Watermark) *ir.Watermark {
+	col := text[wm.Column.X.Span().Start:wm.Column.X.Span().End]
+	if c, ok := wm.Column.X.(*ast.Column); ok {
+		col = c.Parts[len(c.Parts)-1].Name
+	}
+	if wm.Column.Alias != nil {
+		col = wm.Column.Alias.Name
+	}
+	var delay []string
+	if d := wm.Delay; d != nil {
+		for _, u := range d.Units {
+			v := text[u.Value.Span().Start:u.Value.Span().End]
+			if l, ok := u.Value.(*ast.Literal); ok && l.Str != nil {
+				v = l.Str.Value
+			}
+			if u.Negative {
+				v = "-" + v
+			}
+			delay = append(delay, v+" "+strings.ToLower(u.Unit))
+		}
+	}
+	return &ir.Watermark{Column: col, Delay: strings.Join(delay, " "), InSQL: true,
+		Loc: ir.Loc{File: file, Start: wm.Start, End: wm.End}}
 }

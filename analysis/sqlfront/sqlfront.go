@@ -177,6 +177,9 @@ type Query struct {
 	// identifiers for PostgreSQL and DuckDB, string literals for Spark SQL
 	// (unless spark.sql.ansi.doubleQuotedIdentifiers is set).
 	DoubleQuoted []Span
+	// Watermark is the first WATERMARK col DELAY OF INTERVAL ... clause of
+	// the query's data flow (Spark dialect), with InSQL set.
+	Watermark *ir.Watermark
 	// Spark is the query's Spark SQL syntax tree (Spark dialect only; nil
 	// when the dialect is DuckDB or the query has a syntax error). Its
 	// offsets are file offsets.
