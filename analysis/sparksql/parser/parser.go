@@ -235,7 +235,16 @@ func (p *parser) statementRecover(single bool) (ast.Stmt, *ast.SyntaxError) {
 	if end < from {
 		end = from
 	}
-	return &ast.BadStmt{Range: ast.Range{Start: from, End: end}, Partial: partial}, err
+	bad := &ast.BadStmt{Range: ast.Range{Start: from, End: end}, Partial: partial}
+	// The partial statement was abandoned before its range was set: it
+	// covers what the bad statement covers.
+	switch st := partial.(type) {
+	case *ast.Create:
+		st.Range = bad.Range
+	case *ast.CreateFlow:
+		st.Range = bad.Range
+	}
+	return bad, err
 }
 
 // skipStatement moves to the first top-level semicolon at or after the
