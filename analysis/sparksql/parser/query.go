@@ -1155,6 +1155,10 @@ func (p *parser) pipe(x ast.QueryExpr) ast.QueryExpr {
 		op.Org = q
 	}
 	op.Range = p.rangeFrom(start)
+	if op.Select != nil {
+		// the SELECT, EXTEND, WHERE or AGGREGATE clause is the operator
+		op.Select.Range = op.Range
+	}
 	pp.Ops = append(pp.Ops, op)
 	pp.Range = ast.Range{Start: pp.Input.Span().Start, End: p.prevEnd()}
 	return pp
