@@ -34,7 +34,7 @@ import (
 func TestCancelStorm(t *testing.T) {
 	// The analyser's DuckDB parser is a process-wide database opened on
 	// first use and kept: open it before goleak takes its snapshot.
-	sqlfront.Parse("warm-up.sql", "SELECT FROM WHERE (")
+	sqlfront.ParseDialect("warm-up.sql", "SELECT FROM WHERE (", sqlfront.DialectDuckDB)
 	// So is the engine's guard parser (engine.CheckQuery).
 	engine.CheckQuery(context.Background(), "SELECT 1")
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
