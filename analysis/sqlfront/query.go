@@ -193,35 +193,36 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 	}
 	// Can the native engine run the text as written? It hands it to
 	// DuckDB, which reads a large part of Spark SQL but not all of it.
-	var f found
-	parsed, pgErr, res, d := parseInput(file, text, sp, toks, input, &f)
-	if parsed == "" && d == nil {
-		if alt, changed := sparkTolerant(text, input, sp, toks); changed {
-			if p2, _, _, d2 := parseInput(file, text, sp, toks, alt, &found{}); p2 != "" && d2 == nil {
-				parsed = "spark"
+	// PostgreSQL's grammar, which DuckDB's derives from, answers most
+	// texts without building a tree; DuckDB's own parser the rest.
+	q.Parser = "postgres"
+	if pgReads(input) {
+		if usesDuckReserved(text, toks) {
+			if r, err := duckParse(input); err == nil && r.failed {
+				q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, r)
 			}
 		}
-		if res.opaque && strings.Contains(res.message, "Only SELECT") {
-			return q, []ir.Diagnostic{syntaxDiag(file, text, sp, toks, input, pgErr, res)}
-		}
-		q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, res)
-		if parsed == "" {
-			parsed = "spark"
-		}
-	} else if parsed == "postgres" && usesDuckReserved(text, toks) {
-		if r, err := duckParse(input); err == nil && r.failed {
-			q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, r)
-		}
+		return q, nil
 	}
-	if d != nil {
-		parsed = "spark"
+	res, err := duckParse(input)
+	switch {
+	case err == nil && !res.failed:
+		return q, nil
+	case res.opaque && strings.Contains(res.message, "Only SELECT"):
+		_, pgErr := pg_query.Parse(input)
+		return q, []ir.Diagnostic{syntaxDiag(file, text, sp, toks, input, pgErr, res)}
 	}
-	q.Parser = parsed
-	if parsed == "duckdb" {
-		// Spark reads it, so no DuckDB-only syntax made it valid.
-		q.Parser = "postgres"
-	}
+	q.Parser = "spark"
+	q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, res)
 	return q, nil
+}
+
+// pgReads reports whether PostgreSQL's grammar reads input as exactly one
+// statement. It asks the parser for the statements' bounds only, which
+// costs a fraction of a full parse tree.
+func pgReads(input string) bool {
+	stmts, err := pg_query.SplitWithParser(input, true)
+	return err == nil && len(stmts) == 1
 }
 
 // sparkSyntaxDiag turns a Spark syntax error into a diagnostic.

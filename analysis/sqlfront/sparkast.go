@@ -33,13 +33,11 @@ type sparkRef struct {
 	loc    ast.Range
 }
 
-// readSpark parses the query text[sp] with Spark's grammar. The parser
-// sees the whole text up to the query's end with everything before the
-// query blanked, so its offsets are file offsets.
+// readSpark parses the query text[sp] with Spark's grammar; offsets are
+// file offsets.
 func readSpark(file, text string, sp Span) *sparkRead {
-	src := blankPrefix(text, sp)
 	r := &sparkRead{}
-	st, errs := parser.ParseStatement(src, parser.Options{})
+	st, errs := parser.ParseStatementAt(text, sp.Start, sp.End, parser.Options{})
 	if len(errs) > 0 {
 		r.err = errs[0]
 		if errs[0].Class == "THUND_UNSUPPORTED" {
@@ -57,24 +55,6 @@ func readSpark(file, text string, sp Span) *sparkRead {
 	w := sparkWalker{r: r, file: file}
 	w.query(qs.Query, nil, false)
 	return r
-}
-
-// blankPrefix returns text[:sp.End] with every byte before sp.Start that
-// is not a line break turned into a space.
-func blankPrefix(text string, sp Span) string {
-	if sp.Start == 0 {
-		return text[:sp.End]
-	}
-	b := make([]byte, sp.End)
-	for i := 0; i < sp.Start; i++ {
-		if c := text[i]; c == '\n' || c == '\r' {
-			b[i] = c
-		} else {
-			b[i] = ' '
-		}
-	}
-	copy(b[sp.Start:], text[sp.Start:sp.End])
-	return string(b)
 }
 
 // sparkWalker collects references, calls and aggregation over a Spark

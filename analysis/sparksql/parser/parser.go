@@ -118,6 +118,33 @@ func ParseStatement(src string, opts Options) (ast.Stmt, []*ast.SyntaxError) {
 	return st, nil
 }
 
+// ParseStatementAt is ParseStatement of text[start:end], with every range
+// of the tree and the errors an offset into text: a caller holding a whole
+// file parses one of its statements without copying it.
+func ParseStatementAt(text string, start, end int, opts Options) (ast.Stmt, []*ast.SyntaxError) {
+	start = max(0, min(start, len(text)))
+	end = max(start, min(end, len(text)))
+	p := newParserAt(text, start, end, opts)
+	whole := ast.Range{Start: start, End: end}
+	if p.unclosed != nil {
+		return &ast.BadStmt{Range: whole}, []*ast.SyntaxError{p.unclosed}
+	}
+	for p.tok().Kind == lex.Semicolon {
+		p.pos++
+	}
+	if p.atEOF() {
+		return &ast.BadStmt{Range: whole}, []*ast.SyntaxError{{
+			Range: whole, Class: "PARSE_EMPTY_STATEMENT",
+			Message: "syntax error, unexpected empty statement: write a query or a command",
+		}}
+	}
+	st, err := p.statementRecover(true)
+	if err != nil {
+		return st, []*ast.SyntaxError{err}
+	}
+	return st, nil
+}
+
 // ParseExpression parses src as one expression with an optional alias
 // (Spark's singleExpression).
 func ParseExpression(src string, opts Options) (ast.Expr, []*ast.SyntaxError) {
@@ -179,10 +206,16 @@ type parser struct {
 // bailout is the panic value that abandons the statement being parsed.
 type bailout struct{ err *ast.SyntaxError }
 
-func newParser(src string, opts Options) *parser {
-	all := lex.Lex(src)
+func newParser(src string, opts Options) *parser { return newParserAt(src, 0, len(src), opts) }
+
+// newParserAt makes a parser of src[start:end] whose offsets are offsets
+// into src.
+func newParserAt(src string, start, end int, opts Options) *parser {
+	all := lex.Lex(src[start:end])
 	p := &parser{src: src, opts: opts, toks: make([]lex.Token, 0, len(all)+1)}
 	for _, t := range all {
+		t.Start += start
+		t.End += start
 		switch {
 		case t.Kind.IsComment():
 			p.comments = append(p.comments, ast.Range{Start: t.Start, End: t.End})
@@ -198,7 +231,7 @@ func newParser(src string, opts Options) *parser {
 			p.toks = append(p.toks, t)
 		}
 	}
-	p.toks = append(p.toks, lex.Token{Kind: lex.Invalid, Start: len(src), End: len(src)})
+	p.toks = append(p.toks, lex.Token{Kind: lex.Invalid, Start: end, End: end})
 	return p
 }
 
