@@ -53,6 +53,10 @@ type result struct {
 	sel   *selInfo
 	// catalog says a catalog table's metadata columns may pass through.
 	catalog bool
+	// hidden are the columns that are no output columns but that a
+	// qualified name in the next pipe operator still reaches (the other
+	// side of a USING join's column).
+	hidden []attr
 }
 
 // selInfo is the scope of a SELECT, which the query's ORDER BY also sees.
@@ -60,6 +64,8 @@ type selInfo struct {
 	from    *scope
 	outer   *env
 	virtual bool
+	// group are the GROUP BY expressions ORDER BY can name.
+	group []attr
 }
 
 // query analyzes a query with its WITH and ORDER BY, LIMIT, ...
@@ -73,7 +79,7 @@ func (a *analyzer) query(q *ast.Query, outer *env) *result {
 	a.ctes = saved
 	out := &Output{Node: q, Columns: res.out.Columns, Complete: res.out.Complete}
 	a.m.outputs[q] = out
-	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog}
+	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog, hidden: res.hidden}
 }
 
 // with puts the CTEs of w in scope, each visible to the CTEs after it
@@ -147,6 +153,9 @@ func (a *analyzer) organization(q *ast.Query, res *result, outer *env) {
 	}
 	if len(q.OrderBy)+len(q.SortBy)+len(q.ClusterBy)+len(q.DistributeBy) > 0 {
 		c.first = a.outScope(res, q.Body, true)
+		if res.sel != nil {
+			c.first.attrs = append(c.first.attrs, res.sel.group...)
+		}
 	}
 	for _, list := range [][]*ast.SortItem{q.OrderBy, q.SortBy} {
 		c.clause = "ORDER BY"
@@ -189,9 +198,6 @@ func (a *analyzer) outScope(res *result, node ast.Node, keepAlias bool) *scope {
 	complete := res.out.Complete
 	for i := range attrs {
 		at := &attrs[i]
-		if at.fuzzy {
-			complete = false
-		}
 		if !keepAlias {
 			at.item, at.alias = nil, false
 		}
@@ -201,6 +207,10 @@ func (a *analyzer) outScope(res *result, node ast.Node, keepAlias bool) *scope {
 			}
 			at.src = ColumnSource{Rel: rel, Index: i}
 		}
+	}
+	for _, at := range res.hidden {
+		at.hidden = true
+		attrs = append(attrs, at)
 	}
 	return &scope{attrs: attrs, complete: complete, catalog: res.catalog}
 }
@@ -248,16 +258,22 @@ func (a *analyzer) body(b ast.QueryExpr, outer *env) *result {
 	if b != nil {
 		a.m.outputs[b] = out
 	}
-	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog}
+	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog, hidden: res.hidden}
 }
 
 // setResult is the output of a set operation: the left arm's columns.
 func (a *analyzer) setResult(l *result) *result {
 	attrs := make([]attr, len(l.attrs))
 	cols := make([]*OutputColumn, len(l.attrs))
+	same := map[int]int{}
 	for i, at := range l.attrs {
-		attrs[i] = attr{name: at.name, qual: at.qual, partial: at.partial, fuzzy: at.fuzzy, eq: a.newEq(), typ: at.typ}
-		cols[i] = &OutputColumn{Name: at.name, Generated: at.fuzzy, Type: at.typ}
+		eq, ok := same[at.eq]
+		if !ok {
+			eq = a.newEq()
+			same[at.eq] = eq
+		}
+		attrs[i] = attr{name: at.name, qual: at.qual, partial: at.partial, fuzzy: at.fuzzy, eq: eq, typ: at.typ}
+		cols[i] = &OutputColumn{Name: at.name, Generated: at.fuzzy != sure, fuzz: at.fuzzy, Type: at.typ, eq: eq}
 	}
 	return &result{out: &Output{Columns: cols, Complete: l.out.Complete}, attrs: attrs, catalog: l.catalog}
 }
@@ -266,8 +282,8 @@ func (a *analyzer) setResult(l *result) *result {
 // through.
 func (a *analyzer) scopeResult(sc *scope) *result {
 	attrs := sc.visible()
-	complete := sc.complete
-	return &result{out: &Output{Columns: colsOf(attrs), Complete: complete}, attrs: attrs, catalog: sc.catalog}
+	return &result{out: &Output{Columns: colsOf(attrs), Complete: sc.complete}, attrs: attrs, catalog: sc.catalog,
+		hidden: hiddenOf(sc)}
 }
 
 // selectQ analyzes a SELECT (or a pipe operator's SELECT, EXTEND,
@@ -304,6 +320,7 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 	var cols []*OutputColumn
 	var attrs []attr
 	complete := true
+	var hidden []attr
 	for _, it := range s.Items {
 		if it == nil {
 			continue
@@ -325,14 +342,12 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		complete = complete && ok
 		cols = append(cols, ic...)
 		attrs = append(attrs, ia...)
-		if it.Alias != nil && it.Alias.Expr == nil && len(ia) == 1 {
-			lca = append(lca, ia[0])
-		}
+		lca = append(lca, ia...)
 	}
 	if len(s.Items) == 0 && s.Transform == nil {
 		// FROM t alone (a pipe's input): the FROM scope is the output
-		vis := S.visible()
-		cols, attrs, complete = colsOf(vis), vis, S.complete
+		sr := a.scopeResult(S)
+		cols, attrs, complete, hidden = sr.out.Columns, sr.attrs, S.complete, sr.hidden
 	}
 	for _, nw := range s.Windows {
 		if nw != nil {
@@ -340,18 +355,20 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		}
 	}
 	var groupRefs []*ColumnRef
+	var groupAttrs []attr
 	if s.GroupBy != nil {
 		c := base
 		c.allowAll, c.clause, c.groupRefs = true, "GROUP BY", &groupRefs
 		if !a.opts.NoGroupByAliases {
-			c.after = aliasScope(attrs)
+			c.after = itemScope(attrs)
 		}
 		a.groupItems(s.GroupBy.Items, c)
 		a.groupItems(s.GroupBy.GroupingSets, c)
+		groupAttrs = a.groupScope(s.GroupBy.GroupingSets, a.groupScope(s.GroupBy.Items, nil))
 	}
 	if s.Having != nil {
 		c := base
-		c.first = &scope{attrs: attrs, complete: complete && !anyFuzzy(attrs), catalog: S.catalog}
+		c.first = &scope{attrs: append(append([]attr(nil), attrs...), groupAttrs...), complete: complete, catalog: S.catalog}
 		c.gc, c.clause = gc, "HAVING"
 		a.expr(s.Having, c)
 	}
@@ -373,33 +390,51 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 			attrs = append(attrs, attr{name: n, eq: a.newEq()})
 		}
 	}
-	grouping := s.GroupBy != nil || s.Having != nil || gc.agg
+	// HAVING alone, without an aggregate, is a filter under
+	// spark.sql.legacy.parser.havingWithoutGroupByAsWhere: not counted
+	grouping := s.GroupBy != nil || gc.agg
 	if grouping && input == nil && s.Transform == nil && !gc.window && S.complete {
 		a.checkGrouping(s, gc, groupRefs)
 	}
 	out := &Output{Node: s, Columns: cols, Complete: complete}
-	return &result{out: out, attrs: attrs, sel: &selInfo{from: S, outer: outer, virtual: virtual}, catalog: S.catalog}
+	return &result{out: out, attrs: attrs, sel: &selInfo{from: S, outer: outer, virtual: virtual, group: groupAttrs},
+		catalog: S.catalog, hidden: hidden}
 }
 
-// anyFuzzy reports whether any attr's name is one Spark generates.
-func anyFuzzy(attrs []attr) bool {
-	for _, at := range attrs {
-		if at.fuzzy {
-			return true
-		}
-	}
-	return false
-}
-
-// aliasScope is the scope of the explicit aliases among attrs.
-func aliasScope(attrs []attr) *scope {
+// itemScope is the scope of the select items (not the columns of a *)
+// among attrs: GROUP BY sees their aliases, explicit or Spark's own.
+func itemScope(attrs []attr) *scope {
 	s := &scope{complete: true}
 	for _, at := range attrs {
-		if at.alias {
+		if at.item != nil {
 			s.attrs = append(s.attrs, at)
 		}
 	}
 	return s
+}
+
+// groupScope returns the GROUP BY expressions that are not plain
+// columns, as columns named the way Spark names them: ORDER BY and
+// HAVING of an aggregation can name them (ORDER BY `(d + 1)`).
+func (a *analyzer) groupScope(items []*ast.GroupItem, out []attr) []attr {
+	for _, gi := range items {
+		if gi == nil {
+			continue
+		}
+		switch x := unparen(gi.X).(type) {
+		case nil, *ast.Column:
+		case *ast.Literal:
+			if x.Kind != ast.LitInteger {
+				n, fz := a.exprName(x)
+				out = append(out, attr{name: n, fuzzy: fz, eq: a.newEq()})
+			}
+		default:
+			n, fz := a.exprName(x)
+			out = append(out, attr{name: n, fuzzy: fz, eq: a.newEq()})
+		}
+		out = a.groupScope(gi.Items, out)
+	}
+	return out
 }
 
 // groupItems resolves GROUP BY items, ROLLUP, CUBE and GROUPING SETS.
@@ -447,12 +482,15 @@ func (a *analyzer) itemOutput(it *ast.SelectItem) ([]*OutputColumn, []attr, bool
 			return cols, attrs, true
 		}
 	}
-	name, certain := a.exprName(x)
+	name, fz := a.exprName(x)
 	if it.Alias != nil {
-		name, certain = it.Alias.Name, it.Alias.Expr == nil
+		name, fz = it.Alias.Name, sure
+		if it.Alias.Expr != nil {
+			fz = unsure
+		}
 	}
-	col := &OutputColumn{Name: name, Generated: !certain, Expr: it.X, Item: it}
-	at := attr{name: name, fuzzy: !certain, eq: a.newEq(), item: it, alias: it.Alias != nil}
+	at := attr{name: name, fuzzy: fz, eq: a.newEq(), item: it, alias: it.Alias != nil}
+	col := &OutputColumn{Name: name, Generated: fz != sure, fuzz: fz, Expr: it.X, Item: it}
 	if cx, ok := x.(*ast.Column); ok {
 		if ref := a.m.columns[cx]; ref != nil && ref.Kind == RefColumn && ref.NameParts == len(cx.Parts) {
 			src := ref.Source
@@ -460,28 +498,64 @@ func (a *analyzer) itemOutput(it *ast.SelectItem) ([]*OutputColumn, []attr, bool
 			at.src, at.qual, at.partial, at.eq, at.typ = src, ref.qual, ref.partial, ref.eq, ref.typ
 		}
 	}
+	col.eq = at.eq
 	return []*OutputColumn{col}, []attr{at}, true
 }
 
 // exprName returns the name Spark gives a select item without an alias,
-// and whether the model is sure of it: a column's (or field's) last name
-// is; for anything else Spark prints the expression its own way, so the
-// name is the text as written (when the source is known) and uncertain.
-func (a *analyzer) exprName(x ast.Expr) (string, bool) {
-	if cx, ok := x.(*ast.Column); ok && len(cx.Parts) > 0 {
-		last := cx.Parts[len(cx.Parts)-1]
-		if last != nil && last.Expr == nil && last.Name != "" {
-			return last.Name, true
+// and how sure the model is of it. A column's (or struct field's) last
+// name is Spark's, as is a string literal's value and the column name of
+// a cast of a column (Spark names CAST(a AS INT) a). For anything else
+// Spark prints the expression its own way: the name is the text as
+// written (when the source is known), and for the expressions whose
+// printed form is never a plain identifier (calls, operators, casts,
+// CASE, literals, ...) only a quoted reference could name the column.
+func (a *analyzer) exprName(x ast.Expr) (string, fuzz) {
+	switch y := x.(type) {
+	case *ast.Column:
+		if len(y.Parts) > 0 {
+			if last := y.Parts[len(y.Parts)-1]; last != nil && last.Expr == nil && last.Name != "" {
+				return last.Name, sure
+			}
 		}
+	case *ast.Literal:
+		if y.Kind == ast.LitString && y.Str != nil {
+			return y.Str.Value, sure
+		}
+		return y.Text, quotedOnly
+	case *ast.Cast:
+		if cx, ok := unparen(y.X).(*ast.Column); ok {
+			if r := a.m.columns[cx]; r != nil && (r.Kind == RefColumn || r.Kind == RefLambda || r.Kind == RefAlias) &&
+				r.NameParts == len(cx.Parts) {
+				return a.exprName(cx)
+			}
+			break
+		}
+		return a.text(x), quotedOnly
+	case *ast.Call:
+		// a built-in's name is name(args); a function the model does not
+		// know may be a generator (a Hive UDTF) naming its own columns
+		if n, builtin := funcName(y.Name); builtin && n != "window" && n != "session_window" &&
+			(isScalar(n) || IsAggregate(n) || windowFuncs[n]) {
+			return a.text(x), quotedOnly
+		}
+	case *ast.Binary, *ast.Unary, *ast.Case, *ast.Between, *ast.In, *ast.Like, *ast.Is, *ast.Exists,
+		*ast.Subquery, *ast.Subscript, *ast.Extract, *ast.Collate, *ast.Interval, *ast.TypedLiteral, *ast.Row:
+		return a.text(x), quotedOnly
 	}
+	return a.text(x), unsure
+}
+
+// text returns the source text of x, or "" without a source.
+func (a *analyzer) text(x ast.Expr) string {
 	if x == nil {
-		return "", false
+		return ""
 	}
 	r := x.Span()
 	if r.Start >= 0 && r.Start <= r.End && r.End <= len(a.opts.Source) {
-		return a.opts.Source[r.Start:r.End], false
+		return a.opts.Source[r.Start:r.End]
 	}
-	return "", false
+	return ""
 }
 
 // expand returns the columns of * or t.* (without the EXCEPT columns)
@@ -503,39 +577,49 @@ func (a *analyzer) expand(st *ast.Star, S *scope) ([]attr, bool) {
 		}
 		complete = !S.qualLoose
 		for _, at := range src {
-			if at.src.Rel == nil || !at.src.Rel.Complete || at.fuzzy {
+			if at.src.Rel == nil || !at.src.Rel.Complete {
 				complete = false
 			}
 		}
 	}
 	var out []attr
+	used := make([]bool, len(st.Except))
 	for _, at := range src {
-		if a.excepted(&at, st.Except) {
+		if i := a.excepted(&at, st.Except); i >= 0 {
+			used[i] = true
 			continue
 		}
 		at.item, at.alias = nil, false
 		out = append(out, at)
 	}
+	if complete && !S.qualLoose {
+		for i, n := range st.Except {
+			if !used[i] && n != nil && len(n.Parts) == 1 && n.Parts[0] != nil && n.Parts[0].Expr == nil {
+				a.unknownName(n.Range, n.Parts[0], src, "* EXCEPT")
+			}
+		}
+	}
 	return out, complete
 }
 
-// excepted reports whether * EXCEPT (names) drops at.
-func (a *analyzer) excepted(at *attr, names []*ast.Name) bool {
-	for _, n := range names {
+// excepted returns the index of the * EXCEPT (names) name that drops at,
+// or -1.
+func (a *analyzer) excepted(at *attr, names []*ast.Name) int {
+	for i, n := range names {
 		parts, ok := nameParts(n)
 		if !ok {
 			continue
 		}
 		if len(parts) == 1 && a.eqName(at.name, parts[0]) {
-			return true
+			return i
 		}
 		if len(parts) > 1 && a.eqName(at.name, parts[len(parts)-1]) {
 			if ok, _ := a.qualMatch(at, parts[:len(parts)-1]); ok {
-				return true
+				return i
 			}
 		}
 	}
-	return false
+	return -1
 }
 
 // nameParts returns the parts of a name, or false when one is not known
@@ -626,7 +710,7 @@ func (a *analyzer) checkGrouping(s *ast.Select, gc *groupCheck, groupRefs []*Col
 		if r.Kind != RefColumn || r.Outer != 0 || r.Tentative || grouped[r.eq] {
 			continue
 		}
-		a.missingAggregation(r)
+		a.missingAggregation(r, s.GroupBy != nil)
 	}
 }
 
@@ -643,22 +727,16 @@ func (a *analyzer) groupedCols(s *ast.Select, items []*ast.GroupItem, grouped ma
 			if len(x.Parts) == 1 && x.Parts[0] != nil && strings.EqualFold(x.Parts[0].Name, "ALL") && !x.Parts[0].Quoted {
 				return false
 			}
+		case *ast.Unary:
+			if _, lit := unparen(x.X).(*ast.Literal); lit {
+				// GROUP BY -1: Spark's GROUP_BY_POS_OUT_OF_RANGE
+				return false
+			}
 		case *ast.Literal:
-			if x.Kind == ast.LitInteger {
-				n := 0
-				for _, ch := range x.Text {
-					if ch < '0' || ch > '9' || n > 1<<20 {
-						return false
-					}
-					n = n*10 + int(ch-'0')
-				}
-				if n < 1 || n > len(s.Items) || s.Items[n-1] == nil {
-					return false
-				}
-				it := s.Items[n-1]
-				if _, star := it.X.(*ast.Star); star || !a.itemCols(it.X, grouped) {
-					return false
-				}
+			// an integer is an ordinal (GROUP BY 1); any other constant
+			// groups no column
+			if x.Kind == ast.LitInteger && !a.ordinalCols(s, x, grouped) {
+				return false
 			}
 		}
 		if !a.groupedCols(s, gi.Items, grouped) {
@@ -666,6 +744,42 @@ func (a *analyzer) groupedCols(s *ast.Select, items []*ast.GroupItem, grouped ma
 		}
 	}
 	return true
+}
+
+// ordinalCols marks the columns of the select item GROUP BY n names as
+// grouped; false when the check must not run: an ordinal past the list
+// (Spark's GROUP_BY_POS_OUT_OF_RANGE), of a * or of an aggregate
+// (GROUP_BY_POS_AGGREGATE).
+func (a *analyzer) ordinalCols(s *ast.Select, x *ast.Literal, grouped map[int]bool) bool {
+	n := 0
+	for _, ch := range x.Text {
+		if ch < '0' || ch > '9' || n > 1<<20 {
+			return false
+		}
+		n = n*10 + int(ch-'0')
+	}
+	if n < 1 || n > len(s.Items) || s.Items[n-1] == nil {
+		return false
+	}
+	it := s.Items[n-1]
+	if _, star := it.X.(*ast.Star); star || hasAggregate(it.X) {
+		return false
+	}
+	return a.itemCols(it.X, grouped)
+}
+
+// hasAggregate reports whether x calls an aggregate function.
+func hasAggregate(x ast.Expr) bool {
+	found := false
+	visitExpr(x, func(y ast.Expr) bool {
+		if c, ok := y.(*ast.Call); ok && c.Over == nil {
+			if n, builtin := funcName(c.Name); builtin && IsAggregate(n) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // itemCols marks the columns x references as grouped; false when one of

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
 )
 
 // The error classes of the diagnostics, as Spark names them.
@@ -11,6 +13,7 @@ const (
 	CodeUnresolvedColumn   = "UNRESOLVED_COLUMN"
 	CodeAmbiguous          = "AMBIGUOUS_REFERENCE"
 	CodeMissingAggregation = "MISSING_AGGREGATION"
+	CodeMissingGroupBy     = "MISSING_GROUP_BY"
 	CodeFieldNotFound      = "FIELD_NOT_FOUND"
 )
 
@@ -145,6 +148,35 @@ func (a *analyzer) unresolved(ref *ColumnRef, parts []string, c ctx) {
 	a.finishUnresolved(ref, &msg, sugg, names)
 }
 
+// unknownName reports a column named outside an expression (* EXCEPT,
+// a pipe's SET and DROP, PIVOT ... FOR, UNPIVOT ... IN) that none of
+// attrs has; the caller has checked that attrs are all the columns.
+func (a *analyzer) unknownName(r ast.Range, id *ast.Ident, attrs []attr, clause string) {
+	var names []string
+	for _, at := range attrs {
+		if !at.hidden && !contains(names, at.name) {
+			names = append(names, at.name)
+		}
+	}
+	if id.Quoted && anyFuzz(attrs) {
+		return
+	}
+	var msg strings.Builder
+	msg.WriteString("unknown column " + quote(id.Name) + " in " + clause)
+	ref := &ColumnRef{Node: &ast.Column{Range: r}}
+	a.finishUnresolved(ref, &msg, nearest(id.Name, names, 3), names)
+}
+
+// anyFuzz reports whether an attr's name is not certain.
+func anyFuzz(attrs []attr) bool {
+	for _, at := range attrs {
+		if at.fuzzy != sure {
+			return true
+		}
+	}
+	return false
+}
+
 // finishUnresolved ends the message with the suggestions (or, when
 // there are none, the columns in scope if they are few) and records the
 // diagnostic.
@@ -214,16 +246,23 @@ func orList(names []string) string {
 }
 
 // missingAggregation reports a column of a grouping query's select list
-// that is neither grouped nor aggregated.
-func (a *analyzer) missingAggregation(ref *ColumnRef) {
+// that is neither grouped nor aggregated; without GROUP BY (an aggregate
+// makes the query one group) Spark calls it MISSING_GROUP_BY.
+func (a *analyzer) missingAggregation(ref *ColumnRef, groupBy bool) {
 	var parts []string
 	for _, p := range ref.Node.Parts {
 		parts = append(parts, p.Name)
 	}
 	n := partsText(parts)
+	code := CodeMissingAggregation
 	msg := quote(n) + " is neither in GROUP BY nor inside an aggregate function: add it to GROUP BY, " +
 		"aggregate it, or write any_value(" + n + ") if any value of each group will do"
-	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeMissingAggregation,
+	if !groupBy {
+		code = CodeMissingGroupBy
+		msg = quote(n) + " is not inside an aggregate function, and the aggregates make the query one group: " +
+			"add GROUP BY " + n + ", aggregate it, or write any_value(" + n + ")"
+	}
+	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: code,
 		Message: msg, Suggestions: []string{"any_value(" + n + ")"}})
 }
 

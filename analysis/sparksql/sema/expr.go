@@ -300,11 +300,18 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 			}
 		}
 	}
+	quoted := false
+	for _, p := range col.Parts {
+		quoted = quoted || p.Quoted
+	}
+	if quoted && a.opts.QuotedRegexColumnNames {
+		return
+	}
 	uncertain := false
 	for _, lv := range c.levels() {
 		m := a.lookup(lv.sc, parts)
 		if len(m.cands) == 0 {
-			if !a.certainMiss(lv.sc, parts) {
+			if !a.certainMiss(lv.sc, parts, quoted) {
 				uncertain = true
 			}
 			continue
@@ -322,7 +329,10 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 		ref.Kind, ref.NameParts = RefVariable, n
 		return
 	}
-	if c.allowAll && len(parts) == 1 && !col.Parts[0].Quoted && strings.EqualFold(parts[0], "ALL") {
+	if len(parts) == 1 && !col.Parts[0].Quoted &&
+		((c.allowAll && strings.EqualFold(parts[0], "ALL")) || strings.EqualFold(parts[0], "DEFAULT")) {
+		// GROUP BY ALL, ORDER BY ALL; DEFAULT in INSERT ... VALUES and
+		// SET VAR, the column's or variable's default
 		return
 	}
 	if uncertain || c.quiet || (c.quietQualified && len(parts) > 1) {
@@ -398,7 +408,7 @@ func (a *analyzer) checkFields(ref *ColumnRef, colName string) {
 				return
 			}
 		}
-		if dt.Name != "STRUCT" {
+		if dt.Name != "STRUCT" || len(dt.Fields) == 0 {
 			// a map's key (m.k), or a type Spark rejects with its own
 			// error: nothing certain to say here.
 			return

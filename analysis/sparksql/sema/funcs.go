@@ -103,6 +103,10 @@ var scalars = set(
 	"hll_sketch_estimate", "hll_union", "reflect", "java_method", "try_reflect",
 )
 
+// windowFuncs are the functions that only run over a window.
+var windowFuncs = set("row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag",
+	"lead", "nth_value")
+
 // generators are the built-in generator functions, whose output in a
 // select list or LATERAL VIEW is rows of new columns.
 var generators = set("explode", "explode_outer", "posexplode", "posexplode_outer", "inline",

@@ -1,6 +1,11 @@
 package sema
 
-import "github.com/thund-dev/thund/analysis/sparksql/ast"
+import (
+	"strings"
+	"unicode"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
 
 // pipe analyzes input |> op |> op ...: each operator sees the columns of
 // what precedes it.
@@ -17,6 +22,36 @@ func (a *analyzer) pipe(p *ast.Pipe, outer *env) *result {
 	}
 	cur.sel = nil
 	return cur
+}
+
+// hiddenOf returns the hidden attrs of a scope.
+func hiddenOf(s *scope) []attr {
+	var out []attr
+	for _, at := range s.attrs {
+		if at.hidden {
+			out = append(out, at)
+		}
+	}
+	return out
+}
+
+// groupAlias returns the alias written after a group item's expression
+// (AGGREGATE ... GROUP BY x AS name), read from the source text.
+func (a *analyzer) groupAlias(gi *ast.GroupItem) (string, fuzz) {
+	start, end := gi.X.Span().End, gi.End
+	if start < 0 || start > end || end > len(a.opts.Source) {
+		return "", unsure
+	}
+	t := strings.TrimSpace(a.opts.Source[start:end])
+	if len(t) > 3 && strings.EqualFold(t[:3], "AS ") {
+		t = strings.TrimSpace(t[3:])
+	}
+	for _, r := range t {
+		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return strings.Trim(t, "`"), unsure
+		}
+	}
+	return t, sure
 }
 
 // pipeOp analyzes one pipe operator over prev, the result of the node
@@ -38,7 +73,7 @@ func (a *analyzer) pipeOp(op *ast.PipeOp, prev *result, prevNode ast.Node, outer
 			attrs := append(append([]attr(nil), vis...), r.attrs...)
 			cols := append(colsOf(vis), r.out.Columns...)
 			return &result{out: &Output{Columns: cols, Complete: in.complete && r.out.Complete}, attrs: attrs,
-				catalog: in.catalog}
+				catalog: in.catalog, hidden: hiddenOf(in)}
 		}
 	case "SET":
 		attrs := append([]attr(nil), in.visible()...)
@@ -54,6 +89,16 @@ func (a *analyzer) pipeOp(op *ast.PipeOp, prev *result, prevNode ast.Node, outer
 			if !ok {
 				continue
 			}
+			found := false
+			for i := range attrs {
+				if (len(parts) == 1 && a.eqName(attrs[i].name, parts[0])) ||
+					(len(parts) > 1 && a.eqName(attrs[i].name, parts[len(parts)-1])) {
+					found = true
+				}
+			}
+			if !found && len(parts) == 1 && in.complete && !anyFuzz(attrs) {
+				a.unknownName(as.Name.Range, as.Name.Parts[0], attrs, "|> SET")
+			}
 			for i := range attrs {
 				if (len(parts) == 1 && a.eqName(attrs[i].name, parts[0])) ||
 					(len(parts) > 1 && a.eqName(attrs[i].name, parts[len(parts)-1])) {
@@ -62,10 +107,12 @@ func (a *analyzer) pipeOp(op *ast.PipeOp, prev *result, prevNode ast.Node, outer
 				}
 			}
 		}
-		return &result{out: &Output{Columns: cols, Complete: in.complete}, attrs: attrs, catalog: in.catalog}
+		return &result{out: &Output{Columns: cols, Complete: in.complete}, attrs: attrs, catalog: in.catalog,
+			hidden: hiddenOf(in)}
 	case "DROP":
 		var attrs []attr
-		for _, at := range in.visible() {
+		vis := in.visible()
+		for _, at := range vis {
 			drop := false
 			for _, id := range op.Names {
 				if id != nil && a.eqName(at.name, id.Name) {
@@ -76,7 +123,22 @@ func (a *analyzer) pipeOp(op *ast.PipeOp, prev *result, prevNode ast.Node, outer
 				attrs = append(attrs, at)
 			}
 		}
-		return &result{out: &Output{Columns: colsOf(attrs), Complete: in.complete}, attrs: attrs, catalog: in.catalog}
+		if in.complete && !anyFuzz(vis) {
+			for _, id := range op.Names {
+				if id == nil || id.Expr != nil {
+					continue
+				}
+				found := false
+				for _, at := range vis {
+					found = found || a.eqName(at.name, id.Name)
+				}
+				if !found {
+					a.unknownName(id.Range, id, vis, "|> DROP")
+				}
+			}
+		}
+		return &result{out: &Output{Columns: colsOf(attrs), Complete: in.complete}, attrs: attrs, catalog: in.catalog,
+			hidden: hiddenOf(in)}
 	case "AS":
 		attrs := append([]attr(nil), in.visible()...)
 		if len(op.Names) > 0 && op.Names[0] != nil {
@@ -111,6 +173,13 @@ func (a *analyzer) pipeOp(op *ast.PipeOp, prev *result, prevNode ast.Node, outer
 						}
 						if gi.X != nil {
 							ic, ia, ok := a.itemOutput(&ast.SelectItem{Range: gi.Range, X: gi.X})
+							if gi.End > gi.X.Span().End && len(ic) == 1 {
+								// GROUP BY x AS name: the tree keeps no alias
+								// of a group item, so it is read from the text
+								name, fz := a.groupAlias(gi)
+								ic[0].Name, ic[0].Generated, ic[0].fuzz, ic[0].Source = name, fz != sure, fz, nil
+								ia[0] = attr{name: name, fuzzy: fz, eq: a.newEq(), item: ia[0].item}
+							}
 							cols, attrs = append(cols, ic...), append(attrs, ia...)
 							complete = complete && ok
 						}

@@ -413,8 +413,12 @@ func (a *analyzer) pivot(p *ast.Pivot, in *scope, outer *env) *scope {
 		if id == nil || id.Expr != nil {
 			continue
 		}
-		for _, at := range a.lookup(in, []string{id.Name}).cands {
+		cands := a.lookup(in, []string{id.Name}).cands
+		for _, at := range cands {
 			used[at.eq] = true
+		}
+		if len(cands) == 0 && a.certainMiss(in, []string{id.Name}, id.Quoted) {
+			a.unknownName(id.Range, id, in.attrs, "PIVOT ... FOR")
 		}
 	}
 	for _, v := range p.Values {
@@ -498,8 +502,12 @@ func (a *analyzer) unpivot(u *ast.Unpivot, in *scope, outer *env) *scope {
 		}
 		for _, n := range uc.Names {
 			if parts, ok := nameParts(n); ok {
-				for _, at := range a.lookup(in, parts).cands {
+				cands := a.lookup(in, parts).cands
+				for _, at := range cands {
 					removed[at.eq] = true
+				}
+				if len(cands) == 0 && len(parts) == 1 && a.certainMiss(in, parts, n.Parts[0].Quoted) {
+					a.unknownName(n.Range, n.Parts[0], in.attrs, "UNPIVOT ... IN")
 				}
 			}
 		}

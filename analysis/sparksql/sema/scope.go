@@ -22,7 +22,7 @@ type attr struct {
 	hidden bool
 	// fuzzy is set for a name Spark generates from an expression, which
 	// the model cannot be sure of.
-	fuzzy bool
+	fuzzy fuzz
 	// eq identifies the attribute: two attrs with the same eq are the
 	// same column (the two sides of a USING column count as one).
 	eq  int
@@ -33,11 +33,25 @@ type attr struct {
 	alias bool
 }
 
+// fuzz says how sure the model is of a column's name.
+type fuzz uint8
+
+const (
+	// sure: the name is Spark's.
+	sure fuzz = iota
+	// quotedOnly: Spark's name is not a plain identifier (it has
+	// parentheses, spaces, operators, or it is a literal such as 1 or
+	// true), so only a `quoted` reference can name the column.
+	quotedOnly
+	// unsure: any reference may name the column.
+	unsure
+)
+
 // scope is the columns visible at one level of name resolution.
 type scope struct {
 	attrs []attr
-	// complete says every relation's columns are known, with certain
-	// names: a name not found here is certainly not here.
+	// complete says every relation's columns are known: a name not
+	// found here is certainly not here, unless a column's name is fuzzy.
 	complete bool
 	// qualLoose says some relation's qualifier is unknown (a table
 	// function without an alias), so a qualified name not found here
@@ -178,13 +192,18 @@ func appendDistinct(list []attr, at attr) []attr {
 }
 
 // certainMiss reports whether parts, not found in s, is certainly not
-// there.
-func (a *analyzer) certainMiss(s *scope, parts []string) bool {
+// there; quoted says a part of the reference was written `quoted`.
+func (a *analyzer) certainMiss(s *scope, parts []string, quoted bool) bool {
 	if s == nil {
 		return true
 	}
 	if !s.complete {
 		return false
+	}
+	for _, at := range s.attrs {
+		if at.fuzzy == unsure || (at.fuzzy == quotedOnly && quoted) {
+			return false
+		}
 	}
 	if len(parts) > 1 && s.qualLoose {
 		return false
@@ -217,22 +236,22 @@ func (a *analyzer) qualified(s *scope, pre []string) []attr {
 // qual.
 func (a *analyzer) relAttrs(rel *Relation, qual []string, partial bool) []attr {
 	attrs := make([]attr, len(rel.Columns))
+	same := map[int]int{}
 	for i, c := range rel.Columns {
+		eq, ok := same[c.eq]
+		if !ok || c.eq == 0 {
+			eq = a.newEq()
+			same[c.eq] = eq
+		}
 		attrs[i] = attr{name: c.Name, qual: qual, partial: partial, src: ColumnSource{Rel: rel, Index: i},
-			fuzzy: c.Generated, eq: a.newEq(), typ: c.Type}
+			fuzzy: c.fuzziness(), eq: eq, typ: c.Type}
 	}
 	return attrs
 }
 
 // relScope returns the scope of one relation.
 func (a *analyzer) relScope(rel *Relation, qual []string, partial bool) *scope {
-	s := &scope{attrs: a.relAttrs(rel, qual, partial), complete: rel.Complete}
-	for _, c := range rel.Columns {
-		if c.Generated {
-			s.complete = false
-		}
-	}
-	return s
+	return &scope{attrs: a.relAttrs(rel, qual, partial), complete: rel.Complete}
 }
 
 // newEq returns a new attribute identity.
@@ -262,18 +281,29 @@ func rename(cols []*OutputColumn, complete bool, aliases []*ast.Ident) ([]*Outpu
 			cp := *cols[i]
 			c = &cp
 			c.Name = id.Name
-			c.Generated = false
+			c.Generated, c.fuzz = false, sure
 		}
 		out[i] = c
 	}
 	return out, true
 }
 
+// fuzziness returns how sure the model is of c's name.
+func (c *OutputColumn) fuzziness() fuzz {
+	switch {
+	case !c.Generated:
+		return sure
+	case c.fuzz == sure:
+		return unsure
+	}
+	return c.fuzz
+}
+
 // colsOf returns output columns for attrs, passing each through.
 func colsOf(attrs []attr) []*OutputColumn {
 	cols := make([]*OutputColumn, len(attrs))
 	for i, at := range attrs {
-		c := &OutputColumn{Name: at.name, Generated: at.fuzzy, Type: at.typ}
+		c := &OutputColumn{Name: at.name, Generated: at.fuzzy != sure, fuzz: at.fuzzy, Type: at.typ, eq: at.eq}
 		if at.src.Rel != nil {
 			src := at.src
 			c.Source = &src

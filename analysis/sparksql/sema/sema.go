@@ -50,6 +50,10 @@ type Options struct {
 	// spark.sql.lateralColumnAlias.enableImplicitResolution=false: a
 	// select item does not see the aliases of the items before it.
 	NoLateralAliases bool
+	// QuotedRegexColumnNames is spark.sql.parser.quotedRegexColumnNames:
+	// a `quoted` name in a select list is a regular expression over the
+	// column names, so quoted names are not checked.
+	QuotedRegexColumnNames bool
 	// Variables are the session variables in effect (DECLARE VARIABLE),
 	// which a name resolves to when no column has it.
 	Variables []string
@@ -217,8 +221,8 @@ type Relation struct {
 	Table *TableRef
 	// Columns are the relation's columns, as far as they are known.
 	Columns []*OutputColumn
-	// Complete reports whether Columns are all of its columns with the
-	// names Spark gives them.
+	// Complete reports whether Columns are all of its columns (the names
+	// of Generated columns are approximate).
 	Complete bool
 }
 
@@ -228,8 +232,8 @@ type Output struct {
 	Node    ast.Node
 	Columns []*OutputColumn
 	// Complete reports whether Columns are all of the output's columns
-	// with the names Spark gives them (false after a * over a table of
-	// unknown columns, for example).
+	// (false after a * over a table of unknown columns, for example); the
+	// names of Generated columns are approximate.
 	Complete bool
 }
 
@@ -240,6 +244,11 @@ type OutputColumn struct {
 	// empty), and Generated is set: Spark names such columns itself.
 	Name      string
 	Generated bool
+	// fuzz says how far a Generated name is from Spark's; eq is the
+	// attribute the column passes on, shared by two columns of one
+	// attribute (SELECT a, a).
+	fuzz fuzz
+	eq   int
 	// Type is the Spark type when known (a catalog column, or a column
 	// passed through from one).
 	Type string
@@ -365,7 +374,8 @@ func (r *ColumnRef) Fields() []*ast.Ident {
 type Diagnostic struct {
 	ast.Range
 	// Code is Spark's error class: UNRESOLVED_COLUMN,
-	// AMBIGUOUS_REFERENCE, MISSING_AGGREGATION or FIELD_NOT_FOUND.
+	// AMBIGUOUS_REFERENCE, MISSING_AGGREGATION (MISSING_GROUP_BY when
+	// there is no GROUP BY) or FIELD_NOT_FOUND.
 	Code    string
 	Message string
 	// Suggestions are the likely intended names (qualified where

@@ -374,6 +374,19 @@ func TestSubqueriesAndAliases(t *testing.T) {
 	analyze(t, "SELECT t.b, u.d FROM (t JOIN u USING (a))").noDiags()
 }
 
+func TestGeneratedNames(t *testing.T) {
+	// Spark's name for a + 1 is (a + 1): no plain name reaches it
+	r := analyze(t, "SELECT q.anything FROM (SELECT a + 1, b FROM t) q")
+	r.wantDiags("UNRESOLVED_COLUMN q.anything")
+	analyze(t, "SELECT a + 1 FROM t ORDER BY zz").wantDiags("UNRESOLVED_COLUMN zz")
+	// a cast of a column keeps the column's name, a string literal is
+	// named by its value
+	r = analyze(t, "SELECT q.a, q.b, q.lit FROM (SELECT CAST(a AS STRING), b::int, 'lit' FROM t) q")
+	r.noDiags()
+	r = analyze(t, "SELECT CAST(a AS STRING), int(b), upper(c) FROM t")
+	r.wantOut("a, int(b)?, upper(c)?")
+}
+
 func TestValues(t *testing.T) {
 	r := analyze(t, "SELECT col1, col2 FROM VALUES (1, 'a'), (2, 'b')")
 	r.noDiags()
@@ -639,7 +652,7 @@ func TestGroupBy(t *testing.T) {
 		t.Errorf("%+v", d)
 	}
 	// no GROUP BY but an aggregate
-	analyze(t, "SELECT status, count(*) FROM orders").wantDiags("MISSING_AGGREGATION status")
+	analyze(t, "SELECT status, count(*) FROM orders").wantDiags("MISSING_GROUP_BY status")
 	// inside an expression over a grouped column is fine; over another not
 	analyze(t, "SELECT upper(status), count(*) FROM orders GROUP BY status").noDiags()
 	analyze(t, "SELECT upper(status) || name, count(*) FROM orders, customers GROUP BY status").
@@ -656,7 +669,7 @@ func TestGroupBy(t *testing.T) {
 	// aggregated, FILTER, HAVING: fine
 	analyze(t, "SELECT status, max(amount) FILTER (WHERE id > 1) FROM orders GROUP BY status HAVING sum(amount) > 0").noDiags()
 	// HAVING alone makes it an aggregation
-	analyze(t, "SELECT status FROM orders HAVING count(*) > 1").wantDiags("MISSING_AGGREGATION status")
+	analyze(t, "SELECT status FROM orders HAVING count(*) > 1").wantDiags("MISSING_GROUP_BY status")
 	// a USING column grouped by either side
 	analyze(t, "SELECT a, count(*) FROM t JOIN u USING (a) GROUP BY u.a").noDiags()
 	// conservative: GROUP BY ALL, windows, unknown functions, lambdas,
@@ -707,7 +720,9 @@ func TestNoFalsePositives(t *testing.T) {
 		"SELECT t._metadata FROM t",
 		"SELECT _change_type FROM orders",
 		"SELECT `count(1)` FROM (SELECT count(1) FROM t)",
-		"SELECT q.anything FROM (SELECT a + 1 FROM t) q",
+		"SELECT q.`(a + 1)` FROM (SELECT a + 1 FROM t) q",
+		"SELECT q.window FROM (SELECT window(ts, '1 minute') FROM events) q",
+		"SELECT q.x FROM (SELECT my_udf(a) FROM t) q",
 		"SELECT grouping__id, a, count(*) FROM t GROUP BY a GROUPING SETS ((a), ())",
 		"SELECT v FROM t",
 		"SELECT session.v, system.session.v FROM t",
@@ -740,6 +755,52 @@ func TestNoFalsePositives(t *testing.T) {
 	} {
 		analyzeWith(t, sql, testCat, Options{Variables: []string{"v"}}).noDiags()
 	}
+}
+
+func TestSparkNamingEdgeCases(t *testing.T) {
+	// a struct field's item is a lateral alias by its field name
+	analyze(t, "SELECT s.x, x + 1 FROM t").noDiags()
+	// GROUP BY and ORDER BY can name Spark's generated names, quoted
+	analyze(t, "SELECT 1 GROUP BY `1`").noDiags()
+	analyze(t, "SELECT a + b, count(*) FROM t GROUP BY `(a + b)`").noDiags()
+	analyze(t, "SELECT a, count(*) FROM t GROUP BY a, b + 1 ORDER BY `(b + 1)`").noDiags()
+	// one attribute twice is no ambiguity (Spark's expression ids)
+	analyze(t, "SELECT a FROM (SELECT a, a FROM t) s").noDiags()
+	analyze(t, "WITH c AS (SELECT a, a FROM t UNION SELECT a, a FROM t) SELECT a FROM c").noDiags()
+	analyze(t, "WITH c AS (SELECT a FROM t) SELECT a FROM c x JOIN c y ON true").wantDiags("AMBIGUOUS_REFERENCE a")
+	// DEFAULT in VALUES of an INSERT, in SET VAR
+	analyze(t, "INSERT INTO u VALUES (1, DEFAULT)").noDiags()
+	// regex column names
+	analyzeWith(t, "SELECT `(a|b)?+.+` FROM t", testCat, Options{QuotedRegexColumnNames: true}).noDiags()
+	analyze(t, "SELECT `(a|b)?+.+` FROM t").wantDiags("UNRESOLVED_COLUMN `(a|b)?+.+`")
+	// GROUP BY a constant groups nothing; ordinals of aggregates are
+	// Spark's own error
+	analyze(t, "SELECT a AS k FROM t GROUP BY 'k'").wantDiags("MISSING_AGGREGATION a")
+	analyze(t, "SELECT a, b, sum(b) FROM t GROUP BY 3").noDiags()
+	analyze(t, "SELECT a, b FROM t GROUP BY -1").noDiags()
+	// HAVING without an aggregate is no aggregation
+	analyze(t, "SELECT a FROM t HAVING a > 0").noDiags()
+}
+
+func TestNamesOutsideExpressions(t *testing.T) {
+	r := analyze(t, "SELECT * EXCEPT (a, bb) FROM t")
+	r.wantDiags("UNRESOLVED_COLUMN bb")
+	if d := r.m.Diagnostics[0]; d.Suggestions[0] != "b" || !strings.Contains(d.Message, "* EXCEPT") {
+		t.Errorf("%+v", d)
+	}
+	analyze(t, "SELECT * EXCEPT (zz) FROM unknown").noDiags()
+	analyze(t, "FROM t |> SET zz = 1").wantDiags("UNRESOLVED_COLUMN zz")
+	analyze(t, "FROM t |> DROP a, zz").wantDiags("UNRESOLVED_COLUMN zz")
+	analyze(t, "SELECT * FROM sales PIVOT (sum(amount) FOR yeer IN (1, 2))").wantDiags("UNRESOLVED_COLUMN yeer")
+	analyze(t, "SELECT * FROM sales UNPIVOT (v FOR n IN (year, amont))").wantDiags("UNRESOLVED_COLUMN amont")
+	analyze(t, "SELECT * FROM unknown PIVOT (sum(amount) FOR yeer IN (1, 2))").noDiags()
+}
+
+func TestPipeHiddenUsingColumns(t *testing.T) {
+	analyze(t, "VALUES (0), (1) lhs(a) |> INNER JOIN VALUES (1), (2) rhs(a) USING (a) |> EXTEND lhs.a + rhs.a AS z |> SELECT lhs.a, rhs.a, z").noDiags()
+	analyze(t, "FROM t JOIN u USING (a) |> SELECT u.a, t.a, a").noDiags()
+	// a pipe aggregate's GROUP BY alias names its column
+	analyze(t, "FROM t |> AGGREGATE sum(b) AS s GROUP BY a + 1 AS k |> SELECT k, s").noDiags()
 }
 
 func TestIdentifierClause(t *testing.T) {
