@@ -145,11 +145,27 @@ func (a *analyzer) subquery(q *ast.Query, c ctx) {
 	}
 }
 
-// subEnv returns the outer scopes of a subquery written in c.
+// subEnv returns the outer scopes of a subquery written in c: the FROM
+// scope, with the select list's names where Spark's outer plan has them
+// (a subquery in HAVING or ORDER BY sees the aggregate's output) and no
+// FROM column has the name.
 func (a *analyzer) subEnv(c ctx) *env {
 	sc := c.primary
-	if sc == nil {
-		sc = c.first
+	for _, extra := range []*scope{c.first, c.after} {
+		switch {
+		case extra == nil:
+		case sc == nil:
+			sc = extra
+		default:
+			merged := &scope{attrs: append([]attr(nil), sc.attrs...), complete: sc.complete && extra.complete,
+				qualLoose: sc.qualLoose, catalog: sc.catalog || extra.catalog}
+			for _, at := range extra.attrs {
+				if len(a.lookup(sc, []string{at.name}).cands) == 0 {
+					merged.attrs = append(merged.attrs, at)
+				}
+			}
+			sc = merged
+		}
 	}
 	if sc == nil {
 		sc = emptyScope()

@@ -525,6 +525,11 @@ func TestCorrelatedSubquery(t *testing.T) {
 	r.noDiags()
 	r.wantSrc("t.b", 0, "t.b outer 2")
 	analyze(t, "SELECT 1 FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.d = t.zz)").wantDiags("UNRESOLVED_COLUMN t.zz")
+	// a subquery in HAVING or ORDER BY sees the select list's names
+	r = analyze(t, "SELECT a, count(*) AS n FROM t GROUP BY a HAVING n > (SELECT count(*) FROM u WHERE u.d = n)")
+	r.noDiags()
+	r.wantSrc("n", 1, "alias n")
+	analyze(t, "SELECT a + 1 AS x FROM t ORDER BY (SELECT max(d) FROM u WHERE u.a = x)").noDiags()
 }
 
 func TestSetOperations(t *testing.T) {
