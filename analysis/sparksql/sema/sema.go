@@ -268,9 +268,9 @@ type ColumnSource struct {
 	Index int
 }
 
-// Column returns the column itself.
-func (s *ColumnSource) Column() *OutputColumn {
-	if s == nil || s.Rel == nil || s.Index < 0 || s.Index >= len(s.Rel.Columns) {
+// Column returns the column itself (nil for the zero ColumnSource).
+func (s ColumnSource) Column() *OutputColumn {
+	if s.Rel == nil || s.Index < 0 || s.Index >= len(s.Rel.Columns) {
 		return nil
 	}
 	return s.Rel.Columns[s.Index]
