@@ -39,7 +39,7 @@ func (p *parser) statement(partial *ast.Stmt) ast.Stmt {
 				return st
 			}
 		case p.at("DELETE"), p.at("UPDATE"), p.at("MERGE"):
-			st := p.otherStatement()
+			st := p.otherWith(w)
 			if o, ok := st.(*ast.Other); ok {
 				o.Range = p.rangeFrom(start)
 			}
