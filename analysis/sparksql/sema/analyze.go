@@ -20,6 +20,9 @@ type analyzer struct {
 	// shares one between two bodies).
 	froms map[*ast.From]*scope
 	types map[string]*ast.DataType
+	// quiet drops the diagnostics of the statement being analyzed (a
+	// SQL script, a routine's body, a DML statement's subqueries).
+	quiet bool
 }
 
 func newAnalyzer(cat Catalog, opts Options) *analyzer {

@@ -17,6 +17,14 @@ const (
 	CodeFieldNotFound      = "FIELD_NOT_FOUND"
 )
 
+// report records a diagnostic, unless the statement's names may be
+// local variables or parameters the model cannot see.
+func (a *analyzer) report(d Diagnostic) {
+	if !a.quiet {
+		a.m.Diagnostics = append(a.m.Diagnostics, d)
+	}
+}
+
 // quote writes a name as Spark's messages do: `name`.
 func quote(s string) string { return "`" + s + "`" }
 
@@ -198,7 +206,7 @@ func (a *analyzer) finishUnresolved(ref *ColumnRef, msg *strings.Builder, sugg, 
 		}
 		msg.WriteString(" (the columns here are " + strings.Join(q, ", ") + ")")
 	}
-	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeUnresolvedColumn,
+	a.report(Diagnostic{Range: ref.Node.Range, Code: CodeUnresolvedColumn,
 		Message: msg.String(), Suggestions: sugg})
 }
 
@@ -230,7 +238,7 @@ func (a *analyzer) ambiguous(ref *ColumnRef, cands []attr) {
 			sugg = append(sugg, display(at))
 		}
 	}
-	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeAmbiguous,
+	a.report(Diagnostic{Range: ref.Node.Range, Code: CodeAmbiguous,
 		Message: msg, Suggestions: sugg})
 }
 
@@ -262,7 +270,7 @@ func (a *analyzer) missingAggregation(ref *ColumnRef, groupBy bool) {
 		msg = quote(n) + " is not inside an aggregate function, and the aggregates make the query one group: " +
 			"add GROUP BY " + n + ", aggregate it, or write any_value(" + n + ")"
 	}
-	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: code,
+	a.report(Diagnostic{Range: ref.Node.Range, Code: code,
 		Message: msg, Suggestions: []string{"any_value(" + n + ")"}})
 }
 
@@ -289,7 +297,7 @@ func (a *analyzer) fieldNotFound(ref *ColumnRef, path, field string, fields []st
 		}
 		msg += " (its fields are " + strings.Join(q, ", ") + ")"
 	}
-	a.m.Diagnostics = append(a.m.Diagnostics, Diagnostic{Range: ref.Node.Range, Code: CodeFieldNotFound,
+	a.report(Diagnostic{Range: ref.Node.Range, Code: CodeFieldNotFound,
 		Message: msg, Suggestions: sugg})
 }
 

@@ -351,7 +351,7 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 		// SET VAR, the column's or variable's default
 		return
 	}
-	if uncertain || c.quiet || (c.quietQualified && len(parts) > 1) {
+	if uncertain || c.quiet || a.quiet || (c.quietQualified && len(parts) > 1) {
 		return
 	}
 	ref.Kind = RefUnresolved
@@ -387,6 +387,7 @@ func (a *analyzer) resolve(ref *ColumnRef, m match, lv level, uncertain bool, c 
 			}
 		}
 		if !ref.Tentative && !c.quiet {
+			// (a quiet statement drops the diagnostic in report)
 			a.ambiguous(ref, m.cands)
 		}
 		return

@@ -75,7 +75,10 @@ func Analyze(q *ast.Query, cat Catalog, opts Options) *Model {
 // AnalyzeStmt analyzes the queries of a statement: the query of a CREATE
 // ... AS, of an INSERT (with the WITH written before INSERT), of a CREATE
 // FLOW, of a query statement, the queries of any other statement, and
-// what the parser read of a broken one.
+// what the parser read of a broken one. The queries of SQL scripts,
+// routines and DML statements other than INSERT are resolved without
+// diagnostics: their names may be variables or parameters the model
+// does not see.
 func AnalyzeStmt(st ast.Stmt, cat Catalog, opts Options) *Model {
 	a := newAnalyzer(cat, opts)
 	a.stmt(st)
@@ -114,6 +117,16 @@ func (a *analyzer) stmt(st ast.Stmt) {
 			a.query(st.Query, nil)
 		}
 	case *ast.Other:
+		// Only a statement that wraps a whole query is checked. In a SQL
+		// script (BEGIN ... END, IF, loops, FOR v AS query) or a routine
+		// (CREATE FUNCTION ... RETURN query) a name may be a local
+		// variable, a loop variable or a parameter; a subquery of MERGE,
+		// UPDATE or DELETE may name the target table. Their names are
+		// resolved, but nothing is reported.
+		saved := a.quiet
+		if !checkedOther[st.Kind] {
+			a.quiet = true
+		}
 		for _, q := range st.Queries {
 			if q != nil {
 				a.query(q, nil)
@@ -122,12 +135,17 @@ func (a *analyzer) stmt(st ast.Stmt) {
 		for _, s := range st.Stmts {
 			a.stmt(s)
 		}
+		a.quiet = saved
 	case *ast.BadStmt:
 		if st.Partial != nil {
 			a.stmt(st.Partial)
 		}
 	}
 }
+
+// checkedOther are the kinds of ast.Other whose queries are whole
+// queries, checked like a query statement.
+var checkedOther = map[string]bool{"EXPLAIN": true, "CACHE TABLE": true, "DESCRIBE QUERY": true, "ALTER VIEW": true}
 
 // Model is what the analysis found: the table and column references, the
 // relations the queries read, their outputs, and the diagnostics.

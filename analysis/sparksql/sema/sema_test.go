@@ -844,6 +844,25 @@ func TestStatements(t *testing.T) {
 	analyze(t, "SET x = 1").noDiags()
 }
 
+func TestScriptsAreQuiet(t *testing.T) {
+	st, _ := parser.ParseStatement("SELECT v_local, zz FROM t", parser.Options{})
+	q := st.(*ast.QueryStmt).Query
+	for kind, want := range map[string]int{"BEGIN": 0, "CREATE FUNCTION": 0, "MERGE INTO": 0, "EXPLAIN": 2} {
+		m := AnalyzeStmt(&ast.Other{Kind: kind, Queries: []*ast.Query{q}}, testCat, Options{})
+		if len(m.Diagnostics) != want {
+			t.Errorf("%s: %d diagnostics, want %d", kind, len(m.Diagnostics), want)
+		}
+		if m.Column(q.Body.(*ast.Select).Items[0].X.(*ast.Column)) == nil {
+			t.Errorf("%s: the reference is not in the model", kind)
+		}
+	}
+	// nested statements inherit the quiet
+	m := AnalyzeStmt(&ast.Other{Kind: "BEGIN", Stmts: []ast.Stmt{st}}, testCat, Options{})
+	if len(m.Diagnostics) != 0 {
+		t.Errorf("%v", m.Diagnostics)
+	}
+}
+
 func TestNilCatalog(t *testing.T) {
 	r := analyzeWith(t, "SELECT a, b FROM t JOIN u USING (a) WHERE zz", nil, Options{})
 	r.noDiags()
