@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/pragma"
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
@@ -24,6 +25,8 @@ type fileResult struct {
 	samples  []pragma.Sample
 	sources  []*ir.SourceSpec
 	diags    []ir.Diagnostic
+	// trees holds each flow's Spark syntax tree (columns.go).
+	trees map[*ir.Flow]*ast.Query
 	// funcs holds each flow's function calls (portable.go).
 	funcs map[*ir.Flow][]unportableCall
 	// pragmas holds every pragma line of the file, applied or not, for
@@ -132,6 +135,9 @@ func (res *fileResult) pragmaForm(header pragma.Block, parsed sqlfront.File) {
 	fileLoc := ir.Loc{File: file, Start: 0, End: 0}
 	flow := newFlow(file, q, set)
 	res.noteFuncs(flow, q)
+	if q != nil {
+		res.noteTree(flow, q.Spark)
+	}
 	flow.Loc = ir.Loc{File: file, Start: st.Start, End: firstLineEnd(text, st.Start, st.End)}
 	if set.Target != "" {
 		flow.Target = set.Target
@@ -246,6 +252,12 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			}
 			f := newFlow(file, st.Query, set)
 			res.noteFuncs(f, st.Query)
+			if st.Query != nil {
+				res.noteTree(f, st.Query.Spark)
+			}
+			if st.Query != nil {
+				res.noteTree(f, st.Query.Spark)
+			}
 			f.Name = st.Name
 			f.Target = st.Target
 			f.TargetLoc = ir.Loc{File: file, Start: st.TargetLoc.Start, End: st.TargetLoc.End}
@@ -289,6 +301,9 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 		}
 		f := newFlow(file, st.Query, set)
 		res.noteFuncs(f, st.Query)
+		if st.Query != nil {
+			res.noteTree(f, st.Query.Spark)
+		}
 		f.Name = firstNonEmpty(set.Flow, d.Name)
 		f.Target = d.Name
 		f.Loc = nameLoc

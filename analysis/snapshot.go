@@ -50,8 +50,12 @@ type Snapshot struct {
 	// Diagnostics holds every diagnostic, sorted.
 	Diagnostics []ir.Diagnostic
 
-	opts    Options
-	texts   map[string]string // spec, config and library texts by path
+	opts  Options
+	texts map[string]string // spec, config and library texts by path
+	// heads holds the start of each CSV sample handed over by Update with
+	// its text (the column check reads its header); other samples are
+	// read from disk.
+	heads   map[string]string
 	results map[string]*fileResult
 	dirs    map[string]bool // every folder holding a file, for sample folders
 	// conventions are the samples found by convention (samples/TABLE.*),
@@ -189,6 +193,27 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 			order = append(order, p)
 		}
 		final[p] = c.Text
+	}
+	n.heads = s.heads
+	for _, p := range order {
+		if strings.EqualFold(path.Ext(p), ".csv") {
+			// copy on write: s keeps its own
+			n.heads = make(map[string]string, len(s.heads)+1)
+			for k, v := range s.heads {
+				n.heads[k] = v
+			}
+			break
+		}
+	}
+	for _, p := range order {
+		if !strings.EqualFold(path.Ext(p), ".csv") {
+			continue
+		}
+		if t := final[p]; t != nil {
+			n.heads[p] = (*t)[:min(len(*t), maxHeader)]
+		} else {
+			delete(n.heads, p)
+		}
 	}
 	setChanged, projectChanged := false, false
 	var added, removed []string

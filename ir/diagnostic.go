@@ -131,8 +131,13 @@ const (
 	// Portability and columns (engine-backed analysis).
 	CodeNotPortable   Code = "not-portable-to-spark"
 	CodeUnknownColumn Code = "unknown-column"
-	CodeBinder        Code = "sql-binder"
-	CodeRefusedSQL    Code = "sql-refused"
+	// CodeAmbiguousColumn is a column name that more than one input has.
+	CodeAmbiguousColumn Code = "ambiguous-column"
+	// CodeMissingAggregation is a column of a grouping query that is
+	// neither grouped nor aggregated.
+	CodeMissingAggregation Code = "missing-aggregation"
+	CodeBinder             Code = "sql-binder"
+	CodeRefusedSQL         Code = "sql-refused"
 
 	// Results of the last run, shown on expectation pragmas in editors.
 	CodeExpectationResult Code = "expectation-result"
@@ -149,7 +154,7 @@ var Codes = []Code{
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
 	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget,
-	CodeNotPortable, CodeUnknownColumn, CodeBinder, CodeRefusedSQL, CodeExpectationResult,
+	CodeNotPortable, CodeUnknownColumn, CodeAmbiguousColumn, CodeMissingAggregation, CodeBinder, CodeRefusedSQL, CodeExpectationResult,
 }
 
 // SortDiagnostics orders diagnostics by file, start, end, severity, code,
