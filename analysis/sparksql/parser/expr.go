@@ -603,17 +603,22 @@ func (p *parser) keywordPrimary(t lex.Token) ast.Expr {
 			if p.try(func() {
 				p.pos += 2
 				c = &ast.Call{Name: nameOf(p.identToken(t)), Form: "UNIT"}
+				var unitStr *ast.StringLit
 				if p.isStringTok(p.tok()) {
-					s := p.stringLit()
-					p.failRange(s.Range, "INVALID_PARAMETER_VALUE.DATETIME_UNIT",
-						"the unit of "+strings.ToUpper(t.Text)+" is a keyword, not a string: write "+strings.ToUpper(s.Value)+" without quotes")
+					unitStr = p.stringLit()
+				} else {
+					c.Unit = p.ident(anyIdent)
 				}
-				c.Unit = p.ident(anyIdent)
 				p.expectKind(lex.Comma)
 				a := p.valueExpr(0)
 				p.expectKind(lex.Comma)
 				b := p.valueExpr(0)
 				p.expectKind(lex.RightParen)
+				if unitStr != nil {
+					// the grammar read it (invalidUnit=stringLit); Spark then refuses it
+					p.failRange(unitStr.Range, "INVALID_PARAMETER_VALUE.DATETIME_UNIT",
+						"the unit of "+strings.ToUpper(t.Text)+" is a keyword, not a string: write "+strings.ToUpper(unitStr.Value)+" without quotes")
+				}
 				c.Args = []ast.Expr{a, b}
 				c.Range = p.rangeFrom(t.Start)
 			}) {

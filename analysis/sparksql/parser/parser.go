@@ -336,7 +336,10 @@ func (p *parser) try(f func()) (ok bool) {
 			if !isB {
 				panic(r)
 			}
-			if b.err.Class == limitClass {
+			if committed(b.err.Class) {
+				// a limit, or an error Spark raises once the grammar has
+				// accepted the text (an invalid literal, a clause written
+				// twice): no other reading is tried
 				panic(r)
 			}
 			if p.far == nil || b.err.Start > p.far.Start {
@@ -347,6 +350,18 @@ func (p *parser) try(f func()) (ok bool) {
 		}
 	}()
 	f()
+	return true
+}
+
+// committed reports whether an error of this class ends the statement
+// even inside a tentative reading: the limits, and the errors Spark raises
+// once its grammar has accepted the text. A grammar error, an unknown type
+// name or a name needing backquotes may just mean another reading applies.
+func committed(class string) bool {
+	switch class {
+	case "PARSE_SYNTAX_ERROR", "UNSUPPORTED_DATATYPE", "INVALID_IDENTIFIER":
+		return false
+	}
 	return true
 }
 
