@@ -158,9 +158,10 @@ func (c *cmd) notAllowed(r ast.Range, message string) {
 	c.refuse(r, "_LEGACY_ERROR_TEMP_0035", "Operation not allowed: "+message+".")
 }
 
-// invalidStatement records Spark's INVALID_STATEMENT_OR_CLAUSE error.
-func (c *cmd) invalidStatement(r ast.Range, what string) {
-	c.refuse(r, "INVALID_STATEMENT_OR_CLAUSE", "the statement or clause "+what+" is not valid in Spark")
+// invalidStatement records Spark's INVALID_STATEMENT_OR_CLAUSE error:
+// what is not valid, why says so.
+func (c *cmd) invalidStatement(r ast.Range, what, why string) {
+	c.refuse(r, "INVALID_STATEMENT_OR_CLAUSE", what+" "+why)
 }
 
 // whole is the range of the command read so far.
@@ -177,6 +178,9 @@ func (p *parser) otherIn(sc *script) ast.Stmt {
 	if sc != nil {
 		sc.sem.merge(&c.sem)
 	} else if c.sem.first != nil && p.otherAtEnd() {
+		// the statement parsed: a reading that failed on the way is no
+		// candidate for its error
+		p.far = nil
 		e := c.sem.first.err
 		p.failRange(e.Range, e.Class, e.Message)
 	}
@@ -187,7 +191,7 @@ func (p *parser) otherIn(sc *script) ast.Stmt {
 func (p *parser) otherDispatch(c *cmd) {
 	t := p.tok()
 	if t.Kind != lex.Ident || t.Keyword == lex.NoKeyword {
-		p.fail("a statement")
+		p.otherFailStart(t)
 	}
 	switch t.Keyword.Token() {
 	case "CREATE":
@@ -282,9 +286,21 @@ func (p *parser) otherDispatch(c *cmd) {
 		}
 	case "COMMIT", "ROLLBACK", "DFS":
 		p.nativeCmd(c, 1)
+	case "IF", "WHILE", "REPEAT", "LOOP", "FOR", "CASE", "LEAVE", "ITERATE":
+		p.failAt(t, "", syntaxMessage(t, "a statement")+": "+strings.ToUpper(t.Text)+
+			" is a SQL scripting statement, which only stands inside BEGIN ... END")
 	default:
-		p.fail("a statement")
+		p.otherFailStart(t)
 	}
+}
+
+// otherFailStart fails at t, the first token of a statement no rule
+// reads.
+func (p *parser) otherFailStart(t lex.Token) {
+	if p.canIdent(t, strictIdent) && p.peek(1).Kind == lex.Colon {
+		p.failAt(t, "", syntaxMessage(t, "a statement")+": a label ("+t.Text+":) only stands inside BEGIN ... END")
+	}
+	p.fail("a statement")
 }
 
 // otherAtEnd reports whether the statement ends here (a semicolon or the
@@ -588,5 +604,5 @@ func (p *parser) nativeRefuse(c *cmd, kws []string) {
 		c.o.Kind = strings.ToUpper(strings.Join(kws, " "))
 	}
 	p.skipToEnd()
-	c.invalidStatement(c.whole(), strings.ToUpper(strings.Join(kws, " "))+" (a Hive command Spark does not run)")
+	c.invalidStatement(c.whole(), strings.ToUpper(strings.Join(kws, " ")), "is a Hive command that Spark does not run")
 }

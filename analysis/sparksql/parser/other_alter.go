@@ -100,7 +100,7 @@ func (p *parser) alterTable(c *cmd, view bool) {
 		}
 		if view {
 			c.rank = -1
-			c.invalidStatement(c.whole(), "ALTER VIEW ... ADD PARTITION")
+			c.invalidStatement(c.whole(), "ALTER VIEW ... ADD PARTITION", "is not valid: views have no partitions")
 		}
 		return
 	case p.at("DROP") && (isKw(p.peek(1), "PARTITION") || p.atSeq("DROP", "IF", "EXISTS", "PARTITION")):
@@ -113,7 +113,7 @@ func (p *parser) alterTable(c *cmd, view bool) {
 		p.accept("PURGE")
 		if view {
 			c.rank = -1
-			c.invalidStatement(c.whole(), "ALTER VIEW ... DROP PARTITION")
+			c.invalidStatement(c.whole(), "ALTER VIEW ... DROP PARTITION", "is not valid: views have no partitions")
 		}
 		return
 	}
@@ -261,7 +261,7 @@ func (p *parser) alterTablePartitioned(c *cmd, spec *ast.Range) {
 		p.expectKind(lex.RightParen)
 		if spec != nil {
 			c.rank = -1
-			c.invalidStatement(c.whole(), "ALTER TABLE ... PARTITION ... REPLACE COLUMNS")
+			c.invalidStatement(c.whole(), "ALTER TABLE ... PARTITION ... REPLACE COLUMNS", "is not valid: columns belong to the table, not to a partition")
 		}
 	case p.atSeq("SET", "SERDE"):
 		p.pos += 2
@@ -303,7 +303,7 @@ func (p *parser) valuedSpec(c *cmd, spec *ast.Range) {
 func (p *parser) colTypeWithPosition(c *cmd, replace bool) {
 	n := p.multipart()
 	c.column(n)
-	p.dataType()
+	c.dataType()
 	seen := map[string]bool{}
 	alter := "ADD"
 	if replace {
@@ -380,7 +380,7 @@ func (p *parser) alterColumnSpecs(c *cmd, verb string) {
 		switch {
 		case p.at("TYPE"):
 			p.pos++
-			p.dataType()
+			c.dataType()
 		case p.at("COMMENT"):
 			p.pos++
 			p.stringLit()
@@ -428,7 +428,7 @@ func (p *parser) hiveChangeRest(c *cmd, start int, spec *ast.Range) {
 	n := p.multipart()
 	c.column(n)
 	to := p.errIdent(anyIdent)
-	p.dataType()
+	c.dataType()
 	notNull := false
 	if p.atNot() && isKw(p.peek(1), "NULL") {
 		p.pos += 2
@@ -444,7 +444,7 @@ func (p *parser) hiveChangeRest(c *cmd, start int, spec *ast.Range) {
 	switch {
 	case spec != nil:
 		c.rank = -1
-		c.invalidStatement(c.whole(), "ALTER TABLE ... PARTITION ... CHANGE COLUMN")
+		c.invalidStatement(c.whole(), "ALTER TABLE ... PARTITION ... CHANGE COLUMN", "is not valid: columns belong to the table, not to a partition")
 	case !strings.EqualFold(n.Last().Name, to.Name):
 		c.refuse(p.rangeFrom(start), "_LEGACY_ERROR_TEMP_0034",
 			"Renaming column is not supported in Hive-style ALTER COLUMN, please run RENAME COLUMN instead")

@@ -251,22 +251,31 @@ func (p *parser) routineParam(c *cmd) {
 	}
 }
 
-// lenientType reads a data type that Spark keeps as text: an unknown
-// type name with optional integer parameters is accepted.
-func (p *parser) lenientType() {
-	if p.try(func() { p.dataType() }) {
-		return
-	}
-	if !p.canIdent(p.tok(), anyIdent) {
-		p.fail("a data type")
-	}
-	p.pos++
-	if p.acceptKind(lex.LeftParen) {
-		p.intValue()
-		for p.acceptKind(lex.Comma) {
-			p.intValue()
+// lenientType reads a data type, returning rather than raising Spark's
+// refusal of an unknown type name (Spark raises it only when it builds
+// the type, after parsing, and not at all for a function's parameters).
+func (p *parser) lenientType() (unsupported *ast.SyntaxError) {
+	start := p.tok().Start
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok || b.err.Class != "UNSUPPORTED_DATATYPE" || b.err.Start != start {
+				// a syntax error, or an unknown type nested in ARRAY<...>
+				// and the like, whose rest is not read
+				panic(r)
+			}
+			unsupported = b.err
 		}
-		p.expectKind(lex.RightParen)
+	}()
+	p.dataType()
+	return nil
+}
+
+// dataType reads a data type whose refusal, for an unknown type name, is
+// raised once the statement has parsed, as in Spark.
+func (c *cmd) dataType() {
+	if bad := c.p.lenientType(); bad != nil {
+		c.refuse(bad.Range, bad.Class, bad.Message)
 	}
 }
 
@@ -484,7 +493,7 @@ func (p *parser) declareVariable(c *cmd) {
 	}
 	typed := false
 	if !p.at("DEFAULT") && p.tok().Kind != lex.Eq && !p.otherAtEnd() {
-		p.dataType()
+		c.dataType()
 		typed = true
 	}
 	if p.at("DEFAULT") || p.tok().Kind == lex.Eq {

@@ -62,7 +62,9 @@ func (p *parser) compoundBody(sc *script, o *ast.Other, scope, required bool, en
 		start := p.tok().Start
 		st, kind, cond := p.compoundStatement(sc)
 		end := p.prevEnd()
-		p.expectKind(lex.Semicolon)
+		if !p.acceptKind(lex.Semicolon) {
+			p.fail("';' (every statement of a script ends with one)")
+		}
 		o.Stmts = append(o.Stmts, st)
 		n++
 		r := ast.Range{Start: start, End: end}

@@ -520,7 +520,7 @@ func (p *parser) explainCmd(c *cmd) {
 		if isKw(t, m) {
 			p.pos++
 			if m == "LOGICAL" {
-				c.invalidStatement(tokRange(t), "EXPLAIN LOGICAL")
+				c.invalidStatement(tokRange(t), "EXPLAIN LOGICAL", "is not valid in Spark: write EXPLAIN, EXPLAIN EXTENDED, FORMATTED, CODEGEN or COST")
 			}
 			break
 		}
