@@ -124,8 +124,47 @@ func Describe(ctx context.Context, s *engine.Session, snap *analysis.Snapshot) (
 			return nil, err
 		}
 	}
+	res.Diagnostics = withoutStaticTwins(res.Diagnostics, snap)
 	ir.SortDiagnostics(res.Diagnostics)
 	return res, nil
+}
+
+// withoutStaticTwins drops the findings of DuckDB's binder on a query
+// whose column errors the analysis already reported from the Spark
+// semantic model (analysis/columns.go): the same mistake twice, once in
+// DuckDB's words, would only be noise. The binder stops at the first error
+// of a query, so a static column error anywhere in the same query is its
+// twin.
+func withoutStaticTwins(found []ir.Diagnostic, snap *analysis.Snapshot) []ir.Diagnostic {
+	var queries []ir.Loc
+	for _, d := range snap.Diagnostics {
+		if d.Code != ir.CodeUnknownColumn && d.Code != ir.CodeAmbiguousColumn && d.Code != ir.CodeMissingAggregation {
+			continue
+		}
+		for _, f := range snap.Pipeline.Flows {
+			if q := f.QueryLoc; q.File == d.Loc.File && q.Start <= d.Loc.Start && d.Loc.End <= q.End {
+				queries = append(queries, q)
+			}
+		}
+	}
+	if len(queries) == 0 {
+		return found
+	}
+	out := found[:0]
+	for _, d := range found {
+		twin := false
+		for _, q := range queries {
+			if (d.Code == ir.CodeUnknownColumn || d.Code == ir.CodeBinder) &&
+				q.File == d.Loc.File && q.Start <= d.Loc.Start && d.Loc.End <= q.End {
+				twin = true
+				break
+			}
+		}
+		if !twin {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // describer is one Describe call's state.
