@@ -59,6 +59,9 @@ func (p *parser) compoundBody(sc *script, o *ast.Other, scope, required bool, en
 	var declared []string
 	n := 0
 	for !(ends() && p.peek(1).Kind != lex.Colon) {
+		// the bound on readings tried is per statement of the script, so
+		// that a long script is no "complex statement"
+		p.tries = 0
 		start := p.tok().Start
 		st, kind, cond := p.compoundStatement(sc)
 		end := p.prevEnd()
@@ -330,7 +333,9 @@ func (p *parser) queryBefore(kw string) *ast.Query {
 				return p.query()
 			}
 		}
-		if depth != 0 || !isKw(t, kw) {
+		if depth != 0 || !isKw(t, kw) || isKw(p.toks[i+1], kw) {
+			// a kw followed by kw is the alias of the query, as in FOR
+			// SELECT * FROM t do DO ...
 			continue
 		}
 		if q := p.queryCut(i); q != nil {

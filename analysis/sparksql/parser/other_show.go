@@ -146,6 +146,10 @@ func (p *parser) showFunctions(c *cmd) {
 			p.fail("TABLES, VIEWS, FUNCTIONS, COLUMNS, PARTITIONS, NAMESPACES, CATALOGS or TBLPROPERTIES")
 		}
 		scope = p.simpleIdent()
+		if !p.at("FUNCTIONS") {
+			p.pos--
+			p.fail("TABLES, VIEWS, FUNCTIONS, COLUMNS, PARTITIONS, NAMESPACES, CATALOGS or TBLPROPERTIES")
+		}
 	}
 	p.expect("FUNCTIONS")
 	ns := p.showFromIn(c)

@@ -502,3 +502,31 @@ func TestOtherANSI(t *testing.T) {
 		t.Errorf(`DROP TABLE "t" with double-quoted identifiers: %v`, errs[0])
 	}
 }
+
+func TestOtherEdges(t *testing.T) {
+	// FOR's query may end in an alias spelt like DO
+	src := "BEGIN f: FOR r AS SELECT a FROM t do DO SELECT 1; END FOR f; END"
+	st, errs := ParseStatement(src, Options{})
+	if len(errs) > 0 {
+		t.Fatalf("FOR ... do DO: %v", errs[0])
+	}
+	loop := st.(*ast.Other).Stmts[0].(*ast.Other)
+	if q := loop.Queries; loop.Kind != "FOR" || len(q) != 1 || !strings.HasSuffix(src[q[0].Start:q[0].End], "t do") {
+		t.Errorf("FOR ... do DO: %+v", loop)
+	}
+	// an unknown SHOW is refused at the word, not at the end
+	_, errs = ParseStatement("SHOW NOTHING", Options{})
+	if len(errs) != 1 || errs[0].Start != 5 {
+		t.Errorf("SHOW NOTHING: %v", errs)
+	}
+	// a long script is not "too complex"
+	var b strings.Builder
+	b.WriteString("BEGIN\n")
+	for i := 0; i < 25000; i++ {
+		b.WriteString("  DESC QUERY SELECT 1;\n")
+	}
+	b.WriteString("END")
+	if _, errs := ParseStatement(b.String(), Options{}); len(errs) > 0 {
+		t.Errorf("long script: %v", errs[0])
+	}
+}
