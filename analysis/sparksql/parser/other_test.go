@@ -530,3 +530,10 @@ func TestOtherEdges(t *testing.T) {
 		t.Errorf("long script: %v", errs[0])
 	}
 }
+
+func TestSetRoleRefused(t *testing.T) {
+	_, errs := ParseStatement("SET ROLE admin", Options{})
+	if len(errs) != 1 || errs[0].Class != "INVALID_STATEMENT_OR_CLAUSE" {
+		t.Errorf("SET ROLE: %v, want INVALID_STATEMENT_OR_CLAUSE as for Spark's other Hive commands", errs)
+	}
+}

@@ -329,7 +329,7 @@ func (p *parser) set() ast.Stmt {
 	case p.at("ROLE"):
 		r := p.tok()
 		p.skipToEnd()
-		p.failRange(ast.Range{Start: start, End: r.End}, "INVALID_SQL_SYNTAX", "SET ROLE is not supported by Spark")
+		p.failRange(ast.Range{Start: start, End: r.End}, "INVALID_STATEMENT_OR_CLAUSE", "SET ROLE is a Hive command that Spark does not run")
 	case (p.at("VAR") || p.at("VARIABLE")) && (p.canIdent(p.peek(1), anyIdent) || p.peek(1).Kind == lex.LeftParen):
 		save := p.pos
 		if p.try(func() {
