@@ -40,9 +40,6 @@ func readSpark(file, text string, sp Span) *sparkRead {
 	st, errs := parser.ParseStatementAt(text, sp.Start, sp.End, parser.Options{})
 	if len(errs) > 0 {
 		r.err = errs[0]
-		if errs[0].Class == "THUND_UNSUPPORTED" {
-			r.notQuery = true
-		}
 		return r
 	}
 	qs, ok := st.(*ast.QueryStmt)

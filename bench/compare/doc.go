@@ -449,13 +449,17 @@ median or p99)%s.
 |---|---|---|
 `, goWhen(r.GoTime))
 	w("| cold analysis, 1,000 files (`BenchmarkColdAnalysis/files=1000`) | %s | |\n", g.nsFig("BenchmarkColdAnalysis/files=1000"))
-	w("| cold analysis, 10,000 files (`BenchmarkColdAnalysis/files=10000`) | %s | at most 1 s%s |\n", g.nsFig("BenchmarkColdAnalysis/files=10000"), metNs(g, "BenchmarkColdAnalysis/files=10000", "ns/op", 1e9))
-	w("| one file changed in a 2,000-file pipeline, median (`BenchmarkIncrementalUpdate`) | %s | at most 5 ms%s |\n", g.fig("BenchmarkIncrementalUpdate", "median-ms", "%.1f ms"), metNs(g, "BenchmarkIncrementalUpdate", "median-ms", 5))
+	w("| cold analysis, 10,000 files (`BenchmarkColdAnalysis/files=10000`) | %s | at most 300 ms%s |\n", g.nsFig("BenchmarkColdAnalysis/files=10000"), metNs(g, "BenchmarkColdAnalysis/files=10000", "ns/op", 3e8))
+	w("| one file changed in a 2,000-file pipeline, median (`BenchmarkIncrementalUpdate`) | %s | at most 2 ms%s |\n", g.fig("BenchmarkIncrementalUpdate", "median-ms", "%.1f ms"), metNs(g, "BenchmarkIncrementalUpdate", "median-ms", 2))
 	w("| same, p99 | %s | |\n", g.fig("BenchmarkIncrementalUpdate", "p99-ms", "%.1f ms"))
+	w("| Spark SQL parser over Spark's own SQL test corpus, 1.66 MB of query text (`BenchmarkSparkParse`) | %s | |\n", g.fig("BenchmarkSparkParse", "MB/s", "%.1f MB/s"))
 	w("| the same update after 30 ms idle, as in an editor, median / p99 (`BenchmarkIncrementalUpdateAfterIdle`) | %s / %s | |\n", g.fig("BenchmarkIncrementalUpdateAfterIdle", "median-ms", "%.1f ms"), g.fig("BenchmarkIncrementalUpdateAfterIdle", "p99-ms", "%.1f ms"))
 	w(`
 Cold analysis reads the files in parallel (8 readers) and parses on one
-worker per core; pg_query takes about 40 µs per query. An incremental update
+worker per core: each query with Thund's Spark SQL parser (pure Go), then
+PostgreSQL's grammar only bounds it (no tree) to tell whether DuckDB can run
+it, and after assembly the semantic model resolves every column. Issue 15's
+targets are 300 ms for the cold 10,000 files and 2 ms for the update. An incremental update
 re-parses only the changed file and redoes the whole-pipeline checks
 (graph, cycles, references, capabilities). After the idle time an editor
 leaves between keystrokes, the same update is two to three times slower:
