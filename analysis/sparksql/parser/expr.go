@@ -203,11 +203,29 @@ func (p *parser) unaryExpr() ast.Expr {
 	case lex.Minus, lex.Plus, lex.Tilde:
 		p.pos++
 		p.enter()
-		x := p.unaryExpr()
+		var x ast.Expr
+		if t.Kind == lex.Minus && numberLit(p.tok().Kind) {
+			x = p.postfix(p.numberPrimary(true))
+		} else {
+			x = p.unaryExpr()
+		}
 		p.leave()
 		return &ast.Unary{Range: ast.Range{Start: t.Start, End: x.Span().End}, Op: t.Text, OpRange: tokRange(t), X: x}
 	}
 	return p.postfix(p.primary())
+}
+
+// numberPrimary reads a number and checks its range (neg: after a unary
+// minus, which Spark's grammar takes into the number).
+func (p *parser) numberPrimary(neg bool) ast.Expr {
+	t := p.next()
+	lit := &ast.Literal{Range: tokRange(t), Kind: numKind(t.Kind), Text: t.Text}
+	r := lit.Range
+	if neg {
+		r.Start = p.toks[p.pos-2].Start
+	}
+	p.checkNumber(lit, r, neg)
+	return lit
 }
 
 // postfix reads what can follow a primary expression: [index], .field,
@@ -340,8 +358,7 @@ func (p *parser) primary() ast.Expr {
 	switch t.Kind {
 	case lex.Integer, lex.BigInt, lex.SmallInt, lex.TinyInt, lex.Decimal, lex.Exponent,
 		lex.Float, lex.Double, lex.BigDecimal:
-		p.pos++
-		return &ast.Literal{Range: r, Kind: numKind(t.Kind), Text: t.Text}
+		return p.numberPrimary(false)
 	case lex.String:
 		s := p.stringLit()
 		return &ast.Literal{Range: s.Range, Kind: ast.LitString, Text: t.Text, Str: s}
@@ -386,7 +403,9 @@ func (p *parser) primary() ast.Expr {
 	if t.Kind == lex.Ident && p.isStringTok(p.peek(1)) {
 		p.pos++
 		v := p.singleString()
-		return &ast.TypedLiteral{Range: p.rangeFrom(t.Start), Type: strings.ToUpper(t.Text), TypeRange: r, Value: v}
+		tl := &ast.TypedLiteral{Range: p.rangeFrom(t.Start), Type: strings.ToUpper(t.Text), TypeRange: r, Value: v}
+		p.checkTypedLiteral(tl)
+		return tl
 	}
 	// a function call: name(...) or a.b.name(...)
 	if n := p.callNameLen(); n > 0 {
@@ -480,7 +499,9 @@ func (p *parser) keywordPrimary(t lex.Token) ast.Expr {
 		if p.isStringTok(next) {
 			p.pos++
 			v := p.singleString()
-			return &ast.Interval{Range: p.rangeFrom(t.Start), Value: v}
+			iv := &ast.Interval{Range: p.rangeFrom(t.Start), Value: v}
+			p.checkIntervalString(iv)
+			return iv
 		}
 	case "STRUCT":
 		if next.Kind == lex.LeftParen {
@@ -631,9 +652,13 @@ func (p *parser) keywordPrimary(t lex.Token) ast.Expr {
 		v := p.singleString()
 		typ := strings.ToUpper(t.Text)
 		if name == "INTERVAL" {
-			return &ast.Interval{Range: p.rangeFrom(t.Start), Value: v}
+			iv := &ast.Interval{Range: p.rangeFrom(t.Start), Value: v}
+			p.checkIntervalString(iv)
+			return iv
 		}
-		return &ast.TypedLiteral{Range: p.rangeFrom(t.Start), Type: typ, TypeRange: r, Value: v}
+		tl := &ast.TypedLiteral{Range: p.rangeFrom(t.Start), Type: typ, TypeRange: r, Value: v}
+		p.checkTypedLiteral(tl)
+		return tl
 	}
 	return nil
 }
@@ -667,6 +692,7 @@ func (p *parser) interval() *ast.Interval {
 		p.fail("an interval value and unit")
 	}
 	iv.Range = p.rangeFrom(start)
+	p.checkInterval(iv)
 	return iv
 }
 
