@@ -819,9 +819,10 @@ func (p *parser) watermark() *ast.Watermark {
 // tableAlias reads (AS? strictIdentifier identifierList?)?.
 func (p *parser) tableAlias() *ast.TableAlias {
 	start := p.tok().Start
-	if p.at("AS") {
+	if p.at("AS") && !(p.peek(1).Kind == lex.LeftParen && p.canIdent(p.tok(), strictIdent)) {
+		// (AS (a, b) names the alias AS where AS is not reserved)
 		p.pos++
-	} else if !p.isIdentStart(strictIdent) || p.clauseWord(p.tok()) {
+	} else if !p.isIdentStart(strictIdent) || p.clauseWord(p.tok()) && !p.at("AS") {
 		return nil
 	}
 	a := &ast.TableAlias{Name: p.errIdent(strictIdent)}
@@ -875,9 +876,20 @@ func (p *parser) groupItem() *ast.GroupItem {
 	case p.atSeq("GROUPING", "SETS"):
 		return p.groupingAnalytics()
 	}
+	if p.atSeq("WITH", "ROLLUP") || p.atSeq("WITH", "CUBE") {
+		p.fail("an expression")
+	}
 	x := p.expr()
+	// the grammar's second GROUP BY form takes named expressions: an alias
+	// with or without AS, or AS (a, b)
 	if p.at("AS") {
 		p.pos++
+		if p.tok().Kind == lex.LeftParen {
+			p.identList()
+		} else {
+			p.errIdent(anyIdent)
+		}
+	} else if p.isIdentStart(strictIdent) && !p.clauseWord(p.tok()) && !p.atSeq("GROUPING", "SETS") {
 		p.errIdent(anyIdent)
 	}
 	return &ast.GroupItem{Range: p.rangeFrom(start), X: x}
@@ -1055,6 +1067,13 @@ func (p *parser) identSeqPlain() []*ast.Ident {
 	return ids
 }
 
+// pipeOpEnds reports whether t ends a pipe operator (the next |>, a
+// semicolon, a closing parenthesis or the end): AGGREGATE GROUP BY followed
+// by one of them is the column group with the alias by.
+func (p *parser) pipeOpEnds(t lex.Token) bool {
+	return t.Kind == lex.OperatorPipe || t.Kind == lex.Semicolon || t.Kind == lex.RightParen || t.Kind == lex.Invalid
+}
+
 // pipe reads |> operator after x, repeatedly.
 func (p *parser) pipe(x ast.QueryExpr) ast.QueryExpr {
 	pp, ok := x.(*ast.Pipe)
@@ -1136,11 +1155,12 @@ func (p *parser) pipe(x ast.QueryExpr) ast.QueryExpr {
 		p.pos++
 		op.Kind = "AGGREGATE"
 		s := &ast.Select{}
-		if !p.atSeq("GROUP", "BY") && p.tok().Kind != lex.OperatorPipe && !p.atEOF() && p.tok().Kind != lex.Semicolon &&
+		groupBy := p.atSeq("GROUP", "BY") && !p.pipeOpEnds(p.peek(2))
+		if !groupBy && p.tok().Kind != lex.OperatorPipe && !p.atEOF() && p.tok().Kind != lex.Semicolon &&
 			p.tok().Kind != lex.RightParen {
 			s.Items = p.selectItems()
 		}
-		if p.atSeq("GROUP", "BY") {
+		if p.atSeq("GROUP", "BY") && !p.pipeOpEnds(p.peek(2)) {
 			s.GroupBy = p.groupBy()
 		}
 		op.Select = s
