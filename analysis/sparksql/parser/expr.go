@@ -1005,6 +1005,10 @@ func (p *parser) namedExpr() *ast.SelectItem {
 		}
 	} else if p.isIdentStart(strictIdent) && !p.clauseWord(p.tok()) {
 		it.Alias = p.errIdent(anyIdent)
+	} else if p.tok().Kind == lex.LeftParen && p.canIdent(p.peek(1), anyIdent) &&
+		(p.peek(2).Kind == lex.Comma || p.peek(2).Kind == lex.RightParen) {
+		// expression (a, b): the alias list without AS
+		it.Aliases = p.identList()
 	}
 	it.Range = p.rangeFrom(x.Span().Start)
 	return it
