@@ -34,13 +34,13 @@ func TestPortabilityTestdata(t *testing.T) {
 		"user_lists.sql:134-144 list_value warning spark-4.1",
 		"user_lists.sql:179-191 string_split warning spark-4.1",
 		"user_lists.sql:219-226 arg_max warning spark-4.1",
-		"user_lists.sql:291-300 date_diff warning spark-4.1",
-		"user_lists.sql:391-399 date_sub warning spark-4.1",
+		"user_lists.sql:340-348 date_sub warning spark-4.1",
 	}
 	if got := portabilityDiags(s); !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(s.Diagnostics) != len(want) {
+	// and span_days.sql's quoted unit, which Spark's grammar refuses
+	if len(s.Diagnostics) != len(want)+1 {
 		t.Errorf("other diagnostics: %s", strings.Join(diagStrings(s), "\n"))
 	}
 }

@@ -53,7 +53,7 @@ func TestCancelStorm(t *testing.T) {
 	for name, text := range map[string]string{
 		"thund.yaml": "backends: [native]\n",
 		"slow.sql":   "SELECT count(*) AS n FROM range(100000000000) a, range(10) b\n",
-		"mid.sql":    "SELECT count(*) AS n FROM range(20000000) a WHERE a.range % 7 = 3\n",
+		"mid.sql":    "SELECT count(*) AS n FROM range(20000000) a(x) WHERE a.x % 7 = 3\n",
 		"quick.sql":  "SELECT 42 AS answer\n",
 		"dep.sql":    "SELECT answer + 1 AS next FROM quick\n",
 		"notes.sql":  "SELECT 'notes' AS s\n",

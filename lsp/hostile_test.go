@@ -290,14 +290,14 @@ func TestHostileLSP(t *testing.T) {
 func TestHostileLSPPreviewCaps(t *testing.T) {
 	h := hostiledir.New(t, hostiledir.Attack{Name: "caps", Files: map[string]string{
 		"thund.yaml": "backends: [native]\npreview:\n  limit: 3000000\n",
-		"many.sql":   "-- @kind: materialized_view\nSELECT range AS n FROM range(30000)\n",
+		"many.sql":   "-- @kind: materialized_view\nSELECT x AS n FROM range(30000) AS r(x)\n",
 		"wide.sql":   "-- @kind: materialized_view\nSELECT repeat('x', 2000000) AS v\n",
 	}, At: map[string][]int{"thund.yaml": {3}}})
 	t.Setenv("HOME", h.Home)
 	t.Setenv("TMPDIR", h.Tmp)
 	var rec syncBuffer
 	c := startHostileSession(t, &rec)
-	openAll(c, h.Root, map[string]string{"many.sql": "-- @kind: materialized_view\nSELECT range AS n FROM range(30000)\n"})
+	openAll(c, h.Root, map[string]string{"many.sql": "-- @kind: materialized_view\nSELECT x AS n FROM range(30000) AS r(x)\n"})
 	c.settle(Debounce+DescribeDelay+time.Second, lspHostileBound)
 	type page struct {
 		Rows      [][]any              `json:"rows"`

@@ -14,7 +14,7 @@ import (
 // A page size over project.PreviewMaxRows is taken as that maximum, and a
 // result larger than a page may be is not diffed.
 func TestPreviewLimitIsBounded(t *testing.T) {
-	root := testutil.TempTree(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT range AS n FROM range(25000)\n"})
+	root := testutil.TempTree(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT x AS n FROM range(25000) AS r(x)\n"})
 	c := startServer(t)
 	u, _ := c.open(t, filepath.Join(root, "big.sql"))
 	var pr PreviewResult

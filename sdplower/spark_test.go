@@ -102,8 +102,10 @@ func TestSparkAnalysisErrorNamesDatasetAndPlace(t *testing.T) {
 		"CREATE MATERIALIZED VIEW big_orders AS\nSELECT order_id,\n  amount_usd\nFROM orders\nWHERE amount > 5;\n"
 	dir := writePipeline(t, map[string]string{file: text})
 	s := load(t, dir)
+	// Thund's own column check finds the mistake too (unknown-column); the
+	// test is about Spark's error, so that one is expected.
 	for _, d := range s.Diagnostics {
-		if d.Severity == ir.Error {
+		if d.Severity == ir.Error && d.Code != ir.CodeUnknownColumn {
 			t.Fatalf("analysis error in the test pipeline: %v", d)
 		}
 	}

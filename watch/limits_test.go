@@ -55,7 +55,7 @@ func TestWatchTakesConfigLimits(t *testing.T) {
 // A preview page in watch mode holds at most project.PreviewMaxRows rows.
 func TestWatchPreviewLimitIsBounded(t *testing.T) {
 	dir := copyRetail(t)
-	mustDo(t, os.WriteFile(filepath.Join(dir, "transformations", "big.sql"), []byte("SELECT range AS n FROM range(12000)\n"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(dir, "transformations", "big.sql"), []byte("SELECT x AS n FROM range(12000) AS r(x)\n"), 0o644))
 	w := startWatch(t, dir, Options{Previews: []string{"big"}, Limit: 1 << 40})
 	w.run()
 	if got := len(w.previews["big"]); got != project.PreviewMaxRows {

@@ -215,7 +215,7 @@ func types(objs []object) string {
 }
 
 // slow is a query DuckDB takes hours over, and interrupts at once.
-const slow = "SELECT count(*) AS n FROM range(10000000000000) WHERE range % 7 = 3\n"
+const slow = "SELECT count(*) AS n FROM range(10000000000000) AS r(x) WHERE x % 7 = 3\n"
 
 // underway waits until the slow query has surely started executing.
 // duckdb-go loses an interrupt that lands while a statement is being set

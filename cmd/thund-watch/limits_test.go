@@ -16,7 +16,7 @@ import (
 
 // --limit over project.PreviewMaxRows shows that many rows, and says so.
 func TestLimitFlagIsBounded(t *testing.T) {
-	dir := testutil.TempTree(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT range AS n FROM range(12000)\n"})
+	dir := testutil.TempTree(t, map[string]string{"thund.yaml": "backends: [native]\n", "big.sql": "SELECT x AS n FROM range(12000) AS r(x)\n"})
 	var out, errb bytes.Buffer
 	if code := run([]string{"--once", "--json", "--limit", "3000000", dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())

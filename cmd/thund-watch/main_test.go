@@ -257,23 +257,44 @@ func TestOnceFailExpectationExitsOne(t *testing.T) {
 	}
 }
 
-// TestCheckColumns checks that --columns reports a misspelt column at the
-// place it is written, with DuckDB's suggestion, and plain --check does not
-// run DuckDB.
+// TestCheckColumns checks that plain --check reports a misspelt column at
+// the place it is written, with a suggestion, from the Spark semantic model
+// alone; that --columns (DuckDB) does not report it a second time; and that
+// --columns still finds what only DuckDB can see, such as a column of a
+// JSON sample, whose columns the analysis does not read.
 func TestCheckColumns(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "samples"), 0o755)
 	os.WriteFile(filepath.Join(dir, "samples", "orders.csv"), []byte("id,amount\n1,5\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "big.sql"), []byte("SELECT id, amout FROM orders\n"), 0o644)
 	var out, errb bytes.Buffer
-	if code := run([]string{"--check", dir}, &out, &errb); code != 0 {
+	if code := run([]string{"--check", dir}, &out, &errb); code != 1 {
 		t.Fatalf("plain --check: exit %d\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "big.sql:1:12: error:") || !strings.Contains(out.String(), "`amount`") || !strings.Contains(out.String(), "[unknown-column]") {
+		t.Fatalf("plain --check output:\n%s", out.String())
 	}
 	out.Reset()
 	if code := run([]string{"--check", "--columns", dir}, &out, &errb); code != 1 {
 		t.Fatalf("--columns: exit %d\n%s%s", code, out.String(), errb.String())
 	}
-	if !strings.Contains(out.String(), "big.sql:1:12: error:") || !strings.Contains(out.String(), `"amount"`) || !strings.Contains(out.String(), "[unknown-column]") {
+	if n := strings.Count(out.String(), "[unknown-column]"); n != 1 {
+		t.Fatalf("--columns reports the typo %d times:\n%s", n, out.String())
+	}
+
+	js := t.TempDir()
+	os.MkdirAll(filepath.Join(js, "samples"), 0o755)
+	os.WriteFile(filepath.Join(js, "samples", "orders.json"), []byte(`{"id": 1, "amount": 5}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(js, "big.sql"), []byte("SELECT id, amout FROM orders\n"), 0o644)
+	out.Reset()
+	if code := run([]string{"--check", js}, &out, &errb); code != 0 {
+		t.Fatalf("plain --check of a JSON sample: exit %d\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"--check", "--columns", js}, &out, &errb); code != 1 {
+		t.Fatalf("--columns of a JSON sample: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "big.sql:1:12: error:") || !strings.Contains(out.String(), `"amount"`) {
 		t.Fatalf("--columns output:\n%s", out.String())
 	}
 }

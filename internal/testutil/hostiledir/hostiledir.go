@@ -222,7 +222,7 @@ func Attacks() []Attack {
 			Name: "limits",
 			Files: map[string]string{
 				"thund.yaml":  "backends: [native]\nlimits:\n  query_timeout: 2s\n",
-				"huge.sql":    mv + "SELECT * FROM range(1000000000000) WHERE range < 0\n",
+				"huge.sql":    mv + "SELECT * FROM range(1000000000000) AS r(x) WHERE x < 0\n",
 				"endless.sql": mv + "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r\n",
 			},
 			Datasets: []string{"huge", "endless"},

@@ -6,7 +6,6 @@ SELECT
   string_split(max(tags), '|') AS tags,
   arg_max(kind, amount) AS top_kind,
   collect_list(kind) AS all_kinds,
-  date_diff('day', min(ts), max(ts)) AS span_days,
   datediff(max(ts), min(ts)) AS span_days_spark,
   date_sub('hour', min(ts), max(ts)) AS span_hours
 FROM events
