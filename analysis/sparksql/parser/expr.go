@@ -638,7 +638,7 @@ func (p *parser) keywordPrimary(t lex.Token) ast.Expr {
 				if unitStr != nil {
 					// the grammar read it (invalidUnit=stringLit); Spark then refuses it
 					p.failRange(unitStr.Range, "INVALID_PARAMETER_VALUE.DATETIME_UNIT",
-						"the unit of "+strings.ToUpper(t.Text)+" is a keyword, not a string: write "+strings.ToUpper(unitStr.Value)+" without quotes")
+						"the unit of "+strings.ToUpper(t.Text)+" is a keyword, not a string: write "+strings.ToUpper(unitStr.Value)+" without quotes"+unitHint(t.Keyword.Token()))
 				}
 				c.Args = []ast.Expr{a, b}
 				c.Range = p.rangeFrom(t.Start)
@@ -661,6 +661,17 @@ func (p *parser) keywordPrimary(t lex.Token) ast.Expr {
 		return tl
 	}
 	return nil
+}
+
+// unitHint adds Spark's two-argument form to the error of a quoted unit.
+func unitHint(fn string) string {
+	switch fn {
+	case "DATEDIFF", "DATE_DIFF":
+		return ", or use datediff(end, start) for the days between two dates"
+	case "DATEADD", "DATE_ADD":
+		return ", or use date_add(start, days) to add days"
+	}
+	return ""
 }
 
 // interval reads INTERVAL value unit [value unit ...] | value unit TO unit.
