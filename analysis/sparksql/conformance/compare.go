@@ -119,14 +119,16 @@ func Judge(c Case, p Parser) (v Verdict) {
 		}
 	}()
 	start := time.Now()
-	errs := p(c.Text, c.Settings)
+	// Spark substitutes ${name} before it parses
+	text := c.Settings.Substitute(c.Text)
+	errs := p(text, c.Settings)
 	v.Elapsed = time.Since(start)
 	if len(errs) == 0 {
 		v.Parsed = true
 		return v
 	}
 	v.Err = errs[0]
-	pos := textpos.New(c.Text).Rune(v.Err.Start)
+	pos := textpos.New(text).Rune(v.Err.Start)
 	v.ErrLine, v.ErrCol = pos.Line+1, pos.Column+1
 	return v
 }

@@ -20,6 +20,33 @@ type Settings struct {
 	// Thund's parser has no option for ("key=value", sorted); queries run
 	// under them may disagree for that reason alone.
 	Unmodelled []string
+	// Vars are the variables SET name = value (or SET hivevar:name =
+	// value) defined, which Spark's SQL parser substitutes for ${name}
+	// before it parses (spark.sql.variable.substitute, on by default).
+	Vars map[string]string
+}
+
+// setVar matches SET [hivevar:]name = value, whose raw value text is what
+// ${name} stands for afterwards.
+var setVar = regexp.MustCompile(`(?is)^\s*SET\s+(?:hivevar:)?([a-z_][a-z0-9_.]*)\s*=\s*(.*?)\s*;?\s*$`)
+
+// varRef matches ${name} and ${hivevar:name} (or the spark: and hiveconf:
+// prefixes).
+var varRef = regexp.MustCompile(`\$\{(?:(?:hivevar|hiveconf|spark|sparkconf):)?([A-Za-z_][A-Za-z0-9_.]*)\}`)
+
+// Substitute returns text with each ${name} of a defined variable replaced
+// by its value, as Spark substitutes before parsing; an undefined one
+// stays as written.
+func (s Settings) Substitute(text string) string {
+	if len(s.Vars) == 0 || !strings.Contains(text, "${") {
+		return text
+	}
+	return varRef.ReplaceAllStringFunc(text, func(ref string) string {
+		if v, ok := s.Vars[varRef.FindStringSubmatch(ref)[1]]; ok {
+			return v
+		}
+		return ref
+	})
 }
 
 // Reserved reports whether keywords are reserved: Spark reserves them when
@@ -119,6 +146,13 @@ var (
 // or RESET of a setting that matters here; initial are the file's own
 // settings, which RESET returns to. Any other statement leaves s as is.
 func (s Settings) After(stmt string, initial Settings) Settings {
+	if m := setVar.FindStringSubmatch(stmt); m != nil && !strings.Contains(stmt, "${") {
+		s = s.clone()
+		if s.Vars == nil {
+			s.Vars = map[string]string{}
+		}
+		s.Vars[m[1]] = m[2]
+	}
 	if m := setStmt.FindStringSubmatch(stmt); m != nil {
 		n := s.clone()
 		if n.set(m[1], m[2]) {
@@ -153,5 +187,12 @@ func (s Settings) After(stmt string, initial Settings) Settings {
 
 func (s Settings) clone() Settings {
 	s.Unmodelled = append([]string(nil), s.Unmodelled...)
+	if s.Vars != nil {
+		vars := make(map[string]string, len(s.Vars))
+		for k, v := range s.Vars {
+			vars[k] = v
+		}
+		s.Vars = vars
+	}
 	return s
 }

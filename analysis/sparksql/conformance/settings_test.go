@@ -63,3 +63,27 @@ func TestSettingsAfter(t *testing.T) {
 		t.Errorf("After changed the initial settings: %+v", initial)
 	}
 }
+
+func TestSubstitute(t *testing.T) {
+	var s Settings
+	s = s.After("SET hivevar:tbl = 'orders'", s)
+	s = s.After("SET n = 3;", s)
+	next := s.After("SET hivevar:tbl = 'lines'", s)
+	cases := []struct{ in, want string }{
+		{"SELECT ${tbl} || 'x', ${n}", "SELECT 'orders' || 'x', 3"},
+		{"SELECT ${hivevar:tbl}", "SELECT 'orders'"},
+		{"SELECT ${missing}", "SELECT ${missing}"},
+		{"SELECT 1", "SELECT 1"},
+	}
+	for _, c := range cases {
+		if got := s.Substitute(c.in); got != c.want {
+			t.Errorf("Substitute(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := next.Substitute("${tbl}"); got != "'lines'" {
+		t.Errorf("after a second SET: %q", got)
+	}
+	if got := s.Substitute("${tbl}"); got != "'orders'" {
+		t.Errorf("After changed the earlier settings' variables: %q", got)
+	}
+}
