@@ -223,7 +223,7 @@ func (p *parser) selectTail(s *ast.Select) {
 		s.Where = p.expr()
 	}
 	if p.atSeq("GROUP", "BY") {
-		s.GroupBy = p.groupBy()
+		s.GroupBy = p.groupBy(false)
 	}
 	if p.at("HAVING") {
 		p.pos++
@@ -833,13 +833,14 @@ func (p *parser) tableAlias() *ast.TableAlias {
 	return a
 }
 
-// groupBy reads GROUP BY items [WITH ROLLUP | WITH CUBE | GROUPING SETS (...)].
-func (p *parser) groupBy() *ast.GroupBy {
+// groupBy reads GROUP BY items [WITH ROLLUP | WITH CUBE | GROUPING SETS (...)];
+// aliases allows an alias after each item, as |> AGGREGATE does.
+func (p *parser) groupBy(aliases bool) *ast.GroupBy {
 	start := p.tok().Start
 	p.pos += 2
 	g := &ast.GroupBy{}
 	for {
-		g.Items = append(g.Items, p.groupItem())
+		g.Items = append(g.Items, p.groupItem(aliases))
 		if !p.acceptKind(lex.Comma) {
 			break
 		}
@@ -864,8 +865,9 @@ func (p *parser) groupBy() *ast.GroupBy {
 }
 
 // groupItem reads ROLLUP(...), CUBE(...), GROUPING SETS(...) or an
-// expression (with an optional alias, which the grammar allows).
-func (p *parser) groupItem() *ast.GroupItem {
+// expression; with aliases (the GROUP BY of |> AGGREGATE) an alias may
+// follow it, with or without AS. Spark's SELECT refuses an alias there.
+func (p *parser) groupItem(aliases bool) *ast.GroupItem {
 	start := p.tok().Start
 	switch {
 	case (p.at("ROLLUP") || p.at("CUBE")) && p.peek(1).Kind == lex.LeftParen:
@@ -880,8 +882,9 @@ func (p *parser) groupItem() *ast.GroupItem {
 		p.fail("an expression")
 	}
 	x := p.expr()
-	// the grammar's second GROUP BY form takes named expressions: an alias
-	// with or without AS, or AS (a, b)
+	if !aliases {
+		return &ast.GroupItem{Range: p.rangeFrom(start), X: x}
+	}
 	if p.at("AS") {
 		p.pos++
 		if p.tok().Kind == lex.LeftParen {
@@ -1161,7 +1164,7 @@ func (p *parser) pipe(x ast.QueryExpr) ast.QueryExpr {
 			s.Items = p.selectItems()
 		}
 		if p.atSeq("GROUP", "BY") && !p.pipeOpEnds(p.peek(2)) {
-			s.GroupBy = p.groupBy()
+			s.GroupBy = p.groupBy(true)
 		}
 		op.Select = s
 	default:
