@@ -313,7 +313,10 @@ func (p *parser) guard(f func()) (err *ast.SyntaxError) {
 				panic(r)
 			}
 			err = b.err
-			if p.far != nil && p.far.Start > err.Start {
+			// a grammar error is reported where the furthest reading
+			// stopped; an error Spark raises after its grammar accepted
+			// the text stands where it is
+			if p.far != nil && p.far.Start > err.Start && !committed(err.Class) {
 				err = p.far
 			}
 		}
