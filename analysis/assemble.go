@@ -51,7 +51,7 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	diags = append(diags, capab.Streaming(p)...)
 	diags = append(diags, portability(p, results)...)
 	<-done
-	diags = append(diags, s.columns(p, results)...)
+	diags = append(diags, s.columns(p, results, s.colCache)...)
 	for _, prob := range problems {
 		diags = append(diags, ir.Diagnostic{Loc: prob.Loc, Severity: ir.Error, Code: prob.Code, Message: prob.Message, Related: prob.Related})
 	}

@@ -30,25 +30,48 @@ func (res *fileResult) noteTree(f *ir.Flow, q *ast.Query) {
 // columns neither grouped nor aggregated. A table whose columns are not
 // known (a source without a CSV sample, a dataset whose output the model
 // cannot compute) is never checked, so there is no false alarm there.
+//
+// A flow's result is kept in the snapshot and reused by the next one when
+// the flow is the same (its file did not change) and every table it read
+// answers with the same columns, so an edit re-resolves only the edited
+// file and the flows whose inputs' columns changed.
 type columnCheck struct {
 	s     *Snapshot
 	p     *ir.Pipeline
 	trees map[*ir.Flow]*ast.Query
 	texts map[*ir.Flow]string
-	// outputs memoises each dataset's columns; inProgress breaks cycles
-	// (reported elsewhere).
-	outputs    map[*ir.Dataset][]sema.Column
-	known      map[*ir.Dataset]bool
-	inProgress map[*ir.Dataset]bool
+	// prev are the previous snapshot's results; done this build's.
+	prev, done map[*ir.Flow]*flowColumns
+	inProgress map[*ir.Flow]bool
 	samples    map[string][]sema.Column
-	models     map[*ir.Flow]*sema.Model
+	// own is each dataset's own flow (not an append flow), and sources
+	// the sources by name key.
+	own     map[string]*ir.Flow
+	sources map[string]*ir.Source
+}
+
+// flowColumns is the column check's result for one flow.
+type flowColumns struct {
+	diags []ir.Diagnostic
+	// out are the query's output columns, nil when not known.
+	out []sema.Column
+	// deps are the catalog's answers the result rests on.
+	deps []catalogAnswer
+}
+
+// catalogAnswer is one table lookup and what it returned.
+type catalogAnswer struct {
+	name []string
+	cols []sema.Column
+	ok   bool
 }
 
 // columns runs the column check over the pipeline.
-func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
+func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev map[*ir.Flow]*flowColumns) []ir.Diagnostic {
 	c := &columnCheck{s: s, p: p, trees: map[*ir.Flow]*ast.Query{}, texts: map[*ir.Flow]string{},
-		outputs: map[*ir.Dataset][]sema.Column{}, known: map[*ir.Dataset]bool{},
-		inProgress: map[*ir.Dataset]bool{}, samples: map[string][]sema.Column{}, models: map[*ir.Flow]*sema.Model{}}
+		prev: prev, done: map[*ir.Flow]*flowColumns{}, inProgress: map[*ir.Flow]bool{},
+		samples: map[string][]sema.Column{}}
+	defer func() { s.colCache = c.done }()
 	for _, r := range results {
 		for f, q := range r.trees {
 			c.trees[f] = q
@@ -58,17 +81,22 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 	if len(c.trees) == 0 {
 		return nil
 	}
+	c.own = make(map[string]*ir.Flow, len(p.Flows))
+	for _, f := range p.Flows {
+		if k := ir.NameKey(f.Target); !f.Append && c.own[k] == nil {
+			c.own[k] = f
+		}
+	}
+	c.sources = make(map[string]*ir.Source, len(p.Sources))
+	for _, src := range p.Sources {
+		if k := ir.NameKey(src.Name); c.sources[k] == nil {
+			c.sources[k] = src
+		}
+	}
 	var diags []ir.Diagnostic
 	for _, f := range p.Flows {
-		m := c.model(f)
-		if m == nil {
-			continue
-		}
-		for _, d := range m.Diagnostics {
-			diags = append(diags, ir.Diagnostic{
-				Loc:      ir.Loc{File: f.QueryLoc.File, Start: d.Start, End: d.End},
-				Severity: ir.Error, Code: columnCode(d.Code), Message: d.Message,
-			})
+		if r := c.result(f); r != nil {
+			diags = append(diags, r.diags...)
 		}
 	}
 	return diags
@@ -85,72 +113,101 @@ func columnCode(class string) ir.Code {
 	return ir.CodeUnknownColumn
 }
 
-// model analyses f's query once.
-func (c *columnCheck) model(f *ir.Flow) *sema.Model {
-	if m, ok := c.models[f]; ok {
-		return m
+// result checks f once per build, reusing the previous snapshot's result
+// when it still holds.
+func (c *columnCheck) result(f *ir.Flow) *flowColumns {
+	if r, ok := c.done[f]; ok {
+		return r
 	}
 	q := c.trees[f]
-	if q == nil {
-		c.models[f] = nil
-		return nil
+	if q == nil || c.inProgress[f] {
+		return nil // no tree, or a cycle (reported elsewhere)
 	}
-	m := sema.Analyze(q, catalog{c}, sema.Options{Source: c.texts[f]})
-	c.models[f] = m
-	return m
+	c.inProgress[f] = true
+	defer delete(c.inProgress, f)
+	if old := c.prev[f]; old != nil && c.still(old) {
+		c.done[f] = old
+		return old
+	}
+	rec := &recorder{c: c}
+	m := sema.Analyze(q, rec, sema.Options{Source: c.texts[f]})
+	r := &flowColumns{deps: rec.answers}
+	for _, d := range m.Diagnostics {
+		r.diags = append(r.diags, ir.Diagnostic{
+			Loc:      ir.Loc{File: f.QueryLoc.File, Start: d.Start, End: d.End},
+			Severity: ir.Error, Code: columnCode(d.Code), Message: d.Message,
+		})
+	}
+	if out := m.Output(q); out != nil && out.Complete {
+		r.out = make([]sema.Column, 0, len(out.Columns))
+		for _, oc := range out.Columns {
+			r.out = append(r.out, sema.Column{Name: oc.Name, Type: oc.Type})
+		}
+	}
+	c.done[f] = r
+	return r
 }
 
-// catalog is the sema.Catalog of the pipeline.
-type catalog struct{ c *columnCheck }
+// still reports whether every table a previous result read answers the
+// same now.
+func (c *columnCheck) still(r *flowColumns) bool {
+	for _, a := range r.deps {
+		cols, ok := c.lookup(a.name)
+		if ok != a.ok || !sameColumns(cols, a.cols) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameColumns(a, b []sema.Column) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// recorder is the sema.Catalog of one flow: the pipeline's, recording
+// each answer.
+type recorder struct {
+	c       *columnCheck
+	answers []catalogAnswer
+}
 
 // Table resolves a name to a dataset (its computed output) or a source
 // (its CSV sample's header).
-func (k catalog) Table(name []string) ([]sema.Column, bool) {
-	full := strings.Join(name, ".")
-	if d := k.c.p.Resolve(full); d != nil {
-		return k.c.datasetColumns(d), true
-	}
-	for _, src := range k.c.p.Sources {
-		if ir.NameKey(src.Name) == ir.NameKey(full) || ir.NameKey(src.Name) == ir.NameKey(name[len(name)-1]) {
-			return k.c.sampleColumns(src), true
-		}
-	}
-	return nil, false
+func (r *recorder) Table(name []string) ([]sema.Column, bool) {
+	cols, ok := r.c.lookup(name)
+	r.answers = append(r.answers, catalogAnswer{name: append([]string(nil), name...), cols: cols, ok: ok})
+	return cols, ok
 }
 
-// datasetColumns returns the output columns of d's own query, or nil when
-// they are not known.
-func (c *columnCheck) datasetColumns(d *ir.Dataset) []sema.Column {
-	if c.known[d] {
-		return c.outputs[d]
+// lookup answers a table name.
+func (c *columnCheck) lookup(name []string) ([]sema.Column, bool) {
+	if len(name) == 0 {
+		return nil, false
 	}
-	if c.inProgress[d] {
-		return nil
+	full := strings.Join(name, ".")
+	if d := c.p.Resolve(full); d != nil {
+		if f := c.own[ir.NameKey(d.Name)]; f != nil {
+			if r := c.result(f); r != nil {
+				return r.out, true
+			}
+		}
+		return nil, true
 	}
-	c.inProgress[d] = true
-	defer delete(c.inProgress, d)
-	var cols []sema.Column
-	for _, f := range c.p.Flows {
-		if ir.NameKey(f.Target) != ir.NameKey(d.Name) || f.Append {
-			continue
-		}
-		q := c.trees[f]
-		m := c.model(f)
-		if m == nil || q == nil {
-			break
-		}
-		out := m.Output(q)
-		if out == nil || !out.Complete {
-			break
-		}
-		for _, oc := range out.Columns {
-			cols = append(cols, sema.Column{Name: oc.Name, Type: oc.Type})
-		}
-		break
+	if src := c.sources[ir.NameKey(full)]; src != nil {
+		return c.sampleColumns(src), true
 	}
-	c.known[d] = true
-	c.outputs[d] = cols
-	return cols
+	if src := c.sources[ir.NameKey(name[len(name)-1])]; src != nil {
+		return c.sampleColumns(src), true
+	}
+	return nil, false
 }
 
 // maxHeader bounds what is read of a sample to find its header.

@@ -55,9 +55,12 @@ type Snapshot struct {
 	// heads holds the start of each CSV sample handed over by Update with
 	// its text (the column check reads its header); other samples are
 	// read from disk.
-	heads   map[string]string
-	results map[string]*fileResult
-	dirs    map[string]bool // every folder holding a file, for sample folders
+	heads map[string]string
+	// colCache holds each flow's column-check result (columns.go), for
+	// the next snapshot to reuse.
+	colCache map[*ir.Flow]*flowColumns
+	results  map[string]*fileResult
+	dirs     map[string]bool // every folder holding a file, for sample folders
 	// conventions are the samples found by convention (samples/TABLE.*),
 	// recomputed only when the file set changes.
 	conventions []project.ConventionSample
@@ -180,7 +183,7 @@ type Change struct {
 // deleting any file (a sample, say) is a change too. A library that a
 // change makes visible (a new glob in the spec) is read from disk.
 func (s *Snapshot) Update(changes []Change) *Snapshot {
-	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts))}
+	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts)), colCache: s.colCache}
 	for k, v := range s.texts {
 		n.texts[k] = v
 	}
