@@ -1853,7 +1853,7 @@ func (p *printer) set(s *Set) {
 		return
 	}
 	p.w("SET")
-	if s.Key == "" {
+	if s.Key == "" && s.Value == "" {
 		return
 	}
 	plainKey := setKeyOnly.MatchString(s.Key) || s.Key == "-v"
