@@ -22,6 +22,8 @@ FUZZ_TARGETS := \
 	./analysis/sqlfront:FuzzParse \
 	./engine:FuzzSmuggle \
 	./analysis/sparksql/lex:FuzzLex \
+	./analysis/sparksql/parser:FuzzParse \
+	./analysis/sparksql/parser:FuzzRoundTrip \
 	./analysis/project:FuzzSpec \
 	./analysis/project:FuzzConfig \
 	./analysis:FuzzAnalyseFile \
