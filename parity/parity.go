@@ -315,10 +315,11 @@ func Portable(s *analysis.Snapshot, b ir.Backend) (map[string]bool, []Excluded) 
 			reason[k] = describe(s, errs[0])
 		}
 	}
-	// A query analysis warns is not portable (a DuckDB-only function, or
-	// one that means something else on Spark) would fail or differ there.
+	// A query analysis warns is not portable (a DuckDB-only function, one
+	// that means something else on Spark, or DuckDB-only syntax in the
+	// duckdb dialect) would fail or differ there.
 	for _, d := range s.Diagnostics {
-		if d.Code != ir.CodeNotPortable || d.Backend != b {
+		if (d.Code != ir.CodeNotPortable && d.Code != ir.CodeUnsupported) || d.Backend != b {
 			continue
 		}
 		for _, f := range p.Flows {
