@@ -1865,15 +1865,13 @@ func (p *printer) set(s *Set) {
 	if s.Value == "" {
 		return
 	}
-	switch {
-	case !strings.Contains(s.Value, ";"):
+	if plainKey && !strings.Contains(s.Value, ";") {
 		p.w(" = ", s.Value)
-	case plainKey:
-		// key = `value`: the one form that keeps a ; in the value
-		p.w(" = ", backquote(s.Value))
-	default:
-		p.w(" = ", s.Value)
+		return
 	}
+	// a ; in the value, or a quoted key: the value as one backquoted
+	// name, which Spark unquotes
+	p.w(" = ", backquote(s.Value))
 }
 
 // other writes a multi-table INSERT; any other Other statement as its
