@@ -59,11 +59,18 @@ func (p *printer) node(n Node) {
 	switch n := n.(type) {
 	case nil:
 	case *Script:
+		prev := ""
 		for i, st := range n.Stmts {
 			if i > 0 {
+				if unterminated(prev) {
+					// the ; must not fall into the unterminated literal
+					// that ends a SET's raw value
+					p.w("\n")
+				}
 				p.w(";\n")
 			}
-			p.stmt(st)
+			prev = sub(func(q *printer) { q.stmt(st) })
+			p.w(prev)
 		}
 	case Stmt:
 		p.stmt(n)
@@ -1865,13 +1872,39 @@ func (p *printer) set(s *Set) {
 	if s.Value == "" {
 		return
 	}
-	if plainKey && !strings.Contains(s.Value, ";") {
+	switch {
+	case plainKey && !strings.Contains(s.Value, ";"):
 		p.w(" = ", s.Value)
-		return
+	case !plainKey && rawSetValue(s.Value):
+		p.w(" = ", s.Value)
+	default:
+		// a ; in the value: the value as one backquoted name, which
+		// Spark unquotes
+		p.w(" = ", backquote(s.Value))
 	}
-	// a ; in the value, or a quoted key: the value as one backquoted
-	// name, which Spark unquotes
-	p.w(" = ", backquote(s.Value))
+}
+
+// unterminated reports whether the text of a statement ends in an
+// unterminated literal (a SET value holds its text as written).
+func unterminated(text string) bool {
+	toks := lex.Lex(text)
+	return len(toks) > 0 && toks[len(toks)-1].Kind.IsError()
+}
+
+// rawSetValue reports whether v, the value of SET `key` = v, reads back
+// as written: no ; ends the statement inside it, and it is not one
+// backquoted name (which Spark unquotes).
+func rawSetValue(v string) bool {
+	toks := lex.Lex(v)
+	if len(toks) == 1 && toks[0].Kind == lex.QuotedIdent {
+		return false
+	}
+	for _, t := range toks {
+		if t.Kind == lex.Semicolon {
+			return false
+		}
+	}
+	return true
 }
 
 // other writes a multi-table INSERT; any other Other statement as its

@@ -36,7 +36,8 @@ func TestFormatQuoting(t *testing.T) {
 		{&Field{X: &Literal{Kind: LitInteger, Text: "1"}, Name: &Ident{Name: "a"}}, "1 .a"},
 		{&DataType{Name: "STRING", Qualifier: "COLLATE a b.c"}, "STRING COLLATE `a b`.c"},
 		{&BadExpr{}, "<bad expression>"},
-		{&Set{Key: "a key", Value: "v"}, "SET `a key` = `v`"},
+		{&Set{Key: "a key", Value: "v"}, "SET `a key` = v"},
+		{&Set{Key: "a key", Value: "`v`"}, "SET `a key` = ```v```"},
 		{&Set{Key: "k", Value: "a;b"}, "SET k = `a;b`"},
 		{&Set{Key: "-v"}, "SET -v"},
 	} {

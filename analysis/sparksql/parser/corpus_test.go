@@ -202,6 +202,7 @@ var corpus = []string{
 	`INSERT INTO TABLE db.t PARTITION (p = -1, q = DATE '2024-01-01', r = DEFAULT) IF NOT EXISTS SELECT 1`,
 	"SET a.b:c = x y z; SET `k;1` = `v;2`; RESET `q`",
 	`SET TIME ZONE '+01:00'; SET VAR x = (SELECT 1)`,
+	"SET `k` = 'open\n; SELECT 1",
 	`SELECT 'a' "b" 'c' AS s, 'x' -- trailing comment
 	FROM t`,
 }
