@@ -1892,9 +1892,12 @@ func unterminated(text string) bool {
 }
 
 // rawSetValue reports whether v, the value of SET `key` = v, reads back
-// as written: no ; ends the statement inside it, and it is not one
-// backquoted name (which Spark unquotes).
+// as written: no ; ends the statement inside it, it does not start or end
+// with a space, and it is not one backquoted name (which Spark unquotes).
 func rawSetValue(v string) bool {
+	if strings.TrimSpace(v) != v {
+		return false // Spark trims the value
+	}
 	toks := lex.Lex(v)
 	if len(toks) == 1 && toks[0].Kind == lex.QuotedIdent {
 		return false
