@@ -670,6 +670,8 @@ func (p *parser) failMissingSemicolon() {
 	err.Message = syntaxMessage(t, "")
 	if startsStatement(t) {
 		err.Message += "; a statement ends here: is a ';' missing before it?"
+	} else if !t.Kind.IsError() {
+		err.Message += p.fixHint(t)
 	}
 	panic(bailout{err})
 }
