@@ -388,6 +388,13 @@ var errorCases = []errorCase{
 	{"CREATE STREAMING TABLE st AS SELECT * FROM STREAM src WATERMARK ts DELAY OF 10", "10", 0, "expected INTERVAL", "PARSE_SYNTAX_ERROR"},
 	{"SELECT * FROM t WINDOW w AS (w2 PARTITION BY a)", "w2", 0, "expected ')'", "PARSE_SYNTAX_ERROR"},
 	{"CREATE FLOW f AS SELECT 1", "SELECT", 0, "INSERT INTO", "PARSE_SYNTAX_ERROR"},
+	// the fix hints, also where the statement could have ended before
+	// the error
+	{"SELECT * FROM t WHERE a AND AND b", "b", 0, "AND is written twice", "PARSE_SYNTAX_ERROR"},
+	{"SELECT * FROM t GROUP BY a HAVIN x > 1", "HAVIN", 0, "did you mean HAVING?", "PARSE_SYNTAX_ERROR"},
+	{"SELECT a FROM t ORDER a", "a", 1, "ORDER needs BY: write ORDER BY a", "PARSE_SYNTAX_ERROR"},
+	{"SELECT 1 FROM t QUALIFY x = 1", "x", 0, "QUALIFY is not Spark SQL", "PARSE_SYNTAX_ERROR"},
+	{"SELECT * EXCLUDE (a) FROM t", "(", 0, "Spark SQL writes * EXCEPT (...)", "PARSE_SYNTAX_ERROR"},
 }
 
 // TestSyntaxErrors checks that each broken statement has one error, at
