@@ -205,4 +205,16 @@ var corpus = []string{
 	"SET `k` = 'open\n; SELECT 1",
 	`SELECT 'a' "b" 'c' AS s, 'x' -- trailing comment
 	FROM t`,
+	// commands held as ast.Other (their ranges are checked; Format does
+	// not write them)
+	`DROP TABLE IF EXISTS db.t`,
+	`EXPLAIN EXTENDED SELECT a FROM t WHERE b > 1`,
+	`DESCRIBE TABLE EXTENDED t`,
+	`MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *`,
+	`WITH c AS (SELECT 1 AS k) DELETE FROM t WHERE k IN (SELECT k FROM c)`,
+	`UPDATE t SET a = a + 1 WHERE b`,
+	`ALTER TABLE t ADD COLUMNS (c INT COMMENT 'x')`,
+	`CACHE TABLE c AS SELECT * FROM t`,
+	`SHOW TABLES IN db LIKE 'a*'`,
+	`BEGIN DECLARE x INT DEFAULT 1; IF x > 0 THEN SELECT x; END IF; END`,
 }
