@@ -19,6 +19,8 @@ var checkOK = []string{
 	"SELECT c FROM (VALUES (1) AS (c))",
 	"FROM t |> AGGREGATE count(*) GROUP BY x AS y, z w",
 	"FROM t |> AGGREGATE group by",
+	"SELECT * FROM t WHERE a LIKE ANY ('x%', 'y%') AND b NOT ILIKE ALL ('z')",
+	"SELECT * FROM t TABLESAMPLE (0 PERCENT), u TABLESAMPLE (100 PERCENT), v TABLESAMPLE (12.5 PERCENT)",
 }
 
 // checkErr are statements the grammar reads and Spark then refuses: the
@@ -55,6 +57,10 @@ var checkErr = []struct{ sql, class, at string }{
 	{"SELECT INTERVAL '1' MONTH TO DAY", "INVALID_INTERVAL_FORMAT.UNSUPPORTED_FROM_TO_EXPRESSION", "INTERVAL '1' MONTH TO DAY"},
 	{"SELECT x FROM t GROUP BY x AS y", "PARSE_SYNTAX_ERROR", "AS"},
 	{"SELECT x FROM t GROUP BY WITH ROLLUP", "PARSE_SYNTAX_ERROR", "WITH"},
+	{"SELECT * FROM t WHERE a LIKE ANY ()", "_LEGACY_ERROR_TEMP_0064", "a LIKE ANY ()"},
+	{"SELECT * FROM t WHERE a NOT ILIKE ALL ()", "_LEGACY_ERROR_TEMP_0064", "a NOT ILIKE ALL ()"},
+	{"SELECT * FROM t TABLESAMPLE (-1 PERCENT)", "_LEGACY_ERROR_TEMP_0064", "-1"},
+	{"SELECT * FROM t TABLESAMPLE (100.5 PERCENT)", "_LEGACY_ERROR_TEMP_0064", "100.5"},
 }
 
 func TestChecks(t *testing.T) {

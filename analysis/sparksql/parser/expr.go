@@ -116,6 +116,7 @@ func (p *parser) predicated() ast.Expr {
 			}
 		}
 		lk.Range = p.rangeFrom(start)
+		p.checkLikeList(lk)
 		return lk
 	case isKw(t, "IS"):
 		p.pos++

@@ -773,6 +773,7 @@ func (p *parser) sample() *ast.Sample {
 			s.Value = &ast.Literal{Range: p.rangeFrom(vs), Kind: numKind(p.toks[p.pos-1].Kind), Text: p.src[vs:p.prevEnd()]}
 			p.pos++
 			s.Method = "PERCENT"
+			p.checkSamplePercent(s.Value.(*ast.Literal))
 			break
 		}
 		s.Value = p.expr()
