@@ -1864,23 +1864,21 @@ func (p *printer) set(s *Set) {
 		return
 	}
 	plainKey := setKeyOnly.MatchString(s.Key) || s.Key == "-v"
-	key := s.Key
-	if !plainKey {
-		key = backquote(s.Key)
-	}
-	p.w(" ", key)
-	if s.Value == "" {
-		return
-	}
 	switch {
+	case s.Value == "" && plainKey:
+		p.w(" ", s.Key)
+	case s.Value == "":
+		p.w(" ", backquote(s.Key))
 	case plainKey && !strings.Contains(s.Value, ";"):
-		p.w(" = ", s.Value)
-	case !plainKey && rawSetValue(s.Value):
-		p.w(" = ", s.Value)
+		// key = value, read by Spark's pattern
+		p.w(" ", s.Key, " = ", s.Value)
+	case rawSetValue(s.Value):
+		// `key` = value: the value as written
+		p.w(" ", backquote(s.Key), " = ", s.Value)
 	default:
 		// a ; in the value: the value as one backquoted name, which
 		// Spark unquotes
-		p.w(" = ", backquote(s.Value))
+		p.w(" ", backquote(s.Key), " = ", backquote(s.Value))
 	}
 }
 

@@ -38,7 +38,8 @@ func TestFormatQuoting(t *testing.T) {
 		{&BadExpr{}, "<bad expression>"},
 		{&Set{Key: "a key", Value: "v"}, "SET `a key` = v"},
 		{&Set{Key: "a key", Value: "`v`"}, "SET `a key` = ```v```"},
-		{&Set{Key: "k", Value: "a;b"}, "SET k = `a;b`"},
+		{&Set{Key: "k", Value: "a;b"}, "SET `k` = `a;b`"},
+		{&Set{Key: "k", Value: "'x;y'"}, "SET `k` = 'x;y'"},
 		{&Set{Key: "-v"}, "SET -v"},
 	} {
 		if got := Format(c.n); got != c.want {
