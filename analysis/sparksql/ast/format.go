@@ -1869,7 +1869,7 @@ func (p *printer) set(s *Set) {
 		p.w(" ", s.Key)
 	case s.Value == "":
 		p.w(" ", backquote(s.Key))
-	case plainKey && !strings.Contains(s.Value, ";"):
+	case plainKey && !strings.Contains(s.Value, ";") && strings.TrimSpace(s.Value) == s.Value:
 		// key = value, read by Spark's pattern
 		p.w(" ", s.Key, " = ", s.Value)
 	case rawSetValue(s.Value):
