@@ -21,8 +21,9 @@ import (
 // (the tree keeps only their ranges). The parts of a statement the tree
 // does not keep are lost: the IF NOT EXISTS and LOCAL of INSERT, ROW
 // FORMAT, STORED AS, RECORDREADER and RECORDWRITER, the options of
-// GENERATED AS IDENTITY, constraint characteristics and the columns of
-// REFERENCES. A CREATE clause whose contents the tree does not keep
+// GENERATED AS IDENTITY (and BY DEFAULT, written ALWAYS), constraint
+// characteristics, the columns of REFERENCES, the alias list of STRUCT(x
+// AS (a, b)) and a LATERAL before a table name. A CREATE clause whose contents the tree does not keep
 // (SKEWED BY, CLUSTERED BY, ROW FORMAT, STORED AS, DEFAULT COLLATION,
 // WITH SCHEMA, PARTITIONED ON) is written with a placeholder content, so
 // that the statement's list of clauses survives; so is the format of
