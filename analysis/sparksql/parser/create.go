@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"strings"
-
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/lex"
 )
@@ -603,5 +601,3 @@ func (p *parser) createFlow(start int, partial *ast.Stmt) ast.Stmt {
 	f.Range = p.rangeFrom(start)
 	return f
 }
-
-var _ = strings.ToUpper

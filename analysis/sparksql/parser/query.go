@@ -163,7 +163,7 @@ func (p *parser) queryPrimary() ast.QueryExpr {
 		n := p.identifierReference()
 		return &ast.TableQuery{Range: p.rangeFrom(t.Start), Name: n}
 	case isKw(t, "VALUES"):
-		return p.values(false)
+		return p.values()
 	case t.Kind == lex.LeftParen:
 		p.pos++
 		q := p.query()
@@ -174,13 +174,12 @@ func (p *parser) queryPrimary() ast.QueryExpr {
 	return nil
 }
 
-// values reads VALUES expr, expr ... [alias]; as a relation, the alias.
-func (p *parser) values(rel bool) *ast.Values {
+// values reads VALUES expr, expr ... [alias], as a query or a relation.
+func (p *parser) values() *ast.Values {
 	start := p.expect("VALUES").Start
 	v := &ast.Values{Rows: p.exprList()}
 	v.Alias = p.tableAlias()
 	v.Range = p.rangeFrom(start)
-	_ = rel
 	return v
 }
 
@@ -500,13 +499,11 @@ func (p *parser) relation() ast.Relation {
 	p.enter()
 	defer p.leave()
 	lateral := false
-	lt := p.tok()
 	if p.at("LATERAL") && !isKw(p.peek(1), "VIEW") {
 		p.pos++
 		lateral = true
 	}
 	x := p.relationPrimary(lateral)
-	_ = lt
 	for {
 		switch {
 		case p.joinStarts():
@@ -601,7 +598,7 @@ func (p *parser) relationPrimary(lateral bool) ast.Relation {
 	case isKw(t, "STREAM") && p.streamStarts():
 		return p.streamTable()
 	case isKw(t, "VALUES"):
-		return p.values(true)
+		return p.values()
 	case t.Kind == lex.LeftParen:
 		if p.startsQueryAfterParens(0) {
 			var sq *ast.SubqueryRel
@@ -993,12 +990,7 @@ func (p *parser) pivot(in ast.Relation) *ast.Pivot {
 	}
 	p.expectKind(lex.RightParen)
 	p.expectKind(lex.RightParen)
-	if p.at("AS") {
-		p.pos++
-		pv.Alias = p.errIdent(anyIdent)
-	} else if p.isIdentStart(strictIdent) && !p.clauseWord(p.tok()) {
-		pv.Alias = p.errIdent(anyIdent)
-	}
+	pv.Alias = p.clauseAlias()
 	pv.Range = p.rangeFrom(start)
 	return pv
 }
@@ -1052,14 +1044,21 @@ func (p *parser) unpivot(in ast.Relation) *ast.Unpivot {
 	}
 	p.expectKind(lex.RightParen)
 	p.expectKind(lex.RightParen)
-	if p.at("AS") {
-		p.pos++
-		u.Alias = p.errIdent(anyIdent)
-	} else if p.isIdentStart(strictIdent) && !p.clauseWord(p.tok()) {
-		u.Alias = p.errIdent(anyIdent)
-	}
+	u.Alias = p.clauseAlias()
 	u.Range = p.rangeFrom(start)
 	return u
+}
+
+// clauseAlias reads the optional [AS] alias after a PIVOT or UNPIVOT
+// clause; without AS, a word that starts the next clause is no alias.
+func (p *parser) clauseAlias() *ast.Ident {
+	if p.accept("AS") {
+		return p.errIdent(anyIdent)
+	}
+	if p.isIdentStart(strictIdent) && !p.clauseWord(p.tok()) {
+		return p.errIdent(anyIdent)
+	}
+	return nil
 }
 
 // identSeqPlain reads identifier, identifier, ... (no error capturing).
