@@ -2,25 +2,47 @@ package analysis
 
 import (
 	"encoding/csv"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
 )
 
+// flowTree is a flow's Spark syntax tree.
+type flowTree struct {
+	flow *ir.Flow
+	q    *ast.Query
+}
+
 // noteTree remembers a flow's Spark syntax tree for the column check.
 func (res *fileResult) noteTree(f *ir.Flow, q *ast.Query) {
-	if q == nil {
-		return
+	if q != nil {
+		res.trees = append(res.trees, flowTree{f, q})
 	}
-	if res.trees == nil {
-		res.trees = map[*ir.Flow]*ast.Query{}
+}
+
+// tree returns f's Spark syntax tree, nil when it has none.
+func (res *fileResult) tree(f *ir.Flow) *ast.Query {
+	for _, t := range res.trees {
+		if t.flow == f {
+			return t.q
+		}
 	}
-	res.trees[f] = q
+	return nil
+}
+
+// checkedFlow is a flow's tree and its file's text.
+type checkedFlow struct {
+	q    *ast.Query
+	text string
 }
 
 // columnCheck resolves every column of every flow's query with the Spark
@@ -34,16 +56,25 @@ func (res *fileResult) noteTree(f *ir.Flow, q *ast.Query) {
 // A flow's result is kept in the snapshot and reused by the next one when
 // the flow is the same (its file did not change) and every table it read
 // answers with the same columns, so an edit re-resolves only the edited
-// file and the flows whose inputs' columns changed.
+// file and the flows whose inputs' columns changed. When the pipeline's
+// names are the ones of the previous build, a table read is re-answered
+// from what it resolved to then (a dataset's flow, a source's sample)
+// without resolving its name again.
+//
+// A build with many flows to resolve (a cold load) resolves them level by
+// level of the flow graph, the flows of one level side by side.
 type columnCheck struct {
 	s     *Snapshot
 	p     *ir.Pipeline
-	trees map[*ir.Flow]*ast.Query
-	texts map[*ir.Flow]string
+	trees map[*ir.Flow]checkedFlow
 	// prev are the previous snapshot's results; done this build's.
 	prev, done map[*ir.Flow]*flowColumns
 	inProgress map[*ir.Flow]bool
-	samples    map[string][]sema.Column
+	// sameNames is set when the datasets, sources and qualifiers are the
+	// previous build's, so every name resolves as it did then.
+	sameNames bool
+	sampleMu  sync.Mutex
+	samples   map[string][]sema.Column
 	// own is each dataset's own flow (not an append flow), and sources
 	// the sources by name key.
 	own     map[string]*ir.Flow
@@ -59,23 +90,50 @@ type flowColumns struct {
 	deps []catalogAnswer
 }
 
-// catalogAnswer is one table lookup and what it returned.
+// catalogAnswer is one table lookup, what the name resolved to and the
+// columns it returned.
 type catalogAnswer struct {
 	name []string
+	// kind is what the name resolved to; key is that dataset's or
+	// source's name key.
+	kind answerKind
+	key  string
 	cols []sema.Column
 	ok   bool
 }
 
+// answerKind says what a table name resolved to.
+type answerKind uint8
+
+const (
+	answerNone    answerKind = iota // neither a dataset nor a source
+	answerDataset                   // a dataset of the pipeline
+	answerSource                    // a source (its sample's header)
+)
+
+// resolver gives a flow's result while a lookup answers; ok is false when
+// the result is not available yet (the parallel pass).
+type resolver func(f *ir.Flow) (r *flowColumns, ok bool)
+
+// parallelFrom is the number of flows to resolve from which a build
+// resolves them level by level on every core.
+const parallelFrom = 64
+
 // columns runs the column check over the pipeline.
 func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev map[*ir.Flow]*flowColumns) []ir.Diagnostic {
-	c := &columnCheck{s: s, p: p, trees: map[*ir.Flow]*ast.Query{}, texts: map[*ir.Flow]string{},
-		prev: prev, done: map[*ir.Flow]*flowColumns{}, inProgress: map[*ir.Flow]bool{},
+	c := &columnCheck{s: s, p: p, trees: make(map[*ir.Flow]checkedFlow, len(p.Flows)),
+		prev: prev, done: make(map[*ir.Flow]*flowColumns, len(p.Flows)), inProgress: map[*ir.Flow]bool{},
 		samples: map[string][]sema.Column{}}
-	defer func() { s.colCache = c.done }()
+	sig := s.nameSignature(p)
+	c.sameNames = prev != nil && sig == s.colNames
+	defer func() { s.colCache, s.colNames = c.done, sig }()
+	fresh := 0
 	for _, r := range results {
-		for f, q := range r.trees {
-			c.trees[f] = q
-			c.texts[f] = r.text
+		for _, t := range r.trees {
+			c.trees[t.flow] = checkedFlow{t.q, r.text}
+			if prev[t.flow] == nil {
+				fresh++
+			}
 		}
 	}
 	if len(c.trees) == 0 {
@@ -93,6 +151,9 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev map[*ir.F
 			c.sources[k] = src
 		}
 	}
+	if fresh >= parallelFrom && runtime.GOMAXPROCS(0) > 1 {
+		c.parallel()
+	}
 	var diags []ir.Diagnostic
 	for _, f := range p.Flows {
 		if r := c.result(f); r != nil {
@@ -100,6 +161,170 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev map[*ir.F
 		}
 	}
 	return diags
+}
+
+// nameSignature sums up what table names resolve against: the pipeline's
+// qualifiers, its datasets and which flow is each one's own, and its
+// sources with their samples.
+func (s *Snapshot) nameSignature(p *ir.Pipeline) uint64 {
+	h := fnv.New64a()
+	write := func(parts ...string) {
+		for _, x := range parts {
+			h.Write([]byte(x))
+			h.Write([]byte{0})
+		}
+	}
+	write(p.Catalog, p.Database)
+	for _, d := range p.Datasets {
+		write("d", d.Name)
+	}
+	for _, f := range p.Flows {
+		if f.Append {
+			write("a", f.Target)
+		} else {
+			write("f", f.Target)
+		}
+	}
+	for _, src := range p.Sources {
+		stream := "b"
+		if src.Stream {
+			stream = "s"
+		}
+		write("s", src.Name, src.Sample, stream)
+	}
+	return h.Sum64()
+}
+
+// parallel resolves the flows level by level: a flow's level comes after
+// the levels of every flow whose dataset it reads, and the flows of a
+// level are resolved side by side against the results of the levels
+// before. A flow whose lookups reach a result not known yet (a read the
+// flow's references did not list, a cycle) is left to the sequential
+// pass that follows.
+func (c *columnCheck) parallel() {
+	var flows []*ir.Flow
+	for _, f := range c.p.Flows {
+		if c.trees[f].q != nil {
+			flows = append(flows, f)
+		}
+	}
+	index := make(map[*ir.Flow]int, len(flows))
+	for i, f := range flows {
+		index[f] = i
+	}
+	indeg := make([]int, len(flows))
+	users := make([][]int, len(flows))
+	for i, f := range flows {
+		seen := map[int]bool{}
+		for _, ref := range f.Reads {
+			d := c.p.Resolve(ref.Name)
+			if d == nil {
+				continue
+			}
+			j, ok := index[c.own[ir.NameKey(d.Name)]]
+			if !ok || seen[j] {
+				continue
+			}
+			seen[j] = true
+			indeg[i]++
+			users[j] = append(users[j], i)
+		}
+	}
+	var level []int
+	for i := range flows {
+		if indeg[i] == 0 {
+			level = append(level, i)
+		}
+	}
+	frozen := func(f *ir.Flow) (*flowColumns, bool) {
+		r, ok := c.done[f]
+		return r, ok
+	}
+	workers := runtime.GOMAXPROCS(0)
+	out := make([]*flowColumns, len(flows))
+	for len(level) > 0 {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < min(workers, len(level)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= len(level) {
+						return
+					}
+					i := level[k]
+					out[i] = c.resolve(flows[i], frozen)
+				}
+			}()
+		}
+		wg.Wait()
+		var following []int
+		for _, i := range level {
+			if out[i] != nil {
+				c.done[flows[i]] = out[i]
+			}
+			for _, u := range users[i] {
+				if indeg[u]--; indeg[u] == 0 {
+					following = append(following, u)
+				}
+			}
+		}
+		level = following
+	}
+}
+
+// result checks f once per build, reusing the previous snapshot's result
+// when it still holds.
+func (c *columnCheck) result(f *ir.Flow) *flowColumns {
+	if r, ok := c.done[f]; ok {
+		return r
+	}
+	if c.trees[f].q == nil || c.inProgress[f] {
+		return nil // no tree, or a cycle (reported elsewhere)
+	}
+	c.inProgress[f] = true
+	defer delete(c.inProgress, f)
+	r := c.resolve(f, func(g *ir.Flow) (*flowColumns, bool) { return c.result(g), true })
+	c.done[f] = r
+	return r
+}
+
+// resolve computes f's result, or reuses the previous one, answering
+// lookups of datasets through results; it returns nil when a result it
+// needed was not available.
+func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
+	t := c.trees[f]
+	if old := c.prev[f]; old != nil {
+		still, known := c.still(old, results)
+		if !known {
+			return nil
+		}
+		if still {
+			return old
+		}
+	}
+	rec := &recorder{c: c, results: results}
+	m := sema.Analyze(t.q, rec, sema.Options{Source: t.text})
+	if rec.missed {
+		return nil
+	}
+	r := &flowColumns{deps: rec.answers}
+	for _, d := range m.Diagnostics {
+		r.diags = append(r.diags, ir.Diagnostic{
+			Loc:      ir.Loc{File: f.QueryLoc.File, Start: d.Start, End: d.End},
+			Severity: ir.Error, Code: columnCode(d.Code), Message: d.Message,
+			Suggestions: d.Suggestions,
+		})
+	}
+	if out := m.Output(t.q); out != nil && out.Complete {
+		r.out = make([]sema.Column, 0, len(out.Columns))
+		for _, oc := range out.Columns {
+			r.out = append(r.out, sema.Column{Name: oc.Name, Type: oc.Type})
+		}
+	}
+	return r
 }
 
 // columnCode maps Spark's error class to Thund's diagnostic code.
@@ -113,56 +338,58 @@ func columnCode(class string) ir.Code {
 	return ir.CodeUnknownColumn
 }
 
-// result checks f once per build, reusing the previous snapshot's result
-// when it still holds.
-func (c *columnCheck) result(f *ir.Flow) *flowColumns {
-	if r, ok := c.done[f]; ok {
-		return r
-	}
-	q := c.trees[f]
-	if q == nil || c.inProgress[f] {
-		return nil // no tree, or a cycle (reported elsewhere)
-	}
-	c.inProgress[f] = true
-	defer delete(c.inProgress, f)
-	if old := c.prev[f]; old != nil && c.still(old) {
-		c.done[f] = old
-		return old
-	}
-	rec := &recorder{c: c}
-	m := sema.Analyze(q, rec, sema.Options{Source: c.texts[f]})
-	r := &flowColumns{deps: rec.answers}
-	for _, d := range m.Diagnostics {
-		r.diags = append(r.diags, ir.Diagnostic{
-			Loc:      ir.Loc{File: f.QueryLoc.File, Start: d.Start, End: d.End},
-			Severity: ir.Error, Code: columnCode(d.Code), Message: d.Message,
-		})
-	}
-	if out := m.Output(q); out != nil && out.Complete {
-		r.out = make([]sema.Column, 0, len(out.Columns))
-		for _, oc := range out.Columns {
-			r.out = append(r.out, sema.Column{Name: oc.Name, Type: oc.Type})
+// still reports whether every table a previous result read answers the
+// same now; known is false when a result it needed is not available.
+func (c *columnCheck) still(r *flowColumns, results resolver) (still, known bool) {
+	for _, a := range r.deps {
+		var now catalogAnswer
+		if c.sameNames {
+			var ok bool
+			if now, ok = c.reanswer(a, results); !ok {
+				return false, false
+			}
+		} else {
+			var ok bool
+			if now, ok = c.lookup(a.name, results); !ok {
+				return false, false
+			}
+		}
+		if now.ok != a.ok || !sameColumns(now.cols, a.cols) {
+			return false, true
 		}
 	}
-	c.done[f] = r
-	return r
+	return true, true
 }
 
-// still reports whether every table a previous result read answers the
-// same now.
-func (c *columnCheck) still(r *flowColumns) bool {
-	for _, a := range r.deps {
-		cols, ok := c.lookup(a.name)
-		if ok != a.ok || !sameColumns(cols, a.cols) {
-			return false
+// reanswer answers a table read again from what it resolved to, valid
+// while the pipeline's names are unchanged.
+func (c *columnCheck) reanswer(a catalogAnswer, results resolver) (catalogAnswer, bool) {
+	now := catalogAnswer{name: a.name, kind: a.kind, key: a.key, ok: a.ok}
+	switch a.kind {
+	case answerDataset:
+		if f := c.own[a.key]; f != nil {
+			r, ok := results(f)
+			if !ok {
+				return now, false
+			}
+			if r != nil {
+				now.cols = r.out
+			}
+		}
+	case answerSource:
+		if src := c.sources[a.key]; src != nil {
+			now.cols = c.sampleColumns(src)
 		}
 	}
-	return true
+	return now, true
 }
 
 func sameColumns(a, b []sema.Column) bool {
 	if len(a) != len(b) || (a == nil) != (b == nil) {
 		return false
+	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true // one result's columns, reused
 	}
 	for i := range a {
 		if a[i] != b[i] {
@@ -176,38 +403,53 @@ func sameColumns(a, b []sema.Column) bool {
 // each answer.
 type recorder struct {
 	c       *columnCheck
+	results resolver
 	answers []catalogAnswer
+	// missed is set when an answer needed a result not available yet.
+	missed bool
 }
 
 // Table resolves a name to a dataset (its computed output) or a source
 // (its CSV sample's header).
 func (r *recorder) Table(name []string) ([]sema.Column, bool) {
-	cols, ok := r.c.lookup(name)
-	r.answers = append(r.answers, catalogAnswer{name: append([]string(nil), name...), cols: cols, ok: ok})
-	return cols, ok
+	a, known := r.c.lookup(name, r.results)
+	if !known {
+		r.missed = true
+	}
+	a.name = append([]string(nil), name...)
+	r.answers = append(r.answers, a)
+	return a.cols, a.ok
 }
 
-// lookup answers a table name.
-func (c *columnCheck) lookup(name []string) ([]sema.Column, bool) {
+// lookup answers a table name; known is false when the answer needs a
+// result not available yet.
+func (c *columnCheck) lookup(name []string, results resolver) (a catalogAnswer, known bool) {
+	a.name = name
 	if len(name) == 0 {
-		return nil, false
+		return a, true
 	}
 	full := strings.Join(name, ".")
 	if d := c.p.Resolve(full); d != nil {
-		if f := c.own[ir.NameKey(d.Name)]; f != nil {
-			if r := c.result(f); r != nil {
-				return r.out, true
+		a.kind, a.key, a.ok = answerDataset, ir.NameKey(d.Name), true
+		if f := c.own[a.key]; f != nil {
+			r, ok := results(f)
+			if !ok {
+				return a, false
+			}
+			if r != nil {
+				a.cols = r.out
 			}
 		}
-		return nil, true
+		return a, true
 	}
-	if src := c.sources[ir.NameKey(full)]; src != nil {
-		return c.sampleColumns(src), true
+	for _, key := range []string{ir.NameKey(full), ir.NameKey(name[len(name)-1])} {
+		if src := c.sources[key]; src != nil {
+			a.kind, a.key, a.ok = answerSource, key, true
+			a.cols = c.sampleColumns(src)
+			return a, true
+		}
 	}
-	if src := c.sources[ir.NameKey(name[len(name)-1])]; src != nil {
-		return c.sampleColumns(src), true
-	}
-	return nil, false
+	return a, true
 }
 
 // maxHeader bounds what is read of a sample to find its header.
@@ -219,6 +461,8 @@ func (c *columnCheck) sampleColumns(src *ir.Source) []sema.Column {
 	if src.Sample == "" || src.Stream || !strings.EqualFold(filepath.Ext(src.Sample), ".csv") {
 		return nil
 	}
+	c.sampleMu.Lock()
+	defer c.sampleMu.Unlock()
 	if cols, ok := c.samples[src.Sample]; ok {
 		return cols
 	}

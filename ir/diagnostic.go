@@ -74,6 +74,10 @@ type Diagnostic struct {
 	// Backend is set when the finding holds for one backend only.
 	Backend Backend
 	Related []Related
+	// Suggestions are the likely intended replacements of the text at Loc
+	// (a did-you-mean finding's names, nearest first), for editors' quick
+	// fixes.
+	Suggestions []string
 }
 
 // Code is a stable diagnostic code.
