@@ -5,8 +5,9 @@
 #
 #   scripts/proto.sh          regenerate sparkconnect/pb
 #   scripts/proto.sh check    also compare every message, field number, name
-#                             and type with the descriptors pyspark ships
-#                             (needs scripts/spark.sh install)
+#                             and type with the descriptors each supported
+#                             pyspark ships (scripts/spark.sh versions;
+#                             installs them through scripts/spark.sh)
 set -euo pipefail
 
 GRPCIO_TOOLS_VERSION=1.85.1
@@ -59,7 +60,11 @@ say "generated $(ls sparkconnect/pb/*.pb.go | wc -l) files in sparkconnect/pb"
 if [ "${1:-}" = check ]; then
 	desc="$CACHE/thund.pb"
 	# shellcheck disable=SC2086
-	"$VENV/bin/python" -m grpc_tools.protoc -Iproto --include_imports --descriptor_set_out="$desc" $protos
-	spark_python=$("$ROOT/scripts/spark.sh" python)
-	"$spark_python" "$ROOT/scripts/protocheck.py" "$desc"
+	"$VENV/bin/python" -m grpc_tools.protoc -Iproto --include_imports --include_source_info --descriptor_set_out="$desc" $protos
+	failed=0
+	for v in $("$ROOT/scripts/spark.sh" versions); do
+		spark_python=$("$ROOT/scripts/spark.sh" python "$v")
+		"$spark_python" "$ROOT/scripts/protocheck.py" "$desc" || failed=1
+	done
+	exit $failed
 fi
