@@ -89,3 +89,89 @@ func shortKind(k ir.Kind) string {
 	}
 	return string(k)
 }
+
+// JSONGraph is the NDJSON form of Graph: the sources and the datasets in
+// dependency order (a cycle's datasets last, with Cycle set).
+type JSONGraph struct {
+	Type     string             `json:"type"`
+	Pipeline string             `json:"pipeline"`
+	Cycle    bool               `json:"cycle"`
+	Sources  []JSONGraphSource  `json:"sources"`
+	Datasets []JSONGraphDataset `json:"datasets"`
+}
+
+// JSONGraphSource is a table no dataset defines, with its sample.
+type JSONGraphSource struct {
+	Name   string `json:"name"`
+	Sample string `json:"sample"`
+	Stream bool   `json:"stream"`
+}
+
+// JSONGraphDataset is one dataset of JSONGraph: what it reads, over all
+// its flows, and why a checked backend cannot run it.
+type JSONGraphDataset struct {
+	Name         string              `json:"name"`
+	Kind         string              `json:"kind"`
+	File         string              `json:"file"`
+	Reads        []string            `json:"reads"`
+	Streams      []string            `json:"streams"`
+	Flows        []string            `json:"flows"`
+	Expectations int                 `json:"expectations"`
+	NotOn        map[string][]string `json:"not_on,omitempty"`
+}
+
+// GraphJSONOf builds the graph object of the snapshot.
+func GraphJSONOf(s *analysis.Snapshot) JSONGraph {
+	p := s.Pipeline
+	g := p.Graph()
+	order, err := g.TopoOrder()
+	out := JSONGraph{Type: "graph", Pipeline: p.Name, Cycle: err != nil, Sources: []JSONGraphSource{}, Datasets: []JSONGraphDataset{}}
+	if err != nil {
+		seen := map[string]bool{}
+		for _, k := range order {
+			seen[k] = true
+		}
+		for _, k := range g.Nodes {
+			if !seen[k] {
+				order = append(order, k)
+			}
+		}
+	}
+	for _, src := range p.Sources {
+		out.Sources = append(out.Sources, JSONGraphSource{Name: src.Name, Sample: src.Sample, Stream: src.Stream})
+	}
+	supports := capab.Supports(p)
+	for _, k := range order {
+		d := p.Resolve(k)
+		if d == nil {
+			continue
+		}
+		jd := JSONGraphDataset{Name: d.Name, Kind: string(d.Kind), File: d.Loc.File, Reads: []string{}, Streams: []string{}, Flows: []string{}}
+		seen := map[string]bool{}
+		for _, f := range p.FlowsInto(d.Name) {
+			jd.Flows = append(jd.Flows, f.Name)
+			jd.Expectations += len(f.Expectations)
+			for _, r := range f.Reads {
+				if seen[ir.NameKey(r.Name)] {
+					continue
+				}
+				seen[ir.NameKey(r.Name)] = true
+				jd.Reads = append(jd.Reads, r.Name)
+				if r.Streaming {
+					jd.Streams = append(jd.Streams, r.Name)
+				}
+			}
+		}
+		support := supports(d, capab.Backends(p.Backends, d))
+		for _, b := range p.Backends {
+			if reasons, ok := support[b]; ok && len(reasons) > 0 {
+				if jd.NotOn == nil {
+					jd.NotOn = map[string][]string{}
+				}
+				jd.NotOn[string(b)] = reasons
+			}
+		}
+		out.Datasets = append(out.Datasets, jd)
+	}
+	return out
+}

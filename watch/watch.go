@@ -79,7 +79,8 @@ type Options struct {
 	// Debounce defaults to DefaultDebounce.
 	Debounce time.Duration
 	// Previews names the datasets whose first Limit rows are printed
-	// each time they re-run; Limit is at most project.PreviewMaxRows.
+	// each time they re-run; Limit is at most project.PreviewMaxRows,
+	// and 0 prints no preview.
 	Previews []string
 	Limit    int
 	// JSON prints NDJSON objects instead of text.
@@ -586,7 +587,7 @@ func (r *reconciler) execute(j *job) {
 	if err == nil && res != nil && !res.Failed() && r.o.AfterRun != nil {
 		r.o.AfterRun(j.ctx, j.snap, r.o.Out)
 	}
-	if err == nil && res != nil {
+	if err == nil && res != nil && r.o.Limit > 0 {
 		for _, name := range r.o.Previews {
 			d := j.snap.Pipeline.Dataset(name)
 			if d == nil {

@@ -279,3 +279,40 @@ func TestStdio(t *testing.T) {
 		}
 	})
 }
+
+// TestArgs: --version prints the versions, --stdio is accepted, and
+// every mistake (an extra argument, a port that is no number, an
+// unknown flag) is a one-line usage error with exit status 2.
+func TestArgs(t *testing.T) {
+	var out, errb strings.Builder
+	if _, code, done := parseArgs([]string{"--version"}, &out, &errb); !done || code != 0 || !regexp.MustCompile(`^thund-lsp \S.* \(DuckDB v\d+\.\d+\.\d+; Spark 4\.1`).MatchString(out.String()) {
+		t.Errorf("--version: done %v, code %d, stdout %q", done, code, out.String())
+	}
+	if addr, _, done := parseArgs([]string{"--stdio"}, &out, &errb); done || addr != "" {
+		t.Errorf("--stdio: done %v, addr %q (stderr %q)", done, addr, errb.String())
+	}
+	if addr, _, done := parseArgs([]string{"--listen", "localhost:7777"}, &out, &errb); done || addr != "127.0.0.1:7777" {
+		t.Errorf("--listen localhost:7777: done %v, addr %q", done, addr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"--listen", "127.0.0.1:abc"}, "give a loopback address and a port number"},
+		{[]string{"--listen", "127.0.0.1:70000"}, "give a loopback address and a port number"},
+		{[]string{"--stdio", "--listen", "127.0.0.1:7777"}, "exclude each other"},
+		{[]string{"--bogus"}, "unknown flag --bogus"},
+	} {
+		var stdout, stderr strings.Builder
+		_, code, done := parseArgs(tc.args, &stdout, &stderr)
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		if !done || code != 2 || len(lines) != 2 || !strings.Contains(lines[0], tc.want) || lines[1] != "see thund-lsp --help" {
+			t.Errorf("%v: done %v, code %d, stderr %q; want %q and a pointer to --help", tc.args, done, code, stderr.String(), tc.want)
+		}
+	}
+	var help, stderr strings.Builder
+	if _, code, done := parseArgs([]string{"--help"}, &help, &stderr); !done || code != 0 || !strings.Contains(help.String(), "  --listen ") || strings.Contains(help.String(), "  -listen") {
+		t.Errorf("--help: code %d, stdout %q", code, help.String())
+	}
+}

@@ -32,7 +32,8 @@ const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipel
 Usage:
   thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns [--query-timeout D]] [DIR]
   thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--spark sc://HOST:PORT [--dry-run]] [DIR]
-  thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--backend NAME,...] [DIR]
+  thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--backend NAME,...] [--spark sc://HOST:PORT [--dry-run]] [DIR]
+  thund-watch --version
 
 DIR is the pipeline folder, or any file or folder inside it (default: .).
 The pipeline root is the nearest folder upward holding spark-pipeline.yml,
@@ -97,32 +98,49 @@ type options struct {
 // errUsage marks a command-line mistake (exit status 2).
 var errUsage = errors.New("usage")
 
+// parseFlags is parseArgs with help and version written to stderr.
 func parseFlags(args []string, stderr io.Writer) (options, error) {
+	return parseArgs(args, stderr, stderr)
+}
+
+// parseArgs reads the command line; --help and --version write to
+// stdout, mistakes to stderr (errUsage).
+func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("thund-watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package's own messages name flags with one dash and print
+	// the whole help after a mistake; usageError says it in one line.
+	fs.SetOutput(io.Discard)
 	fs.BoolVar(&o.check, "check", false, "analyse only: print every diagnostic and exit (1 if any error)")
 	fs.BoolVar(&o.json, "json", false, "print NDJSON objects instead of text")
-	fs.BoolVar(&o.graph, "graph", false, "with --check, also print the datasets in dependency order")
+	fs.BoolVar(&o.graph, "graph", false, "with --check, also print the datasets in dependency order (with --json, one {\"type\":\"graph\"} object)")
 	fs.BoolVar(&o.columns, "columns", false, "with --check, also describe every dataset on embedded DuckDB over the samples: unknown columns and type errors (--once and watch mode always do)")
 	fs.BoolVar(&o.once, "once", false, "run the pipeline once on its sample data (embedded DuckDB) and exit (1 on a failure or FAIL expectation)")
 	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset); in watch mode, datasets to preview when they re-run (default: none)")
-	fs.IntVar(&o.limit, "limit", 20, fmt.Sprintf("with --once or in watch mode, rows shown per previewed dataset (at most %d)", project.PreviewMaxRows))
+	fs.IntVar(&o.limit, "limit", 20, fmt.Sprintf("with --once or in watch mode, rows shown per previewed dataset (at most %d; 0 prints no preview)", project.PreviewMaxRows))
 	fs.DurationVar(&o.queryTimeout, "query-timeout", 0, fmt.Sprintf("the longest one statement may run, overriding limits.query_timeout of thund.yaml (default: thund.yaml's, else %s with --once and in watch mode, %s for --columns)", shortDuration(watch.DefaultQueryTimeout), shortDuration(engine.DefaultQueryTimeout)))
 	fs.DurationVar(&o.debounce, "debounce", watch.DefaultDebounce, "in watch mode, how long the folder must stay quiet before a batch of saves is applied")
-	fs.StringVar(&o.spark, "spark", "", "after each successful local run, push the pipeline to this Spark Connect server (sc://HOST:PORT) and print Spark's events and errors")
+	fs.StringVar(&o.spark, "spark", "", "with --once or in watch mode, after each successful local run, push the pipeline to this Spark Connect server (sc://HOST:PORT) and print Spark's events and errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "with --spark, only analyse the pipeline on Spark (a dry run) instead of running it")
-	fs.StringVar(&o.state, "state", "", "keep the DuckDB database and durable outputs in this folder (default: in memory)")
+	fs.StringVar(&o.state, "state", "", "with --once or in watch mode, keep the DuckDB database and durable outputs in this folder (default: in memory)")
 	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, footer)
-	}
+	version := fs.Bool("version", false, "print the version of thund-watch, of its DuckDB and the Spark versions it checks and pushes to, and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			printHelp(stdout, fs)
 			return o, err
 		}
+		fmt.Fprintf(stderr, "thund-watch: %s\n", flagMessage(err))
+		return o, errUsage
+	}
+	if *version {
+		fmt.Fprintln(stdout, report.VersionLine("thund-watch"))
+		return o, errVersion
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["backend"] && strings.TrimSpace(*backends) == "" {
+		fmt.Fprintln(stderr, "thund-watch: --backend \"\": name at least one backend: native, spark-4.1 or spark-4.2")
 		return o, errUsage
 	}
 	if *backends != "" {
@@ -175,6 +193,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprintln(stderr, "thund-watch: --graph and --columns go with --check (without it, thund-watch starts watching)")
 		return o, errUsage
 	}
+	if err := modeFlags(o, set); err != "" {
+		fmt.Fprintf(stderr, "thund-watch: %s\n", err)
+		return o, errUsage
+	}
 	switch fs.NArg() {
 	case 0:
 		o.dir = "."
@@ -188,21 +210,28 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
+	o, err := parseArgs(args, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) || errors.Is(err, errVersion) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "Run thund-watch --help for usage.")
+		fmt.Fprintln(stderr, "see thund-watch --help")
 		return 2
 	}
-	if !o.check && !o.once {
+	if !o.check && !o.once && o.spark == "" {
 		return runWatch(o, stdout, stderr)
 	}
 	snap, err := analysis.Load(o.dir, analysis.Options{Backends: o.backends})
 	if err != nil {
 		fmt.Fprintf(stderr, "thund-watch: %v\n", err)
 		return 2
+	}
+	if msg := sparkLeftOut(o, snap); msg != "" {
+		fmt.Fprintf(stderr, "thund-watch: %s\n", msg)
+		return 2
+	}
+	if !o.check && !o.once {
+		return runWatch(o, stdout, stderr)
 	}
 	if notAPipeline(snap) {
 		fmt.Fprintf(stderr, "thund-watch: %s holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file; give the pipeline's folder\n", o.dir)
@@ -226,7 +255,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	sum := report.Summarize(snap, extra...)
 	if o.json {
-		err = report.JSONDiagnostics(out, snap, diags)
+		if o.graph {
+			err = json.NewEncoder(out).Encode(report.GraphJSONOf(snap))
+		}
+		if err == nil {
+			err = report.JSONDiagnostics(out, snap, diags)
+		}
 		if err == nil {
 			err = json.NewEncoder(out).Encode(sum)
 		}
@@ -293,4 +327,114 @@ func notAPipeline(snap *analysis.Snapshot) bool {
 		}
 	}
 	return true
+}
+
+// errVersion ends parseFlags after --version printed the version
+// (exit status 0).
+var errVersion = errors.New("version printed")
+
+// modeFlags refuses flags the chosen mode would ignore, so a flag given
+// never does nothing; it returns the message, or "".
+func modeFlags(o options, set map[string]bool) string {
+	var unused []string
+	var why string
+	switch {
+	case o.check:
+		for _, name := range []string{"spark", "preview", "limit", "state", "debounce"} {
+			if set[name] {
+				unused = append(unused, "--"+name)
+			}
+		}
+		if set["query-timeout"] && !o.columns {
+			unused = append(unused, "--query-timeout")
+		}
+		why = "--check only analyses: previews, --state and --spark go with --once or watch mode, --debounce with watch mode, --query-timeout with --columns"
+		return refusal("--check", unused, why)
+	case o.once:
+		if set["debounce"] {
+			unused = append(unused, "--debounce")
+		}
+		why = "--once runs the pipeline once and exits; --debounce is for watch mode"
+		return refusal("--once", unused, why)
+	}
+	return ""
+}
+
+func refusal(mode string, unused []string, why string) string {
+	if len(unused) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s does not use %s: %s", mode, strings.Join(unused, ", "), why)
+}
+
+// flagMessage rewrites an error of the flag package for people: flags
+// named with two dashes, as the help writes them.
+func flagMessage(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Sprintf("unknown flag --%s", strings.TrimLeft(name, "-"))
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Sprintf("flag --%s needs a value", strings.TrimLeft(name, "-"))
+	}
+	// invalid value "soon" for flag -debounce: parse error
+	if i := strings.Index(msg, " for flag -"); i >= 0 {
+		msg = msg[:i] + " for flag --" + msg[i+len(" for flag -"):]
+	}
+	return msg
+}
+
+// printHelp writes the usage, every flag with two dashes, and the notes
+// on output and exit status.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usage)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, text := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		fmt.Fprintln(w, line)
+		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "0s" {
+			text += fmt.Sprintf(" (default %s)", def)
+		}
+		fmt.Fprintf(w, "        %s\n", text)
+	})
+	fmt.Fprint(w, footer)
+}
+
+// sparkLeftOut refuses --spark when the backends checked (thund.yaml's
+// `backends:`, or --backend) leave out the Spark version it would push
+// to: the pipeline's Spark findings would otherwise come back only as
+// Spark's refusal. It returns the message, or "".
+func sparkLeftOut(o options, snap *analysis.Snapshot) string {
+	if o.spark == "" {
+		return ""
+	}
+	want := sparkBackend(snap)
+	checked := snap.Backends()
+	for _, b := range checked {
+		if b == want {
+			return ""
+		}
+	}
+	names := make([]string, len(checked))
+	for i, b := range checked {
+		names[i] = string(b)
+	}
+	if len(o.backends) > 0 {
+		return fmt.Sprintf("--spark pushes to %s, which --backend %s leaves out: add %s to --backend, or drop --spark", want, strings.Join(names, ","), want)
+	}
+	return fmt.Sprintf("--spark pushes to %s, which thund.yaml leaves out (backends: [%s]): add %s to `backends:` in thund.yaml to check and push this pipeline, or drop --spark", want, strings.Join(names, ", "), want)
+}
+
+// sparkBackend is the backend of thund.yaml's spark.version (spark-4.1
+// when unset), the one --spark pushes to.
+func sparkBackend(snap *analysis.Snapshot) ir.Backend {
+	if v := snap.Project.Config.SparkVersion; v != "" {
+		if b, ok := ir.ParseBackend("spark-" + v); ok {
+			return b
+		}
+	}
+	return ir.Spark41
 }

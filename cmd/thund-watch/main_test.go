@@ -144,8 +144,8 @@ func TestUsageErrors(t *testing.T) {
 	if code := run([]string{"--help"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, flagName := range []string{"-check", "-json", "-backend", "-graph"} {
-		if !strings.Contains(stderr.String(), flagName) {
+	for _, flagName := range []string{"--check", "--json", "--backend", "--graph"} {
+		if !strings.Contains(stdout.String(), flagName) {
 			t.Errorf("--help does not document %s", flagName)
 		}
 	}

@@ -100,7 +100,9 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 	}
 	var pages []*preview.Page
 	names := o.previews
-	if len(names) == 0 {
+	if o.limit == 0 {
+		names = nil // --limit 0: no preview at all
+	} else if len(names) == 0 {
 		for _, k := range res.Order {
 			names = append(names, res.Datasets[k].Name)
 		}
