@@ -55,7 +55,26 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	for _, prob := range problems {
 		diags = append(diags, ir.Diagnostic{Loc: prob.Loc, Severity: ir.Error, Code: prob.Code, Message: prob.Message, Related: prob.Related})
 	}
+	if !s.SparkChosen() {
+		// Nobody chose Spark: what only Spark cannot run is advice.
+		for i, d := range diags {
+			if d.Code == ir.CodeUnsupported && d.Backend != ir.Native && d.Backend != "" && d.Severity == ir.Error {
+				diags[i].Severity = ir.Warning
+			}
+		}
+	}
 	return p, diags
+}
+
+// SparkChosen reports whether the Spark backends checked were chosen: by
+// the caller (--backend), by `backends:` in thund.yaml, or by a
+// spark-pipeline.yml, which is written for spark-pipelines. Without any
+// of these the default backends still include spark-4.1, but what it
+// cannot run is a warning, never an error: a folder of SQL files with no
+// spec is not yet something Spark can run, and a backend nobody chose
+// must not fail a native run.
+func (s *Snapshot) SparkChosen() bool {
+	return len(s.opts.Backends) > 0 || len(s.Project.Config.Backends) > 0 || s.Project.HasSpec
 }
 
 // sources binds every table read that no dataset defines to its sample
@@ -138,7 +157,7 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 					Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
 				continue
 			}
-			diags = append(diags, unknownRef(p, ref))
+			diags = append(diags, unknownRef(p, ref, s.pythonLibrary()))
 		}
 	}
 	for _, key := range order {
@@ -215,7 +234,22 @@ func (s *Snapshot) globMatches(pattern string) bool {
 	return false
 }
 
-func unknownRef(p *ir.Pipeline, ref ir.Ref) ir.Diagnostic {
+// pythonLibrary returns a Python library of the spec ("" if none): it
+// may define datasets Thund does not see.
+func (s *Snapshot) pythonLibrary() string {
+	for _, d := range s.Project.Diags {
+		if d.Code == ir.CodeLibraryPython {
+			return d.Message
+		}
+	}
+	return ""
+}
+
+// unknownRef reports a read of a name that is neither a dataset, a
+// declared source nor a sample: an error, since the run cannot read it,
+// unless the pipeline has a Python library (python non-empty), which
+// may define it.
+func unknownRef(p *ir.Pipeline, ref ir.Ref, python string) ir.Diagnostic {
 	names := make([]string, 0, len(p.Datasets))
 	for _, d := range p.Datasets {
 		names = append(names, d.Name)
@@ -228,7 +262,13 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref) ir.Diagnostic {
 	} else {
 		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed; otherwise fix the name", ref.Name, ref.Name)
 	}
-	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef, Message: msg}
+	sev := ir.Error
+	if python != "" {
+		// A dataset a Python library defines is unknown to Thund.
+		sev = ir.Warning
+		msg += " (a warning: this pipeline's Python libraries, which Thund does not read, may define it)"
+	}
+	return ir.Diagnostic{Loc: ref.Loc, Severity: sev, Code: ir.CodeUnknownRef, Message: msg}
 }
 
 func sourceNames(p *ir.Pipeline) []string {
