@@ -13,10 +13,25 @@ const (
 	Native  Backend = "native"
 	Spark41 Backend = "spark-4.1"
 	Spark42 Backend = "spark-4.2"
+	Spark43 Backend = "spark-4.3"
 )
 
 // AllBackends lists every backend, in documentation order.
-var AllBackends = []Backend{Native, Spark41, Spark42}
+var AllBackends = []Backend{Native, Spark41, Spark42, Spark43}
+
+// SparkBackends lists the Spark backends, oldest first; the last is the
+// one a push targets when thund.yaml names no `spark: version:`.
+var SparkBackends = []Backend{Spark41, Spark42, Spark43}
+
+// IsSpark reports whether b is a Spark backend.
+func IsSpark(b Backend) bool {
+	for _, s := range SparkBackends {
+		if b == s {
+			return true
+		}
+	}
+	return false
+}
 
 // DefaultBackends are checked when thund.yaml does not say.
 var DefaultBackends = []Backend{Native, Spark41}
