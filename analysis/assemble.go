@@ -74,7 +74,7 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 // spec is not yet something Spark can run, and a backend nobody chose
 // must not fail a native run.
 func (s *Snapshot) SparkChosen() bool {
-	return len(s.opts.Backends) > 0 || len(s.Project.Config.Backends) > 0 || s.Project.HasSpec
+	return len(s.opts.Backends) > 0 || len(s.Project.Config.CheckedBackends()) > 0 || s.Project.HasSpec
 }
 
 // sources binds every table read that no dataset defines to its sample

@@ -366,8 +366,8 @@ func (s *Snapshot) Backends() []ir.Backend {
 	if len(s.opts.Backends) > 0 {
 		return s.opts.Backends
 	}
-	if len(s.Project.Config.Backends) > 0 {
-		return s.Project.Config.Backends
+	if bs := s.Project.Config.CheckedBackends(); len(bs) > 0 {
+		return bs
 	}
 	return ir.DefaultBackends
 }
