@@ -115,7 +115,7 @@ type handler func(ctx context.Context, params json.RawMessage) (any, error)
 
 // slow methods run in their own goroutine, so the connection keeps
 // reading (and can cancel them); the rest answer in order.
-var slow = map[string]bool{"thund/preview": true, "thund/run": true, "thund/sparkDryRun": true}
+var slow = map[string]bool{"thund/preview": true, "thund/run": true, "thund/sparkDryRun": true, protocol.MethodWorkspaceExecuteCommand: true}
 
 // handle dispatches one message; a panic is recovered and answered as an
 // internal error so one bad request cannot take the session down.
@@ -229,7 +229,7 @@ func (s *Server) route(method string) handler {
 	case protocol.MethodWorkspaceDidChangeWorkspaceFolders:
 		return s.didChangeWorkspaceFolders
 	case protocol.MethodTextDocumentHover:
-		return s.hover
+		return s.hoverWithFunctions
 	case protocol.MethodTextDocumentDefinition:
 		return s.definition
 	case protocol.MethodTextDocumentReferences:
@@ -252,6 +252,12 @@ func (s *Server) route(method string) handler {
 		return s.semanticTokens
 	case protocol.MethodTextDocumentCodeLens:
 		return s.codeLens
+	case protocol.MethodTextDocumentCodeAction:
+		return s.codeAction
+	case protocol.MethodTextDocumentSignatureHelp:
+		return s.signatureHelp
+	case protocol.MethodWorkspaceExecuteCommand:
+		return s.executeCommand
 	case "thund/preview":
 		return s.preview
 	case "thund/graph":
@@ -288,7 +294,10 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		RootURI               protocol.DocumentURI       `json:"rootUri"`
 		WorkspaceFolders      []protocol.WorkspaceFolder `json:"workspaceFolders"`
 		InitializationOptions json.RawMessage            `json:"initializationOptions"`
-		Capabilities          struct {
+		ClientInfo            struct {
+			Name string `json:"name"`
+		} `json:"clientInfo"`
+		Capabilities struct {
 			Workspace struct {
 				DidChangeWatchedFiles struct {
 					DynamicRegistration bool `json:"dynamicRegistration"`
@@ -322,29 +331,38 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		s.settings = set
 	}
 	s.mu.Unlock()
-	return map[string]any{
-		"capabilities": map[string]any{
-			"textDocumentSync":          map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
-			"hoverProvider":             true,
-			"definitionProvider":        true,
-			"referencesProvider":        true,
-			"documentHighlightProvider": true,
-			"renameProvider":            map[string]any{"prepareProvider": true},
-			"completionProvider":        map[string]any{"triggerCharacters": []string{"@", ":", " ", "."}},
-			"documentSymbolProvider":    true,
-			"workspaceSymbolProvider":   true,
-			"foldingRangeProvider":      true,
-			"codeLensProvider":          map[string]any{"resolveProvider": false},
-			"semanticTokensProvider": map[string]any{
-				"legend": map[string]any{"tokenTypes": SemanticTokenTypes, "tokenModifiers": []string{}},
-				"full":   true,
-			},
-			"workspace": map[string]any{
-				"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
-			},
-			"experimental": map[string]any{"thund": map[string]any{"requests": []string{"thund/preview", "thund/graph", "thund/run", "thund/sparkDryRun"}}},
+	caps := map[string]any{
+		"textDocumentSync":          map[string]any{"openClose": true, "change": 1, "save": map[string]any{"includeText": false}},
+		"hoverProvider":             true,
+		"definitionProvider":        true,
+		"referencesProvider":        true,
+		"documentHighlightProvider": true,
+		"renameProvider":            map[string]any{"prepareProvider": true},
+		"completionProvider":        map[string]any{"triggerCharacters": []string{"@", ":", " ", "."}},
+		"documentSymbolProvider":    true,
+		"workspaceSymbolProvider":   true,
+		"foldingRangeProvider":      true,
+		"codeLensProvider":          map[string]any{"resolveProvider": false},
+		"codeActionProvider":        map[string]any{"codeActionKinds": []string{"quickfix"}, "resolveProvider": false},
+		"signatureHelpProvider":     map[string]any{"triggerCharacters": []string{"(", ","}, "retriggerCharacters": []string{","}},
+		"semanticTokensProvider": map[string]any{
+			"legend": map[string]any{"tokenTypes": SemanticTokenTypes, "tokenModifiers": []string{}},
+			"full":   true,
 		},
-		"serverInfo": map[string]any{"name": "thund-lsp"},
+		"workspace": map[string]any{
+			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+		},
+		"experimental": map[string]any{"thund": map[string]any{"requests": []string{"thund/preview", "thund/graph", "thund/run", "thund/sparkDryRun"}}},
+	}
+	// The code lenses' commands run through workspace/executeCommand,
+	// except in VS Code: the Thund extension registers them itself, and
+	// vscode-languageclient would fail registering them a second time.
+	if !clientRunsCommands(p.ClientInfo.Name) {
+		caps["executeCommandProvider"] = map[string]any{"commands": LensCommands}
+	}
+	return map[string]any{
+		"capabilities": caps,
+		"serverInfo":   map[string]any{"name": "thund-lsp", "version": Version()},
 	}, nil
 }
 

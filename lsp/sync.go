@@ -505,6 +505,12 @@ func toProtocol(snap *analysis.Snapshot, d ir.Diagnostic) protocol.Diagnostic {
 		Code:     string(d.Code),
 		Source:   "thund",
 		Message:  msg,
+		// The code's documentation, and what its quick fixes need
+		// (codeaction.go).
+		CodeDescription: codeDescription(d.Code),
+	}
+	if fd := fixData(snap, d); fd != nil {
+		pd.Data = fd
 	}
 	for _, r := range d.Related {
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{

@@ -1,0 +1,400 @@
+package lsp
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+)
+
+// The catalogs of Spark's built-in functions, one per Spark release,
+// generated from a real Spark by scripts/gen-functions.sh (never edited by
+// hand).
+//
+//go:embed functions/spark-*.json
+var functionFiles embed.FS
+
+// SparkFunction is one built-in function of a Spark release, as DESCRIBE
+// FUNCTION EXTENDED documents it.
+type SparkFunction struct {
+	Name   string       `json:"name"`
+	Class  string       `json:"class"`
+	Usages []SparkUsage `json:"usages"`
+	// Example is the first example of Spark's documentation.
+	Example *struct {
+		Query  string `json:"query"`
+		Result string `json:"result"`
+	} `json:"example"`
+	Since string `json:"since"`
+}
+
+// SparkUsage is one form of a function: its signature, optional
+// arguments in brackets, and the first sentence of what it does.
+type SparkUsage struct {
+	Signature string `json:"signature"`
+	Summary   string `json:"summary"`
+}
+
+// FunctionCatalog is the catalog of one Spark release.
+type FunctionCatalog struct {
+	SparkVersion string          `json:"spark_version"`
+	Functions    []SparkFunction `json:"functions"`
+	byName       map[string]*SparkFunction
+}
+
+// Lookup returns the function of that name (any case), or nil.
+func (c *FunctionCatalog) Lookup(name string) *SparkFunction {
+	if c == nil {
+		return nil
+	}
+	return c.byName[strings.ToLower(name)]
+}
+
+var (
+	catalogsOnce sync.Once
+	catalogs     []*FunctionCatalog // by version, oldest first
+	catalogsErr  error
+)
+
+// loadCatalogs reads the embedded catalogs once.
+func loadCatalogs() ([]*FunctionCatalog, error) {
+	catalogsOnce.Do(func() {
+		names, err := functionFiles.ReadDir("functions")
+		if err != nil {
+			catalogsErr = fmt.Errorf("function catalogs: %w", err)
+			return
+		}
+		for _, e := range names {
+			b, err := functionFiles.ReadFile(path.Join("functions", e.Name()))
+			if err != nil {
+				catalogsErr = fmt.Errorf("function catalog %s: %w", e.Name(), err)
+				return
+			}
+			c := &FunctionCatalog{}
+			if err := json.Unmarshal(b, c); err != nil {
+				catalogsErr = fmt.Errorf("function catalog %s: %w", e.Name(), err)
+				return
+			}
+			c.byName = make(map[string]*SparkFunction, len(c.Functions))
+			for i := range c.Functions {
+				c.byName[strings.ToLower(c.Functions[i].Name)] = &c.Functions[i]
+			}
+			catalogs = append(catalogs, c)
+		}
+		sort.Slice(catalogs, func(i, j int) bool { return versionLess(catalogs[i].SparkVersion, catalogs[j].SparkVersion) })
+	})
+	return catalogs, catalogsErr
+}
+
+// versionLess compares dotted version numbers numerically.
+func versionLess(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		var x, y int
+		fmt.Sscan(pa[i], &x)
+		fmt.Sscan(pb[i], &y)
+		if x != y {
+			return x < y
+		}
+	}
+	return len(pa) < len(pb)
+}
+
+// catalogFor returns the catalog for a pipeline's backends: of the newest
+// Spark version it targets (spark-4.2 -> the newest 4.2.x catalog), else
+// the newest catalog older than that version, else the newest there is.
+func catalogFor(backends []ir.Backend) *FunctionCatalog {
+	cs, err := loadCatalogs()
+	if err != nil || len(cs) == 0 {
+		return nil
+	}
+	want := ""
+	for _, b := range backends {
+		if v, ok := strings.CutPrefix(string(b), "spark-"); ok && (want == "" || versionLess(want, v)) {
+			want = v
+		}
+	}
+	if want == "" {
+		return cs[len(cs)-1]
+	}
+	var best *FunctionCatalog
+	for _, c := range cs {
+		if c.SparkVersion == want || strings.HasPrefix(c.SparkVersion, want+".") || versionLess(c.SparkVersion, want) {
+			best = c
+		}
+	}
+	if best == nil {
+		return cs[0]
+	}
+	return best
+}
+
+// NativeSupport says whether the native engine (DuckDB) runs a Spark
+// function with Spark's meaning, from what Thund knows: "differs" for the
+// functions analysis.DiffersOnSpark lists, "mapped" for those
+// engine.CompatFunctions runs through a macro (Note says where results can
+// still differ), and "unknown" for every other function: Thund has not
+// checked them, so it does not guess.
+type NativeSupport struct {
+	Status string `json:"status"` // "differs", "mapped" or "unknown"
+	Note   string `json:"note,omitempty"`
+}
+
+func nativeSupport(name string) NativeSupport {
+	n := strings.ToLower(name)
+	for _, d := range analysis.DiffersOnSpark {
+		if d.Name == n {
+			note := d.Differs
+			if d.Args > 0 {
+				note = fmt.Sprintf("with %d argument(s): %s", d.Args, note)
+			}
+			if d.Spark != "" {
+				note += "; portable: " + d.Spark
+			}
+			return NativeSupport{Status: "differs", Note: note}
+		}
+	}
+	for _, c := range engine.CompatFunctions {
+		if strings.ToLower(c.Name) == n {
+			note := "runs natively as " + c.DuckDB
+			if c.Notes != "" {
+				note += " (" + c.Notes + ")"
+			}
+			return NativeSupport{Status: "mapped", Note: note}
+		}
+	}
+	return NativeSupport{Status: "unknown"}
+}
+
+// nativeLine is the native-engine line of a function's documentation.
+func nativeLine(name string) string {
+	ns := nativeSupport(name)
+	switch ns.Status {
+	case "differs":
+		return "**Native (DuckDB):** differs from Spark: " + ns.Note
+	case "mapped":
+		return "**Native (DuckDB):** same meaning, " + ns.Note
+	}
+	return "**Native (DuckDB):** unknown (Thund has not compared this function on both engines)"
+}
+
+// functionMarkdown documents a function for hover and completion.
+func functionMarkdown(c *FunctionCatalog, f *SparkFunction) string {
+	var b strings.Builder
+	b.WriteString("```sql\n")
+	for _, u := range f.Usages {
+		b.WriteString(u.Signature + "\n")
+	}
+	b.WriteString("```\n")
+	for _, u := range f.Usages {
+		if u.Summary == "" {
+			continue
+		}
+		if len(f.Usages) > 1 {
+			b.WriteString("- `" + u.Signature + "`: " + u.Summary + "\n")
+		} else {
+			b.WriteString(u.Summary + "\n")
+		}
+	}
+	if f.Example != nil {
+		b.WriteString("\nExample:\n```sql\n" + f.Example.Query + "\n")
+		if f.Example.Result != "" {
+			b.WriteString("-- " + strings.ReplaceAll(f.Example.Result, "\n", "\n-- ") + "\n")
+		}
+		b.WriteString("```\n")
+	}
+	b.WriteString("\n" + nativeLine(f.Name) + "\n\n")
+	fmt.Fprintf(&b, "Spark %s built-in function", c.SparkVersion)
+	if f.Since != "" {
+		fmt.Fprintf(&b, ", since %s", f.Since)
+	}
+	return b.String()
+}
+
+// isIdentFunction reports whether a function is called by a plain name
+// (not an operator such as + or ||).
+func isIdentFunction(name string) bool {
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// functionItems are the completion items of the catalog's named
+// functions.
+func functionItems(c *FunctionCatalog) []protocol.CompletionItem {
+	if c == nil {
+		return nil
+	}
+	out := make([]protocol.CompletionItem, 0, len(c.Functions))
+	for i := range c.Functions {
+		f := &c.Functions[i]
+		if !isIdentFunction(f.Name) {
+			continue
+		}
+		detail := ""
+		if len(f.Usages) > 0 {
+			detail = f.Usages[0].Signature
+		}
+		out = append(out, protocol.CompletionItem{
+			Label: f.Name, Kind: protocol.CompletionItemKindFunction, Detail: detail,
+			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f)},
+			SortText:      "~" + f.Name, // after columns
+		})
+	}
+	return out
+}
+
+// functionCallAt returns the function name under the offset when it is
+// called there (a name followed by an opening parenthesis), with its
+// bounds; "" otherwise.
+func functionCallAt(text string, off int) (string, int, int) {
+	if off < 0 || off > len(text) {
+		return "", 0, 0
+	}
+	lo, hi := off, off
+	for lo > 0 && isWordByte(text[lo-1]) {
+		lo--
+	}
+	for hi < len(text) && isWordByte(text[hi]) {
+		hi++
+	}
+	if lo == hi || lo > 0 && (text[lo-1] == '.' || text[lo-1] == '`' || text[lo-1] == '"') {
+		return "", 0, 0
+	}
+	j := hi
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	if j >= len(text) || text[j] != '(' {
+		return "", 0, 0
+	}
+	return text[lo:hi], lo, hi
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// inComment reports whether the offset is in a -- comment (a pragma
+// header included) or a /* */ comment, or in a quoted string or name.
+func inComment(text string, off int) bool {
+	st := scanTo(text, 0, off)
+	return st.quote != 0 || st.comment
+}
+
+// scanState is what a forward scan knows at an offset.
+type scanState struct {
+	quote   byte // the open quote, 0 outside quotes
+	comment bool // inside a comment
+	// calls are the open parentheses, innermost last.
+	calls []openCall
+}
+
+// openCall is an open parenthesis: the name before it ("" when none) and
+// the commas seen at its level.
+type openCall struct {
+	name   string
+	start  int // offset of the name
+	commas int
+}
+
+// scanTo scans text[from:to], skipping strings, quoted names and comments,
+// and tracks open parentheses.
+func scanTo(text string, from, to int) scanState {
+	var st scanState
+	to = min(to, len(text))
+	for i := from; i < to; i++ {
+		c := text[i]
+		switch {
+		case st.quote != 0:
+			if c == '\\' && st.quote != '`' {
+				i++
+			} else if c == st.quote {
+				st.quote = 0
+			}
+		case c == '-' && i+1 < len(text) && text[i+1] == '-':
+			nl := strings.IndexByte(text[i:], '\n')
+			if nl < 0 || i+nl >= to {
+				st.comment = true
+				return st
+			}
+			i += nl
+		case c == '/' && i+1 < len(text) && text[i+1] == '*':
+			end := strings.Index(text[i+2:], "*/")
+			if end < 0 || i+2+end+2 > to {
+				st.comment = true
+				return st
+			}
+			i += 2 + end + 1
+		case c == '\'' || c == '"' || c == '`':
+			st.quote = c
+		case c == '(':
+			j := i
+			for j > from && (text[j-1] == ' ' || text[j-1] == '\t') {
+				j--
+			}
+			k := j
+			for k > from && isWordByte(text[k-1]) {
+				k--
+			}
+			st.calls = append(st.calls, openCall{name: text[k:j], start: k})
+		case c == ')':
+			if n := len(st.calls); n > 0 {
+				st.calls = st.calls[:n-1]
+			}
+		case c == ',':
+			if n := len(st.calls); n > 0 {
+				st.calls[n-1].commas++
+			}
+		case c == ';':
+			st.calls = nil
+		}
+	}
+	return st
+}
+
+// hoverWithFunctions answers a hover on a call of a Spark built-in
+// function with its documentation; any other hover goes to hover.
+func (s *Server) hoverWithFunctions(ctx context.Context, params json.RawMessage) (any, error) {
+	var p protocol.HoverParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if dp, err := s.resolve(p.TextDocument.URI, &p.Position); err == nil {
+		if h := functionHover(dp); h != nil {
+			return h, nil
+		}
+	}
+	return s.hover(ctx, params)
+}
+
+// functionHover documents the built-in function called at the position,
+// unless the name is a dataset or source of the pipeline (a table
+// function read, say).
+func functionHover(dp docPos) *protocol.Hover {
+	text, _ := dp.snap.Text(dp.rel)
+	name, lo, hi := functionCallAt(text, dp.off)
+	if name == "" || inComment(text, lo) {
+		return nil
+	}
+	c := catalogFor(dp.snap.Backends())
+	f := c.Lookup(name)
+	if f == nil || dp.snap.Pipeline.Resolve(name) != nil {
+		return nil
+	}
+	r := rangeIn(dp.snap.Index(dp.rel), lo, hi)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f)}, Range: &r}
+}
