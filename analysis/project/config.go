@@ -34,7 +34,8 @@ type Config struct {
 	Dialect string
 	// SparkRemote is the Spark Connect endpoint (sc://host:port).
 	SparkRemote string
-	// SparkVersion is "4.1" or "4.2", "" when not set.
+	// SparkVersion is "4.1", "4.2" or "4.3", "" when not set (SparkBackend
+	// then gives the newest).
 	SparkVersion string
 	Samples      []SampleConfig
 	// PreviewLimit is the rows per preview page, at most PreviewMaxRows;
@@ -85,7 +86,7 @@ var (
 	sparkKeys   = []string{"remote", "version"}
 	previewKeys = []string{"limit"}
 	limitsKeys  = []string{"query_timeout", "memory", "temp"}
-	versions    = []string{"4.1", "4.2"}
+	versions    = []string{"4.1", "4.2", "4.3"}
 	// sizeUnits are the units a DuckDB size in `limits` may use,
 	// matched without regard to case.
 	sizeUnits  = []string{"KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"}
@@ -243,8 +244,8 @@ func (d *doc) configSpark(p pair, cfg *Config) {
 			if !ok {
 				continue
 			}
-			if v != "4.1" && v != "4.2" {
-				d.errorf(d.at(e.raw), "`spark.version` must be \"4.1\" or \"4.2\", not `%s` (nearest: \"%s\")", v, nearest(v, versions))
+			if _, ok := SparkBackendOf(v); !ok {
+				d.errorf(d.at(e.raw), "`spark.version` must be \"4.1\", \"4.2\" or \"4.3\", not `%s` (nearest: \"%s\")", v, nearest(v, versions))
 				continue
 			}
 			cfg.SparkVersion = v
@@ -252,6 +253,41 @@ func (d *doc) configSpark(p pair, cfg *Config) {
 			d.unknownKey(e, "spark", sparkKeys)
 		}
 	}
+}
+
+// SparkBackendOf returns the backend of a `spark.version` value ("4.1"
+// is spark-4.1), or false when Thund supports no such version.
+func SparkBackendOf(version string) (ir.Backend, bool) {
+	for _, v := range versions {
+		if v == version {
+			return ir.Backend("spark-" + v), true
+		}
+	}
+	return "", false
+}
+
+// SparkBackend is the Spark backend a push targets: that of
+// `spark.version`, the newest supported when it is not set.
+func (c Config) SparkBackend() ir.Backend {
+	if b, ok := SparkBackendOf(c.SparkVersion); ok {
+		return b
+	}
+	return ir.SparkBackends[len(ir.SparkBackends)-1]
+}
+
+// CheckedBackends are the backends diagnostics check: `backends` when
+// set; otherwise native and, when `spark.version` names one, that Spark
+// version (a pipeline meant for Spark 4.2 is checked against 4.2, not
+// against the default); nil when neither is set (the caller applies
+// ir.DefaultBackends).
+func (c Config) CheckedBackends() []ir.Backend {
+	if len(c.Backends) > 0 {
+		return c.Backends
+	}
+	if b, ok := SparkBackendOf(c.SparkVersion); ok {
+		return []ir.Backend{ir.Native, b}
+	}
+	return nil
 }
 
 // configScalar reads a single value; empty values are not set (no error),

@@ -62,6 +62,38 @@ func TestParseConfigDefaults(t *testing.T) {
 	}
 }
 
+// TestSparkBackend: `spark.version` picks the backend a push targets (the
+// newest when not set) and, without `backends`, the one --check checks
+// beside native; `backends` wins when set.
+func TestSparkBackend(t *testing.T) {
+	tests := []struct {
+		text    string
+		push    ir.Backend
+		checked []ir.Backend
+	}{
+		{"", ir.Spark43, nil},
+		{"spark:\n  remote: sc://localhost:15002\n", ir.Spark43, nil},
+		{"spark:\n  version: \"4.1\"\n", ir.Spark41, []ir.Backend{ir.Native, ir.Spark41}},
+		{"spark:\n  version: \"4.2\"\n", ir.Spark42, []ir.Backend{ir.Native, ir.Spark42}},
+		{"spark: {version: 4.3}\n", ir.Spark43, []ir.Backend{ir.Native, ir.Spark43}},
+		{"backends: [native]\nspark:\n  version: \"4.2\"\n", ir.Spark42, []ir.Backend{ir.Native}},
+		{"backends: [spark-4.1]\n", ir.Spark43, []ir.Backend{ir.Spark41}},
+	}
+	for _, tt := range tests {
+		cfg, diags := ParseConfig("thund.yaml", []byte(tt.text))
+		if len(diags) != 0 {
+			t.Errorf("%q: %v", tt.text, diags)
+			continue
+		}
+		if got := cfg.SparkBackend(); got != tt.push {
+			t.Errorf("%q: SparkBackend() = %s, want %s", tt.text, got, tt.push)
+		}
+		if got := cfg.CheckedBackends(); !reflect.DeepEqual(got, tt.checked) {
+			t.Errorf("%q: CheckedBackends() = %v, want %v", tt.text, got, tt.checked)
+		}
+	}
+}
+
 func TestParseConfigErrors(t *testing.T) {
 	E, W := ir.Error, ir.Warning
 	C := ir.CodeConfigError
@@ -70,7 +102,7 @@ func TestParseConfigErrors(t *testing.T) {
 		text string
 		want []wantDiag
 	}{
-		{"bad backend", "backends: [native, spark-4.0]\n", []wantDiag{{C, E, "spark-4.0", "use `native`, `spark-4.1` or `spark-4.2` (nearest: `spark-4.1`)"}}},
+		{"bad backend", "backends: [native, spark-4.0]\n", []wantDiag{{C, E, "spark-4.0", "use `native`, `spark-4.1`, `spark-4.2` or `spark-4.3` (nearest: `spark-4.1`)"}}},
 		{"bad backend block", "backends:\n  - natve\n", []wantDiag{{C, E, "natve", "nearest: `native`"}}},
 		{"backend list item", "backends: [[native]]\n", []wantDiag{{C, E, "[native]", "must be one of"}}},
 		{"backends mapping", "backends: {a: b}\n", []wantDiag{{C, E, "{a: b}", "must be a list"}}},
@@ -81,7 +113,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"unknown preview key", "preview:\n  limt: 5\n", []wantDiag{{C, W, "limt", "did you mean `limit`"}}},
 		{"remote scheme", "spark:\n  remote: http://localhost:15002\n", []wantDiag{{C, E, "http://localhost:15002", "starting with `sc://`"}}},
 		{"remote list", "spark:\n  remote: [a]\n", []wantDiag{{C, E, "[a]", "single value"}}},
-		{"version", "spark:\n  version: '4.0'\n", []wantDiag{{C, E, "'4.0'", `must be "4.1" or "4.2"`}}},
+		{"version", "spark:\n  version: '4.0'\n", []wantDiag{{C, E, "'4.0'", `must be "4.1", "4.2" or "4.3"`}}},
 		{"spark scalar", "spark: sc://x\n", []wantDiag{{C, E, "sc://x", "must be a mapping"}}},
 		{"limit zero", "preview:\n  limit: 0\n", []wantDiag{{C, E, "0", "positive whole number"}}},
 		{"limit text", "preview: {limit: lots}\n", []wantDiag{{C, E, "lots", "positive whole number"}}},
