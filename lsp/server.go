@@ -67,7 +67,9 @@ type Server struct {
 	// watchFiles: the client can watch files for us (dynamic registration
 	// of workspace/didChangeWatchedFiles).
 	watchFiles bool
-	wg         sync.WaitGroup
+	// snippets: the client takes snippets in completion items.
+	snippets bool
+	wg       sync.WaitGroup
 }
 
 type overlay struct {
@@ -303,6 +305,13 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 					DynamicRegistration bool `json:"dynamicRegistration"`
 				} `json:"didChangeWatchedFiles"`
 			} `json:"workspace"`
+			TextDocument struct {
+				Completion struct {
+					CompletionItem struct {
+						SnippetSupport bool `json:"snippetSupport"`
+					} `json:"completionItem"`
+				} `json:"completion"`
+			} `json:"textDocument"`
 		} `json:"capabilities"`
 	}
 	if len(params) > 0 {
@@ -312,6 +321,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 	}
 	s.mu.Lock()
 	s.watchFiles = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	s.snippets = p.Capabilities.TextDocument.Completion.CompletionItem.SnippetSupport
 	for _, f := range p.WorkspaceFolders {
 		if dir, err := filename(uri.URI(f.URI)); err == nil {
 			s.folders = append(s.folders, dir)
