@@ -15,6 +15,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 	"time"
@@ -231,7 +232,11 @@ func clipBytes(b []byte) (any, int, int) {
 func clipNested(v any) (any, int, int) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return v, 0, 16
+		// A NaN or infinity inside: replace them, as in a scalar.
+		v = finiteNested(v)
+		if b, err = json.Marshal(v); err != nil {
+			return fmt.Sprint(v), 0, 16
+		}
 	}
 	if len(b) <= MaxValueBytes {
 		return v, 0, len(b)
@@ -262,9 +267,9 @@ func scalar(a arrow.Array, i int) any {
 	case *array.Uint64:
 		return a.Value(i)
 	case *array.Float32:
-		return float64(a.Value(i))
+		return Finite(float64(a.Value(i)))
 	case *array.Float64:
-		return a.Value(i)
+		return Finite(a.Value(i))
 	case *array.Date32:
 		return a.Value(i).ToTime().Format("2006-01-02")
 	case *array.Date64:
@@ -281,6 +286,45 @@ func scalar(a arrow.Array, i int) any {
 		return json.Number(decimalString(a.Value(i), scale))
 	}
 	return a.GetOneForMarshal(i)
+}
+
+// Finite returns f, or for a value JSON has no number for, the string
+// Spark casts it to: "NaN", "Infinity" or "-Infinity". Every preview
+// value can then be encoded as JSON.
+func Finite(f float64) any {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return f
+}
+
+// finiteNested is v (a list, struct or map as Arrow marshals it) with
+// every non-finite float replaced as Finite does.
+func finiteNested(v any) any {
+	switch v := v.(type) {
+	case float64:
+		return Finite(v)
+	case float32:
+		return Finite(float64(v))
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = finiteNested(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = finiteNested(e)
+		}
+		return out
+	}
+	return v
 }
 
 func decimalString(v decimal128.Num, scale int32) string {

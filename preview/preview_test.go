@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -208,5 +209,30 @@ func TestJSONRowsTruncates(t *testing.T) {
 	}
 	if rows[0][2] != "x" || rows[0][3] != int64(1) {
 		t.Fatalf("rows %v", rows[0][2:])
+	}
+}
+
+// TestNonFiniteValuesAreJSONReady: NaN and infinities become strings, the
+// ones Spark casts them to (as Arrow writes them inside a list or
+// struct), so a page is always encodable.
+func TestNonFiniteValuesAreJSONReady(t *testing.T) {
+	s := session(t)
+	p, err := Query(context.Background(), s, `SELECT 1.0::DOUBLE / 0 AS inf, -1.0::FLOAT / 0 AS ninf, 'nan'::DOUBLE AS nan,
+		[1.5, 'inf'::DOUBLE] AS l, {'a': '-inf'::DOUBLE, 'b': 2.0::DOUBLE} AS st`, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(p.Rows)
+	if err != nil {
+		t.Fatalf("rows are not encodable: %v (%#v)", err, p.Rows)
+	}
+	// Inside a list or struct, Arrow writes them as "+Inf" and "-Inf".
+	want := `[["Infinity","-Infinity","NaN",[1.5,"+Inf"],{"a":"-Inf","b":2}]]`
+	if string(got) != want {
+		t.Fatalf("rows as JSON\n got %s\nwant %s", got, want)
+	}
+	rows, err := json.Marshal(JSONRows([][]any{{math.Inf(1), float32(math.NaN()), 2.5}}))
+	if err != nil || string(rows) != `[["Infinity","NaN",2.5]]` {
+		t.Fatalf("JSONRows: %s %v", rows, err)
 	}
 }

@@ -188,6 +188,10 @@ func JSONRows(rows [][]any) [][]any {
 				out[i][j], _, _ = clipString(string(v))
 			case string:
 				out[i][j], _, _ = clipString(v)
+			case float64:
+				out[i][j] = Finite(v)
+			case float32:
+				out[i][j] = Finite(float64(v))
 			default:
 				out[i][j] = v
 			}
