@@ -215,3 +215,30 @@ func TestStarAndReferences(t *testing.T) {
 		}
 	}
 }
+
+func TestTrees(t *testing.T) {
+	_, g := retail(t)
+	up := g.Upstream(lineage.ColumnID{Table: "daily_revenue", Column: "revenue"})
+	var ids []string
+	for _, id := range up.Closure() {
+		ids = append(ids, id.String())
+	}
+	// revenue <- billable_lines.amount <- order_lines.amount <-
+	// clean_orders.amount <- orders.quantity, orders.unit_price, with the
+	// filters and join keys on the way
+	for _, w := range []string{"billable_lines.amount", "order_lines.amount", "clean_orders.amount", "orders.quantity", "orders.unit_price", "order_lines.status", "products.product_id"} {
+		if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+w+" ") {
+			t.Errorf("upstream of daily_revenue.revenue lacks %s: %v", w, ids)
+		}
+	}
+	down := g.Downstream(lineage.ColumnID{Table: "orders", Column: "unit_price"})
+	ids = nil
+	for _, id := range down.Closure() {
+		ids = append(ids, id.String())
+	}
+	for _, w := range []string{"clean_orders.unit_price", "clean_orders.amount", "order_lines.discount", "daily_revenue.revenue", "customer_ranking.lifetime_value", "revenue_by_region.avg_order"} {
+		if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+w+" ") {
+			t.Errorf("downstream of orders.unit_price lacks %s: %v", w, ids)
+		}
+	}
+}
