@@ -107,13 +107,56 @@ func (s *Server) columnDiagnostics(rootPath string, snap *analysis.Snapshot) []i
 		now, ok2 := snap.Text(d.Loc.File)
 		if ok1 && ok2 && was == now {
 			out = append(out, d)
+		} else if moved, ok := sameStatement(described, snap, d); ok {
+			// In the edited file, a finding in a statement whose text
+			// has not changed stands too, moved with it.
+			out = append(out, moved)
 		}
 	}
 	return out
 }
 
+// sameStatement finds the flow of a finding in the snapshot it was made
+// in and, when the newer snapshot has a flow with the same query text in
+// the same file, returns the finding at that query's place.
+func sameStatement(was, now *analysis.Snapshot, d ir.Diagnostic) (ir.Diagnostic, bool) {
+	oldText, _ := was.Text(d.Loc.File)
+	newText, ok := now.Text(d.Loc.File)
+	if !ok {
+		return d, false
+	}
+	for _, f := range was.FlowsIn(d.Loc.File) {
+		q := f.QueryLoc
+		if q.Start > d.Loc.Start || d.Loc.End > q.End || q.End > len(oldText) {
+			continue
+		}
+		for _, g := range now.FlowsIn(d.Loc.File) {
+			n := g.QueryLoc
+			if n.End <= len(newText) && n.End-n.Start == q.End-q.Start && newText[n.Start:n.End] == oldText[q.Start:q.End] {
+				shift := n.Start - q.Start
+				d.Loc.Start += shift
+				d.Loc.End += shift
+				return d, true
+			}
+		}
+		return d, false
+	}
+	return d, false
+}
+
+// describeResult returns a root's last description (nil before the
+// first), to tell one description from the next.
+func (s *Server) describeResult(rootPath string) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.roots[rootPath]; st != nil && st.describe.result != nil {
+		return st.describe.result
+	}
+	return nil
+}
+
 // describedColumns returns a dataset's or source's columns from the last
-// description, whatever snapshot it was of.
+// description, whatever snapshot it was of, with Spark's type names.
 func (s *Server) describedColumns(rootPath, name string) []preview.Column {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -123,7 +166,7 @@ func (s *Server) describedColumns(rootPath, name string) []preview.Column {
 	}
 	var out []preview.Column
 	for _, c := range st.describe.result.Columns(name) {
-		out = append(out, preview.Column{Name: c.Name, Type: c.Type})
+		out = append(out, preview.Column{Name: c.Name, Type: sparkType(c.Type)})
 	}
 	return out
 }

@@ -572,6 +572,7 @@ func (s *Server) columnsOf(rootPath, dataset string) []preview.Column {
 	for rows.Next() {
 		var c preview.Column
 		if rows.Scan(&c.Name, &c.Type) == nil {
+			c.Type = sparkType(c.Type) // Spark's names, as hover and completion show them
 			out = append(out, c)
 		}
 	}
