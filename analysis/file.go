@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/pragma"
-	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
@@ -26,7 +25,7 @@ type fileResult struct {
 	sources  []*ir.SourceSpec
 	diags    []ir.Diagnostic
 	// trees holds each flow's Spark syntax tree (columns.go).
-	trees map[*ir.Flow]*ast.Query
+	trees []flowTree
 	// funcs holds each flow's function calls (portable.go).
 	funcs map[*ir.Flow][]unportableCall
 	// pragmas holds every pragma line of the file, applied or not, for

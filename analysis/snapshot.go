@@ -59,6 +59,8 @@ type Snapshot struct {
 	// colCache holds each flow's column-check result (columns.go), for
 	// the next snapshot to reuse.
 	colCache map[*ir.Flow]*flowColumns
+	// colNames is the name signature colCache was computed under.
+	colNames uint64
 	results  map[string]*fileResult
 	dirs     map[string]bool // every folder holding a file, for sample folders
 	// conventions are the samples found by convention (samples/TABLE.*),
@@ -183,7 +185,7 @@ type Change struct {
 // deleting any file (a sample, say) is a change too. A library that a
 // change makes visible (a new glob in the spec) is read from disk.
 func (s *Snapshot) Update(changes []Change) *Snapshot {
-	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts)), colCache: s.colCache}
+	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts)), colCache: s.colCache, colNames: s.colNames}
 	for k, v := range s.texts {
 		n.texts[k] = v
 	}

@@ -18,7 +18,7 @@ func (s *Snapshot) SparkTree(f *ir.Flow) *ast.Query {
 		file = f.Loc.File
 	}
 	if r, ok := s.results[file]; ok {
-		return r.trees[f]
+		return r.tree(f)
 	}
 	return nil
 }
