@@ -187,7 +187,7 @@ func scanToken(s string, i, limit int) token {
 // lexRange returns the tokens of s[from:to], skipping whitespace and
 // comments.
 func lexRange(s string, from, to int) []token {
-	var toks []token
+	toks := make([]token, 0, (to-from)/5+4)
 	i := from
 	for {
 		i, _ = skipTrivia(s, i, to)

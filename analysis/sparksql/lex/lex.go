@@ -28,6 +28,17 @@ func Lex(src string) []Token {
 	return l.toks
 }
 
+// LexInto appends to dst the tokens of src[start:end], their offsets into
+// src, and returns the extended slice; it is Lex(src[start:end]) with
+// every offset moved by start, without a second slice.
+func LexInto(dst []Token, src string, start, end int) []Token {
+	l := lexer{src: src[:end], pos: start, toks: dst}
+	for l.pos < end {
+		l.next()
+	}
+	return l.toks
+}
+
 type lexer struct {
 	src  string
 	pos  int

@@ -211,11 +211,11 @@ func newParser(src string, opts Options) *parser { return newParserAt(src, 0, le
 // newParserAt makes a parser of src[start:end] whose offsets are offsets
 // into src.
 func newParserAt(src string, start, end int, opts Options) *parser {
-	all := lex.Lex(src[start:end])
-	p := &parser{src: src, opts: opts, toks: make([]lex.Token, 0, len(all)+1)}
+	p := &parser{src: src, opts: opts}
+	all := lex.LexInto(make([]lex.Token, 0, (end-start)/4+4), src, start, end)
+	// comments move out of the token stream, which is filtered in place
+	p.toks = all[:0]
 	for _, t := range all {
-		t.Start += start
-		t.End += start
 		switch {
 		case t.Kind.IsComment():
 			p.comments = append(p.comments, ast.Range{Start: t.Start, End: t.End})

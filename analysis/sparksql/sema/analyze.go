@@ -11,6 +11,8 @@ type analyzer struct {
 	cat  Catalog
 	opts Options
 	m    *Model
+	// refs is the rest of the chunk new column references come from.
+	refs []ColumnRef
 	// ctes are the CTEs in scope, innermost first; rec is the WITH
 	// RECURSIVE CTE being analyzed.
 	ctes *cteEnv
@@ -319,9 +321,9 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		a.expr(s.Where, c)
 	}
 	gc := &groupCheck{}
-	var lca []attr
-	var cols []*OutputColumn
-	var attrs []attr
+	lca := make([]attr, 0, len(s.Items))
+	cols := make([]*OutputColumn, 0, len(s.Items))
+	attrs := make([]attr, 0, len(s.Items))
 	complete := true
 	var hidden []attr
 	for _, it := range s.Items {

@@ -282,6 +282,21 @@ func (c *ctx) levels() []level {
 	return ls
 }
 
+// refChunk is how many column references are allocated at a time.
+const refChunk = 16
+
+// newRef returns a new column reference to col, taken from a chunk the
+// analyzer allocates a few at a time.
+func (a *analyzer) newRef(col *ast.Column) *ColumnRef {
+	if len(a.refs) == 0 {
+		a.refs = make([]ColumnRef, refChunk)
+	}
+	ref := &a.refs[0]
+	a.refs = a.refs[1:]
+	ref.Node = col
+	return ref
+}
+
 // column resolves one column reference.
 func (a *analyzer) column(col *ast.Column, c ctx) {
 	if col == nil || len(col.Parts) == 0 {
@@ -290,7 +305,7 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 	if _, done := a.m.columns[col]; done {
 		return
 	}
-	ref := &ColumnRef{Node: col}
+	ref := a.newRef(col)
 	a.m.Columns = append(a.m.Columns, ref)
 	a.m.columns[col] = ref
 	if c.gc != nil && c.collect && !c.inAgg && !c.opaque {
