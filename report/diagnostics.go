@@ -78,13 +78,16 @@ type Summary struct {
 	Flows    int    `json:"flows"`
 	Errors   int    `json:"errors"`
 	Warnings int    `json:"warnings"`
+	// Hints are one-line fixes for the whole pipeline (see Hints).
+	Hints []string `json:"hints,omitempty"`
 }
 
 // Summarize counts datasets, flows, errors and warnings (of the snapshot's
 // diagnostics and any extra ones).
 func Summarize(s *analysis.Snapshot, extra ...ir.Diagnostic) Summary {
 	sum := Summary{Type: "summary", Datasets: len(s.Pipeline.Datasets), Flows: len(s.Pipeline.Flows)}
-	for _, d := range append(append([]ir.Diagnostic(nil), s.Diagnostics...), extra...) {
+	all := append(append([]ir.Diagnostic(nil), s.Diagnostics...), extra...)
+	for _, d := range all {
 		switch d.Severity {
 		case ir.Error:
 			sum.Errors++
@@ -92,7 +95,69 @@ func Summarize(s *analysis.Snapshot, extra ...ir.Diagnostic) Summary {
 			sum.Warnings++
 		}
 	}
+	sum.Hints = Hints(s, all)
 	return sum
+}
+
+// Hints returns a fix for the whole pipeline where the diagnostics
+// repeat one: when two or more findings, in any datasets, say that one
+// Spark backend cannot run something, the one-line fix is to leave that
+// backend out of `backends:` in thund.yaml, rather than a
+// `-- @backends: native` pragma in each dataset.
+func Hints(s *analysis.Snapshot, diags []ir.Diagnostic) []string {
+	count := map[ir.Backend]int{}
+	datasets := map[ir.Backend]map[string]bool{}
+	for _, d := range diags {
+		if d.Code != ir.CodeUnsupported || d.Backend == "" || d.Backend == ir.Native {
+			continue
+		}
+		count[d.Backend]++
+		if datasets[d.Backend] == nil {
+			datasets[d.Backend] = map[string]bool{}
+		}
+		datasets[d.Backend][d.Loc.File] = true
+	}
+	var drop []ir.Backend
+	for _, b := range ir.AllBackends {
+		if count[b] >= 2 {
+			drop = append(drop, b)
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	var keep, dropped []string
+	for _, b := range s.Backends() {
+		if count[b] >= 2 {
+			dropped = append(dropped, string(b))
+		} else {
+			keep = append(keep, string(b))
+		}
+	}
+	if len(keep) == 0 {
+		keep = []string{string(ir.Native)}
+	}
+	n, files := 0, 0
+	for _, b := range drop {
+		n += count[b]
+		files = max(files, len(datasets[b]))
+	}
+	where := "add `backends: [%s]` to thund.yaml"
+	if len(s.Project.Config.Backends) > 0 {
+		where = "set `backends: [%s]` in thund.yaml"
+	}
+	return []string{fmt.Sprintf("%d findings in %s say %s cannot run this pipeline: if it only runs natively, "+where+" (one line for the whole pipeline) rather than `-- @backends: native` in each dataset",
+		n, plural(files, "file"), strings.Join(dropped, " and "), strings.Join(keep, ", "))}
+}
+
+// HintLines writes the summary's hints, one "hint: ..." line each.
+func HintLines(w io.Writer, sum Summary) error {
+	for _, h := range sum.Hints {
+		if _, err := fmt.Fprintf(w, "hint: %s\n", h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // JSON writes one NDJSON object per diagnostic, then the summary.

@@ -70,6 +70,8 @@ type RunSummary struct {
 	Errors    int    `json:"errors"`
 	Warnings  int    `json:"warnings"`
 	ElapsedMS int64  `json:"elapsed_ms"`
+	// Hints are the analysis' one-line fixes (Summary.Hints).
+	Hints []string `json:"hints,omitempty"`
 }
 
 // EventJSON converts an engine event.
@@ -79,7 +81,7 @@ func EventJSON(e engine.Event) JSONEvent {
 
 // SummarizeRun counts the outcome of a run.
 func SummarizeRun(res *engine.Result, diags Summary) RunSummary {
-	s := RunSummary{Type: "summary", Datasets: len(res.Datasets), Errors: diags.Errors, Warnings: diags.Warnings, ElapsedMS: res.Elapsed.Milliseconds()}
+	s := RunSummary{Type: "summary", Datasets: len(res.Datasets), Errors: diags.Errors, Warnings: diags.Warnings, ElapsedMS: res.Elapsed.Milliseconds(), Hints: diags.Hints}
 	for _, d := range res.Datasets {
 		switch d.Phase {
 		case engine.Completed:
@@ -95,30 +97,33 @@ func SummarizeRun(res *engine.Result, diags Summary) RunSummary {
 
 // RunJSON writes a run's expectations, increments and previews as NDJSON
 // (events are written as they happen, by the caller), then the summary.
+// An object that cannot be encoded does not stop the others: the first
+// error is returned once the summary is written.
 func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunSummary) error {
 	enc := json.NewEncoder(w)
-	for _, e := range res.SortedExpectations() {
-		if err := enc.Encode(JSONExpectation{Type: "expectation", Dataset: e.Dataset, Name: e.Name, Action: string(e.Action),
-			Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: preview.JSONRows(e.Samples)}); err != nil {
-			return err
+	var first error
+	put := func(v any) {
+		if err := enc.Encode(v); err != nil && first == nil {
+			first = err
 		}
+	}
+	for _, e := range res.SortedExpectations() {
+		put(JSONExpectation{Type: "expectation", Dataset: e.Dataset, Name: e.Name, Action: string(e.Action),
+			Violations: e.Violations, Dropped: e.Dropped, Failed: e.Failed, Columns: e.Columns, Samples: preview.JSONRows(e.Samples)})
 	}
 	for _, inc := range res.Increments {
 		rows := inc.Rows
 		if rows == nil {
 			rows = [][]any{}
 		}
-		if err := enc.Encode(JSONIncrement{Type: "increment", Dataset: inc.Dataset, Flow: inc.Flow, Trigger: inc.Trigger, Files: inc.Files,
-			Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(rows)}); err != nil {
-			return err
-		}
+		put(JSONIncrement{Type: "increment", Dataset: inc.Dataset, Flow: inc.Flow, Trigger: inc.Trigger, Files: inc.Files,
+			Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(rows)})
 	}
 	for _, p := range previews {
-		if err := enc.Encode(JSONPreview{Type: "preview", Dataset: p.Dataset, Columns: p.Columns, Rows: p.Rows, TotalRows: p.TotalRows}); err != nil {
-			return err
-		}
+		put(JSONPreview{Type: "preview", Dataset: p.Dataset, Columns: p.Columns, Rows: p.Rows, TotalRows: p.TotalRows})
 	}
-	return enc.Encode(sum)
+	put(sum)
+	return first
 }
 
 // EventText is the terminal line for a finished flow, or "" for the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/preview"
 )
 
 // TestEventTextKeepsEveryLine: a failure's later lines (where DuckDB often
@@ -34,5 +35,20 @@ func TestIncrementsNameTheirFlow(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("increments lack %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestRunJSONGoesOnPastABadValue: a preview object that cannot be encoded
+// is an error, and the objects after it and the summary are still written.
+func TestRunJSONGoesOnPastABadValue(t *testing.T) {
+	var b strings.Builder
+	bad := &preview.Page{Dataset: "bad", Rows: [][]any{{make(chan int)}}}
+	good := &preview.Page{Dataset: "good", Rows: [][]any{{1}}}
+	err := RunJSON(&b, &engine.Result{}, []*preview.Page{bad, good}, RunSummary{Type: "summary"})
+	if err == nil {
+		t.Fatal("no error for a value JSON cannot encode")
+	}
+	if !strings.Contains(b.String(), `"dataset":"good"`) || !strings.HasSuffix(b.String(), `"elapsed_ms":0}`+"\n") {
+		t.Errorf("later objects missing:\n%s", b.String())
 	}
 }

@@ -51,6 +51,25 @@ type output struct {
 	json  bool
 	color bool
 	live  bool // a progress line is on screen
+	// err is the first failure to encode or write output, not yet
+	// reported (see takeErr).
+	err error
+}
+
+// fail records a failure to encode or write; callers hold mu.
+func (o *output) fail(err error) {
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+}
+
+// takeErr returns the failure recorded since the last call, if any.
+func (o *output) takeErr() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	err := o.err
+	o.err = nil
+	return err
 }
 
 func newOutput(w io.Writer, json, color bool) *output {
@@ -74,7 +93,7 @@ func (o *output) text(lines ...string) {
 		o.w.WriteString(l)
 		o.w.WriteByte('\n')
 	}
-	o.w.Flush()
+	o.fail(o.w.Flush())
 }
 
 // objects prints NDJSON objects.
@@ -83,9 +102,9 @@ func (o *output) objects(vs ...any) {
 	defer o.mu.Unlock()
 	enc := json.NewEncoder(o.w)
 	for _, v := range vs {
-		enc.Encode(v)
+		o.fail(enc.Encode(v))
 	}
-	o.w.Flush()
+	o.fail(o.w.Flush())
 }
 
 // progress shows s as the live line, replacing the previous one.

@@ -678,8 +678,14 @@ func (r *reconciler) finish(j *job) {
 	r.report(j)
 }
 
-// report prints the status line or the run object of a job.
+// report prints the status line or the run object of a job, and says
+// when output since the last report could not be written or encoded.
 func (r *reconciler) report(j *job) {
+	defer func() {
+		if err := r.out.takeErr(); err != nil {
+			r.warn(fmt.Sprintf("write output: %v", err))
+		}
+	}()
 	elapsed := time.Since(j.start)
 	if !r.o.JSON {
 		r.out.text(r.out.statusLine(j, elapsed))

@@ -145,3 +145,41 @@ func TestCheckJSONGraph(t *testing.T) {
 		t.Errorf("datasets not in dependency order: %s", first)
 	}
 }
+
+// TestOnceJSONNonFinite: a previewed infinity is written as a string, and
+// every later object and the summary follow it.
+func TestOnceJSONNonFinite(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"samples/t.csv": "x\n1\n2\n",
+		"a.sql":         "SELECT sum(cast(x AS DOUBLE)) / 0 AS r, 'nan'::DOUBLE AS n FROM t\n",
+		"b.sql":         "SELECT 1 AS later FROM a\n",
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--once", "--json", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{`"rows":[["Infinity","NaN"]]`, `"dataset":"b","columns"`, `"type":"summary"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// failingWriter fails every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+// TestOnceWriteFailure: output that cannot be written is an error that
+// says so (exit 2), not a silent exit.
+func TestOnceWriteFailure(t *testing.T) {
+	dir := writePipeline(t, map[string]string{"a.sql": "SELECT 1 AS x\n"})
+	for _, args := range [][]string{{"--once", "--json", dir}, {"--once", dir}} {
+		var stderr bytes.Buffer
+		code := run(args, failingWriter{}, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), "write output:") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
+}

@@ -272,6 +272,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			err = report.TextDiagnostics(out, snap, diags)
 		}
 		if err == nil {
+			err = report.HintLines(out, sum)
+		}
+		if err == nil {
 			_, err = fmt.Fprintln(out, report.SummaryLine(sum))
 		}
 	}

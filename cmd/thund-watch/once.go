@@ -21,8 +21,27 @@ import (
 )
 
 // runOnce runs the pipeline once and prints what happened. Ctrl-C cancels
-// the running query and closes DuckDB cleanly.
+// the running query and closes DuckDB cleanly. Output that cannot be
+// written (or encoded) is an error that says so, with exit status 2.
 func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Writer) int {
+	var writeErr error
+	code := runOnceTo(o, snap, out, stderr, func(err error) {
+		if err != nil && writeErr == nil {
+			writeErr = err
+		}
+	})
+	if err := out.Flush(); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	if writeErr != nil {
+		fmt.Fprintf(stderr, "thund-watch: write output: %v\n", writeErr)
+		return 2
+	}
+	return code
+}
+
+// runOnceTo is runOnce; failed reports each failure to write output.
+func runOnceTo(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Writer, failed func(error)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if _, err := snap.Pipeline.Graph().TopoOrder(); err != nil {
@@ -76,13 +95,14 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 		}
 	} else if len(diags) > 0 {
 		report.TextDiagnostics(out, snap, diags)
+		report.HintLines(out, sum)
 		fmt.Fprintln(out)
 	}
 	color := !o.json && isTerminal(os.Stdout)
 	enc := json.NewEncoder(out)
 	res, runErr := sess.Run(ctx, snap.Pipeline, engine.RunOptions{Blocked: snap.Broken(), OnEvent: func(e engine.Event) {
 		if o.json {
-			enc.Encode(report.EventJSON(e))
+			failed(enc.Encode(report.EventJSON(e)))
 			return
 		}
 		if line := report.EventText(e, color); line != "" {
@@ -122,7 +142,7 @@ func runOnce(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.Wr
 	rs := report.SummarizeRun(res, sum)
 	rs.Errors += sparkErrors
 	if o.json {
-		report.RunJSON(out, res, pages, rs)
+		failed(report.RunJSON(out, res, pages, rs))
 	} else {
 		report.RunText(out, res)
 		for _, p := range pages {
