@@ -464,7 +464,7 @@ func (s *Server) run(ctx context.Context, params json.RawMessage) (any, error) {
 	pl := dp.snap.Pipeline
 	g := pl.Graph()
 	if _, err := g.TopoOrder(); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "thund/run: %v; fix the cycle first", err)
+		return nil, jsonrpc2.Errorf(RequestFailed, "thund/run: %v; fix the cycle first", err)
 	}
 	var only map[string]bool
 	if p.Dataset != "" {

@@ -142,7 +142,7 @@ func (s *Server) prepareRename(_ context.Context, params json.RawMessage) (any, 
 	}
 	t := dp.snap.At(dp.rel, dp.off)
 	if t.Dataset == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "only datasets of this pipeline can be renamed; put the cursor on a dataset's name or a reference to it")
+		return nil, jsonrpc2.Errorf(RequestFailed, "only datasets of this pipeline can be renamed; put the cursor on a dataset's name or a reference to it")
 	}
 	// A qualified name (db.orders) is renamed in its last part, in the
 	// definition as in the references.
@@ -193,13 +193,13 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	}
 	d := dp.snap.At(dp.rel, dp.off).Dataset
 	if d == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "only datasets of this pipeline can be renamed")
+		return nil, jsonrpc2.Errorf(RequestFailed, "only datasets of this pipeline can be renamed")
 	}
 	if !identifier.MatchString(p.NewName) {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit", p.NewName)
+		return nil, jsonrpc2.Errorf(RequestFailed, "%q is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit", p.NewName)
 	}
 	if w := strings.ToLower(p.NewName); reservedWords[w] || sqlfront.DuckDBReserves(w) {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is an SQL keyword, so FROM %s would not parse: pick another name", p.NewName, p.NewName)
+		return nil, jsonrpc2.Errorf(RequestFailed, "%q is an SQL keyword, so FROM %s would not parse: pick another name", p.NewName, p.NewName)
 	}
 	if p.NewName == lastPart(d.Name) {
 		return map[string]any{"documentChanges": []any{}}, nil // the name it has
@@ -208,7 +208,7 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	newFull := d.Name[:len(d.Name)-len(lastPart(d.Name))] + p.NewName
 	// Resolve also finds x when db.x is the pipeline's own database.
 	if other := dp.snap.Pipeline.Resolve(newFull); other != nil && other != d {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "a dataset named %s already exists in %s", other.Name, other.Loc.File)
+		return nil, jsonrpc2.Errorf(RequestFailed, "a dataset named %s already exists in %s", other.Name, other.Loc.File)
 	}
 	edits := map[string][]protocol.TextEdit{}
 	add := func(loc ir.Loc) {
@@ -241,7 +241,7 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 		oldRel := d.Loc.File
 		newRel := path.Join(path.Dir(oldRel), p.NewName+path.Ext(oldRel))
 		if _, exists := dp.snap.Text(newRel); exists {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "cannot rename the file to %s: it exists", newRel)
+			return nil, jsonrpc2.Errorf(RequestFailed, "cannot rename the file to %s: it exists", newRel)
 		}
 		changes = append(changes, map[string]any{
 			"kind": "rename", "oldUri": uri.File(dp.snap.Abs(oldRel)), "newUri": uri.File(dp.snap.Abs(newRel)),

@@ -93,7 +93,7 @@ func (s *Server) sparkDryRun(ctx context.Context, params json.RawMessage) (any, 
 		}
 	}
 	if remote == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "no Spark Connect server configured: set thund.sparkRemote in the editor, or spark.remote in thund.yaml (e.g. sc://127.0.0.1:15002)")
+		return nil, jsonrpc2.Errorf(RequestFailed, "no Spark Connect server configured: set thund.sparkRemote in the editor, or spark.remote in thund.yaml (e.g. sc://127.0.0.1:15002)")
 	}
 	backend := ir.Spark41
 	if cfg.SparkVersion == "4.2" {
@@ -117,7 +117,7 @@ func (s *Server) sparkDryRun(ctx context.Context, params json.RawMessage) (any, 
 	}
 	client, err := sparkconnect.Dial(ctx, remote, sparkconnect.Options{})
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund/sparkDryRun: %v", err)
+		return nil, jsonrpc2.Errorf(RequestFailed, "thund/sparkDryRun: %v", err)
 	}
 	defer client.Close()
 	res, err := sdplower.Push(ctx, client, g, sdplower.Run{Dry: true}, nil)
@@ -125,7 +125,7 @@ func (s *Server) sparkDryRun(ctx context.Context, params json.RawMessage) (any, 
 		if ctx.Err() != nil {
 			return nil, jsonrpc2.Errorf(RequestCancelled, "thund/sparkDryRun cancelled")
 		}
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "thund/sparkDryRun: %v", err)
+		return nil, jsonrpc2.Errorf(RequestFailed, "thund/sparkDryRun: %v", err)
 	}
 	out.DefineMS, out.RunMS = res.Define.Milliseconds(), res.RunTime.Milliseconds()
 	for _, f := range res.Failures {
