@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -25,6 +26,9 @@ var (
 	tableCtx = regexp.MustCompile(`(?i)\b(FROM|JOIN)\s+(STREAM\s*\(?\s*)?[A-Za-z0-9_."` + "`" + `]*$`)
 	// qualifiedCtx: after alias. (columns of that table).
 	qualifiedCtx = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z0-9_]*)$`)
+	// aliasCtx: the user is naming an alias (`AS `, `AS tot`), where no
+	// column or function fits.
+	aliasCtx = regexp.MustCompile(`(?i)\bAS\s+[A-Za-z_0-9]*$`)
 )
 
 func (s *Server) completion(_ context.Context, params json.RawMessage) (any, error) {
@@ -58,8 +62,13 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 	case pragmaValueCtx.MatchString(before):
 		m := pragmaValueCtx.FindStringSubmatch(before)
 		if doc, ok := pragma.LookupKey(m[1]); ok {
+			s.mu.Lock()
+			snippets := s.snippets
+			s.mu.Unlock()
 			for _, v := range doc.Values {
-				items = append(items, protocol.CompletionItem{Label: v, Kind: protocol.CompletionItemKindEnumMember, Detail: "@" + doc.Key})
+				if it, ok := pragmaValueItem(doc.Key, v, snippets); ok {
+					items = append(items, it)
+				}
 			}
 			if doc.Key == "sample" {
 				for _, f := range dp.snap.Files {
@@ -96,9 +105,12 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 		if table := aliasTable(dp.snap, dp.rel, dp.off, alias); table != "" {
 			items = append(items, s.columnItems(dp, []string{table})...)
 		}
+	case aliasCtx.MatchString(before):
+		// naming an alias: nothing to offer
 	default:
-		if !strings.HasPrefix(strings.TrimSpace(before), "--") {
+		if !strings.HasPrefix(strings.TrimSpace(before), "--") && !inComment(text, dp.off) {
 			items = append(items, s.columnItems(dp, tablesInScope(dp.snap, dp.rel, dp.off))...)
+			items = append(items, functionItems(catalogFor(dp.snap.Backends()))...)
 		}
 	}
 	return &protocol.CompletionList{IsIncomplete: false, Items: items}, nil
@@ -264,9 +276,103 @@ func statementAround(text string, off int) (int, int) {
 func (s *Server) columnItems(dp docPos, tables []string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
 	for _, t := range tables {
+		// A dataset read with the pipeline's own qualifiers
+		// (sales.billable_lines when the database is sales) has the
+		// columns of the dataset as it is named.
+		if d := dp.snap.Pipeline.Resolve(t); d != nil {
+			t = d.Name
+		}
 		for _, c := range s.columnsOf(dp.root, t) {
 			out = append(out, protocol.CompletionItem{Label: c.Name, Kind: protocol.CompletionItemKindField, Detail: c.Type + " · " + t})
 		}
 	}
 	return out
+}
+
+// placeholder is a word of a pragma value's documented form that stands
+// for the user's text (T, PATH, COLUMN, INTERVAL, ...).
+var placeholder = regexp.MustCompile(`\b(?:T|H|P|COL|COLUMN|INTERVAL|PATH|GLOB|FOLDER/|EXPR|PREDICATE|DATASET|IDENTIFIER|TEXT|VALUE)\b`)
+
+// columnList is the documented form of a column list (partition_by).
+var columnList = regexp.MustCompile(`^\(?a, b\)?$`)
+
+// pragmaValueItem is the completion item of one documented form of a
+// pragma value. A plain word (append, materialized_view) is inserted as
+// is. A form with placeholders (kafka topic=T [bootstrap=H]
+// [format=json]) is a snippet when the client takes snippets: the
+// placeholders are tab stops, alternatives (csv|json) a choice, and the
+// optional [parts] are left out; without snippets it is not offered, so
+// that no placeholder is ever inserted literally.
+func pragmaValueItem(key, form string, snippets bool) (protocol.CompletionItem, bool) {
+	it := protocol.CompletionItem{Label: form, Kind: protocol.CompletionItemKindEnumMember, Detail: "@" + key}
+	if !placeholder.MatchString(form) && !strings.ContainsAny(form, "[|") && !columnList.MatchString(form) {
+		return it, true
+	}
+	if !snippets {
+		return it, false
+	}
+	if columnList.MatchString(form) {
+		it.InsertText = strings.Replace(form, "a, b", "${1:a, b}", 1)
+		it.InsertTextFormat = protocol.InsertTextFormatSnippet
+		return it, true
+	}
+	// The optional parts go; the rest keeps its words.
+	text := form
+	for {
+		i := strings.IndexByte(text, '[')
+		j := strings.LastIndexByte(text, ']')
+		if i < 0 || j < i {
+			break
+		}
+		// the outermost [...] from its opening bracket
+		depth, end := 0, -1
+		for k := i; k < len(text); k++ {
+			if text[k] == '[' {
+				depth++
+			} else if text[k] == ']' {
+				depth--
+				if depth == 0 {
+					end = k
+					break
+				}
+			}
+		}
+		if end < 0 {
+			break
+		}
+		text = strings.TrimRight(text[:i], " ") + text[end+1:]
+	}
+	var b strings.Builder
+	n := 0
+	for _, field := range strings.SplitAfter(text, " ") {
+		word := strings.TrimRight(field, " ")
+		space := field[len(word):]
+		key, val, hasEq := strings.Cut(word, "=")
+		target := word
+		if hasEq {
+			b.WriteString(snippetEscape(key) + "=")
+			target = val
+		}
+		switch {
+		case strings.Contains(target, "|"):
+			n++
+			b.WriteString(fmt.Sprintf("${%d|%s|}", n, strings.ReplaceAll(snippetEscape(target), "|", ",")))
+		case placeholder.MatchString(target):
+			b.WriteString(placeholder.ReplaceAllStringFunc(snippetEscape(target), func(w string) string {
+				n++
+				return fmt.Sprintf("${%d:%s}", n, w)
+			}))
+		default:
+			b.WriteString(snippetEscape(target))
+		}
+		b.WriteString(space)
+	}
+	it.InsertText = strings.TrimRight(b.String(), " ")
+	it.InsertTextFormat = protocol.InsertTextFormatSnippet
+	return it, true
+}
+
+// snippetEscape escapes the characters snippets give a meaning to.
+func snippetEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `$`, `\$`, `}`, `\}`).Replace(s)
 }
