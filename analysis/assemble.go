@@ -237,7 +237,7 @@ func (s *Snapshot) globMatches(pattern string) bool {
 // pythonLibrary returns a Python library of the spec ("" if none): it
 // may define datasets Thund does not see.
 func (s *Snapshot) pythonLibrary() string {
-	for _, d := range s.Project.Diags {
+	for _, d := range s.libDiags {
 		if d.Code == ir.CodeLibraryPython {
 			return d.Message
 		}
