@@ -103,14 +103,18 @@ func Summarize(s *analysis.Snapshot, extra ...ir.Diagnostic) Summary {
 // repeat one: when two or more findings, in any datasets, say that one
 // Spark backend cannot run something, the one-line fix is to leave that
 // backend out of `backends:` in thund.yaml, rather than a
-// `-- @backends: native` pragma in each dataset.
+// `-- @backends: native` pragma in each dataset. It is offered when one of
+// the findings is an error, or when nobody chose the Spark backends
+// (analysis.Snapshot.SparkChosen), so that they are only warnings.
 func Hints(s *analysis.Snapshot, diags []ir.Diagnostic) []string {
 	count := map[ir.Backend]int{}
 	datasets := map[ir.Backend]map[string]bool{}
+	errors := false
 	for _, d := range diags {
 		if d.Code != ir.CodeUnsupported || d.Backend == "" || d.Backend == ir.Native {
 			continue
 		}
+		errors = errors || d.Severity == ir.Error
 		count[d.Backend]++
 		if datasets[d.Backend] == nil {
 			datasets[d.Backend] = map[string]bool{}
@@ -123,7 +127,8 @@ func Hints(s *analysis.Snapshot, diags []ir.Diagnostic) []string {
 			drop = append(drop, b)
 		}
 	}
-	if len(drop) == 0 {
+	if len(drop) == 0 || !errors && s.SparkChosen() {
+		// Warnings about a Spark backend someone chose are theirs to weigh.
 		return nil
 	}
 	var keep, dropped []string
