@@ -262,6 +262,8 @@ func (s *Server) route(method string) handler {
 		return s.executeCommand
 	case "thund/preview":
 		return s.preview
+	case "thund/lineage":
+		return s.lineage
 	case "thund/graph":
 		return s.graph
 	case "thund/run":
@@ -362,7 +364,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		"workspace": map[string]any{
 			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
 		},
-		"experimental": map[string]any{"thund": map[string]any{"requests": []string{"thund/preview", "thund/graph", "thund/run", "thund/sparkDryRun"}}},
+		"experimental": map[string]any{"thund": map[string]any{"requests": []string{"thund/preview", "thund/graph", "thund/lineage", "thund/run", "thund/sparkDryRun"}}},
 	}
 	// The code lenses' commands run through workspace/executeCommand,
 	// except in VS Code: the Thund extension registers them itself, and
