@@ -24,6 +24,10 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, nil
 	}
+	if md, loc, ok := s.symbolHover(dp); ok {
+		r := rangeOf(dp.snap, loc)
+		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
+	}
 	t := dp.snap.At(dp.rel, dp.off)
 	var md string
 	var rng *protocol.Range

@@ -26,6 +26,9 @@ func (s *Server) definition(_ context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, nil
 	}
+	if locs, ok := s.symbolDefinition(dp); ok {
+		return locs, nil
+	}
 	t := dp.snap.At(dp.rel, dp.off)
 	switch {
 	case t.Dataset != nil:
@@ -80,6 +83,9 @@ func (s *Server) references(_ context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, nil
 	}
+	if locs, ok := s.symbolReferences(dp, p.Context.IncludeDeclaration); ok {
+		return locs, nil
+	}
 	name, def := targetName(dp.snap.At(dp.rel, dp.off))
 	if name == "" {
 		return nil, nil
@@ -90,6 +96,11 @@ func (s *Server) references(_ context.Context, params json.RawMessage) (any, err
 	}
 	for _, r := range dp.snap.References(name) {
 		out = append(out, locationOf(dp.snap, r.Loc))
+	}
+	if def != nil {
+		for _, f := range datasetTargets(dp.snap, def) {
+			out = append(out, locationOf(dp.snap, f.TargetLoc))
+		}
 	}
 	return out, nil
 }
@@ -114,6 +125,9 @@ func (s *Server) highlight(_ context.Context, params json.RawMessage) (any, erro
 	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
 	if err != nil {
 		return nil, nil
+	}
+	if hl, ok := s.symbolHighlight(dp); ok {
+		return hl, nil
 	}
 	name, def := targetName(dp.snap.At(dp.rel, dp.off))
 	if name == "" {
@@ -140,9 +154,12 @@ func (s *Server) prepareRename(_ context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, nil
 	}
+	if res, ok := s.symbolPrepareRename(dp); ok {
+		return res, nil
+	}
 	t := dp.snap.At(dp.rel, dp.off)
 	if t.Dataset == nil {
-		return nil, jsonrpc2.Errorf(RequestFailed, "only datasets of this pipeline can be renamed; put the cursor on a dataset's name or a reference to it")
+		return nil, jsonrpc2.Errorf(RequestFailed, "only datasets, columns and CTEs of this pipeline can be renamed; put the cursor on a name or a reference to it")
 	}
 	// A qualified name (db.orders) is renamed in its last part, in the
 	// definition as in the references.
@@ -191,7 +208,16 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	if err != nil {
 		return nil, err
 	}
+	if edits, ok, err := s.symbolRename(dp, p.NewName); ok {
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"documentChanges": s.documentChanges(dp.snap, edits)}, nil
+	}
 	d := dp.snap.At(dp.rel, dp.off).Dataset
+	if d == nil {
+		d, _ = symbolDataset(dp)
+	}
 	if d == nil {
 		return nil, jsonrpc2.Errorf(RequestFailed, "only datasets of this pipeline can be renamed")
 	}
@@ -219,6 +245,9 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	}
 	for _, r := range dp.snap.References(d.Name) {
 		add(lastSegmentLoc(dp.snap, r.Loc))
+	}
+	for _, f := range datasetTargets(dp.snap, d) {
+		add(lastSegmentLoc(dp.snap, f.TargetLoc))
 	}
 	// documentChanges: text edits per file (versioned by the open buffer),
 	// then the file rename, so the edits apply to the file's old name.
