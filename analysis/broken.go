@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/thund-dev/thund/ir"
 )
@@ -48,7 +49,14 @@ func (s *Snapshot) Broken() map[string]string {
 			p := ix.Rune(diag.Loc.Start)
 			where = fmt.Sprintf("%s:%d:%d", diag.Loc.File, p.Line+1, p.Column+1)
 		}
-		out[key] = fmt.Sprintf("not run: its definition has an error (%s: %s); fix it first", where, headline(diag.Message))
+		msg := headline(diag.Message)
+		// Keep a suggestion: the skip line is often the one read.
+		if i := strings.Index(diag.Message, "did you mean "); i >= 0 && !strings.Contains(msg, "did you mean ") {
+			if j := strings.IndexByte(diag.Message[i:], '?'); j >= 0 {
+				msg += "; " + diag.Message[i:i+j+1]
+			}
+		}
+		out[key] = fmt.Sprintf("not run: its definition has an error (%s: %s); fix it first", where, msg)
 	}
 	return out
 }
