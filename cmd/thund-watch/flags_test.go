@@ -183,3 +183,15 @@ func TestOnceWriteFailure(t *testing.T) {
 		}
 	}
 }
+
+// writeFileIn writes one file under dir.
+func writeFileIn(t *testing.T, dir, name, text string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

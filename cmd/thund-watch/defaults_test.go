@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// firstPipeline is a first pipeline as a new user writes it: no
+// thund.yaml, no spec, expectations, and a misspelt table name.
+func firstPipeline(t *testing.T, typo bool) string {
+	from := "clean_orders"
+	if typo {
+		from = "clean_order"
+	}
+	return writePipeline(t, map[string]string{
+		"samples/orders.csv": "id,amount,customer\n1,10.5,a\n2,-3,b\n3,7,\n",
+		"clean_orders.sql": "-- @expect.pos: amount > 0 ON VIOLATION DROP ROW\n-- @expect.cust: customer IS NOT NULL\n" +
+			"SELECT cast(id AS INT) AS id, cast(amount AS DOUBLE) AS amount, customer FROM orders\n",
+		"totals.sql": "SELECT customer, sum(amount) AS total FROM " + from + " GROUP BY customer\n",
+	})
+}
+
+// TestDefaultBackendsDoNotFailANativeRun: without thund.yaml or a spec,
+// what spark-4.1 cannot run is a warning: --check and --once exit 0, and
+// the repeated finding comes with the one-line fix for the pipeline.
+func TestDefaultBackendsDoNotFailANativeRun(t *testing.T) {
+	dir := firstPipeline(t, false)
+	for _, args := range [][]string{{"--check", dir}, {"--once", dir}} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr)
+		out := stdout.String()
+		if code != 0 {
+			t.Errorf("%v: exit %d, want 0\n%s%s", args, code, out, stderr.String())
+		}
+		if !strings.Contains(out, "clean_orders.sql:1:4: warning: clean_orders uses expectations, which spark-4.1 cannot run") {
+			t.Errorf("%v: the spark-4.1 finding is not a warning:\n%s", args, out)
+		}
+		if !strings.Contains(out, "hint: 2 findings in 1 file say spark-4.1 cannot run this pipeline: if it only runs natively, add `backends: [native]` to thund.yaml") {
+			t.Errorf("%v: no hint for thund.yaml's backends:\n%s", args, out)
+		}
+	}
+	// Chosen in thund.yaml, spark-4.1 is checked for real.
+	dir = firstPipeline(t, false)
+	writeFileIn(t, dir, "thund.yaml", "backends: [native, spark-4.1]\n")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--check", dir}, &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "error: clean_orders uses expectations") ||
+		!strings.Contains(stdout.String(), "set `backends: [native]` in thund.yaml") {
+		t.Errorf("backends: [native, spark-4.1]: exit %d\n%s", code, stdout.String())
+	}
+}
+
+// TestMisspeltReferenceIsAnError: a read of a name that is no dataset,
+// source or sample fails --check and --once, and the skip line keeps the
+// did-you-mean.
+func TestMisspeltReferenceIsAnError(t *testing.T) {
+	dir := firstPipeline(t, true)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--check", dir}, &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "totals.sql:1:44: error: clean_order is not a dataset") {
+		t.Errorf("--check: exit %d\n%s", code, stdout.String())
+	}
+	stdout.Reset()
+	code := run([]string{"--once", dir}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("--once: exit %d, want 1\n%s", code, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "- totals") || !strings.Contains(stdout.String(), "skipped: not run: its definition has an error (totals.sql:1:44: clean_order is not a dataset of this pipeline and has no sample data; did you mean clean_orders?)") {
+		t.Errorf("--once: the skip line lacks the did-you-mean:\n%s", stdout.String())
+	}
+}
