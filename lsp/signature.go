@@ -26,8 +26,10 @@ func (s *Server) signatureHelp(_ context.Context, params json.RawMessage) (any, 
 	if f := flowAt(dp.snap, dp.rel, dp.off); f != nil && f.QueryLoc.Start <= dp.off {
 		lo = f.QueryLoc.Start
 	}
+	// Inside a string argument (a date format) the help still shows; in
+	// a comment it does not.
 	st := scanTo(text, lo, dp.off)
-	if st.quote != 0 || st.comment {
+	if st.comment {
 		return nil, nil
 	}
 	c := catalogFor(dp.snap.Backends())
