@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -31,6 +32,10 @@ type FixData struct {
 	// Replace are replacements of the diagnostic's range (did-you-mean
 	// names, backquoted names), nearest first.
 	Replace []string `json:"replace,omitempty"`
+	// At, when set, is the range Replace replaces, when it is not the
+	// diagnostic's own (a misspelt keyword before the token the parser
+	// stopped at).
+	At *protocol.Range `json:"at,omitempty"`
 	// Table is a table read without sample data: a fix creates
 	// samples/Table.csv.
 	Table string `json:"table,omitempty"`
@@ -70,6 +75,11 @@ var (
 	// The parser (analysis/sparksql/parser) gives it in its message only;
 	// this is the one fix read from a message.
 	keywordHint = regexp.MustCompile(`did you mean ([A-Z][A-Z_ ]*[A-Z])\?`)
+	// createAt is a CREATE statement's start.
+	createAt = regexp.MustCompile(`(?i)^\s*CREATE\b`)
+	// misspeltHint is the parser's hint for a keyword misspelt before the
+	// token it stopped at ("is FORM a misspelt FROM?").
+	misspeltHint = regexp.MustCompile(`\bis ([A-Za-z_][A-Za-z0-9_]*) a misspelt ([A-Z][A-Z_]*)\?`)
 	// sampleKey is a `-- @sample.NAME:` pragma.
 	sampleKey = regexp.MustCompile(`@sample\.([^:\s]+)\s*:`)
 	// windowCall is the first argument of a window() or session_window()
@@ -122,6 +132,15 @@ func fixData(snap *analysis.Snapshot, d ir.Diagnostic) *FixData {
 	case ir.CodeSQLSyntax:
 		if m := keywordHint.FindStringSubmatch(d.Message); m != nil && isWordText(textAt(snap, d.Loc)) {
 			fd.Replace = []string{m[1]}
+		} else if m := misspeltHint.FindStringSubmatch(d.Message); m != nil {
+			// the misspelt word is before the error's token, in its
+			// statement
+			text, _ := snap.Text(d.Loc.File)
+			lo, _ := statementAround(text, d.Loc.Start)
+			if i := lastWord(text[lo:min(d.Loc.Start, len(text))], m[1]); i >= 0 {
+				r := rangeIn(snap.Index(d.Loc.File), lo+i, lo+i+len(m[1]))
+				fd.Replace, fd.At = []string{m[2]}, &r
+			}
 		}
 	case ir.CodeNotPortable:
 		if t := textAt(snap, d.Loc); len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"' {
@@ -169,6 +188,23 @@ func fixData(snap *analysis.Snapshot, d ir.Diagnostic) *FixData {
 		return nil
 	}
 	return fd
+}
+
+// lastWord returns the offset of the last whole-word occurrence of word
+// in s, or -1.
+func lastWord(s, word string) int {
+	for end := len(s); end > 0; {
+		i := strings.LastIndex(s[:end], word)
+		if i < 0 {
+			return -1
+		}
+		j := i + len(word)
+		if (i == 0 || !isWordByte(s[i-1])) && (j == len(s) || !isWordByte(s[j])) {
+			return i
+		}
+		end = i
+	}
+	return -1
 }
 
 func isWordText(s string) bool {
@@ -363,7 +399,11 @@ func (s *Server) fixes(dp docPos, d protocol.Diagnostic, code ir.Code, fd *FixDa
 			title = "Quote the name with backticks: " + r
 		}
 		// One suggestion is the obvious fix; of several, none is.
-		action(title, len(fd.Replace) == 1 && code != ir.CodeMissingAggregation, replace(d.Range, r))
+		at := d.Range
+		if fd.At != nil {
+			at = *fd.At
+		}
+		action(title, len(fd.Replace) == 1 && code != ir.CodeMissingAggregation, replace(at, r))
 	}
 	if fd.Table != "" {
 		rel := "samples/" + fd.Table + ".csv"
@@ -470,9 +510,13 @@ func (s *Server) setPragma(dp docPos, ds *ir.Dataset, key, value string) *worksp
 			break
 		}
 	}
+	// A CREATE statement has its pragma header above it; a pragma-form
+	// file (its query alone, named after the file or by @name) has it
+	// inside, above the query.
+	pragmaForm := own != nil && !createAt.MatchString(text[min(ds.Loc.Start, len(text)):])
 	upper := ds.Loc.Start
-	if own != nil && own.QueryLoc.Start > upper && ds.Loc.Start == 0 {
-		upper = own.QueryLoc.Start // a pragma-form file: its header is inside
+	if pragmaForm {
+		upper = own.QueryLoc.Start
 	}
 	lower := 0
 	for _, other := range dp.snap.DatasetsIn(file) {
@@ -488,10 +532,6 @@ func (s *Server) setPragma(dp docPos, ds *ir.Dataset, key, value string) *worksp
 		}
 	}
 	at := strings.LastIndexByte(text[:min(upper, len(text))], '\n') + 1
-	if ds.Loc.Start == 0 && own != nil {
-		// the line of the query itself, below the header's comments
-		at = strings.LastIndexByte(text[:min(own.QueryLoc.Start, len(text))], '\n') + 1
-	}
 	r := rangeIn(ix, at, at)
 	return &workspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{u: {{Range: r, NewText: "-- @" + key + ": " + value + "\n"}}}}
 }
@@ -586,8 +626,15 @@ func columnsReadFrom(snap *analysis.Snapshot, f *ir.Flow, table string) []string
 			names[strings.ToLower(rel.Name)] = true
 		}
 	}
-	var out []string
+	var refs []*sema.ColumnRef
 	for _, ref := range m.Columns {
+		if ref.Node != nil {
+			refs = append(refs, ref)
+		}
+	}
+	sort.SliceStable(refs, func(i, j int) bool { return refs[i].Node.Start < refs[j].Node.Start })
+	var out []string
+	for _, ref := range refs {
 		if ref.Kind != sema.RefUnknown || ref.Node == nil || len(ref.Node.Parts) == 0 {
 			continue
 		}
