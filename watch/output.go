@@ -51,6 +51,8 @@ type output struct {
 	json  bool
 	color bool
 	live  bool // a progress line is on screen
+	// width is the terminal's width tables are fitted to (0: none).
+	width int
 	// err is the first failure to encode or write output, not yet
 	// reported (see takeErr).
 	err error
@@ -72,8 +74,8 @@ func (o *output) takeErr() error {
 	return err
 }
 
-func newOutput(w io.Writer, json, color bool) *output {
-	return &output{w: bufio.NewWriter(w), json: json, color: color}
+func newOutput(w io.Writer, json, color bool, width int) *output {
+	return &output{w: bufio.NewWriter(w), json: json, color: color, width: width}
 }
 
 // clearLive erases the progress line; callers hold mu.
@@ -295,19 +297,43 @@ func (o *output) results(res *engine.Result, pages []*preview.Page, prev map[str
 	}
 }
 
-// table renders a preview page. On a colour terminal, rows the previous
-// page of the dataset did not have are marked with a green "+".
+// table renders a preview page, fitted to the terminal's width (long
+// values elided, then columns on the right left out, which a note
+// names). On a colour terminal, rows the previous page of the dataset
+// did not have are marked with a green "+", and when both pages hold
+// every row of the dataset, the rows the new one lost follow, marked
+// with a red "-".
 func (o *output) table(p, old *preview.Page) string {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "\n%s%s%s\n", o.style(ansiBold), p.Dataset, o.style(ansiReset))
-	var tbl bytes.Buffer
-	preview.WriteTable(&tbl, p, preview.TableOptions{Color: o.color})
-	if !o.color || old == nil {
-		buf.Write(tbl.Bytes())
+	margin := 0
+	if o.color && old != nil {
+		margin = 2
+	}
+	fit := report.Fit(p, o.width, margin)
+	note := fit.HiddenNote(max(o.width-margin, 0))
+	if margin == 0 {
+		preview.WriteTable(&buf, fit.Page, preview.TableOptions{Color: o.color, MaxWidth: fit.MaxCell})
+		if note != "" {
+			buf.WriteString(o.style(ansiDim) + note + o.style(ansiReset) + "\n")
+		}
 		return strings.TrimSuffix(buf.String(), "\n")
 	}
 	fresh := newRows(old, p)
+	var gone [][]any
+	if int64(len(old.Rows)) == old.TotalRows && int64(len(p.Rows)) == p.TotalRows && sameColumns(old, p) {
+		gone = newRows(p, old).rows(old.Rows)
+	}
+	// The lost rows are rendered with the page, so the columns align;
+	// the footer is the page's own.
+	both := *fit.Page
+	both.Rows = append(append([][]any(nil), fit.Page.Rows...), cutRows(gone, len(both.Columns))...)
+	var tbl, foot bytes.Buffer
+	preview.WriteTable(&tbl, &both, preview.TableOptions{Color: o.color, MaxWidth: fit.MaxCell})
+	preview.WriteTable(&foot, fit.Page, preview.TableOptions{Color: o.color, MaxWidth: fit.MaxCell})
 	lines := strings.Split(strings.TrimSuffix(tbl.String(), "\n"), "\n")
+	footer := strings.Split(strings.TrimSuffix(foot.String(), "\n"), "\n")[3+len(fit.Page.Rows):]
+	lines = append(lines[:3+len(both.Rows)], footer...)
 	added := 0
 	for i, l := range lines {
 		row := i - 3 // names, types and the rule come first
@@ -315,19 +341,68 @@ func (o *output) table(p, old *preview.Page) string {
 		case row >= 0 && row < len(p.Rows) && fresh[row]:
 			added++
 			buf.WriteString(o.style(ansiGreen+ansiBold) + "+ " + o.style(ansiReset) + l)
-		case i == len(lines)-1 && added > 0:
-			buf.WriteString("  " + l + fmt.Sprintf(" %s(%d new since the last run)%s", o.style(ansiGreen), added, o.style(ansiReset)))
+		case row >= len(p.Rows) && row < len(both.Rows):
+			buf.WriteString(o.style(ansiRed+ansiBold) + "- " + o.style(ansiReset) + o.style(ansiRed) + l + o.style(ansiReset))
+		case i == len(lines)-len(footer) && (added > 0 || len(gone) > 0):
+			var since []string
+			if added > 0 {
+				since = append(since, fmt.Sprintf("%d new", added))
+			}
+			if len(gone) > 0 {
+				since = append(since, fmt.Sprintf("%d removed", len(gone)))
+			}
+			buf.WriteString("  " + l + fmt.Sprintf(" %s(%s since the last run)%s", o.style(ansiGreen), strings.Join(since, ", "), o.style(ansiReset)))
 		default:
 			buf.WriteString("  " + l)
 		}
 		buf.WriteByte('\n')
 	}
+	if note != "" {
+		buf.WriteString("  " + o.style(ansiDim) + note + o.style(ansiReset) + "\n")
+	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// marks flags rows of a page (see newRows).
+type marks []bool
+
+// rows returns the rows marked.
+func (m marks) rows(rows [][]any) [][]any {
+	var out [][]any
+	for i, r := range rows {
+		if i < len(m) && m[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cutRows keeps the first n values of each row.
+func cutRows(rows [][]any, n int) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = r[:min(n, len(r))]
+	}
+	return out
+}
+
+// sameColumns reports whether two pages have the same column names and
+// types (rows of another shape are no "removed" rows).
+func sameColumns(a, b *preview.Page) bool {
+	if len(a.Columns) != len(b.Columns) {
+		return false
+	}
+	for i := range a.Columns {
+		if a.Columns[i] != b.Columns[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // newRows marks the rows of p that old did not show (as a multiset: a
 // row shown twice now but once before counts once as new).
-func newRows(old, p *preview.Page) []bool {
+func newRows(old, p *preview.Page) marks {
 	count := map[string]int{}
 	for _, r := range old.Rows {
 		count[rowKey(r)]++

@@ -90,6 +90,9 @@ type Options struct {
 	// runs over half a second. Both are for terminals, text output only.
 	Color    bool
 	Progress bool
+	// Width is the terminal's width in characters, which preview tables
+	// are fitted to (0: no limit).
+	Width int
 	// Out receives the output; Warn receives warnings (os.Stderr when
 	// nil).
 	Out  io.Writer
@@ -183,7 +186,7 @@ func Run(ctx context.Context, o Options) error {
 	}()
 	r := &reconciler{
 		o:      o,
-		out:    newOutput(o.Out, o.JSON, o.Color),
+		out:    newOutput(o.Out, o.JSON, o.Color, o.Width),
 		warn:   warn,
 		sess:   sess,
 		snap:   snap,

@@ -325,7 +325,7 @@ func waitFor(t *testing.T, out *syncBuffer, s string) {
 // TestHighlightNewRows checks that a colour table marks the rows a page
 // did not have before.
 func TestHighlightNewRows(t *testing.T) {
-	o := newOutput(&syncBuffer{}, false, true)
+	o := newOutput(&syncBuffer{}, false, true, 0)
 	old := pageOf("a", []any{int64(1)}, []any{int64(2)})
 	now := pageOf("a", []any{int64(1)}, []any{int64(2)}, []any{int64(3)})
 	got := o.table(now, old)
@@ -342,7 +342,7 @@ func TestHighlightNewRows(t *testing.T) {
 	if marked != 1 || !strings.Contains(got, "1 new since the last run") {
 		t.Errorf("want one marked row and a count:\n%s", got)
 	}
-	plain := newOutput(&syncBuffer{}, false, false).table(now, old)
+	plain := newOutput(&syncBuffer{}, false, false, 0).table(now, old)
 	if strings.Contains(plain, "+ ") || strings.Contains(plain, "\x1b[") {
 		t.Errorf("plain table has marks:\n%s", plain)
 	}

@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/project"
@@ -145,9 +148,13 @@ func runOnceTo(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.
 		failed(report.RunJSON(out, res, pages, rs))
 	} else {
 		report.RunText(out, res)
+		width := 0
+		if !o.json && isTerminal(os.Stdout) {
+			width = termWidth(os.Stdout)
+		}
 		for _, p := range pages {
 			fmt.Fprintf(out, "\n%s\n", p.Dataset)
-			preview.WriteTable(out, p, preview.TableOptions{Color: color})
+			failed(report.WriteFitted(out, p, width, color))
 		}
 		fmt.Fprintf(out, "\n%s: %d completed, %d failed, %d skipped in %d ms; %s, %s\n",
 			plural(rs.Datasets, "dataset"), rs.Completed, rs.Failed, rs.Skipped, rs.ElapsedMS, plural(rs.Errors, "error"), plural(rs.Warnings, "warning"))
@@ -190,6 +197,19 @@ func suggestDataset(p *ir.Pipeline, name string) string {
 		return "; did you mean " + best + "?"
 	}
 	return ""
+}
+
+// termWidth is the width of the terminal f is, in characters: $COLUMNS
+// when set, else what the terminal says, else 0 (no limit).
+func termWidth(f *os.File) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
 }
 
 func isTerminal(f *os.File) bool {

@@ -23,9 +23,12 @@ func runWatch(o options, stdout, stderr io.Writer) int {
 
 // watchUntil runs watch mode until ctx is done; tests call it directly.
 func watchUntil(ctx context.Context, o options, stdout, stderr io.Writer) int {
-	tty := false
+	tty, width := false, 0
 	if f, ok := stdout.(*os.File); ok {
 		tty = !o.json && isTerminal(f)
+		if tty {
+			width = termWidth(f)
+		}
 	}
 	color := tty && os.Getenv("NO_COLOR") == ""
 	var afterRun func(context.Context, *analysis.Snapshot, io.Writer)
@@ -45,6 +48,7 @@ func watchUntil(ctx context.Context, o options, stdout, stderr io.Writer) int {
 		JSON:     o.json,
 		Color:    color,
 		Progress: tty,
+		Width:    width,
 		Out:      stdout,
 		Warn:     stderr,
 	})
