@@ -113,7 +113,12 @@ func (s *Server) datasetHover(dp docPos, d *ir.Dataset) string {
 		case len(reasons) == 0:
 			backends = append(backends, fmt.Sprintf("%s: yes", be))
 		default:
-			backends = append(backends, fmt.Sprintf("%s: no (%s)", be, strings.Join(reasons, "; ")))
+			// One reason per feature, not per use (each expectation).
+			var once []string
+			for _, r := range reasons {
+				once = appendUnique(once, r)
+			}
+			backends = append(backends, fmt.Sprintf("%s: no (%s)", be, strings.Join(once, "; ")))
 		}
 	}
 	b.WriteString("Backends: " + strings.Join(backends, "  \n") + "\n")
