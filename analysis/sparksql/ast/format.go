@@ -989,6 +989,9 @@ func (p *printer) selectTail(s *Select) {
 		p.w(" ")
 		p.windows(s.Windows)
 	}
+	if s.Organization != nil {
+		p.organization(s.Organization)
+	}
 }
 
 func (p *printer) transform(t *Transform, items []*SelectItem, quantifier string) {

@@ -63,6 +63,12 @@ type Select struct {
 	Windows      []*NamedWindow
 	FromFirst    bool
 	Transform    *Transform
+	// Organization is the ORDER BY, SORT BY, CLUSTER BY, DISTRIBUTE BY,
+	// WINDOW, LIMIT and OFFSET written after this body of a FROM-first
+	// query with several bodies (FROM t SELECT a ORDER BY a SELECT b):
+	// Spark orders and limits each body on its own. Its Body is nil. A
+	// FROM-first query with one body keeps them in its Query.
+	Organization *Query
 }
 
 // Transform is the script part of SELECT TRANSFORM(...) USING 'script'

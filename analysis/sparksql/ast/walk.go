@@ -490,6 +490,7 @@ func (f inspector) selectNode(n *Select) {
 	one(f, n.GroupBy)
 	f.node(n.Having)
 	all(f, n.Windows)
+	one(f, n.Organization)
 }
 
 // other visits an Other statement's names, queries, expressions and

@@ -85,7 +85,7 @@ var corpus = []string{
 	`SELECT * FROM range(10), explode(array(1, 2)) AS e(v), read_files(path => '/data', format => 'json')`,
 	`SELECT * FROM my_tvf(TABLE t PARTITION BY a ORDER BY b), f2(TABLE(SELECT 1) WITH SINGLE PARTITION), f3(TABLE(t) PARTITION BY (a, b) ORDER BY (c, d DESC))`,
 	`SELECT * FROM t VERSION AS OF 3, u TIMESTAMP AS OF '2024-01-01', v FOR SYSTEM_TIME AS OF current_timestamp()`,
-	`SELECT * FROM t TABLESAMPLE (10 PERCENT), u TABLESAMPLE (5 ROWS) REPEATABLE (1), v TABLESAMPLE (BUCKET 1 OUT OF 4 ON rand())`,
+	`SELECT * FROM t TABLESAMPLE (10 PERCENT), u TABLESAMPLE (5 ROWS) REPEATABLE (1), v TABLESAMPLE (BUCKET 1 OUT OF 4)`,
 	`SELECT * FROM t WITH ('k' = 'v', a.b = 1) AS x`,
 	`SELECT * FROM STREAM src, STREAM(db.src2) AS s, STREAM raw WITH ('maxFilesPerTrigger' = 1)`,
 	`SELECT * FROM STREAM(events) WATERMARK event_time DELAY OF INTERVAL 5 MINUTES AS e`,

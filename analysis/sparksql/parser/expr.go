@@ -867,8 +867,17 @@ func (p *parser) call() ast.Expr {
 			}
 		}
 		if p.at("IGNORE") && isKw(p.peek(1), "NULLS") {
+			// Spark has IGNORE NULLS inside the parentheses only in
+			// FIRST | LAST | ANY_VALUE (expression IGNORE NULLS), a call
+			// that nothing (OVER, FILTER, a second IGNORE NULLS) follows
+			if !ignoreNullsInside(c) {
+				p.fail("')'")
+			}
 			p.pos += 2
 			c.Nulls = "IGNORE"
+			p.expectKind(lex.RightParen)
+			c.Range = p.rangeFrom(start)
+			return c
 		}
 	}
 	p.expectKind(lex.RightParen)
@@ -895,6 +904,24 @@ func (p *parser) call() ast.Expr {
 	}
 	c.Range = p.rangeFrom(start)
 	return c
+}
+
+// ignoreNullsInside reports whether c, read up to its arguments, is one
+// of Spark's first, last and any_value forms that take IGNORE NULLS before
+// the closing parenthesis: an unquoted one-part name, no DISTINCT or ALL,
+// one argument that is not named.
+func ignoreNullsInside(c *ast.Call) bool {
+	if c.Name == nil || len(c.Name.Parts) != 1 || c.Name.Parts[0].Quoted || c.Quantifier != "" || len(c.Args) != 1 {
+		return false
+	}
+	if _, named := c.Args[0].(*ast.NamedArg); named {
+		return false
+	}
+	switch strings.ToUpper(c.Name.Parts[0].Name) {
+	case "FIRST", "LAST", "ANY_VALUE":
+		return true
+	}
+	return false
 }
 
 // funcName reads a qualified function name (any keyword is a name part).

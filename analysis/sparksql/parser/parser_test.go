@@ -109,7 +109,7 @@ var rangeCases = []rangeCase{
 	{`SELECT * FROM range(10) AS r, read_files(path => '/x')`, "*ast.NamedArg", `path => '/x'`, 0},
 	{`SELECT * FROM a LEFT SEMI JOIN b ON a.k = b.k`, "*ast.Join", `a LEFT SEMI JOIN b ON a.k = b.k`, 0},
 	{`SELECT * FROM a NATURAL JOIN b`, "*ast.Join", `a NATURAL JOIN b`, 0},
-	{`SELECT * FROM a JOIN LATERAL (SELECT 1) s USING (k)`, "*ast.SubqueryRel", `(SELECT 1) s`, 0},
+	{`SELECT * FROM a JOIN LATERAL (SELECT 1) s ON true`, "*ast.SubqueryRel", `(SELECT 1) s`, 0},
 	{`SELECT * FROM t LATERAL VIEW OUTER explode(a) e AS x`, "*ast.LateralView", `LATERAL VIEW OUTER explode(a) e AS x`, 0},
 	{`SELECT * FROM s PIVOT (sum(a) FOR q IN ('Q1', 'Q2')) p`, "*ast.Pivot", `s PIVOT (sum(a) FOR q IN ('Q1', 'Q2')) p`, 0},
 	{`SELECT * FROM s UNPIVOT (v FOR n IN (a, b))`, "*ast.Unpivot", `s UNPIVOT (v FOR n IN (a, b))`, 0},

@@ -404,6 +404,19 @@ func (p *parser) fromFirst() ast.QueryExpr {
 			p.selectClause(s)
 			p.selectTail(s)
 		}
+		if p.organizationStarts() {
+			// each body of fromStatementBody+ has its own
+			// queryOrganization; a lone body leaves it to the query
+			save, os := p.pos, p.tok().Start
+			org := &ast.Query{}
+			p.organization(org)
+			if x == nil && !(p.at("SELECT") || p.at("MAP") || p.at("REDUCE")) {
+				p.pos = save
+			} else {
+				org.Range = p.rangeFrom(os)
+				s.Organization = org
+			}
+		}
 		s.Range = p.rangeFrom(bs)
 		if x == nil {
 			s.Range.Start = start
@@ -432,7 +445,7 @@ func (p *parser) fromClause() *ast.From {
 	start := p.expect("FROM").Start
 	f := &ast.From{}
 	for {
-		f.Relations = append(f.Relations, p.relation())
+		f.Relations = append(f.Relations, p.relation(len(f.Relations) > 0))
 		if !p.acceptKind(lex.Comma) {
 			break
 		}
@@ -494,8 +507,11 @@ func (p *parser) lateralListEnds() bool {
 	return n.Kind == lex.LeftParen || n.Kind == lex.Dot
 }
 
-// relation reads LATERAL? relationPrimary (join | pivot | unpivot)*.
-func (p *parser) relation() ast.Relation {
+// relation reads LATERAL? relationPrimary (join | pivot | unpivot)*;
+// afterComma is set for a relation after a comma in FROM, where Spark's
+// AST builder allows LATERAL only before a subquery or a table function
+// (it ignores LATERAL before the first relation).
+func (p *parser) relation(afterComma bool) ast.Relation {
 	p.enter()
 	defer p.leave()
 	lateral := false
@@ -504,6 +520,10 @@ func (p *parser) relation() ast.Relation {
 		lateral = true
 	}
 	x := p.relationPrimary(lateral)
+	if lateral && afterComma && !lateralOK(x) {
+		p.failRange(x.Span(), "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC",
+			"invalid SQL syntax: LATERAL can only be used with subquery and table-valued functions; remove LATERAL")
+	}
 	for {
 		switch {
 		case p.joinStarts():
@@ -549,6 +569,12 @@ func (p *parser) join(l ast.Relation) ast.Relation {
 	}
 	var kind []string
 	for !p.at("JOIN") {
+		if len(kind) == 1 && (kind[0] == "RIGHT" || kind[0] == "FULL") && (p.at("SEMI") || p.at("ANTI")) {
+			// joinType has LEFT? SEMI and LEFT? ANTI only
+			p.failAt(p.tok(), "", syntaxMessage(p.tok(), "")+": extra input '"+p.tok().Text+
+				"' (Spark has LEFT SEMI and LEFT ANTI joins only: a "+kind[0]+" "+strings.ToUpper(p.tok().Text)+
+				" JOIN is the LEFT one with the sides swapped)")
+		}
 		kind = append(kind, strings.ToUpper(p.next().Text))
 	}
 	j.KindRange = ast.Range{Start: ks, End: p.tok().End}
@@ -586,7 +612,44 @@ func (p *parser) join(l ast.Relation) ast.Relation {
 		}
 	}
 	j.Range = ast.Range{Start: l.Span().Start, End: p.prevEnd()}
+	if j.Lateral {
+		p.checkLateralJoin(j)
+	}
 	return j
+}
+
+// lateralOK reports whether a LATERAL relation is one Spark allows.
+func lateralOK(r ast.Relation) bool {
+	switch r.(type) {
+	case *ast.SubqueryRel, *ast.TableFunc:
+		return true
+	}
+	return false
+}
+
+// checkLateralJoin refuses the LATERAL joins Spark's AST builder refuses:
+// a relation that is not a subquery or table function, NATURAL, a join
+// kind other than INNER, CROSS and LEFT OUTER, and USING.
+func (p *parser) checkLateralJoin(j *ast.Join) {
+	switch {
+	case !lateralOK(j.R):
+		p.failRange(j.R.Span(), "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC",
+			"invalid SQL syntax: LATERAL can only be used with subquery and table-valued functions; remove LATERAL")
+	case j.Natural:
+		p.failRange(j.KindRange, "INCOMPATIBLE_JOIN_TYPES", "the join types LATERAL and NATURAL are incompatible")
+	case j.Kind != "INNER" && j.Kind != "CROSS" && j.Kind != "LEFT":
+		kind := j.Kind
+		switch kind {
+		case "RIGHT", "FULL":
+			kind += " OUTER"
+		}
+		p.failRange(j.KindRange, "INVALID_LATERAL_JOIN_TYPE", "the "+kind+" JOIN with LATERAL correlation is not "+
+			"allowed because an OUTER subquery cannot correlate to its join partner: remove LATERAL or use an "+
+			"INNER JOIN or LEFT OUTER JOIN")
+	case j.Using != nil:
+		p.failRange(j.KindRange, "UNSUPPORTED_FEATURE.LATERAL_JOIN_USING",
+			"the feature is not supported: JOIN USING with LATERAL correlation; write the condition with ON")
+	}
 }
 
 // relationPrimary reads a table, STREAM table, (query), (relation),
@@ -616,7 +679,7 @@ func (p *parser) relationPrimary(lateral bool) ast.Relation {
 			}
 		}
 		p.pos++
-		r := p.relation()
+		r := p.relation(false)
 		p.expectKind(lex.RightParen)
 		pr := &ast.ParenRel{Rel: r}
 		pr.Sample = p.sample()
@@ -756,9 +819,10 @@ func (p *parser) sample() *ast.Sample {
 		p.expect("OUT")
 		p.expect("OF")
 		s.Denominator = p.integer()
-		if p.accept("ON") {
-			s.On = p.expr()
+		if p.at("ON") {
+			p.bucketOn(s)
 		}
+		p.checkBucketFraction(s)
 	default:
 		i := 0
 		if p.tok().Kind == lex.Minus {
@@ -869,9 +933,19 @@ func (p *parser) groupItem(aliases bool) *ast.GroupItem {
 	start := p.tok().Start
 	switch {
 	case (p.at("ROLLUP") || p.at("CUBE")) && p.peek(1).Kind == lex.LeftParen:
+		// rollup(a) + 1 is an expression: as ANTLR's prediction does,
+		// the reading that goes further wins, ROLLUP when both end at the
+		// same token
+		save := p.pos
 		var gi *ast.GroupItem
 		if p.try(func() { gi = p.groupingAnalytics() }) {
-			return gi
+			end := p.pos
+			p.pos = save
+			if !(p.try(func() { p.expr() }) && p.pos > end) {
+				p.pos = end
+				return gi
+			}
+			p.pos = save
 		}
 	case p.atSeq("GROUPING", "SETS"):
 		return p.groupingAnalytics()

@@ -1,0 +1,128 @@
+package parser
+
+import (
+	"testing"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// gapOK and gapErr are the forms where the parser used to disagree with
+// Spark 4.1.4's own parser (each checked against SparkSqlParser): what
+// Spark accepts and what it refuses, with the error class and the text
+// the error covers.
+var gapOK = []string{
+	"SELECT * FROM a LEFT SEMI JOIN b ON a.x = b.x",
+	"SELECT * FROM a SEMI JOIN b ON a.x = b.x",
+	"SELECT * FROM a ANTI JOIN b ON a.x = b.x",
+	"SELECT first(a IGNORE NULLS), last(a IGNORE NULLS), any_value(a IGNORE NULLS) FROM t",
+	"SELECT sum(a) IGNORE NULLS, first(a) IGNORE NULLS OVER (ORDER BY b) FROM t",
+	"SELECT * FROM LATERAL t, b",
+	"SELECT * FROM a, LATERAL (SELECT 1), LATERAL explode(array(1)) AS e(x), LATERAL range(3)",
+	"SELECT * FROM a LEFT JOIN LATERAL (SELECT a.x) ON true CROSS JOIN LATERAL (SELECT 1) INNER JOIN LATERAL (SELECT 2) s ON true",
+	"SELECT * FROM t TABLESAMPLE (BUCKET 4 OUT OF 4), u TABLESAMPLE (BUCKET 0 OUT OF 4)",
+	"FROM t SELECT a ORDER BY a SELECT b",
+	"FROM t SELECT a WHERE x > 1 LIMIT 3 SELECT b GROUP BY b",
+	"SELECT a FROM t GROUP BY rollup(a) + 1, cube(b) * 2, rollup(a), cube(a, (b, c))",
+	"SELECT a FROM t GROUP BY rollup + 1",
+}
+
+var gapErr = []struct{ sql, class, at string }{
+	{"SELECT * FROM a RIGHT SEMI JOIN b ON a.x = b.x", "PARSE_SYNTAX_ERROR", "SEMI"},
+	{"SELECT * FROM a FULL ANTI JOIN b ON a.x = b.x", "PARSE_SYNTAX_ERROR", "ANTI"},
+	{"SELECT * FROM a RIGHT ANTI JOIN b ON a.x = b.x", "PARSE_SYNTAX_ERROR", "ANTI"},
+	{"SELECT * FROM a FULL SEMI JOIN b ON a.x = b.x", "PARSE_SYNTAX_ERROR", "SEMI"},
+	{"SELECT sum(a IGNORE NULLS) FROM t", "PARSE_SYNTAX_ERROR", "IGNORE"},
+	{"SELECT first(a, b IGNORE NULLS) FROM t", "PARSE_SYNTAX_ERROR", "IGNORE"},
+	{"SELECT first(DISTINCT a IGNORE NULLS) FROM t", "PARSE_SYNTAX_ERROR", "IGNORE"},
+	{"SELECT `first`(a IGNORE NULLS) FROM t", "PARSE_SYNTAX_ERROR", "IGNORE"},
+	{"SELECT s.first(a IGNORE NULLS) FROM t", "PARSE_SYNTAX_ERROR", "IGNORE"},
+	{"SELECT first(x => a IGNORE NULLS) FROM t", "PARSE_SYNTAX_ERROR", "IGNORE"},
+	// nothing follows the call: Spark reads OVER or IGNORE as an alias
+	// and fails at the next token, Thund at the word (at "" takes any)
+	{"SELECT first(a IGNORE NULLS) OVER () FROM t", "PARSE_SYNTAX_ERROR", ""},
+	{"SELECT first(a IGNORE NULLS) IGNORE NULLS FROM t", "PARSE_SYNTAX_ERROR", ""},
+	{"SELECT * FROM a, LATERAL t", "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", "t"},
+	{"SELECT * FROM a, LATERAL VALUES (1)", "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", "VALUES (1)"},
+	{"SELECT * FROM a, LATERAL (b JOIN c)", "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", "(b JOIN c)"},
+	{"SELECT * FROM a JOIN LATERAL t", "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", "t"},
+	{"SELECT * FROM a RIGHT JOIN LATERAL t ON true", "INVALID_SQL_SYNTAX.LATERAL_WITHOUT_SUBQUERY_OR_TABLE_VALUED_FUNC", "t"},
+	{"SELECT * FROM a RIGHT JOIN LATERAL (SELECT a.x) ON true", "INVALID_LATERAL_JOIN_TYPE", "RIGHT JOIN"},
+	{"SELECT * FROM a FULL OUTER JOIN LATERAL (SELECT a.x) ON true", "INVALID_LATERAL_JOIN_TYPE", "FULL OUTER JOIN"},
+	{"SELECT * FROM a LEFT SEMI JOIN LATERAL (SELECT a.x) ON true", "INVALID_LATERAL_JOIN_TYPE", "LEFT SEMI JOIN"},
+	{"SELECT * FROM a NATURAL RIGHT JOIN LATERAL (SELECT 1)", "INCOMPATIBLE_JOIN_TYPES", "NATURAL RIGHT JOIN"},
+	{"SELECT * FROM a JOIN LATERAL (SELECT 1) USING (x)", "UNSUPPORTED_FEATURE.LATERAL_JOIN_USING", "JOIN"},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4 ON x)", "_LEGACY_ERROR_TEMP_0015", "ON x"},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4 ON rand())", "_LEGACY_ERROR_TEMP_0015", "ON rand()"},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4 ON x + 1)", "PARSE_SYNTAX_ERROR", "+"},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4 ON f(x))", "PARSE_SYNTAX_ERROR", "x"},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4 ON (x))", "PARSE_SYNTAX_ERROR", "("},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 4 ON t.x)", "PARSE_SYNTAX_ERROR", ")"},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 5 OUT OF 4)", "_LEGACY_ERROR_TEMP_0064", "5 OUT OF 4"},
+	{"SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 0)", "_LEGACY_ERROR_TEMP_0064", "1 OUT OF 0"},
+}
+
+func TestGaps(t *testing.T) {
+	for _, sql := range gapOK {
+		if _, errs := ParseStatement(sql, Options{}); len(errs) > 0 {
+			t.Errorf("%s: %s (%s)", sql, errs[0].Message, errs[0].Class)
+		}
+	}
+	for _, c := range gapErr {
+		_, errs := ParseStatement(c.sql, Options{})
+		if len(errs) == 0 {
+			t.Errorf("%s: parsed, want %s", c.sql, c.class)
+			continue
+		}
+		e := errs[0]
+		if e.Class != c.class || (c.at != "" && c.sql[e.Start:e.End] != c.at) {
+			t.Errorf("%s: %s at %q (%s), want %s at %q", c.sql, e.Class, c.sql[e.Start:e.End], e.Message, c.class, c.at)
+		}
+	}
+}
+
+// TestGapTrees checks what the tree holds for the forms above.
+func TestGapTrees(t *testing.T) {
+	q := mustQuery(t, "FROM t SELECT a ORDER BY a LIMIT 2 SELECT b SORT BY b")
+	u, ok := q.Body.(*ast.SetOp)
+	if !ok {
+		t.Fatalf("body %T, want *ast.SetOp", q.Body)
+	}
+	l, r := u.L.(*ast.Select), u.R.(*ast.Select)
+	if l.Organization == nil || len(l.Organization.OrderBy) != 1 || l.Organization.Limit == nil {
+		t.Errorf("first body's ORDER BY and LIMIT not kept: %+v", l.Organization)
+	}
+	if r.Organization == nil || len(r.Organization.SortBy) != 1 || q.OrderBy != nil || q.SortBy != nil {
+		t.Errorf("second body's SORT BY not on the body: %+v, query %+v", r.Organization, q)
+	}
+	q = mustQuery(t, "FROM t SELECT a ORDER BY a")
+	if s := q.Body.(*ast.Select); s.Organization != nil || len(q.OrderBy) != 1 {
+		t.Errorf("a lone FROM-first body's ORDER BY belongs to the query")
+	}
+
+	q = mustQuery(t, "SELECT a FROM t GROUP BY rollup(a) + 1, rollup(b)")
+	g := q.Body.(*ast.Select).GroupBy
+	if b, ok := g.Items[0].X.(*ast.Binary); !ok || b.Op != "+" || g.Items[0].Kind != "" {
+		t.Errorf("rollup(a) + 1 is %T %q, want an expression", g.Items[0].X, g.Items[0].Kind)
+	}
+	if g.Items[1].Kind != "ROLLUP" {
+		t.Errorf("rollup(b) is %q, want ROLLUP", g.Items[1].Kind)
+	}
+
+	q = mustQuery(t, "SELECT first(a IGNORE NULLS) FROM t")
+	if c := q.Body.(*ast.Select).Items[0].X.(*ast.Call); c.Nulls != "IGNORE" {
+		t.Errorf("first(a IGNORE NULLS): Nulls %q", c.Nulls)
+	}
+}
+
+func mustQuery(t *testing.T, sql string) *ast.Query {
+	t.Helper()
+	st, errs := ParseStatement(sql, Options{})
+	if len(errs) > 0 {
+		t.Fatalf("%s: %s", sql, errs[0].Message)
+	}
+	qs, ok := st.(*ast.QueryStmt)
+	if !ok {
+		t.Fatalf("%s: %T", sql, st)
+	}
+	return qs.Query
+}
