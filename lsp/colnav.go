@@ -87,9 +87,17 @@ func relationPhrase(fm *lineage.FlowModel, g *lineage.Graph, src sema.ColumnSour
 // the expression computing it, and lists what it is computed from.
 func originLines(snap *analysis.Snapshot, g *lineage.Graph, c *lineage.Column) []string {
 	var lines []string
-	for i := 0; c != nil && c.Via != nil && i < 32; i++ {
-		lines = append(lines, fmt.Sprintf("`%s` passes on `%s` (through `*`)", c.ID, *c.Via))
-		c = g.Lookup(*c.Via)
+	for i := 0; c != nil && i < 32; i++ {
+		next, star := passesOn(c)
+		if next == nil {
+			break
+		}
+		how := ""
+		if star {
+			how = " (through `*`)"
+		}
+		lines = append(lines, fmt.Sprintf("`%s` passes on `%s`%s", c.ID, *next, how))
+		c = g.Lookup(*next)
 	}
 	if c == nil {
 		return lines
@@ -104,6 +112,30 @@ func originLines(snap *analysis.Snapshot, g *lineage.Graph, c *lineage.Column) [
 		lines = append(lines, "From: "+deps)
 	}
 	return lines
+}
+
+// passesOn returns the upstream column a dataset column passes on
+// unchanged (through a * or as a plain column), or nil when it computes
+// its value.
+func passesOn(c *lineage.Column) (*lineage.ColumnID, bool) {
+	if c.Via != nil {
+		return c.Via, true
+	}
+	var only *lineage.ColumnID
+	n := 0
+	for i, d := range c.Deps {
+		if d.Kind == lineage.Filter || d.Kind == lineage.Join {
+			continue
+		}
+		n++
+		if d.Kind == lineage.Passthrough {
+			only = &c.Deps[i].From
+		}
+	}
+	if n == 1 {
+		return only, false
+	}
+	return nil, false
 }
 
 // depList lists the value dependencies (not filters and join keys).
@@ -161,12 +193,21 @@ func columnSymbolHover(snap *analysis.Snapshot, g *lineage.Graph, fm *lineage.Fl
 			of = fmt.Sprintf("Output column of `%s`", id.dataset.Table)
 		}
 		lines = originLines(snap, g, c)
-		if readers := g.Readers(*id.dataset); len(readers) > 0 && c != nil && c.Flow != nil {
+		if c != nil && c.Flow != nil {
 			var rs []string
-			for _, r := range readers {
+			for _, r := range g.Readers(*id.dataset) {
+				if r.Kind == lineage.Filter || r.Kind == lineage.Join {
+					continue
+				}
+				if len(rs) == 10 {
+					rs = append(rs, "...")
+					break
+				}
 				rs = append(rs, fmt.Sprintf("`%s` (%s)", r.From, r.Kind))
 			}
-			lines = append(lines, "Read by: "+strings.Join(rs, ", "))
+			if len(rs) > 0 {
+				lines = append(lines, "Read by: "+strings.Join(rs, ", "))
+			}
 		}
 	case ok && id.local != nil:
 		def, via := fm.Origin(id.local)
@@ -180,10 +221,11 @@ func columnSymbolHover(snap *analysis.Snapshot, g *lineage.Graph, fm *lineage.Fl
 			lines = append(lines, originLines(snap, g, g.Lookup(*via))...)
 		}
 	}
-	if typ == "" {
-		typ = "type unknown"
+	md := fmt.Sprintf("**%s**", name)
+	if typ != "" {
+		md += " · " + typ
 	}
-	md := fmt.Sprintf("**%s** · %s\n\n%s", name, typ, of)
+	md += "\n\n" + of
 	if len(lines) > 0 {
 		md += "\n\n" + strings.Join(lines, "  \n")
 	}
@@ -269,8 +311,12 @@ func (s *Server) symbolDefinition(dp docPos) ([]protocol.Location, bool) {
 	} else {
 		c = g.Lookup(*id.dataset)
 	}
-	for i := 0; c != nil && c.Via != nil && i < 32; i++ {
-		c = g.Lookup(*c.Via)
+	for i := 0; c != nil && i < 32; i++ {
+		next, _ := passesOn(c)
+		if next == nil {
+			break
+		}
+		c = g.Lookup(*next)
 	}
 	switch {
 	case c == nil:

@@ -440,7 +440,7 @@ func TestColumnsFromDescribe(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		c.call(t, protocol.MethodTextDocumentHover, tdp(ou, posOf(t, otext, "clean_orders", 0, 3)), &h)
-		if strings.Contains(h.Contents.Value, "| order_id | INTEGER |") {
+		if strings.Contains(h.Contents.Value, "| order_id | INT |") {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -166,7 +166,7 @@ func TestRenameCTE(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := apply(t, snap, edits)[f.Loc.File]
-	for _, w := range []string{"WITH sales AS (", "sales.*,", "FROM sales\n"} {
+	for _, w := range []string{"WITH sales AS (", "  sales.*,", "FROM sales\n"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("after renaming the CTE, no %q in:\n%s", w, got)
 		}

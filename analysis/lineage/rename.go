@@ -390,20 +390,19 @@ func (fm *FlowModel) RenameCTE(cte *ast.CTE, newName string) ([]Edit, error) {
 		return nil, &RenameError{Reasons: reasons}
 	}
 	out := []Edit{{Loc: fm.Loc(cte.Name.Range), NewText: newName}}
-	for _, t := range fm.Model.Tables {
-		if t.Kind == sema.TableCTE && t.CTE == cte && t.Name != nil {
-			if last := t.Name.Last(); last != nil {
-				out = append(out, Edit{Loc: fm.Loc(last.Range), NewText: newName})
-			}
-		}
+	for _, r := range fm.CTERefs(cte) {
+		out = append(out, Edit{Loc: fm.Loc(r), NewText: newName})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Loc.Start < out[j].Loc.Start })
 	return out, nil
 }
 
-// CTERefs returns the references to a CTE of the flow's query.
+// CTERefs returns the references to a CTE of the flow's query: the
+// table names reading it, and the qualifiers naming it (cte.col, cte.*)
+// where it is read without an alias.
 func (fm *FlowModel) CTERefs(cte *ast.CTE) []ast.Range {
 	var out []ast.Range
+	unaliased := map[*sema.Relation]bool{}
 	for _, t := range fm.Model.Tables {
 		if t.Kind == sema.TableCTE && t.CTE == cte && t.Name != nil {
 			if last := t.Name.Last(); last != nil {
@@ -411,6 +410,30 @@ func (fm *FlowModel) CTERefs(cte *ast.CTE) []ast.Range {
 			}
 		}
 	}
+	for _, rel := range fm.Model.Relations {
+		if t := rel.Table; t != nil && t.Kind == sema.TableCTE && t.CTE == cte && cte.Name != nil && strings.EqualFold(rel.Name, cte.Name.Name) {
+			unaliased[rel] = true
+		}
+	}
+	if len(unaliased) == 0 {
+		return out
+	}
+	for _, r := range fm.Model.Columns {
+		if r.Kind == sema.RefColumn && r.NameParts >= 2 && r.NameParts <= len(r.Node.Parts) && unaliased[r.Source.Rel] {
+			if q := r.Node.Parts[r.NameParts-2]; q != nil {
+				out = append(out, q.Range)
+			}
+		}
+	}
+	ast.Inspect(fm.Tree, func(n ast.Node) bool {
+		if st, ok := n.(*ast.Star); ok && st.Qualifier != nil && len(st.Qualifier.Parts) == 1 {
+			if q := st.Qualifier.Parts[0]; q != nil && strings.EqualFold(q.Name, cte.Name.Name) {
+				out = append(out, q.Range)
+			}
+		}
+		return true
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
 }
 
