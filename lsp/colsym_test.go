@@ -267,7 +267,7 @@ func TestColumnReferencesAndRename(t *testing.T) {
 func TestFlowTargetsAndOwnDataset(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"spark-pipeline.yml": "name: events\nlibraries:\n  - glob:\n      include: transformations/**\n",
+		"spark-pipeline.yml":         "name: events\nlibraries:\n  - glob:\n      include: transformations/**\n",
 		"transformations/events.sql": "-- Every event, from all feeds.\n-- @kind: streaming_table\nSELECT id, kind FROM STREAM(raw_a)\n",
 		"transformations/feed_b.sql": "-- @target: events\nSELECT id, kind FROM STREAM(raw_b)\n",
 		"transformations/more.sql":   "CREATE FLOW feed_c AS INSERT INTO events BY NAME SELECT id, kind FROM STREAM(raw_c);\n",
