@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/thund-dev/thund/analysis"
@@ -33,8 +34,9 @@ func Text(w io.Writer, s *analysis.Snapshot) error {
 
 // TextDiagnostics writes diagnostics about the snapshot's files (the
 // snapshot's own, or others such as column checks) as Text does.
+// A cycle is written once (see Collapse).
 func TextDiagnostics(w io.Writer, s *analysis.Snapshot, diags []ir.Diagnostic) error {
-	for _, d := range diags {
+	for _, d := range Collapse(diags) {
 		p := Locate(s, d.Loc)
 		msg := strings.ReplaceAll(d.Message, "\n", " ")
 		for _, r := range d.Related {
@@ -86,7 +88,7 @@ type Summary struct {
 // diagnostics and any extra ones).
 func Summarize(s *analysis.Snapshot, extra ...ir.Diagnostic) Summary {
 	sum := Summary{Type: "summary", Datasets: len(s.Pipeline.Datasets), Flows: len(s.Pipeline.Flows)}
-	all := append(append([]ir.Diagnostic(nil), s.Diagnostics...), extra...)
+	all := Collapse(append(append([]ir.Diagnostic(nil), s.Diagnostics...), extra...))
 	for _, d := range all {
 		switch d.Severity {
 		case ir.Error:
@@ -173,10 +175,12 @@ func JSON(w io.Writer, s *analysis.Snapshot) error {
 	return json.NewEncoder(w).Encode(Summarize(s))
 }
 
-// JSONDiagnostics writes one NDJSON object per diagnostic (no summary).
+// JSONDiagnostics writes one NDJSON object per diagnostic (no summary);
+// a cycle is written once, its other edges as related locations (see
+// Collapse).
 func JSONDiagnostics(w io.Writer, s *analysis.Snapshot, diags []ir.Diagnostic) error {
 	enc := json.NewEncoder(w)
-	for _, d := range diags {
+	for _, d := range Collapse(diags) {
 		p := Locate(s, d.Loc)
 		jd := JSONDiagnostic{
 			Type: "diagnostic", File: d.Loc.File, Line: p.Line, Column: p.Column, EndLine: p.EndLine, EndColumn: p.EndColumn,
@@ -205,3 +209,32 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// Collapse drops the repeats of a cycle: the analysis reports a cycle at
+// each of its edges (so an editor marks every one), each naming the
+// others as related locations; printed, one line with every edge is
+// enough. Other diagnostics, and their order, are kept.
+func Collapse(diags []ir.Diagnostic) []ir.Diagnostic {
+	seen := map[string]bool{}
+	out := make([]ir.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		if d.Code != ir.CodeCycle || len(d.Related) == 0 {
+			out = append(out, d)
+			continue
+		}
+		locs := []string{locKey(d.Loc)}
+		for _, r := range d.Related {
+			locs = append(locs, locKey(r.Loc))
+		}
+		sort.Strings(locs)
+		k := strings.Join(locs, "|")
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+func locKey(l ir.Loc) string { return fmt.Sprintf("%s:%d:%d", l.File, l.Start, l.End) }

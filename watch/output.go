@@ -151,15 +151,19 @@ func diagKey(d ir.Diagnostic) string {
 }
 
 // diffDiagnostics returns the diagnostics of next that prev lacks, and
-// those of prev that next lacks (counting repeats).
+// those of prev that next lacks (counting repeats); a cycle counts once
+// (report.Collapse).
 func diffDiagnostics(prev, next *analysis.Snapshot) (added, removed []ir.Diagnostic) {
-	count := map[string]int{}
+	var before []ir.Diagnostic
 	if prev != nil {
-		for _, d := range prev.Diagnostics {
-			count[diagKey(d)]++
-		}
+		before = report.Collapse(prev.Diagnostics)
 	}
-	for _, d := range next.Diagnostics {
+	after := report.Collapse(next.Diagnostics)
+	count := map[string]int{}
+	for _, d := range before {
+		count[diagKey(d)]++
+	}
+	for _, d := range after {
 		k := diagKey(d)
 		if count[k] > 0 {
 			count[k]--
@@ -171,10 +175,10 @@ func diffDiagnostics(prev, next *analysis.Snapshot) (added, removed []ir.Diagnos
 		return added, nil
 	}
 	left := map[string]int{}
-	for _, d := range next.Diagnostics {
+	for _, d := range after {
 		left[diagKey(d)]++
 	}
-	for _, d := range prev.Diagnostics {
+	for _, d := range before {
 		k := diagKey(d)
 		if left[k] > 0 {
 			left[k]--

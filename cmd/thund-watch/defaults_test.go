@@ -68,3 +68,24 @@ func TestMisspeltReferenceIsAnError(t *testing.T) {
 		t.Errorf("--once: the skip line lacks the did-you-mean:\n%s", stdout.String())
 	}
 }
+
+// TestCycleReportedOnce: a cycle of four datasets is one diagnostic,
+// with the other three edges as related locations, in text and JSON.
+func TestCycleReportedOnce(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"a.sql": "SELECT * FROM d\n", "b.sql": "SELECT * FROM a\n", "c.sql": "SELECT * FROM b\n", "d.sql": "SELECT * FROM c\n",
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--check", dir}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 2 || strings.Count(lines[0], " here: ") != 3 || !strings.HasSuffix(lines[1], "1 error, 0 warnings") {
+		t.Errorf("want one cycle line naming three other edges and 1 error:\n%s", stdout.String())
+	}
+	stdout.Reset()
+	run([]string{"--check", "--json", dir}, &stdout, &stderr)
+	if n := strings.Count(stdout.String(), `"code":"cycle"`); n != 1 || strings.Count(stdout.String(), `"message":"`) != 4 {
+		t.Errorf("JSON: %d cycle objects, want 1 with 3 related:\n%s", n, stdout.String())
+	}
+}

@@ -81,6 +81,9 @@ func TestJSONMatchesText(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimSpace(text.String()), "\n")
 		lines = lines[:len(lines)-1] // the summary line
+		for len(lines) > 0 && strings.HasPrefix(lines[len(lines)-1], "hint: ") {
+			lines = lines[:len(lines)-1]
+		}
 		sc := bufio.NewScanner(&js)
 		var diags, errors int
 		var summary map[string]any
