@@ -30,7 +30,7 @@ import (
 const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipelines format).
 
 Usage:
-  thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns [--query-timeout D]] [DIR]
+  thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns [--query-timeout D]] [--lineage DATASET.COLUMN] [DIR]
   thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--spark sc://HOST:PORT [--dry-run]] [DIR]
   thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--backend NAME,...] [--spark sc://HOST:PORT [--dry-run]] [DIR]
   thund-watch --version
@@ -81,6 +81,7 @@ type options struct {
 	json     bool
 	graph    bool
 	columns  bool
+	lineage  string
 	spark    string
 	dryRun   bool
 	once     bool
@@ -114,6 +115,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.check, "check", false, "analyse only: print every diagnostic and exit (1 if any error)")
 	fs.BoolVar(&o.json, "json", false, "print NDJSON objects instead of text")
 	fs.BoolVar(&o.graph, "graph", false, "with --check, also print the datasets in dependency order (with --json, one {\"type\":\"graph\"} object)")
+	fs.StringVar(&o.lineage, "lineage", "", "with --check, also print the column lineage of DATASET.COLUMN as trees: the columns it is computed from and the columns computed from it (see lineage.go)")
 	fs.BoolVar(&o.columns, "columns", false, "with --check, also describe every dataset on embedded DuckDB over the samples: unknown columns and type errors (--once and watch mode always do)")
 	fs.BoolVar(&o.once, "once", false, "run the pipeline once on its sample data (embedded DuckDB) and exit (1 on a failure or FAIL expectation)")
 	previews := fs.String("preview", "", "with --once, comma-separated datasets to preview (default: every dataset); in watch mode, datasets to preview when they re-run (default: none)")
@@ -193,6 +195,10 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 		fmt.Fprintln(stderr, "thund-watch: --graph and --columns go with --check (without it, thund-watch starts watching)")
 		return o, errUsage
 	}
+	if msg := lineageMisuse(o); msg != "" {
+		fmt.Fprintln(stderr, msg)
+		return o, errUsage
+	}
 	if err := modeFlags(o, set); err != "" {
 		fmt.Fprintf(stderr, "thund-watch: %s\n", err)
 		return o, errUsage
@@ -253,10 +259,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		diags = append(append([]ir.Diagnostic(nil), diags...), extra...)
 		ir.SortDiagnostics(diags)
 	}
+	if !lineageResolves(o, snap, stderr) {
+		return 2
+	}
 	sum := report.Summarize(snap, extra...)
 	if o.json {
 		if o.graph {
 			err = json.NewEncoder(out).Encode(report.GraphJSONOf(snap))
+		}
+		if err == nil && o.lineage != "" {
+			err = printLineage(out, snap, o.lineage, true)
 		}
 		if err == nil {
 			err = report.JSONDiagnostics(out, snap, diags)
@@ -267,6 +279,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else {
 		if o.graph {
 			err = report.Graph(out, snap)
+		}
+		if err == nil && o.lineage != "" {
+			err = printLineage(out, snap, o.lineage, false)
 		}
 		if err == nil {
 			err = report.TextDiagnostics(out, snap, diags)
