@@ -1,0 +1,750 @@
+package translate
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
+)
+
+// expr translates an expression and records its type.
+func (t *tr) expr(x ast.Expr) frag {
+	f := t.expr1(x)
+	if f.typ == nil {
+		f.typ = tUnknown
+	}
+	t.types[x] = f.typ
+	return f
+}
+
+func (t *tr) expr1(x ast.Expr) frag {
+	switch x := x.(type) {
+	case *ast.Literal:
+		return t.literal(x)
+	case *ast.TypedLiteral:
+		return t.typedLiteral(x)
+	case *ast.Interval:
+		return t.interval(x)
+	case *ast.Column:
+		return t.column(x)
+	case *ast.Star:
+		return t.star(x)
+	case *ast.Unary:
+		return t.unary(x)
+	case *ast.Binary:
+		return t.binary(x)
+	case *ast.Between:
+		not := ""
+		if x.Not {
+			not = "NOT "
+		}
+		a, lo, hi := t.expr(x.X), t.expr(x.Lo), t.expr(x.Hi)
+		return at(x, tBool, cat("(", a, " "+not+"BETWEEN ", lo, " AND ", hi, ")"))
+	case *ast.In:
+		not := ""
+		if x.Not {
+			not = "NOT "
+		}
+		a := t.expr(x.X)
+		if x.Query != nil {
+			return at(x, tBool, cat("(", a, " "+not+"IN (", t.query(x.Query), "))"))
+		}
+		items := make([]frag, len(x.List))
+		for i, it := range x.List {
+			items[i] = t.compatible(t.expr(it), a.typ)
+		}
+		return at(x, tBool, cat("(", a, " "+not+"IN (", items, "))"))
+	case *ast.Like:
+		return t.like(x)
+	case *ast.Is:
+		a := t.expr(x.X)
+		not := ""
+		if x.Not {
+			not = "NOT "
+		}
+		switch x.What {
+		case "DISTINCT FROM":
+			return at(x, tBool, cat("(", a, " IS "+not+"DISTINCT FROM ", t.compatible(t.expr(x.Other), a.typ), ")"))
+		case "UNKNOWN":
+			return at(x, tBool, cat("(", a, " IS "+not+"NULL)"))
+		}
+		return at(x, tBool, cat("(", a, " IS "+not+x.What+")"))
+	case *ast.Exists:
+		return at(x, tBool, cat("EXISTS (", t.query(x.Query), ")"))
+	case *ast.Subquery:
+		q := t.query(x.Query)
+		ty := tUnknown
+		if out := t.model.Output(x.Query); out != nil && len(out.Columns) == 1 {
+			ty = t.outputType(out.Columns[0])
+		}
+		return at(x, ty, cat("(", q, ")"))
+	case *ast.Paren:
+		a := t.expr(x.X)
+		return at(x, a.typ, cat("(", a, ")"))
+	case *ast.Row:
+		items := make([]frag, len(x.Items))
+		for i, it := range x.Items {
+			items[i] = t.expr(it.X)
+		}
+		return at(x, tUnknown, cat("(", items, ")"))
+	case *ast.Cast:
+		return t.cast(x)
+	case *ast.Case:
+		return t.caseExpr(x)
+	case *ast.Call:
+		return t.call(x)
+	case *ast.Subscript:
+		return t.subscript(x)
+	case *ast.Field:
+		a := t.expr(x.X)
+		return at(x, fieldType(a.typ, x.Name.Name), cat("(", a, ")."+quoteIdent(x.Name.Name)))
+	case *ast.Lambda:
+		t.refuse(x, "a lambda only runs as the argument of a higher-order function")
+	case *ast.Extract:
+		t.refuse(x, "the semi-structured path x:path does not run natively; use get_json_object(x, '$.path')")
+	case *ast.Collate:
+		t.refuse(x, "COLLATE does not run natively")
+	case *ast.Param:
+		t.refuse(x, "parameter markers do not run natively")
+	case *ast.NamedArg:
+		t.refuse(x, "named arguments do not run natively here")
+	case *ast.BadExpr:
+		t.refuse(x, "this expression could not be read")
+	default:
+		t.refuse(x, "this expression does not run natively")
+	}
+	return at(x, tUnknown, cat("NULL"))
+}
+
+// fieldType is the type of field name of a struct type.
+func fieldType(ty *Type, name string) *Type {
+	if ty.is(Struct) {
+		for _, f := range ty.Fields {
+			if strings.EqualFold(f.Name, name) {
+				return f.Type
+			}
+		}
+	}
+	return tUnknown
+}
+
+func (t *tr) literal(l *ast.Literal) frag {
+	switch l.Kind {
+	case ast.LitNull:
+		return at(l, tNull, cat("NULL"))
+	case ast.LitTrue:
+		return at(l, tBool, cat("true"))
+	case ast.LitFalse:
+		return at(l, tBool, cat("false"))
+	case ast.LitString:
+		return at(l, tString, cat(quoteString(l.Str.Value)))
+	}
+	text := strings.TrimRight(l.Text, "LlSsYyDdFfBb")
+	switch l.Kind {
+	case ast.LitInteger:
+		n, ok := new(big.Int).SetString(text, 10)
+		switch {
+		case ok && n.IsInt64() && n.Int64() >= -1<<31 && n.Int64() < 1<<31:
+			return at(l, tInt, cat(text))
+		case ok && n.IsInt64():
+			return at(l, tBigInt, cat("CAST("+text+" AS BIGINT)"))
+		default:
+			if len(text) > 38 {
+				t.refuse(l, "the number %s has more than 38 digits", text)
+			}
+			return at(l, decimalOf(len(text), 0), cat(fmt.Sprintf("CAST(%s AS DECIMAL(%d, 0))", text, min(len(text), 38))))
+		}
+	case ast.LitBigInt:
+		return at(l, tBigInt, cat("CAST("+text+" AS BIGINT)"))
+	case ast.LitSmallInt:
+		return at(l, &Type{Kind: SmallInt}, cat("CAST("+text+" AS SMALLINT)"))
+	case ast.LitTinyInt:
+		return at(l, &Type{Kind: TinyInt}, cat("CAST("+text+" AS TINYINT)"))
+	case ast.LitDecimal, ast.LitBigDecimal:
+		p, s := decimalDigits(text)
+		if p > 38 {
+			t.refuse(l, "the number %s has more than 38 digits", text)
+			p = 38
+		}
+		return at(l, decimalOf(p, s), cat(fmt.Sprintf("CAST(%s AS DECIMAL(%d, %d))", text, p, s)))
+	case ast.LitExponent, ast.LitDouble:
+		return at(l, tDouble, cat("CAST("+text+" AS DOUBLE)"))
+	case ast.LitFloat:
+		return at(l, &Type{Kind: Float}, cat("CAST("+text+" AS FLOAT)"))
+	}
+	t.refuse(l, "this literal does not run natively")
+	return at(l, tUnknown, cat("NULL"))
+}
+
+// decimalDigits is the precision and scale Spark gives a decimal literal.
+func decimalDigits(text string) (int, int) {
+	intPart, frac, _ := strings.Cut(text, ".")
+	intPart = strings.TrimLeft(intPart, "0")
+	s := len(frac)
+	p := len(intPart) + s
+	if p == 0 {
+		p = 1
+	}
+	return max(p, s), s
+}
+
+func (t *tr) typedLiteral(l *ast.TypedLiteral) frag {
+	v := l.Value.Value
+	switch strings.ToUpper(l.Type) {
+	case "DATE":
+		return at(l, tDate, cat("CAST("+quoteString(v)+" AS DATE)"))
+	case "TIMESTAMP", "TIMESTAMP_LTZ":
+		if hasZone(v) {
+			return at(l, tTS, cat("CAST(timezone('UTC', CAST("+quoteString(v)+" AS TIMESTAMPTZ)) AS TIMESTAMP)"))
+		}
+		return at(l, tTS, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
+	case "TIMESTAMP_NTZ":
+		return at(l, &Type{Kind: TimestampNTZ}, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
+	case "X":
+		return at(l, tBinary, cat("from_hex("+quoteString(v)+")"))
+	}
+	t.refuse(l, "%s literals do not run natively", l.Type)
+	return at(l, tUnknown, cat("NULL"))
+}
+
+// hasZone reports a timestamp text with a zone (Z, +02:00, an offset or a
+// region name after the time).
+func hasZone(v string) bool {
+	v = strings.TrimSpace(v)
+	if strings.HasSuffix(v, "Z") || strings.Contains(v, "UTC") {
+		return true
+	}
+	if i := strings.LastIndexAny(v, "+-"); i > 10 {
+		return true
+	}
+	return strings.Contains(v, "/")
+}
+
+// intervalUnits maps Spark's interval units to DuckDB's.
+var intervalUnits = map[string]string{
+	"YEAR": "YEAR", "YEARS": "YEAR", "MONTH": "MONTH", "MONTHS": "MONTH", "WEEK": "WEEK", "WEEKS": "WEEK",
+	"DAY": "DAY", "DAYS": "DAY", "HOUR": "HOUR", "HOURS": "HOUR", "MINUTE": "MINUTE", "MINUTES": "MINUTE",
+	"SECOND": "SECOND", "SECONDS": "SECOND", "MILLISECOND": "MILLISECOND", "MILLISECONDS": "MILLISECOND",
+	"MICROSECOND": "MICROSECOND", "MICROSECONDS": "MICROSECOND",
+}
+
+func (t *tr) interval(iv *ast.Interval) frag {
+	if iv.Value != nil {
+		return at(iv, tIntvl, cat("CAST("+quoteString(iv.Value.Value)+" AS INTERVAL)"))
+	}
+	if iv.To != "" {
+		t.refuse(iv, "INTERVAL ... %s TO %s does not run natively; write the parts as INTERVAL 1 DAY 2 HOURS", iv.Units[0].Unit, iv.To)
+		return at(iv, tIntvl, cat("NULL"))
+	}
+	var parts []frag
+	for _, u := range iv.Units {
+		unit, ok := intervalUnits[u.Unit]
+		if !ok {
+			t.refuse(u, "the interval unit %s does not run natively", u.Unit)
+			continue
+		}
+		var v frag
+		if l, ok := u.Value.(*ast.Literal); ok && l.Kind == ast.LitString {
+			v = cat(quoteString(l.Str.Value))
+		} else {
+			v = t.expr(u.Value)
+		}
+		sign := ""
+		if u.Negative {
+			sign = "-"
+		}
+		parts = append(parts, at(u, tIntvl, cat(sign+"CAST(", v, " AS DOUBLE) * INTERVAL 1 "+unit)))
+		if unit != "SECOND" && unit != "MILLISECOND" && unit != "MICROSECOND" {
+			parts[len(parts)-1] = at(u, tIntvl, cat(sign+"INTERVAL (", v, ") "+unit))
+		}
+	}
+	if len(parts) == 0 {
+		return at(iv, tIntvl, cat("INTERVAL 0 SECOND"))
+	}
+	return at(iv, tIntvl, cat("(", join(parts, " + "), ")"))
+}
+
+// column translates a column reference through the semantic model.
+func (t *tr) column(c *ast.Column) frag {
+	ref := t.model.Column(c)
+	quoted := func(ids []*ast.Ident) string {
+		s := make([]string, len(ids))
+		for i, id := range ids {
+			s[i] = quoteIdent(id.Name)
+		}
+		return strings.Join(s, ".")
+	}
+	for _, id := range c.Parts {
+		if id.Expr != nil {
+			t.refuse(id, "IDENTIFIER(expr) does not run natively")
+		}
+	}
+	if ref == nil {
+		return at(c, tUnknown, cat(quoted(c.Parts)))
+	}
+	switch ref.Kind {
+	case sema.RefLambda:
+		if p, ok := t.lambdas[ref.Param]; ok {
+			s := p.render
+			if s == "" {
+				s = quoteIdent(ref.Param.Name)
+			}
+			ty := p.typ
+			for _, f := range c.Parts[1:] {
+				s += "." + quoteIdent(f.Name)
+				ty = fieldType(ty, f.Name)
+			}
+			return at(c, ty, cat(s))
+		}
+	case sema.RefColumn:
+		n := ref.NameParts
+		if n <= 0 || n > len(c.Parts) {
+			n = len(c.Parts)
+		}
+		name := c.Parts[:n]
+		if len(name) > 2 {
+			name = name[len(name)-2:]
+		}
+		ty := tUnknown
+		if col := ref.Source.Column(); col != nil {
+			ty = t.outputType(col)
+		}
+		if !ty.known() && ref.Source.Rel != nil {
+			if ts, ok := t.relCols[ref.Source.Rel.Node]; ok && ref.Source.Index >= 0 && ref.Source.Index < len(ts) {
+				ty = ts[ref.Source.Index]
+			}
+		}
+		s := quoted(name)
+		for _, f := range c.Parts[n:] {
+			s = "(" + s + ")." + quoteIdent(f.Name)
+			ty = fieldType(ty, f.Name)
+		}
+		return at(c, ty, cat(s))
+	case sema.RefAlias:
+		ty := tUnknown
+		if ref.Alias != nil {
+			if tt, ok := t.types[ref.Alias.X]; ok {
+				ty = tt
+			}
+		}
+		return at(c, ty, cat(quoted(c.Parts)))
+	}
+	return at(c, tUnknown, cat(quoted(c.Parts)))
+}
+
+// outputType is the type of an output column of a relation or query.
+func (t *tr) outputType(col *sema.OutputColumn) *Type {
+	if col.Type != "" {
+		return ParseSparkType(col.Type)
+	}
+	if col.Expr != nil {
+		if ty, ok := t.types[col.Expr]; ok {
+			return ty
+		}
+	}
+	if col.Source != nil && col.Source.Column() != nil && col.Source.Column() != col {
+		return t.outputType(col.Source.Column())
+	}
+	return tUnknown
+}
+
+func (t *tr) unary(u *ast.Unary) frag {
+	a := t.expr(u.X)
+	switch u.Op {
+	case "-":
+		if t.ansi() && a.typ.integral() {
+			return at(u, a.typ, cat("(-", a, ")"))
+		}
+		return at(u, a.typ, cat("(-", a, ")"))
+	case "+":
+		return at(u, a.typ, a)
+	case "~":
+		return at(u, a.typ, cat("(~", a, ")"))
+	case "NOT", "!":
+		return at(u, tBool, cat("(NOT ", a, ")"))
+	}
+	t.refuse(u, "the operator %s does not run natively", u.Op)
+	return at(u, tUnknown, cat("NULL"))
+}
+
+// intLit makes a bare integer literal operand a typed INTEGER, so DuckDB
+// does not widen it as it folds constants (Spark's 2147483647 + 1
+// overflows).
+func intLit(x ast.Expr, f frag) frag {
+	if l, ok := x.(*ast.Literal); ok && l.Kind == ast.LitInteger && f.typ.is(Int) {
+		return at(l, tInt, cat("CAST(", f, " AS INTEGER)"))
+	}
+	return f
+}
+
+func (t *tr) binary(b *ast.Binary) frag {
+	switch b.Op {
+	case "AND", "OR":
+		l, r := t.expr(b.L), t.expr(b.R)
+		return at(b, tBool, cat("(", l, " "+b.Op+" ", r, ")"))
+	}
+	l, r := t.expr(b.L), t.expr(b.R)
+	switch b.Op {
+	case "+", "-", "*":
+		l, r = intLit(b.L, l), intLit(b.R, r)
+		ty := arithType(b.Op, l.typ, r.typ)
+		out := cat("(", l, " "+b.Op+" ", r, ")")
+		if ty.is(Decimal) && (l.typ.is(Decimal) || r.typ.is(Decimal)) {
+			out = cat("CAST(", out, " AS "+ty.duck()+")")
+		}
+		if (l.typ.is(Date) && dayInterval(b.R)) || (r.typ.is(Date) && dayInterval(b.L)) {
+			// DuckDB gives a TIMESTAMP, Spark a DATE.
+			return at(b, tDate, cat("CAST(", out, " AS DATE)"))
+		}
+		if b.Op == "-" && l.typ.is(Date) && r.typ.is(Date) {
+			t.refuse(b, "date - date gives an interval of days on Spark and a number natively; use datediff(end, start)")
+		}
+		return at(b, ty, out)
+	case "/":
+		return t.divide(b, l, r, false)
+	case "%":
+		ty := widen(l.typ, r.typ)
+		return at(b, ty, cat("(", l, " % ", t.remainder(b.R, r), ")"))
+	case "DIV":
+		if !(l.typ.integral() || l.typ.is(Decimal)) || !(r.typ.integral() || r.typ.is(Decimal)) {
+			if !l.typ.known() || !r.typ.known() {
+				t.refuse(b, "DIV needs integer or decimal operands, and the operands' types are not known here")
+			} else {
+				t.refuse(b, "DIV needs integer or decimal operands, not %s and %s", l.typ, r.typ)
+			}
+		}
+		if l.typ.integral() && r.typ.integral() {
+			return at(b, tBigInt, cat("CAST((CAST(", l, " AS BIGINT) // ", t.divisor(b.R, r, false), ") AS BIGINT)"))
+		}
+		return at(b, tBigInt, cat("CAST(trunc(CAST(", l, " AS DECIMAL(38, 10)) / ", t.divisor(b.R, r, false), ") AS BIGINT)"))
+	case "||":
+		if l.typ.is(Array) || r.typ.is(Array) {
+			return at(b, widen(l.typ, r.typ), cat("CASE WHEN ", l, " IS NULL OR ", r, " IS NULL THEN NULL ELSE list_concat(", l, ", ", r, ") END"))
+		}
+		return at(b, tString, cat("(", t.asString(l), " || ", t.asString(r), ")"))
+	case "=", "==", "<>", "!=", "<", "<=", ">", ">=":
+		op := b.Op
+		if op == "==" {
+			op = "="
+		}
+		if op == "!=" {
+			op = "<>"
+		}
+		l, r = t.coerce(l, r)
+		return at(b, tBool, cat("(", l, " "+op+" ", r, ")"))
+	case "<=>":
+		l, r = t.coerce(l, r)
+		return at(b, tBool, cat("(", l, " IS NOT DISTINCT FROM ", r, ")"))
+	case "&", "|":
+		return at(b, widen(l.typ, r.typ), cat("(", l, " "+b.Op+" ", r, ")"))
+	case "^":
+		return at(b, widen(l.typ, r.typ), cat("xor(", l, ", ", r, ")"))
+	case "<<", ">>":
+		return at(b, l.typ, cat("(", l, " "+b.Op+" ", r, ")"))
+	}
+	t.refuse(b, "the operator %s does not run natively", b.Op)
+	return at(b, tUnknown, cat("NULL"))
+}
+
+// coerce casts a string compared with a number, date or timestamp to the
+// other side's type, as Spark does (DuckDB refuses to compare them).
+func (t *tr) coerce(l, r frag) (frag, frag) {
+	switch {
+	case l.typ.is(String) && (r.typ.numeric() || r.typ.is(Date) || r.typ.is(Timestamp) || r.typ.is(Boolean)):
+		l = t.castTo(l, r.typ)
+	case r.typ.is(String) && (l.typ.numeric() || l.typ.is(Date) || l.typ.is(Timestamp) || l.typ.is(Boolean)):
+		r = t.castTo(r, l.typ)
+	}
+	return l, r
+}
+
+// compatible casts an IN-list item or comparison operand to the type of
+// the other side when one is a string and the other is not.
+func (t *tr) compatible(f frag, other *Type) frag {
+	_, g := t.coerce(cat(frag{typ: other}), f)
+	g.typ = f.typ
+	return g
+}
+
+// castTo casts f to ty (a plain CAST; the caller knows it is safe).
+func (t *tr) castTo(f frag, ty *Type) frag {
+	d := ty.duck()
+	if d == "" || (f.typ != nil && f.typ.duck() == d) {
+		return f
+	}
+	return frag{s: "CAST(" + f.s + " AS " + d + ")", m: shift(f.m, len("CAST(")), typ: ty}
+}
+
+// shift moves mappings by n bytes.
+func shift(m []Mapping, n int) []Mapping {
+	out := make([]Mapping, len(m))
+	for i, x := range m {
+		out[i] = Mapping{Gen: ast.Range{Start: x.Gen.Start + n, End: x.Gen.End + n}, Src: x.Src}
+	}
+	return out
+}
+
+// asString casts a non-string operand of || or concat to a string.
+func (t *tr) asString(f frag) frag {
+	if f.typ.is(String) {
+		return f
+	}
+	if f.typ.fractional() {
+		return frag{s: "thund_double_text(" + f.s + ")", m: shift(f.m, len("thund_double_text(")), typ: tString}
+	}
+	return frag{s: "CAST(" + f.s + " AS VARCHAR)", m: shift(f.m, len("CAST(")), typ: tString}
+}
+
+// arithType is the Spark type of l op r for + - *.
+func arithType(op string, l, r *Type) *Type {
+	if l.is(Decimal) || r.is(Decimal) {
+		if l.fractional() || r.fractional() {
+			return tDouble
+		}
+		if !l.known() || !r.known() {
+			return tUnknown
+		}
+		a, b := asDecimal(l), asDecimal(r)
+		switch op {
+		case "*":
+			return adjustedDecimal(a.P+b.P+1, a.S+b.S)
+		default:
+			s := max(a.S, b.S)
+			return adjustedDecimal(max(a.P-a.S, b.P-b.S)+s+1, s)
+		}
+	}
+	if l.is(Date) || l.is(Timestamp) {
+		return l
+	}
+	return widen(l, r)
+}
+
+// dayInterval reports an INTERVAL literal of whole days, months or years.
+func dayInterval(x ast.Expr) bool {
+	iv, ok := x.(*ast.Interval)
+	if !ok || iv.Value != nil || iv.To != "" {
+		return false
+	}
+	for _, u := range iv.Units {
+		switch intervalUnits[u.Unit] {
+		case "YEAR", "MONTH", "WEEK", "DAY":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// divide translates l / r: a DOUBLE unless an operand is a DECIMAL (then
+// Spark's decimal result type), failing on a zero divisor in ANSI mode
+// (NULL with try).
+func (t *tr) divide(n ast.Node, l, r frag, try bool) frag {
+	rx, _ := n.(*ast.Binary)
+	var rnode ast.Node = n
+	if rx != nil {
+		rnode = rx.R
+	}
+	d := t.divisor(rnode, r, try)
+	if (l.typ.is(Decimal) || r.typ.is(Decimal)) && !l.typ.fractional() && !r.typ.fractional() && l.typ.known() && r.typ.known() {
+		a, b := asDecimalLit(rx, true, l.typ), asDecimalLit(rx, false, r.typ)
+		s := max(6, a.S+b.P+1)
+		p := a.P - a.S + b.S + s
+		ty := adjustedDecimal(p, s)
+		return at(n, ty, cat("CAST(CAST(", l, " AS DOUBLE) / ", d, " AS "+ty.duck()+")"))
+	}
+	if !l.typ.known() || !r.typ.known() {
+		// DuckDB divides as DOUBLE too; a decimal operand of unknown
+		// type gives a DOUBLE where Spark gives a DECIMAL of the same
+		// value.
+		return at(n, tDouble, cat("(CAST(", l, " AS DOUBLE) / ", d, ")"))
+	}
+	return at(n, tDouble, cat("(CAST(", l, " AS DOUBLE) / ", d, ")"))
+}
+
+// asDecimalLit is the decimal type an operand takes in a decimal
+// division: an integer literal its own digits, other integers their
+// type's.
+func asDecimalLit(b *ast.Binary, left bool, ty *Type) *Type {
+	if b != nil {
+		x := b.R
+		if left {
+			x = b.L
+		}
+		if l, ok := x.(*ast.Literal); ok && l.Kind == ast.LitInteger {
+			return decimalOf(len(strings.TrimLeft(l.Text, "-")), 0)
+		}
+	}
+	return asDecimal(ty)
+}
+
+// divisor wraps a divisor so that zero fails as Spark's DIVIDE_BY_ZERO
+// (ANSI mode) or gives NULL (try_divide, or ANSI off).
+func (t *tr) divisor(n ast.Node, r frag, try bool) frag {
+	if try || !t.ansi() {
+		return cat("nullif(", r, ", 0)")
+	}
+	id := t.check(n)
+	return cat("thund_divisor(", r, ", "+strconv.Itoa(id)+")")
+}
+
+// remainder wraps the divisor of % so that zero fails as Spark's
+// REMAINDER_BY_ZERO (ANSI mode) or gives NULL.
+func (t *tr) remainder(n ast.Node, r frag) frag {
+	if !t.ansi() {
+		return cat("nullif(", r, ", 0)")
+	}
+	return cat("thund_remainder(", r, ", "+strconv.Itoa(t.check(n))+")")
+}
+
+// check registers a run-time check at n and returns its number.
+func (t *tr) check(n ast.Node) int {
+	t.res.checks = append(t.res.checks, n.Span())
+	return len(t.res.checks) - 1
+}
+
+func (t *tr) like(l *ast.Like) frag {
+	a := t.expr(l.X)
+	switch l.Op {
+	case "RLIKE", "REGEXP":
+		if len(l.Patterns) != 1 || l.Quantifier != "" {
+			t.refuse(l, "%s takes one pattern", l.Op)
+			return at(l, tBool, cat("NULL"))
+		}
+		p := t.regex(l.Patterns[0])
+		out := cat("regexp_matches(", a, ", ", p, ")")
+		if l.Not {
+			out = cat("(NOT ", out, ")")
+		}
+		return at(l, tBool, out)
+	}
+	esc := `'\'`
+	if l.Escape != nil {
+		esc = quoteString(l.Escape.Value)
+	}
+	one := func(p ast.Expr) frag {
+		return cat("(", a, " "+l.Op+" ", t.expr(p), " ESCAPE "+esc+")")
+	}
+	if l.Quantifier == "" {
+		out := one(l.Patterns[0])
+		if l.Not {
+			out = cat("(NOT ", out, ")")
+		}
+		return at(l, tBool, out)
+	}
+	var fs []frag
+	for _, p := range l.Patterns {
+		f := one(p)
+		if l.Not {
+			f = cat("(NOT ", f, ")")
+		}
+		fs = append(fs, f)
+	}
+	sep := " OR "
+	if l.Quantifier == "ALL" {
+		sep = " AND "
+	}
+	return at(l, tBool, cat("(", join(fs, sep), ")"))
+}
+
+func (t *tr) caseExpr(c *ast.Case) frag {
+	parts := []any{"CASE"}
+	var op frag
+	if c.Operand != nil {
+		op = t.expr(c.Operand)
+		parts = append(parts, " ", op)
+	}
+	ty := tNull
+	for _, w := range c.Whens {
+		cond := t.expr(w.Cond)
+		if c.Operand != nil {
+			cond = t.compatible(cond, op.typ)
+		}
+		res := t.expr(w.Result)
+		ty = widen(ty, res.typ)
+		parts = append(parts, at(w, nil, cat(" WHEN ", cond, " THEN ", res)))
+	}
+	if c.Else != nil {
+		e := t.expr(c.Else)
+		ty = widen(ty, e.typ)
+		parts = append(parts, " ELSE ", e)
+	}
+	parts = append(parts, " END")
+	return at(c, ty, cat(parts...))
+}
+
+// subscript translates x[i]: Spark's arrays count from 0, DuckDB's lists
+// from 1; a map looks the key up.
+func (t *tr) subscript(s *ast.Subscript) frag {
+	a := t.expr(s.X)
+	i := t.expr(s.Index)
+	switch {
+	case a.typ.is(Array):
+		if t.ansi() {
+			id := t.check(s)
+			return at(s, a.typ.Elem, cat("thund_array_at(", a, ", ", i, ", "+strconv.Itoa(id)+")"))
+		}
+		return at(s, a.typ.Elem, cat("(", a, ")[", i, " + 1]"))
+	case a.typ.is(Map):
+		return at(s, a.typ.Val, cat("(", a, ")[", t.compatible(i, a.typ.Key), "]"))
+	case a.typ.is(Struct):
+		if l, ok := s.Index.(*ast.Literal); ok && l.Kind == ast.LitString {
+			return at(s, fieldType(a.typ, l.Str.Value), cat("(", a, ")[", i, "]"))
+		}
+	}
+	t.refuse(s, "x[i] counts from 0 for an array and looks a key up for a map; the type of %s is not known here, so it cannot be translated", t.text(s.X))
+	return at(s, tUnknown, cat("NULL"))
+}
+
+// cast translates CAST, TRY_CAST and ::.
+func (t *tr) cast(c *ast.Cast) frag {
+	a := t.expr(c.X)
+	to, ok := typeOfAST(c.Type)
+	if !ok || to.duck() == "" {
+		t.refuse(c.Type, "the type %s does not run natively", t.text(c.Type))
+		return at(c, tUnknown, cat("NULL"))
+	}
+	try := c.Form == "TRY_CAST" || !t.ansi()
+	kw := "CAST"
+	if try {
+		kw = "TRY_CAST"
+	}
+	from := a.typ
+	d := to.duck()
+	switch {
+	case from.is(Null):
+		return at(c, to, cat("CAST(", a, " AS "+d+")"))
+	case to.integral() && (from.fractional() || from.is(Decimal)):
+		// Spark truncates a fraction; DuckDB rounds it.
+		return at(c, to, cat(kw+"(trunc(", a, ") AS "+d+")"))
+	case to.integral() && from.is(String):
+		id := t.check(c)
+		fn := "thund_int_text"
+		if try {
+			fn = "thund_try_int_text"
+		}
+		return at(c, to, cat(kw+"("+fn+"(", a, ", "+quoteString(to.String())+", "+strconv.Itoa(id)+") AS "+d+")"))
+	case to.integral() && from.is(Timestamp):
+		return at(c, to, cat(kw+"(floor(epoch(", a, ")) AS "+d+")"))
+	case to.is(Timestamp) && from.numeric():
+		return at(c, to, cat("make_timestamp(", kw+"(round(CAST(", a, " AS DOUBLE) * 1000000) AS BIGINT))"))
+	case (to.numeric() && from.is(Date)) || (to.is(Date) && from.numeric()):
+		t.refuse(c, "Spark cannot cast %s to %s", from, to)
+	case to.is(String) && (from.is(Struct) || from.is(Map)):
+		t.refuse(c, "Spark prints a %s as text in its own format ({1, a}); the native text differs", from)
+	case to.is(String) && from.fractional():
+		return at(c, to, cat("thund_double_text(", a, ")"))
+	case to.is(Boolean) && from.is(String):
+		id := t.check(c)
+		fn := "thund_bool_text"
+		if try {
+			fn = "thund_try_bool_text"
+		}
+		return at(c, to, cat(fn+"(", a, ", "+strconv.Itoa(id)+")"))
+	case !from.known() && (to.integral() || to.is(Timestamp) || to.is(Boolean)):
+		t.refuse(c, "CAST to %s depends on the type of %s (a fraction truncates, a string is checked), which is not known here", to, t.text(c.X))
+	}
+	return at(c, to, cat(kw+"(", a, " AS "+d+")"))
+}

@@ -1,0 +1,1365 @@
+package translate
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// Function is one Spark function the translator knows: how it runs
+// natively, or why it does not.
+type Function struct {
+	// Name is Spark's name; Aliases are the other names of the same
+	// function.
+	Name    string
+	Aliases []string
+	// DuckDB says what runs natively.
+	DuckDB string
+	// Refused, when set, says why the function does not run natively:
+	// every call is a not-portable finding with this reason.
+	Refused string
+	// Agg marks an aggregate function.
+	Agg bool
+
+	// fn translates a call from its translated arguments; nil passes
+	// the call through under DuckDB's name (DuckDB, up to "(").
+	fn  func(t *tr, c *ast.Call, a []frag) frag
+	ret func(a []frag) *Type
+}
+
+// Functions lists the functions the translator knows, by name.
+func Functions() []Function {
+	out := make([]Function, len(functions))
+	copy(out, functions)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+var funcIndex = map[string]*Function{}
+
+func init() {
+	for i := range functions {
+		f := &functions[i]
+		funcIndex[f.Name] = f
+		for _, a := range f.Aliases {
+			funcIndex[a] = f
+		}
+	}
+}
+
+// Return-type helpers.
+func fixed(ty *Type) func([]frag) *Type { return func([]frag) *Type { return ty } }
+func argType(i int) func([]frag) *Type {
+	return func(a []frag) *Type {
+		if i < len(a) {
+			return a[i].typ
+		}
+		return tUnknown
+	}
+}
+func elemType(a []frag) *Type {
+	if len(a) > 0 && a[0].typ.is(Array) {
+		return a[0].typ.Elem
+	}
+	return tUnknown
+}
+func widenArgs(a []frag) *Type {
+	ty := tNull
+	for _, x := range a {
+		ty = widen(ty, x.typ)
+	}
+	return ty
+}
+
+// same is a function DuckDB has under the same name with Spark's meaning.
+func same(name string, ret func([]frag) *Type, aliases ...string) Function {
+	return Function{Name: name, Aliases: aliases, DuckDB: name + "(...)", ret: ret}
+}
+
+// renamed is a function DuckDB has under another name.
+func renamed(name, duck string, ret func([]frag) *Type, aliases ...string) Function {
+	return Function{Name: name, Aliases: aliases, DuckDB: duck + "(...)", ret: ret}
+}
+
+// custom is a function with its own translation.
+func custom(name, duck string, fn func(t *tr, c *ast.Call, a []frag) frag, aliases ...string) Function {
+	return Function{Name: name, Aliases: aliases, DuckDB: duck, fn: fn}
+}
+
+// refused is a function that does not run natively.
+func refused(name, why string, aliases ...string) Function {
+	return Function{Name: name, Aliases: aliases, Refused: why}
+}
+
+func agg(f Function) Function { f.Agg = true; return f }
+
+const notRepeatable = "its values are random or engine-specific, so native values cannot match Spark's"
+
+var functions = []Function{
+	// Aggregates.
+	agg(custom("count", "count(x); count(DISTINCT a, b) counts the rows where no argument is NULL", countFn)),
+	agg(custom("sum", "sum(x), as BIGINT for integers and DECIMAL(p + 10, s) for decimals", sumFn)),
+	agg(custom("avg", "avg(x), as DECIMAL(p + 4, s + 4) for decimals", avgFn, "mean")),
+	agg(custom("try_sum", "sum(x), NULL on overflow", sumFn)),
+	agg(custom("try_avg", "avg(x), NULL on overflow", avgFn)),
+	agg(same("min", argType(0))),
+	agg(same("max", argType(0))),
+	agg(same("count_if", fixed(tBigInt))),
+	agg(renamed("bool_and", "bool_and", fixed(tBool), "every")),
+	agg(renamed("bool_or", "bool_or", fixed(tBool), "some", "any")),
+	agg(same("any_value", argType(0))),
+	agg(custom("collect_list", "coalesce(list(x) FILTER (WHERE x IS NOT NULL), []): NULLs skipped, [] for no rows", collectFn(false), "array_agg")),
+	agg(custom("collect_set", "coalesce(list(DISTINCT x) FILTER (WHERE x IS NOT NULL), [])", collectFn(true))),
+	agg(renamed("stddev", "stddev_samp", fixed(tDouble), "std", "stddev_samp")),
+	agg(same("stddev_pop", fixed(tDouble))),
+	agg(renamed("variance", "var_samp", fixed(tDouble), "var_samp")),
+	agg(same("var_pop", fixed(tDouble))),
+	agg(same("corr", fixed(tDouble))),
+	agg(same("covar_pop", fixed(tDouble))),
+	agg(same("covar_samp", fixed(tDouble))),
+	agg(same("median", fixed(tDouble))),
+	agg(custom("percentile", "quantile_cont(x, p)", func(t *tr, c *ast.Call, a []frag) frag {
+		if len(a) != 2 {
+			t.refuse(c, "percentile takes a column and one percentage here")
+		}
+		return frag{s: "quantile_cont", typ: tDouble}
+	})),
+	agg(same("max_by", argType(0))),
+	agg(same("min_by", argType(0))),
+	agg(custom("string_agg", "string_agg(x, sep)", func(t *tr, c *ast.Call, a []frag) frag { return frag{s: "string_agg", typ: tString} }, "listagg")),
+	agg(refused("approx_count_distinct", "Spark's HyperLogLog++ and DuckDB's HyperLogLog estimate differently; use count(DISTINCT x)")),
+	agg(refused("percentile_approx", "Spark's and DuckDB's approximations pick different values; use percentile(x, p)", "approx_percentile")),
+	agg(refused("first", "which row comes first is not defined without an order, so native values cannot match Spark's; use min_by/max_by", "first_value")),
+	agg(refused("last", "which row comes last is not defined without an order, so native values cannot match Spark's; use min_by/max_by", "last_value")),
+
+	// Window functions.
+	same("row_number", fixed(tInt)),
+	same("rank", fixed(tInt)),
+	same("dense_rank", fixed(tInt)),
+	same("percent_rank", fixed(tDouble)),
+	same("cume_dist", fixed(tDouble)),
+	same("ntile", fixed(tInt)),
+	same("lag", argType(0)),
+	same("lead", argType(0)),
+	same("nth_value", argType(0)),
+
+	// Conditionals and NULLs.
+	same("coalesce", widenArgs),
+	renamed("nvl", "coalesce", widenArgs, "ifnull"),
+	custom("nvl2", "CASE WHEN a IS NOT NULL THEN b ELSE c END", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 3, 3) {
+			return null(c)
+		}
+		return at(c, widen(a[1].typ, a[2].typ), cat("CASE WHEN ", a[0], " IS NOT NULL THEN ", a[1], " ELSE ", a[2], " END"))
+	}),
+	same("nullif", argType(0)),
+	custom("if", "CASE WHEN c THEN a ELSE b END", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 3, 3) {
+			return null(c)
+		}
+		return at(c, widen(a[1].typ, a[2].typ), cat("CASE WHEN ", a[0], " THEN ", a[1], " ELSE ", a[2], " END"))
+	}, "iff"),
+	custom("isnull", "x IS NULL", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tBool, cat("(", a[0], " IS NULL)"))
+	}),
+	custom("isnotnull", "x IS NOT NULL", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tBool, cat("(", a[0], " IS NOT NULL)"))
+	}),
+	custom("equal_null", "a IS NOT DISTINCT FROM b", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tBool, cat("(", a[0], " IS NOT DISTINCT FROM ", a[1], ")"))
+	}),
+	same("isnan", fixed(tBool)),
+	same("greatest", widenArgs),
+	same("least", widenArgs),
+
+	// Numbers.
+	same("abs", argType(0)),
+	custom("ceil", "CAST(ceil(x) AS BIGINT)", ceilFloor("ceil"), "ceiling"),
+	custom("floor", "CAST(floor(x) AS BIGINT)", ceilFloor("floor")),
+	custom("round", "round(x, d) (HALF_UP, as DuckDB rounds), as DECIMAL(p - s + d + 1, d) for decimals", roundFn("round")),
+	custom("bround", "round_even(x, d) (HALF_EVEN)", roundFn("round_even")),
+	custom("try_add", "TRY(a + b): NULL on overflow", tryArith("+"), "try_subtract", "try_multiply"),
+	custom("typeof", "Spark's name of the argument's type, as a constant", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		if !a[0].typ.known() || a[0].typ.String() == "unknown" || strings.Contains(a[0].typ.String(), "unknown") {
+			t.refuse(c.Args[0], "the type of %s is not known here", t.text(c.Args[0]))
+			return null(c)
+		}
+		return at(c, tString, cat(quoteString(a[0].typ.String())))
+	}),
+	same("hex", fixed(tString)),
+	same("exp", fixed(tDouble)),
+	same("ln", fixed(tDouble)),
+	custom("log", "ln(x); log(base, x) as ln(x) / ln(base)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		if len(a) == 1 {
+			return at(c, tDouble, cat("ln(", a[0], ")"))
+		}
+		return at(c, tDouble, cat("(ln(", a[1], ") / ln(", a[0], "))"))
+	}),
+	same("log10", fixed(tDouble)),
+	same("log2", fixed(tDouble)),
+	renamed("pow", "pow", fixed(tDouble), "power"),
+	custom("sqrt", "sqrt(x), NaN for x < 0", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tDouble, cat("CASE WHEN ", a[0], " < 0 THEN CAST('NaN' AS DOUBLE) ELSE sqrt(", a[0], ") END"))
+	}),
+	same("cbrt", fixed(tDouble)),
+	custom("sign", "CAST(sign(x) AS DOUBLE)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tDouble, cat("CAST(sign(", a[0], ") AS DOUBLE)"))
+	}, "signum"),
+	custom("mod", "a % b, failing on 0 as Spark's DIVIDE_BY_ZERO", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, widen(a[0].typ, a[1].typ), cat("(", a[0], " % ", t.remainder(c.Args[1], a[1]), ")"))
+	}),
+	custom("pmod", "((a % n) + n) % n, failing on 0 as Spark's DIVIDE_BY_ZERO", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		n := t.remainder(c.Args[1], a[1])
+		return at(c, widen(a[0].typ, a[1].typ), cat("CASE WHEN ", a[0], " % ", n, " < 0 THEN (", a[0], " % ", n, " + ", a[1], ") % ", a[1], " ELSE ", a[0], " % ", n, " END"))
+	}),
+	custom("try_divide", "a / b, NULL for b = 0", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return t.divide(c, a[0], a[1], true)
+	}),
+	same("pi", fixed(tDouble)),
+	custom("e", "exp(1)", func(t *tr, c *ast.Call, a []frag) frag { return at(c, tDouble, cat("exp(1)")) }),
+	same("degrees", fixed(tDouble)),
+	same("radians", fixed(tDouble)),
+	same("sin", fixed(tDouble)), same("cos", fixed(tDouble)), same("tan", fixed(tDouble)),
+	same("asin", fixed(tDouble)), same("acos", fixed(tDouble)), same("atan", fixed(tDouble)), same("atan2", fixed(tDouble)),
+	custom("negative", "-x", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, a[0].typ, cat("(-", a[0], ")"))
+	}),
+	refused("rand", notRepeatable, "random", "randn", "uniform", "randstr"),
+	refused("uuid", notRepeatable),
+	refused("shuffle", notRepeatable),
+	refused("hash", "Spark's hash is 32-bit Murmur3, DuckDB's another function: the values cannot match", "xxhash64", "crc32"),
+	refused("monotonically_increasing_id", notRepeatable, "spark_partition_id", "input_file_name"),
+
+	// Strings.
+	same("upper", fixed(tString), "ucase"),
+	same("lower", fixed(tString), "lcase"),
+	renamed("length", "length", fixed(tInt), "char_length", "character_length", "len"),
+	custom("trim", "trim(s[, chars])", trimFn("trim")),
+	custom("ltrim", "ltrim(s[, chars])", trimFn("ltrim")),
+	custom("rtrim", "rtrim(s[, chars])", trimFn("rtrim")),
+	custom("btrim", "trim(s[, chars])", trimFn("trim")),
+	custom("replace", "replace(s, search, replacement), '' by default", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 3) {
+			return null(c)
+		}
+		if len(a) == 2 {
+			a = append(a, cat("''"))
+		}
+		return at(c, tString, cat("system.main.replace(", a, ")"))
+	}),
+	custom("reverse", "reverse(s); list_reverse(arr)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		if a[0].typ.is(Array) {
+			return at(c, a[0].typ, cat("list_reverse(", a[0], ")"))
+		}
+		return at(c, tString, cat("reverse(", a[0], ")"))
+	}),
+	same("repeat", fixed(tString)),
+	custom("left", "left(s, n), '' for n <= 0", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tString, cat("CASE WHEN ", a[1], " <= 0 THEN '' ELSE left(", a[0], ", ", a[1], ") END"))
+	}),
+	custom("right", "right(s, n), '' for n <= 0", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tString, cat("CASE WHEN ", a[1], " <= 0 THEN '' ELSE right(", a[0], ", ", a[1], ") END"))
+	}),
+	custom("substring", "substring(s, pos, len) with position 0 read as 1 and a negative length as 0", substringFn, "substr"),
+	custom("instr", "instr(s, substr) as INTEGER", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tInt, cat("CAST(instr(", a, ") AS INTEGER)"))
+	}),
+	custom("locate", "instr(substring(s, pos), substr) + pos - 1; 0 when pos < 1 or not found", locateFn, "position"),
+	custom("lpad", "lpad(s, n, pad), ' ' by default", padFn("lpad")),
+	custom("rpad", "rpad(s, n, pad), ' ' by default", padFn("rpad")),
+	same("translate", fixed(tString)),
+	custom("initcap", "upper first letter of each space-separated word, lower the rest", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tString, cat("array_to_string(list_transform(string_split(lower(", a[0], "), ' '), lambda w: upper(w[1]) || w[2:]), ' ')"))
+	}),
+	custom("concat", "a || b || ... (NULL if any is NULL); list_concat for arrays", concatFn),
+	custom("concat_ws", "concat_ws(sep, ...), arrays joined with array_to_string", concatWSFn),
+	custom("split", "regexp_split_to_array(s, re) (the Java regex checked for RE2)", splitFn),
+	same("split_part", fixed(tString)),
+	custom("regexp_extract", "regexp_extract(s, re, group), group 1 by default", regexpExtractFn("regexp_extract")),
+	custom("regexp_extract_all", "regexp_extract_all(s, re, group), group 1 by default", regexpExtractFn("regexp_extract_all")),
+	custom("regexp_replace", "regexp_replace(s, re, rep, 'g') with $n turned into \\n", regexpReplaceFn),
+	custom("regexp_like", "regexp_matches(s, re)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tBool, cat("regexp_matches(", a[0], ", ", t.regex(c.Args[1]), ")"))
+	}, "rlike", "regexp"),
+	same("ascii", fixed(tInt)),
+	renamed("startswith", "starts_with", fixed(tBool)),
+	renamed("endswith", "ends_with", fixed(tBool)),
+	same("contains", fixed(tBool)),
+	same("md5", fixed(tString)),
+	renamed("sha1", "sha1", fixed(tString), "sha"),
+	custom("sha2", "sha256(x) for 256 bits (or 0)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		if l, ok := c.Args[1].(*ast.Literal); !ok || (l.Text != "256" && l.Text != "0") {
+			t.refuse(c.Args[1], "only 256-bit SHA-2 (sha2(x, 256)) runs natively")
+		}
+		return at(c, tString, cat("sha256(", a[0], ")"))
+	}),
+	renamed("base64", "to_base64", fixed(tString)),
+	renamed("unbase64", "from_base64", fixed(tBinary)),
+	same("levenshtein", fixed(tInt)),
+
+	// Dates and times.
+	custom("date_format", "strftime(ts, the Java pattern converted)", dateFormatFn),
+	custom("to_date", "CAST(s AS DATE); CAST(strptime(s, pattern) AS DATE)", toDateFn(false)),
+	custom("to_timestamp", "CAST(s AS TIMESTAMP); strptime(s, pattern)", toTimestampFn(false)),
+	custom("try_to_timestamp", "TRY_CAST(s AS TIMESTAMP); try_strptime(s, pattern)", toTimestampFn(true)),
+	custom("year", "year(d)", datePart("year"), "yearofweek"),
+	custom("month", "month(d)", datePart("month")),
+	custom("day", "day(d)", datePart("day"), "dayofmonth"),
+	custom("hour", "hour(ts)", datePart("hour")),
+	custom("minute", "minute(ts)", datePart("minute")),
+	custom("second", "second(ts)", datePart("second")),
+	custom("dayofyear", "dayofyear(d)", datePart("dayofyear")),
+	custom("weekofyear", "weekofyear(d) (ISO weeks)", datePart("weekofyear")),
+	custom("quarter", "quarter(d)", datePart("quarter")),
+	custom("dayofweek", "dayofweek(d) + 1 (1 = Sunday)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tInt, cat("CAST(dayofweek(CAST(", a[0], " AS DATE)) + 1 AS INTEGER)"))
+	}),
+	custom("weekday", "isodow(d) - 1 (0 = Monday)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tInt, cat("CAST(isodow(CAST(", a[0], " AS DATE)) - 1 AS INTEGER)"))
+	}),
+	custom("date_add", "CAST(d AS DATE) + n", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tDate, cat("CAST(CAST(", a[0], " AS DATE) + CAST(", a[1], " AS INTEGER) AS DATE)"))
+	}, "dateadd"),
+	custom("date_sub", "CAST(d AS DATE) - n", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tDate, cat("CAST(CAST(", a[0], " AS DATE) - CAST(", a[1], " AS INTEGER) AS DATE)"))
+	}),
+	custom("datediff", "date_diff('day', start, end) (end first, as in Spark)", func(t *tr, c *ast.Call, a []frag) frag {
+		if c.Unit != nil || !t.arity(c, a, 2, 2) {
+			t.refuse(c, "datediff(unit, start, end) does not run natively; datediff(end, start) does")
+			return null(c)
+		}
+		return at(c, tInt, cat("CAST(system.main.date_diff('day', CAST(", a[1], " AS DATE), CAST(", a[0], " AS DATE)) AS INTEGER)"))
+	}, "date_diff"),
+	custom("add_months", "CAST(d AS DATE) + to_months(n), as DATE", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tDate, cat("CAST(CAST(", a[0], " AS DATE) + to_months(CAST(", a[1], " AS INTEGER)) AS DATE)"))
+	}),
+	custom("last_day", "last_day(d)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tDate, cat("last_day(CAST(", a[0], " AS DATE))"))
+	}),
+	custom("date_trunc", "date_trunc(unit, CAST(ts AS TIMESTAMP))", dateTruncFn),
+	custom("trunc", "CAST(date_trunc(unit, d) AS DATE)", truncFn),
+	custom("current_date", "current_date", func(t *tr, c *ast.Call, a []frag) frag {
+		return at(c, tDate, cat("CAST(timezone('UTC', now()) AS DATE)"))
+	}, "curdate"),
+	custom("current_timestamp", "the current time in UTC", func(t *tr, c *ast.Call, a []frag) frag {
+		return at(c, tTS, cat("CAST(timezone('UTC', now()) AS TIMESTAMP)"))
+	}, "now", "localtimestamp"),
+	same("make_date", fixed(tDate)),
+	custom("extract", "date_part(field, x), Spark's numbering of weekdays", extractFn, "date_part", "datepart"),
+
+	// Arrays, maps and structs.
+	custom("array", "[a, b, ...]", func(t *tr, c *ast.Call, a []frag) frag {
+		return at(c, arrayOf(widenArgs(a)), cat("[", a, "]"))
+	}),
+	custom("array_contains", "list_contains(arr, x), NULL when not found and arr holds a NULL", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tBool, cat("CASE WHEN list_contains(", a[0], ", ", a[1], ") THEN true WHEN ", a[1], " IS NULL THEN NULL WHEN len(list_filter(", a[0], ", lambda v: v IS NULL)) > 0 THEN NULL ELSE list_contains(", a[0], ", ", a[1], ") END"))
+	}),
+	custom("array_position", "coalesce(list_position(arr, x), 0) as BIGINT", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, tBigInt, cat("CASE WHEN ", a[0], " IS NULL OR ", a[1], " IS NULL THEN NULL ELSE CAST(coalesce(list_position(", a[0], ", ", a[1], "), 0) AS BIGINT) END"))
+	}),
+	custom("size", "len(arr) or cardinality(map) as INTEGER; NULL for NULL (-1 with ANSI off)", sizeFn, "cardinality", "array_size"),
+	custom("element_at", "arr[i] from 1, negative from the end, failing out of bounds (ANSI); map[k]", elementAtFn(false)),
+	custom("try_element_at", "as element_at, NULL out of bounds", elementAtFn(true)),
+	custom("array_join", "array_to_string(arr, sep), NULLs skipped unless replaced", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 3) {
+			return null(c)
+		}
+		if len(a) == 3 {
+			return at(c, tString, cat("array_to_string(list_transform(CAST(", a[0], " AS VARCHAR[]), lambda v: coalesce(v, ", a[2], ")), ", a[1], ")"))
+		}
+		return at(c, tString, cat("array_to_string(", a[0], ", ", a[1], ")"))
+	}),
+	renamed("array_max", "list_max", elemType),
+	renamed("array_min", "list_min", elemType),
+	custom("sort_array", "list_sort(arr, 'ASC', 'NULLS FIRST') (DESC, NULLS LAST for false)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		if len(a) == 1 {
+			return at(c, a[0].typ, cat("list_sort(", a[0], ", 'ASC', 'NULLS FIRST')"))
+		}
+		return at(c, a[0].typ, cat("CASE WHEN ", a[1], " THEN list_sort(", a[0], ", 'ASC', 'NULLS FIRST') ELSE list_sort(", a[0], ", 'DESC', 'NULLS LAST') END"))
+	}),
+	custom("array_sort", "list_sort(arr, 'ASC', 'NULLS LAST')", func(t *tr, c *ast.Call, a []frag) frag {
+		if len(c.Args) != 1 {
+			t.refuse(c, "array_sort with a comparator does not run natively")
+			return null(c)
+		}
+		return at(c, a[0].typ, cat("list_sort(", a[0], ", 'ASC', 'NULLS LAST')"))
+	}),
+	custom("array_distinct", "the elements in order of first occurrence, one NULL kept", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, a[0].typ, cat("list_filter(", a[0], ", lambda v, i: CASE WHEN v IS NULL THEN coalesce(list_position(list_transform(", a[0], ", lambda w: w IS NULL), true), 0) = i ELSE list_position(", a[0], ", v) = i END)"))
+	}),
+	same("flatten", elemType),
+	custom("sequence", "generate_series(start, stop, step), step ±1 by default", sequenceFn),
+	custom("named_struct", "struct_pack(name := value, ...)", namedStructFn),
+	custom("struct", "struct_pack(col1 := a, ...), fields named as Spark names them", structFn),
+	custom("map", "map([k, ...], [v, ...])", func(t *tr, c *ast.Call, a []frag) frag {
+		if len(a)%2 != 0 {
+			t.refuse(c, "map takes keys and values in pairs")
+			return null(c)
+		}
+		var ks, vs []frag
+		for i := 0; i < len(a); i += 2 {
+			ks, vs = append(ks, a[i]), append(vs, a[i+1])
+		}
+		return at(c, &Type{Kind: Map, Key: widenArgs(ks), Val: widenArgs(vs)}, cat("map([", ks, "], [", vs, "])"))
+	}),
+	custom("map_from_arrays", "map(keys, values)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return at(c, &Type{Kind: Map, Key: elemType(a[:1]), Val: elemType(a[1:])}, cat("map(", a, ")"))
+	}),
+	custom("map_keys", "map_keys(m)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		ty := tUnknown
+		if a[0].typ.is(Map) {
+			ty = arrayOf(a[0].typ.Key)
+		}
+		return at(c, ty, cat("map_keys(", a[0], ")"))
+	}),
+	custom("map_values", "map_values(m)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		ty := tUnknown
+		if a[0].typ.is(Map) {
+			ty = arrayOf(a[0].typ.Val)
+		}
+		return at(c, ty, cat("map_values(", a[0], ")"))
+	}),
+
+	// Higher-order functions (their lambdas are translated by hof).
+	custom("transform", "list_transform(arr, lambda x[, i]: ...) with the index from 0", nil),
+	custom("filter", "list_filter(arr, lambda x[, i]: ...) with the index from 0", nil),
+	custom("exists", "true if any element satisfies, NULL if none does and one gives NULL", nil),
+	custom("forall", "false if any element fails, NULL if none does and one gives NULL", nil),
+	custom("aggregate", "list_reduce(arr, lambda acc, x: ..., start), then the finish lambda", nil, "reduce"),
+	refused("zip_with", "zip_with does not run natively yet"),
+	refused("from_json", "JSON schemas do not run natively yet", "schema_of_json", "json_tuple", "from_csv", "to_json", "to_csv"),
+	refused("months_between", "months_between's day-fraction rules do not run natively yet"),
+	refused("next_day", "next_day does not run natively yet"),
+	refused("format_number", "Java's number formatting does not run natively", "format_string", "printf"),
+	refused("window", "window(...) runs in a streaming aggregate only", "session_window"),
+}
+
+// null is the placeholder of a refused call.
+func null(c ast.Node) frag { return at(c, tUnknown, cat("NULL")) }
+
+// arity checks a call's argument count, refusing it otherwise.
+func (t *tr) arity(c *ast.Call, a []frag, lo, hi int) bool {
+	if len(a) < lo || len(a) > hi {
+		if lo == hi {
+			t.refuse(c, "%s takes %d argument(s)", c.Name.String(), lo)
+		} else {
+			t.refuse(c, "%s takes %d to %d arguments", c.Name.String(), lo, hi)
+		}
+		return false
+	}
+	return true
+}
+
+// hofs are the higher-order functions.
+var hofs = map[string]bool{"transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true}
+
+// call translates a function call.
+func (t *tr) call(c *ast.Call) frag {
+	name := strings.ToLower(c.Name.String())
+	if len(c.Name.Parts) > 1 {
+		t.refuse(c.Name, "a qualified function name does not run natively")
+		return null(c)
+	}
+	if c.Form == "UNIT" {
+		t.refuse(c, "%s(unit, ...) does not run natively yet", name)
+		return null(c)
+	}
+	f := funcIndex[name]
+	if f == nil {
+		if t.opts.Macros[name] {
+			args := t.args(c)
+			return t.decorate(c, at(c, tUnknown, cat(name+"(", args, ")")))
+		}
+		t.refuse(c.Name, "Thund does not translate the function %s, so it does not run natively (docs/spark-compat.md lists the functions that do)", name)
+		for _, a := range c.Args {
+			if _, ok := a.(*ast.Lambda); !ok {
+				t.expr(a)
+			}
+		}
+		return null(c)
+	}
+	if f.Refused != "" {
+		t.refuse(c.Name, "%s does not run natively: %s", name, f.Refused)
+		return null(c)
+	}
+	if hofs[f.Name] {
+		return t.hof(f.Name, c)
+	}
+	if c.Nulls == "IGNORE" && c.Over == nil {
+		t.refuse(c, "IGNORE NULLS does not run natively outside a window")
+	}
+	args := t.args(c)
+	var out frag
+	switch {
+	case f.fn != nil:
+		out = f.fn(t, c, args)
+		if out.m == nil && out.s != "" && !strings.Contains(out.s, "(") {
+			// A rename: the function returned DuckDB's name only.
+			out = at(c, out.typ, cat(out.s+"(", t.distinct(c), args, t.withinGroup(c), ")"))
+		}
+	default:
+		duck := f.DuckDB[:strings.IndexByte(f.DuckDB, '(')]
+		ty := tUnknown
+		if f.ret != nil {
+			ty = f.ret(args)
+		}
+		out = at(c, ty, cat(duck+"(", t.distinct(c), args, t.ignoreNulls(c), t.withinGroup(c), ")"))
+	}
+	return t.decorate(c, out)
+}
+
+// args translates a call's arguments (the value of a named one).
+func (t *tr) args(c *ast.Call) []frag {
+	out := make([]frag, len(c.Args))
+	for i, a := range c.Args {
+		if na, ok := a.(*ast.NamedArg); ok && strings.EqualFold(c.Name.String(), "struct") {
+			out[i] = t.expr(na.Value)
+			continue
+		}
+		out[i] = t.expr(a)
+	}
+	return out
+}
+
+func (t *tr) distinct(c *ast.Call) string {
+	if c.Quantifier == "DISTINCT" {
+		return "DISTINCT "
+	}
+	return ""
+}
+
+func (t *tr) ignoreNulls(c *ast.Call) string {
+	if c.Nulls == "IGNORE" && c.Over != nil {
+		return " IGNORE NULLS"
+	}
+	return ""
+}
+
+func (t *tr) withinGroup(c *ast.Call) frag {
+	if len(c.WithinGroup) == 0 {
+		return cat("")
+	}
+	return cat(" ORDER BY ", t.sortItems(c.WithinGroup))
+}
+
+// decorate adds a call's FILTER and OVER clauses.
+func (t *tr) decorate(c *ast.Call, f frag) frag {
+	ty := f.typ
+	if c.Filter != nil && !strings.Contains(f.s, " FILTER (WHERE") {
+		f = cat(f, " FILTER (WHERE ", t.expr(c.Filter), ")")
+	}
+	if c.Over != nil {
+		if c.Over.Ref != nil && len(c.Over.PartitionBy) == 0 && len(c.Over.OrderBy) == 0 && c.Over.Frame == nil {
+			f = cat(f, " OVER "+quoteIdent(c.Over.Ref.Name))
+		} else {
+			f = cat(f, " OVER (", t.windowBody(c.Over), ")")
+		}
+	}
+	return at(c, ty, f)
+}
+
+func countFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a) == 0 || (len(c.Args) == 1 && isStar(c.Args[0])) {
+		return at(c, tBigInt, cat("count(*)"))
+	}
+	if c.Quantifier == "DISTINCT" && len(a) > 1 {
+		conds := make([]frag, len(a))
+		for i, x := range a {
+			conds[i] = cat(x, " IS NOT NULL")
+		}
+		return at(c, tBigInt, cat("count(DISTINCT CASE WHEN ", join(conds, " AND "), " THEN row(", a, ") END)"))
+	}
+	if len(a) > 1 {
+		conds := make([]frag, len(a))
+		for i, x := range a {
+			conds[i] = cat(x, " IS NOT NULL")
+		}
+		return at(c, tBigInt, cat("count(CASE WHEN ", join(conds, " AND "), " THEN 1 END)"))
+	}
+	return at(c, tBigInt, cat("count(", t.distinct(c), a[0], ")"))
+}
+
+func isStar(x ast.Expr) bool {
+	s, ok := x.(*ast.Star)
+	return ok && s.Qualifier == nil
+}
+
+func sumFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 1, 1) {
+		return null(c)
+	}
+	try := strings.HasPrefix(strings.ToLower(c.Name.String()), "try_")
+	kw := "CAST"
+	if try {
+		kw = "TRY_CAST"
+	}
+	x := a[0]
+	inner := cat("sum(", t.distinct(c), x, ")")
+	inner = t.filterInto(c, inner)
+	switch {
+	case x.typ.integral():
+		return at(c, tBigInt, t.overCast(c, kw, inner, "BIGINT"))
+	case x.typ.is(Decimal):
+		ty := decimalOf(min(38, x.typ.P+10), x.typ.S)
+		return at(c, ty, t.overCast(c, kw, inner, ty.duck()))
+	case x.typ.fractional():
+		return at(c, tDouble, t.overCast(c, "CAST", inner, "DOUBLE"))
+	case x.typ.is(String):
+		t.refuse(c.Args[0], "sum of a string does not run natively; cast it to a number first")
+	case !x.typ.known():
+		t.refuse(c.Args[0], "sum's result type (BIGINT for integers, DECIMAL for decimals) depends on the type of %s, which is not known here", t.text(c.Args[0]))
+	}
+	return at(c, tUnknown, t.overCast(c, "CAST", inner, "DOUBLE"))
+}
+
+// filterInto adds the FILTER clause to an aggregate the translation wraps
+// (decorate then leaves it alone).
+func (t *tr) filterInto(c *ast.Call, f frag) frag {
+	if c.Filter != nil {
+		return cat(f, " FILTER (WHERE ", t.expr(c.Filter), ")")
+	}
+	return f
+}
+
+// overCast casts an aggregate, putting the window inside the cast.
+func (t *tr) overCast(c *ast.Call, kw string, inner frag, typ string) frag {
+	if c.Over != nil {
+		if c.Over.Ref != nil && len(c.Over.PartitionBy) == 0 && len(c.Over.OrderBy) == 0 && c.Over.Frame == nil {
+			inner = cat(inner, " OVER "+quoteIdent(c.Over.Ref.Name))
+		} else {
+			inner = cat(inner, " OVER (", t.windowBody(c.Over), ")")
+		}
+		c.Over = nil
+	}
+	return cat(kw+"(", inner, " AS "+typ+")")
+}
+
+func avgFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 1, 1) {
+		return null(c)
+	}
+	x := a[0]
+	inner := t.filterInto(c, cat("avg(", t.distinct(c), x, ")"))
+	switch {
+	case x.typ.is(Decimal):
+		ty := decimalOf(min(38, x.typ.P+4), min(38, x.typ.S+4))
+		return at(c, ty, t.overCast(c, "CAST", inner, ty.duck()))
+	case x.typ.numeric():
+		return at(c, tDouble, t.overCast(c, "CAST", inner, "DOUBLE"))
+	case !x.typ.known():
+		t.refuse(c.Args[0], "avg's result type (DECIMAL for decimals) depends on the type of %s, which is not known here", t.text(c.Args[0]))
+	default:
+		t.refuse(c.Args[0], "avg of %s does not run natively", x.typ)
+	}
+	return at(c, tDouble, t.overCast(c, "CAST", inner, "DOUBLE"))
+}
+
+func collectFn(set bool) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		d := ""
+		if set || c.Quantifier == "DISTINCT" {
+			d = "DISTINCT "
+		}
+		cond := cat(a[0], " IS NOT NULL")
+		if c.Filter != nil {
+			cond = cat("(", cond, ") AND (", t.expr(c.Filter), ")")
+			c.Filter = nil
+		}
+		inner := cat("list("+d, a[0], ") FILTER (WHERE ", cond, ")")
+		if c.Over != nil {
+			inner = cat(inner, " OVER (", t.windowBody(c.Over), ")")
+			c.Over = nil
+		}
+		return at(c, arrayOf(a[0].typ), cat("coalesce(", inner, ", [])"))
+	}
+}
+
+func ceilFloor(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		if len(a) == 2 {
+			t.refuse(c, "%s with a scale does not run natively", fn)
+			return null(c)
+		}
+		switch {
+		case a[0].typ.is(Decimal):
+			ty := decimalOf(min(38, a[0].typ.P-a[0].typ.S+1), 0)
+			return at(c, ty, cat("CAST("+fn+"(", a[0], ") AS "+ty.duck()+")"))
+		case a[0].typ.numeric():
+			return at(c, tBigInt, cat("CAST("+fn+"(", a[0], ") AS BIGINT)"))
+		}
+		return at(c, tBigInt, cat("CAST("+fn+"(", a[0], ") AS BIGINT)"))
+	}
+}
+
+func trimFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		switch c.TrimSide {
+		case "LEADING":
+			fn = "ltrim"
+		case "TRAILING":
+			fn = "rtrim"
+		case "BOTH":
+			fn = "trim"
+		}
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		if len(a) == 1 {
+			return at(c, tString, cat(fn+"(", a[0], ", ' ')"))
+		}
+		if c.Form == "TRIM" {
+			// TRIM(chars FROM s) holds s first.
+			return at(c, tString, cat(fn+"(", a[0], ", ", a[1], ")"))
+		}
+		return at(c, tString, cat(fn+"(", a[0], ", ", a[1], ")"))
+	}
+}
+
+func substringFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 2, 3) {
+		return null(c)
+	}
+	pos := cat("CASE WHEN ", a[1], " = 0 THEN 1 ELSE ", a[1], " END")
+	if len(a) == 2 {
+		return at(c, tString, cat("substring(", a[0], ", ", pos, ")"))
+	}
+	// A negative start counts from the end: keep len characters of the
+	// ones that remain (Spark clips a start before the beginning).
+	return at(c, tString, cat("CASE WHEN ", a[2], " < 1 THEN CASE WHEN ", a[0], " IS NULL OR ", a[1], " IS NULL THEN NULL ELSE '' END ELSE substring(", a[0], ", ", pos, ", ", a[2], ") END"))
+}
+
+func locateFn(t *tr, c *ast.Call, a []frag) frag {
+	// POSITION(sub IN s) and position(sub, s[, pos]) take sub first, as
+	// locate does; a NULL position gives 0, as in Spark.
+	if !t.arity(c, a, 2, 3) {
+		return null(c)
+	}
+	if len(a) == 2 {
+		return at(c, tInt, cat("CAST(instr(", a[1], ", ", a[0], ") AS INTEGER)"))
+	}
+	s, sub, p := a[1], a[0], a[2]
+	return at(c, tInt, cat("CAST(CASE WHEN ", p, " IS NULL THEN 0 WHEN ", p, " < 1 THEN 0 WHEN instr(substring(", s, ", ", p, "), ", sub, ") = 0 THEN 0 ELSE instr(substring(", s, ", ", p, "), ", sub, ") + ", p, " - 1 END AS INTEGER)"))
+}
+
+func padFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 3) {
+			return null(c)
+		}
+		pad := cat("' '")
+		if len(a) == 3 {
+			pad = a[2]
+		}
+		// Spark gives s cut to n for an empty pad, '' for n <= 0.
+		return at(c, tString, cat("CASE WHEN ", a[1], " <= 0 THEN CASE WHEN ", a[0], " IS NULL OR ", pad, " IS NULL THEN NULL ELSE '' END WHEN ", pad, " = '' THEN left(", a[0], ", ", a[1], ") ELSE system.main."+fn+"(", a[0], ", ", a[1], ", ", pad, ") END"))
+	}
+}
+
+func concatFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a) == 0 {
+		return at(c, tString, cat("''"))
+	}
+	arrays := false
+	for _, x := range a {
+		if x.typ.is(Array) {
+			arrays = true
+		}
+	}
+	if arrays {
+		conds := make([]frag, len(a))
+		for i, x := range a {
+			conds[i] = cat(x, " IS NULL")
+		}
+		return at(c, widenArgs(a), cat("CASE WHEN ", join(conds, " OR "), " THEN NULL ELSE list_concat(", a, ") END"))
+	}
+	parts := make([]frag, len(a))
+	for i, x := range a {
+		parts[i] = t.asString(x)
+	}
+	return at(c, tString, cat("CAST((", join(parts, " || "), ") AS VARCHAR)"))
+}
+
+func concatWSFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a) < 1 {
+		t.refuse(c, "concat_ws takes a separator")
+		return null(c)
+	}
+	sep := a[0]
+	parts := []frag{sep}
+	for _, x := range a[1:] {
+		if x.typ.is(Array) {
+			parts = append(parts, cat("nullif(array_to_string(", x, ", ", sep, "), '')"))
+		} else {
+			parts = append(parts, t.asString(x))
+		}
+	}
+	if len(a) == 1 {
+		return at(c, tString, cat("CASE WHEN ", sep, " IS NULL THEN NULL ELSE '' END"))
+	}
+	return at(c, tString, cat("concat_ws(", parts, ")"))
+}
+
+// regex translates a regular expression argument, which must be a string
+// literal whose Java meaning RE2 shares.
+func (t *tr) regex(x ast.Expr) frag {
+	l, ok := x.(*ast.Literal)
+	if !ok || l.Kind != ast.LitString {
+		t.refuse(x, "the regular expression must be a string literal natively (Java and RE2 regular expressions differ, so Thund checks it)")
+		return cat("''")
+	}
+	re, err := javaRegex(l.Str.Value)
+	if err != nil {
+		t.refuse(x, "this Java regular expression uses %s, which DuckDB's RE2 engine does not have", err)
+		return cat("''")
+	}
+	return at(l, tString, cat(quoteString(re)))
+}
+
+func splitFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 2, 3) {
+		return null(c)
+	}
+	if len(a) == 3 {
+		if l, ok := c.Args[2].(*ast.Literal); !ok || !(l.Text == "-1" || l.Text == "0") {
+			if u, ok := c.Args[2].(*ast.Unary); !ok || u.Op != "-" {
+				t.refuse(c.Args[2], "split with a limit does not run natively")
+			}
+		}
+	}
+	if l, ok := c.Args[1].(*ast.Literal); ok && l.Kind == ast.LitString && l.Str.Value == "" {
+		return at(c, arrayOf(tString), cat("string_split(", a[0], ", '')"))
+	}
+	return at(c, arrayOf(tString), cat("regexp_split_to_array(", a[0], ", ", t.regex(c.Args[1]), ")"))
+}
+
+func regexpExtractFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 3) {
+			return null(c)
+		}
+		idx := cat("1")
+		if len(a) == 3 {
+			l, ok := c.Args[2].(*ast.Literal)
+			if !ok || l.Kind != ast.LitInteger {
+				t.refuse(c.Args[2], "the group index must be an integer literal natively")
+			}
+			idx = a[2]
+		}
+		ty := tString
+		if fn == "regexp_extract_all" {
+			ty = arrayOf(tString)
+		}
+		return at(c, ty, cat(fn+"(", a[0], ", ", t.regex(c.Args[1]), ", ", idx, ")"))
+	}
+}
+
+func regexpReplaceFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 3, 3) {
+		return null(c)
+	}
+	l, ok := c.Args[2].(*ast.Literal)
+	if !ok || l.Kind != ast.LitString {
+		t.refuse(c.Args[2], "the replacement must be a string literal natively")
+		return null(c)
+	}
+	rep, err := javaReplacement(l.Str.Value)
+	if err != nil {
+		t.refuse(c.Args[2], "this replacement uses %s, which does not run natively", err)
+		return null(c)
+	}
+	return at(c, tString, cat("regexp_replace(", a[0], ", ", t.regex(c.Args[1]), ", "+quoteString(rep)+", 'g')"))
+}
+
+// pattern converts a literal datetime pattern argument.
+func (t *tr) pattern(x ast.Expr, parse bool) (string, bool) {
+	l, ok := x.(*ast.Literal)
+	if !ok || l.Kind != ast.LitString {
+		t.refuse(x, "the datetime pattern must be a string literal natively")
+		return "", false
+	}
+	p, err := datetimePattern(l.Str.Value, parse)
+	if err != nil {
+		t.refuse(x, "this datetime pattern uses %s, which Thund does not translate (docs/spark-compat.md lists the letters it does)", err)
+		return "", false
+	}
+	return p, true
+}
+
+func dateFormatFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 2, 2) {
+		return null(c)
+	}
+	p, ok := t.pattern(c.Args[1], false)
+	if !ok {
+		return null(c)
+	}
+	return at(c, tString, cat("strftime(CAST(", a[0], " AS TIMESTAMP), "+quoteString(p)+")"))
+}
+
+func toDateFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		kw, fn := "CAST", "strptime"
+		if try || !t.ansi() {
+			kw, fn = "TRY_CAST", "try_strptime"
+		}
+		if len(a) == 1 {
+			if a[0].typ.is(String) {
+				return at(c, tDate, cat(kw+"(", a[0], " AS DATE)"))
+			}
+			return at(c, tDate, cat("CAST(", a[0], " AS DATE)"))
+		}
+		p, ok := t.pattern(c.Args[1], true)
+		if !ok {
+			return null(c)
+		}
+		return at(c, tDate, cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS DATE)"))
+	}
+}
+
+func toTimestampFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		kw, fn := "CAST", "strptime"
+		if try || !t.ansi() {
+			kw, fn = "TRY_CAST", "try_strptime"
+		}
+		if len(a) == 1 {
+			if a[0].typ.numeric() {
+				return at(c, tTS, cat("make_timestamp(CAST(round(CAST(", a[0], " AS DOUBLE) * 1000000) AS BIGINT))"))
+			}
+			return at(c, tTS, cat(kw+"(", a[0], " AS TIMESTAMP)"))
+		}
+		p, ok := t.pattern(c.Args[1], true)
+		if !ok {
+			return null(c)
+		}
+		return at(c, tTS, cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS TIMESTAMP)"))
+	}
+}
+
+func datePart(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		x := a[0]
+		switch fn {
+		case "hour", "minute", "second":
+			x = cat("CAST(", x, " AS TIMESTAMP)")
+		default:
+			if !x.typ.is(Timestamp) {
+				x = cat("CAST(", x, " AS DATE)")
+			}
+		}
+		return at(c, tInt, cat("CAST("+fn+"(", x, ") AS INTEGER)"))
+	}
+}
+
+// truncUnits maps Spark's date_trunc units to DuckDB's.
+var truncUnits = map[string]string{
+	"YEAR": "year", "YYYY": "year", "YY": "year", "QUARTER": "quarter", "MONTH": "month", "MM": "month", "MON": "month",
+	"WEEK": "week", "DAY": "day", "DD": "day", "HOUR": "hour", "MINUTE": "minute", "SECOND": "second",
+	"MILLISECOND": "millisecond", "MICROSECOND": "microsecond",
+}
+
+func (t *tr) unit(x ast.Expr, allowed func(string) bool) (string, bool) {
+	l, ok := x.(*ast.Literal)
+	if !ok || l.Kind != ast.LitString {
+		t.refuse(x, "the unit must be a string literal natively")
+		return "", false
+	}
+	u, ok := truncUnits[strings.ToUpper(l.Str.Value)]
+	if !ok || !allowed(u) {
+		t.refuse(x, "the unit %q does not run natively (Spark returns NULL for units it does not know)", l.Str.Value)
+		return "", false
+	}
+	return u, true
+}
+
+func dateTruncFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 2, 2) {
+		return null(c)
+	}
+	u, ok := t.unit(c.Args[0], func(string) bool { return true })
+	if !ok {
+		return null(c)
+	}
+	return at(c, tTS, cat("CAST(date_trunc('"+u+"', CAST(", a[1], " AS TIMESTAMP)) AS TIMESTAMP)"))
+}
+
+func truncFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 2, 2) {
+		return null(c)
+	}
+	u, ok := t.unit(c.Args[1], func(u string) bool { return u == "year" || u == "quarter" || u == "month" || u == "week" })
+	if !ok {
+		return null(c)
+	}
+	return at(c, tDate, cat("CAST(date_trunc('"+u+"', CAST(", a[0], " AS DATE)) AS DATE)"))
+}
+
+// extractFields maps EXTRACT's fields to DuckDB's date_part.
+var extractFields = map[string]string{
+	"YEAR": "year", "Y": "year", "YEARS": "year", "YR": "year", "YRS": "year",
+	"QUARTER": "quarter", "QTR": "quarter", "MONTH": "month", "MON": "month", "MONS": "month", "MONTHS": "month",
+	"WEEK": "week", "W": "week", "WEEKS": "week", "DAY": "day", "D": "day", "DAYS": "day",
+	"DAYOFYEAR": "dayofyear", "DOY": "dayofyear",
+	"HOUR": "hour", "H": "hour", "HOURS": "hour", "HR": "hour", "HRS": "hour",
+	"MINUTE": "minute", "M": "minute", "MIN": "minute", "MINS": "minute", "MINUTES": "minute",
+}
+
+func extractFn(t *tr, c *ast.Call, a []frag) frag {
+	var field string
+	var x frag
+	switch {
+	case c.Unit != nil && len(a) == 1:
+		field, x = strings.ToUpper(c.Unit.Name), a[0]
+	case len(a) == 2:
+		l, ok := c.Args[0].(*ast.Literal)
+		if !ok || l.Kind != ast.LitString {
+			t.refuse(c.Args[0], "the field must be a string literal natively")
+			return null(c)
+		}
+		field, x = strings.ToUpper(l.Str.Value), a[1]
+	default:
+		t.refuse(c, "EXTRACT(field FROM x) or date_part('field', x)")
+		return null(c)
+	}
+	ts := cat("CAST(", x, " AS TIMESTAMP)")
+	switch field {
+	case "DAYOFWEEK", "DOW":
+		return at(c, tInt, cat("CAST(dayofweek(", ts, ") + 1 AS INTEGER)"))
+	case "DAYOFWEEK_ISO", "DOW_ISO":
+		return at(c, tInt, cat("CAST(isodow(", ts, ") AS INTEGER)"))
+	case "SECOND", "S", "SEC", "SECONDS", "SECS":
+		return at(c, decimalOf(8, 6), cat("CAST(date_part('microsecond', ", ts, ") / 1000000 AS DECIMAL(8, 6))"))
+	}
+	f, ok := extractFields[field]
+	if !ok {
+		t.refuse(c, "EXTRACT of %s does not run natively", field)
+		return null(c)
+	}
+	return at(c, tInt, cat("CAST(date_part('"+f+"', ", ts, ") AS INTEGER)"))
+}
+
+func sizeFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 1, 1) {
+		return null(c)
+	}
+	n := "len"
+	switch {
+	case a[0].typ.is(Map):
+		n = "cardinality"
+	case a[0].typ.is(Array), a[0].typ.is(Null):
+	default:
+		t.refuse(c.Args[0], "size needs an array or a map, and the type of %s is not known here", t.text(c.Args[0]))
+	}
+	if !t.ansi() && !strings.EqualFold(c.Name.String(), "array_size") {
+		return at(c, tInt, cat("CAST(coalesce("+n+"(", a[0], "), -1) AS INTEGER)"))
+	}
+	return at(c, tInt, cat("CAST("+n+"(", a[0], ") AS INTEGER)"))
+}
+
+func elementAtFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		switch {
+		case a[0].typ.is(Map):
+			return at(c, a[0].typ.Val, cat("(", a[0], ")[", t.compatible(a[1], a[0].typ.Key), "]"))
+		case a[0].typ.is(Array):
+			id := t.check(c)
+			fn := "thund_element_at"
+			if try || !t.ansi() {
+				fn = "thund_try_element_at"
+			}
+			return at(c, a[0].typ.Elem, cat(fn+"(", a[0], ", ", a[1], ", "+strconv.Itoa(id)+")"))
+		}
+		t.refuse(c.Args[0], "element_at counts from 1 in an array and looks a key up in a map; the type of %s is not known here", t.text(c.Args[0]))
+		return null(c)
+	}
+}
+
+func sequenceFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 2, 3) {
+		return null(c)
+	}
+	if len(a) == 2 {
+		if !a[0].typ.integral() || !a[1].typ.integral() {
+			t.refuse(c, "sequence without a step runs natively for integers only")
+			return null(c)
+		}
+		return at(c, arrayOf(widen(a[0].typ, a[1].typ)), cat("generate_series(", a[0], ", ", a[1], ", CASE WHEN ", a[0], " <= ", a[1], " THEN 1 ELSE -1 END)"))
+	}
+	return at(c, arrayOf(widen(a[0].typ, a[1].typ)), cat("generate_series(", a, ")"))
+}
+
+func namedStructFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a)%2 != 0 {
+		t.refuse(c, "named_struct takes names and values in pairs")
+		return null(c)
+	}
+	st := &Type{Kind: Struct}
+	var fields []frag
+	for i := 0; i < len(a); i += 2 {
+		l, ok := c.Args[i].(*ast.Literal)
+		if !ok || l.Kind != ast.LitString {
+			t.refuse(c.Args[i], "a field name of named_struct must be a string literal")
+			return null(c)
+		}
+		st.Fields = append(st.Fields, Field{Name: l.Str.Value, Type: a[i+1].typ})
+		fields = append(fields, cat(quoteIdent(l.Str.Value)+" := ", a[i+1]))
+	}
+	return at(c, st, cat("struct_pack(", fields, ")"))
+}
+
+func structFn(t *tr, c *ast.Call, a []frag) frag {
+	st := &Type{Kind: Struct}
+	var fields []frag
+	for i, x := range c.Args {
+		name := "col" + strconv.Itoa(i+1)
+		v := a[i]
+		switch x := x.(type) {
+		case *ast.NamedArg:
+			name = x.Name.Name
+		case *ast.Column:
+			name = x.Parts[len(x.Parts)-1].Name
+		}
+		st.Fields = append(st.Fields, Field{Name: name, Type: v.typ})
+		fields = append(fields, cat(quoteIdent(name)+" := ", v))
+	}
+	return at(c, st, cat("struct_pack(", fields, ")"))
+}
+
+func roundFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		d := 0
+		scale := cat("0")
+		if len(a) == 2 {
+			l, ok := c.Args[1].(*ast.Literal)
+			n, err := strconv.Atoi(strings.TrimSpace(t.text(c.Args[1])))
+			if !ok || l.Kind != ast.LitInteger || err != nil {
+				t.refuse(c.Args[1], "the scale of %s must be a non-negative integer literal natively", c.Name.String())
+				return null(c)
+			}
+			d, scale = n, a[1]
+		}
+		x := a[0]
+		out := cat(fn+"(", x, ", ", scale, ")")
+		switch {
+		case x.typ.is(Decimal):
+			ty := decimalOf(min(38, max(1, x.typ.P-x.typ.S+d+1)), min(d, x.typ.S))
+			if d >= x.typ.S {
+				ty = x.typ
+			}
+			return at(c, ty, cat("CAST(", out, " AS "+ty.duck()+")"))
+		case x.typ.integral():
+			return at(c, x.typ, cat("CAST(", out, " AS "+x.typ.duck()+")"))
+		case x.typ.fractional():
+			return at(c, x.typ, cat("CAST(", out, " AS "+x.typ.duck()+")"))
+		}
+		t.refuse(c.Args[0], "%s's result type depends on the type of %s, which is not known here", c.Name.String(), t.text(c.Args[0]))
+		return null(c)
+	}
+}
+
+func tryArith(op string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		o := op
+		switch strings.ToLower(c.Name.String()) {
+		case "try_subtract":
+			o = "-"
+		case "try_multiply":
+			o = "*"
+		}
+		l, r := intLit(c.Args[0], a[0]), intLit(c.Args[1], a[1])
+		return at(c, arithType(o, l.typ, r.typ), cat("TRY((", l, " "+o+" ", r, "))"))
+	}
+}
+
+// hof translates a higher-order function with its lambda.
+func (t *tr) hof(name string, c *ast.Call) frag {
+	if len(c.Args) < 2 {
+		t.refuse(c, "%s takes an array and a function", name)
+		return null(c)
+	}
+	arr := t.expr(c.Args[0])
+	if !arr.typ.is(Array) {
+		t.refuse(c.Args[0], "%s needs an array, and the type of %s is not known here", name, t.text(c.Args[0]))
+		return null(c)
+	}
+	lambda := func(x ast.Expr, types []*Type, indexFrom0 int) (frag, bool) {
+		l, ok := x.(*ast.Lambda)
+		if !ok {
+			t.refuse(x, "%s needs a lambda (x -> ...) here", name)
+			return frag{}, false
+		}
+		if len(l.Params) > len(types) {
+			t.refuse(l, "this lambda takes too many parameters")
+			return frag{}, false
+		}
+		names := make([]string, len(l.Params))
+		for i, p := range l.Params {
+			names[i] = quoteIdent(p.Name)
+			lp := lamParam{typ: types[i]}
+			if i == indexFrom0 {
+				lp.render = "CAST(" + quoteIdent(p.Name) + " - 1 AS INTEGER)"
+			}
+			t.lambdas[p] = lp
+		}
+		body := t.expr(l.Body)
+		return at(l, body.typ, cat("lambda "+strings.Join(names, ", ")+": ", body)), true
+	}
+	elem := arr.typ.Elem
+	switch name {
+	case "transform", "filter":
+		fn, ok := lambda(c.Args[1], []*Type{elem, tInt}, 1)
+		if !ok {
+			return null(c)
+		}
+		if name == "transform" {
+			return at(c, arrayOf(fn.typ), cat("list_transform(", arr, ", ", fn, ")"))
+		}
+		return at(c, arr.typ, cat("list_filter(", arr, ", ", fn, ")"))
+	case "exists", "forall":
+		fn, ok := lambda(c.Args[1], []*Type{elem}, -1)
+		if !ok {
+			return null(c)
+		}
+		return at(c, tBool, cat("thund_"+name+"(list_transform(", arr, ", ", fn, "))"))
+	case "aggregate", "reduce":
+		if len(c.Args) < 3 || len(c.Args) > 4 {
+			t.refuse(c, "%s takes an array, a start value, a merge function and an optional finish function", name)
+			return null(c)
+		}
+		start := t.expr(c.Args[1])
+		merge, ok := lambda(c.Args[2], []*Type{start.typ, elem}, -1)
+		if !ok {
+			return null(c)
+		}
+		red := cat("list_reduce(", arr, ", ", merge, ", ", start, ")")
+		if len(c.Args) == 4 {
+			fin, ok := lambda(c.Args[3], []*Type{start.typ}, -1)
+			if !ok {
+				return null(c)
+			}
+			return at(c, fin.typ, cat("list_transform([", red, "], ", fin, ")[1]"))
+		}
+		return at(c, start.typ, red)
+	}
+	t.refuse(c, "%s does not run natively", name)
+	return null(c)
+}

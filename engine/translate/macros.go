@@ -1,0 +1,169 @@
+package translate
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// The run-time checks of a translation fail with Spark's message followed
+// by a marker holding the check's number, which [Result.Explain] turns
+// back into the range of the user's expression (and removes).
+const (
+	markOpen  = " ⟦check "
+	markClose = "⟧"
+)
+
+// mark is, in a macro body, the marker of check number id (a parameter).
+const mark = `'` + markOpen + `' || CAST(id AS VARCHAR) || '` + markClose + `'`
+
+// macros are the helpers translated queries call: CREATE MACRO name and
+// the rest of the statement.
+var macros = [][2]string{
+	{"thund_divisor", `(b, id) AS CASE WHEN b = 0 THEN error('[DIVIDE_BY_ZERO] Division by zero. Use ` + "`try_divide`" + ` to tolerate divisor being 0 and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error. SQLSTATE: 22012' || ` + mark + `) ELSE b END`},
+	{"thund_remainder", `(b, id) AS CASE WHEN b = 0 THEN error('[REMAINDER_BY_ZERO] Remainder by zero. Use ` + "`try_mod`" + ` to tolerate divisor being 0 and return NULL instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error. SQLSTATE: 22012' || ` + mark + `) ELSE b END`},
+	{"thund_array_at", `(a, i, id) AS CASE WHEN a IS NULL OR i IS NULL THEN NULL
+		WHEN i < 0 OR i >= len(a) THEN error('[INVALID_ARRAY_INDEX] The index ' || CAST(i AS VARCHAR) || ' is out of bounds. The array has ' || CAST(len(a) AS VARCHAR) || ' elements. Use the SQL function ` + "`get()`" + ` to tolerate accessing element at invalid index and return NULL instead. SQLSTATE: 22003' || ` + mark + `)
+		ELSE a[i + 1] END`},
+	{"thund_element_at", `(a, i, id) AS CASE WHEN a IS NULL OR i IS NULL THEN NULL
+		WHEN i = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1). SQLSTATE: 22003' || ` + mark + `)
+		WHEN abs(i) > len(a) THEN error('[INVALID_ARRAY_INDEX_IN_ELEMENT_AT] The index ' || CAST(i AS VARCHAR) || ' is out of bounds. The array has ' || CAST(len(a) AS VARCHAR) || ' elements. Use ` + "`try_element_at`" + ` to tolerate accessing element at invalid index and return NULL instead. SQLSTATE: 22003' || ` + mark + `)
+		ELSE list_extract(a, i) END`},
+	{"thund_try_element_at", `(a, i, id) AS CASE WHEN a IS NULL OR i IS NULL THEN NULL
+		WHEN i = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1). SQLSTATE: 22003' || ` + mark + `)
+		WHEN abs(i) > len(a) THEN NULL ELSE list_extract(a, i) END`},
+	{"thund_int_text", `(s, ty, id) AS CASE WHEN s IS NULL THEN NULL
+		WHEN regexp_full_match(s, '\s*[+-]?[0-9]+\s*') THEN trim(s)
+		ELSE error('[CAST_INVALID_INPUT] The value ''' || s || ''' of the type "STRING" cannot be cast to "' || upper(ty) || '" because it is malformed. Correct the value as per the syntax, or change its target type. Use ` + "`try_cast`" + ` to tolerate malformed input and return NULL instead. SQLSTATE: 22018' || ` + mark + `) END`},
+	{"thund_try_int_text", `(s, ty, id) AS CASE WHEN regexp_full_match(s, '\s*[+-]?[0-9]+\s*') THEN trim(s) ELSE NULL END`},
+	{"thund_bool_text", `(s, id) AS CASE WHEN s IS NULL THEN NULL
+		WHEN lower(trim(s)) IN ('t', 'true', 'y', 'yes', '1') THEN true
+		WHEN lower(trim(s)) IN ('f', 'false', 'n', 'no', '0') THEN false
+		ELSE error('[CAST_INVALID_INPUT] The value ''' || s || ''' of the type "STRING" cannot be cast to "BOOLEAN" because it is malformed. Correct the value as per the syntax, or change its target type. Use ` + "`try_cast`" + ` to tolerate malformed input and return NULL instead. SQLSTATE: 22018' || ` + mark + `) END`},
+	{"thund_try_bool_text", `(s, id) AS CASE WHEN lower(trim(s)) IN ('t', 'true', 'y', 'yes', '1') THEN true
+		WHEN lower(trim(s)) IN ('f', 'false', 'n', 'no', '0') THEN false ELSE NULL END`},
+	{"thund_double_text", `(x) AS CASE WHEN x IS NULL THEN NULL WHEN isnan(x) THEN 'NaN'
+		WHEN isinf(x) THEN CASE WHEN x > 0 THEN 'Infinity' ELSE '-Infinity' END
+		WHEN x = 0 OR (abs(x) >= 0.001 AND abs(x) < 10000000) THEN CAST(x AS VARCHAR)
+		ELSE error('not-portable: Spark writes the number ' || CAST(x AS VARCHAR) || ' in Java''s scientific notation (1.0E7), which the native engine does not reproduce') END`},
+	{"thund_exists", `(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, true) THEN true
+		WHEN len(list_filter(l, lambda v: v IS NULL)) > 0 THEN NULL ELSE false END`},
+	{"thund_forall", `(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, false) THEN false
+		WHEN len(list_filter(l, lambda v: v IS NULL)) > 0 THEN NULL ELSE true END`},
+}
+
+// Macros returns the CREATE MACRO statements of the helpers that
+// translated queries call; a session runs them once before the first
+// translated query.
+func Macros() []string {
+	out := make([]string, len(macros))
+	for i, m := range macros {
+		out[i] = "CREATE OR REPLACE MACRO " + m[0] + m[1]
+	}
+	return out
+}
+
+var (
+	markRe     = regexp.MustCompile(` ⟦check (\d+)⟧`)
+	lineRe     = regexp.MustCompile(`(?s)\n*LINE (\d+): ?([^\n]*)\n( *)\^.*$`)
+	overflowRe = regexp.MustCompile(`Overflow in (?:addition|subtraction|multiplication|negation) of (INT\d+|DECIMAL|HUGEINT)`)
+	castOvfRe  = regexp.MustCompile(`Type (\w+) with value (\S+) can't be cast because the value is out of range for the destination type (\w+)`)
+	badDateRe  = regexp.MustCompile(`invalid (date|timestamp) field format: "((?:[^"\\]|\\.)*)"`)
+	convertRe  = regexp.MustCompile(`Could not convert string '((?:[^']|'')*)' to ([A-Z0-9_]+)`)
+	duckPrefix = regexp.MustCompile(`^(Binder|Conversion|Out of Range|Invalid Input|Catalog|Parser|Not implemented|Invalid) Error: `)
+)
+
+// duckToSpark names DuckDB's physical types in a conversion error as
+// Spark names them.
+var duckToSpark = map[string]string{
+	"INT8": "TINYINT", "INT16": "SMALLINT", "INT32": "INT", "INT64": "BIGINT", "INT128": "DECIMAL(38,0)",
+	"DOUBLE": "DOUBLE", "FLOAT": "FLOAT", "BOOL": "BOOLEAN", "DATE": "DATE", "TIMESTAMP": "TIMESTAMP",
+}
+
+// Explain turns the message of an error DuckDB raised while running r.SQL
+// into Spark's terms, without the generated SQL, and returns the range of
+// the user's Spark SQL it concerns (ok false when it cannot tell).
+func (r *Result) Explain(msg string) (string, ast.Range, bool) {
+	var rng ast.Range
+	found := false
+	if m := markRe.FindStringSubmatch(msg); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil && n >= 0 && n < len(r.checks) {
+			rng, found = r.checks[n], true
+		}
+		msg = markRe.ReplaceAllString(msg, "")
+	}
+	if m := lineRe.FindStringSubmatchIndex(msg); m != nil {
+		lineNo, _ := strconv.Atoi(msg[m[2]:m[3]])
+		snippet := msg[m[4]:m[5]]
+		caret := m[7] - m[6] - len("LINE : ") - len(msg[m[2]:m[3]])
+		if off, ok := r.offsetOf(lineNo, snippet, caret); ok && !found {
+			rng, found = r.Locate(off)
+		}
+		msg = strings.TrimRight(msg[:m[0]], "\n ")
+	}
+	if strings.HasPrefix(msg, "Invalid Input Error: [") {
+		msg = strings.TrimPrefix(msg, "Invalid Input Error: ")
+	}
+	if strings.Contains(msg, "not-portable: ") {
+		msg = msg[strings.Index(msg, "not-portable: ")+len("not-portable: "):]
+	}
+	switch {
+	case overflowRe.MatchString(msg):
+		kind := "integer"
+		switch overflowRe.FindStringSubmatch(msg)[1] {
+		case "INT64":
+			kind = "long"
+		case "DECIMAL", "HUGEINT":
+			kind = "decimal"
+		}
+		msg = "[ARITHMETIC_OVERFLOW] " + kind + " overflow. Use 'try_add' to tolerate overflow and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error. SQLSTATE: 22003"
+	case castOvfRe.MatchString(msg):
+		m := castOvfRe.FindStringSubmatch(msg)
+		from, to := duckToSpark[m[1]], duckToSpark[m[3]]
+		v := m[2]
+		if from == "BIGINT" {
+			v += "L"
+		}
+		msg = "[CAST_OVERFLOW] The value " + v + " of the type \"" + from + "\" cannot be cast to \"" + to + "\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead. SQLSTATE: 22003"
+	case badDateRe.MatchString(msg):
+		m := badDateRe.FindStringSubmatch(msg)
+		msg = "[CAST_INVALID_INPUT] The value '" + m[2] + "' of the type \"STRING\" cannot be cast to \"" + strings.ToUpper(m[1]) + "\" because it is malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL instead. SQLSTATE: 22018"
+	case convertRe.MatchString(msg):
+		m := convertRe.FindStringSubmatch(msg)
+		to := duckToSpark[m[2]]
+		if to == "" {
+			to = m[2]
+		}
+		msg = "[CAST_INVALID_INPUT] The value '" + strings.ReplaceAll(m[1], "''", "'") + "' of the type \"STRING\" cannot be cast to \"" + to + "\" because it is malformed. Use `try_cast` to tolerate malformed input and return NULL instead. SQLSTATE: 22018"
+	}
+	msg = duckPrefix.ReplaceAllString(msg, "")
+	return msg, rng, found
+}
+
+// offsetOf finds the offset in r.SQL that DuckDB's LINE n: snippet with a
+// caret at column caret points at (DuckDB may cut the line around the
+// error and mark the cut with "...").
+func (r *Result) offsetOf(lineNo int, snippet string, caret int) (int, bool) {
+	lines := strings.SplitAfter(r.SQL, "\n")
+	if lineNo < 1 || lineNo > len(lines) {
+		return 0, false
+	}
+	start := 0
+	for _, l := range lines[:lineNo-1] {
+		start += len(l)
+	}
+	line := strings.TrimRight(lines[lineNo-1], "\n")
+	s := snippet
+	cut := 0
+	if strings.HasPrefix(s, "...") {
+		s, cut = s[3:], 3
+	}
+	s = strings.TrimSuffix(s, "...")
+	i := strings.Index(line, s)
+	if i < 0 || caret < cut {
+		return 0, false
+	}
+	return start + i + caret - cut, true
+}

@@ -1,0 +1,632 @@
+package translate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
+)
+
+// query translates a query with its WITH and its ordering clauses.
+func (t *tr) query(q *ast.Query) frag {
+	var parts []any
+	if q.With != nil {
+		parts = append(parts, t.with(q.With), " ")
+	}
+	parts = append(parts, t.body(q.Body))
+	if len(q.Windows) > 0 {
+		t.refuse(q.Windows[0], "a WINDOW clause after a set operation does not run natively; define the window in the SELECT it belongs to")
+	}
+	if len(q.OrderBy) > 0 {
+		parts = append(parts, " ORDER BY ", t.sortItems(q.OrderBy))
+	}
+	// SORT BY, DISTRIBUTE BY and CLUSTER BY order or place rows within
+	// Spark's partitions: a dataset's rows are the same without them.
+	if q.Limit != nil {
+		parts = append(parts, " LIMIT ", t.raw(q.Limit))
+	}
+	if q.Offset != nil {
+		parts = append(parts, " OFFSET ", t.raw(q.Offset))
+	}
+	return at(q, nil, cat(parts...))
+}
+
+// raw translates an expression whose integer literals stay bare (LIMIT,
+// OFFSET, ordinals).
+func (t *tr) raw(x ast.Expr) frag {
+	if l, ok := x.(*ast.Literal); ok && l.Kind == ast.LitInteger {
+		return at(l, tInt, cat(l.Text))
+	}
+	return t.expr(x)
+}
+
+func (t *tr) with(w *ast.With) frag {
+	parts := []any{"WITH "}
+	if w.Recursive {
+		parts = append(parts, "RECURSIVE ")
+	}
+	for i, c := range w.CTEs {
+		if i > 0 {
+			parts = append(parts, ", ")
+		}
+		if c.MaxRecursion != nil {
+			t.refuse(c.MaxRecursion, "MAX RECURSION LEVEL does not run natively")
+		}
+		cols := ""
+		if len(c.Columns) > 0 {
+			names := make([]string, len(c.Columns))
+			for j, id := range c.Columns {
+				names[j] = quoteIdent(id.Name)
+			}
+			cols = "(" + strings.Join(names, ", ") + ")"
+		}
+		parts = append(parts, at(c, nil, cat(quoteIdent(c.Name.Name), cols, " AS (", t.query(c.Query), ")")))
+	}
+	return at(w, nil, cat(parts...))
+}
+
+// body translates a query body.
+func (t *tr) body(b ast.QueryExpr) frag {
+	switch b := b.(type) {
+	case *ast.Select:
+		return t.selectQ(b)
+	case *ast.SetOp:
+		op := b.Op
+		if op == "MINUS" {
+			op = "EXCEPT"
+		}
+		if b.Quantifier != "" {
+			op += " " + b.Quantifier
+		}
+		return at(b, nil, cat(t.body(b.L), " "+op+" ", t.body(b.R)))
+	case *ast.ParenQuery:
+		return at(b, nil, cat("(", t.query(b.Query), ")"))
+	case *ast.Values:
+		return at(b, nil, cat("SELECT * FROM ", t.values(b)))
+	case *ast.TableQuery:
+		return at(b, nil, cat("SELECT * FROM ", t.tableName(b.Name)))
+	case *ast.Pipe:
+		t.refuse(b, "pipe syntax (|>) does not run natively; write the query as SELECT ... FROM ...")
+	default:
+		t.refuse(b, "this query does not run natively")
+	}
+	return at(b, nil, cat("SELECT NULL"))
+}
+
+// tableName is the DuckDB relation of a table as written.
+func (t *tr) tableName(n *ast.Name) frag {
+	parts := make([]string, len(n.Parts))
+	for i, p := range n.Parts {
+		if p.Expr != nil {
+			t.refuse(p, "IDENTIFIER(expr) does not run natively")
+		}
+		parts[i] = p.Name
+	}
+	if t.opts.Relation != nil {
+		return at(n, nil, cat(t.opts.Relation(parts)))
+	}
+	return at(n, nil, cat(quoteIdent(parts[len(parts)-1])))
+}
+
+// values translates VALUES as a relation, naming its columns as Spark
+// does (col1, col2, ...) unless an alias names them.
+func (t *tr) values(v *ast.Values) frag {
+	rows := make([]frag, len(v.Rows))
+	width := 0
+	var types []*Type
+	note := func(j int, ty *Type) {
+		for len(types) <= j {
+			types = append(types, tNull)
+		}
+		types[j] = widen(types[j], ty)
+	}
+	for i, r := range v.Rows {
+		if row, ok := r.(*ast.Row); ok {
+			items := make([]frag, len(row.Items))
+			for j, it := range row.Items {
+				items[j] = t.expr(it.X)
+				note(j, items[j].typ)
+			}
+			rows[i] = at(row, nil, cat("(", items, ")"))
+			width = max(width, len(items))
+		} else {
+			x := r
+			if p, ok := x.(*ast.Paren); ok {
+				x = p.X
+			}
+			f := t.expr(x)
+			note(0, f.typ)
+			rows[i] = cat("(", f, ")")
+			width = max(width, 1)
+		}
+	}
+	alias := "values"
+	var cols []string
+	if v.Alias != nil {
+		alias = v.Alias.Name.Name
+		for _, c := range v.Alias.Columns {
+			cols = append(cols, quoteIdent(c.Name))
+		}
+	}
+	for i := len(cols); i < width; i++ {
+		cols = append(cols, quoteIdent("col"+strconv.Itoa(i+1)))
+	}
+	t.relCols[v] = types
+	return at(v, nil, cat("(VALUES ", rows, ") AS ", quoteIdent(alias), "(", strings.Join(cols, ", "), ")"))
+}
+
+// aliasOf prints a table alias.
+func aliasOf(a *ast.TableAlias) string {
+	if a == nil {
+		return ""
+	}
+	s := " AS " + quoteIdent(a.Name.Name)
+	if len(a.Columns) > 0 {
+		names := make([]string, len(a.Columns))
+		for i, c := range a.Columns {
+			names[i] = quoteIdent(c.Name)
+		}
+		s += "(" + strings.Join(names, ", ") + ")"
+	}
+	return s
+}
+
+func (t *tr) selectQ(s *ast.Select) frag {
+	if s.Transform != nil {
+		t.refuse(s.Transform, "SELECT TRANSFORM runs a script, which the native engine does not")
+	}
+	var from frag
+	hasFrom := s.From != nil
+	if hasFrom {
+		from = t.from(s.From)
+	}
+	lvs := s.LateralViews
+	if s.From != nil {
+		lvs = append(append([]*ast.LateralView(nil), s.From.LateralViews...), lvs...)
+	}
+	var lateral []frag
+	for _, lv := range lvs {
+		lateral = append(lateral, t.lateralView(lv))
+	}
+	out := t.model.Output(s)
+	names := map[*ast.SelectItem]string{}
+	if out != nil {
+		for _, c := range out.Columns {
+			if c.Item != nil && c.Name != "" {
+				names[c.Item] = c.Name
+			}
+		}
+	}
+	items := make([]frag, 0, len(s.Items))
+	for _, it := range s.Items {
+		items = append(items, t.selectItem(it, names[it]))
+	}
+	parts := []any{"SELECT "}
+	if s.Quantifier == "DISTINCT" {
+		parts = append(parts, "DISTINCT ")
+	}
+	parts = append(parts, items)
+	if hasFrom {
+		parts = append(parts, " FROM ", from)
+	}
+	for _, l := range lateral {
+		parts = append(parts, l)
+	}
+	if s.Where != nil {
+		parts = append(parts, " WHERE ", t.cond(s.Where))
+	}
+	if s.GroupBy != nil {
+		parts = append(parts, " GROUP BY ", t.groupBy(s.GroupBy))
+	}
+	if s.Having != nil {
+		parts = append(parts, " HAVING ", t.cond(s.Having))
+	}
+	if len(s.Windows) > 0 {
+		ws := make([]frag, len(s.Windows))
+		for i, w := range s.Windows {
+			ws[i] = at(w, nil, cat(quoteIdent(w.Name.Name), " AS (", t.windowBody(w.Window), ")"))
+		}
+		parts = append(parts, " WINDOW ", ws)
+	}
+	return at(s, nil, cat(parts...))
+}
+
+// cond translates a condition (WHERE, HAVING, ON).
+func (t *tr) cond(x ast.Expr) frag { return t.expr(x) }
+
+// selectItem translates one select item, naming a computed column as
+// Spark names it.
+func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
+	if st, ok := it.X.(*ast.Star); ok {
+		return t.star(st)
+	}
+	if c, ok := it.X.(*ast.Call); ok && generator(c) != "" {
+		if it.Alias != nil {
+			return t.generatorItem(c, []*ast.Ident{it.Alias})
+		}
+		return t.generatorItem(c, it.Aliases)
+	}
+	if len(it.Aliases) > 0 {
+		if c, ok := it.X.(*ast.Call); ok && generator(c) != "" {
+			return t.generatorItem(c, it.Aliases)
+		}
+		t.refuse(it, "a multi-column alias AS (a, b) is for generator functions only")
+	}
+	x := t.expr(it.X)
+	alias := ""
+	switch {
+	case it.Alias != nil:
+		alias = it.Alias.Name
+	case isPlainColumn(it.X):
+		// DuckDB names a column reference as Spark does.
+	case name != "":
+		alias = name
+	default:
+		alias = t.text(it.X)
+	}
+	if alias == "" {
+		return at(it, x.typ, x)
+	}
+	return at(it, x.typ, cat(x, " AS ", quoteIdent(alias)))
+}
+
+// isPlainColumn reports a column reference without struct fields.
+func isPlainColumn(x ast.Expr) bool {
+	c, ok := x.(*ast.Column)
+	return ok && len(c.Parts) <= 2
+}
+
+func (t *tr) star(st *ast.Star) frag {
+	s := "*"
+	if st.Qualifier != nil {
+		s = quoteIdent(st.Qualifier.Last().Name) + ".*"
+	}
+	if len(st.Except) > 0 {
+		names := make([]string, len(st.Except))
+		for i, n := range st.Except {
+			if len(n.Parts) > 1 {
+				t.refuse(n, "* EXCEPT of a struct field does not run natively")
+			}
+			names[i] = quoteIdent(n.Last().Name)
+		}
+		s += " EXCLUDE (" + strings.Join(names, ", ") + ")"
+	}
+	return at(st, nil, cat(s))
+}
+
+func (t *tr) from(f *ast.From) frag {
+	if f.Pivot != nil {
+		t.refuse(f.Pivot, "PIVOT does not run natively yet (DuckDB's PIVOT names its columns differently); write the pivot with sum(CASE WHEN ...) per value")
+	}
+	if f.Unpivot != nil {
+		t.refuse(f.Unpivot, "UNPIVOT does not run natively yet; write it as a UNION ALL of one SELECT per column")
+	}
+	rels := make([]frag, len(f.Relations))
+	for i, r := range f.Relations {
+		rels[i] = t.relation(r)
+	}
+	return cat(rels)
+}
+
+func (t *tr) relation(r ast.Relation) frag {
+	switch r := r.(type) {
+	case *ast.Table:
+		if r.Temporal != nil {
+			t.refuse(r.Temporal, "time travel (VERSION | TIMESTAMP AS OF) does not run natively")
+		}
+		if r.Sample != nil {
+			t.refuse(r.Sample, "TABLESAMPLE picks rows at random: the native rows cannot match Spark's")
+		}
+		if len(r.Options) > 0 {
+			t.refuse(r.Options[0], "table options (WITH (...)) do not run natively")
+		}
+		return at(r, nil, cat(t.tableName(r.Name), aliasOf(r.Alias)))
+	case *ast.SubqueryRel:
+		if r.Sample != nil {
+			t.refuse(r.Sample, "TABLESAMPLE picks rows at random: the native rows cannot match Spark's")
+		}
+		lat := ""
+		if r.Lateral {
+			lat = "LATERAL "
+		}
+		return at(r, nil, cat(lat, "(", t.query(r.Query), ")", aliasOf(r.Alias)))
+	case *ast.ParenRel:
+		if r.Sample != nil {
+			t.refuse(r.Sample, "TABLESAMPLE picks rows at random: the native rows cannot match Spark's")
+		}
+		return at(r, nil, cat("(", t.relation(r.Rel), ")", aliasOf(r.Alias)))
+	case *ast.Values:
+		return t.values(r)
+	case *ast.TableFunc:
+		return t.tableFunc(r)
+	case *ast.Join:
+		return t.join(r)
+	case *ast.Pivot:
+		t.refuse(r, "PIVOT does not run natively yet; write the pivot with sum(CASE WHEN ...) per value")
+	case *ast.Unpivot:
+		t.refuse(r, "UNPIVOT does not run natively yet; write it as a UNION ALL of one SELECT per column")
+	default:
+		t.refuse(r, "this relation does not run natively")
+	}
+	return at(r, nil, cat("(SELECT NULL)"))
+}
+
+func (t *tr) join(j *ast.Join) frag {
+	l := t.relation(j.L)
+	r := t.relation(j.R)
+	kind := j.Kind
+	switch kind {
+	case "LEFT SEMI", "SEMI":
+		kind = "SEMI"
+	case "LEFT ANTI", "ANTI":
+		kind = "ANTI"
+	case "LEFT OUTER":
+		kind = "LEFT"
+	case "RIGHT OUTER":
+		kind = "RIGHT"
+	case "FULL OUTER":
+		kind = "FULL"
+	case "":
+		kind = "INNER"
+	}
+	parts := []any{l, " "}
+	if j.Natural {
+		parts = append(parts, "NATURAL ")
+	}
+	parts = append(parts, kind, " JOIN ")
+	if j.Lateral {
+		parts = append(parts, "LATERAL ")
+	}
+	parts = append(parts, r)
+	switch {
+	case j.On != nil:
+		parts = append(parts, " ON ", t.cond(j.On))
+	case len(j.Using) > 0:
+		names := make([]string, len(j.Using))
+		for i, u := range j.Using {
+			names[i] = quoteIdent(u.Name)
+		}
+		parts = append(parts, " USING ("+strings.Join(names, ", ")+")")
+	case kind == "INNER" && !j.Natural:
+		parts = append(parts, " ON true")
+	case kind == "LEFT" || kind == "RIGHT" || kind == "FULL" || kind == "SEMI" || kind == "ANTI":
+		if !j.Natural {
+			parts = append(parts, " ON true")
+		}
+	}
+	return at(j, nil, cat(parts...))
+}
+
+// tableFunc translates a table-valued function in FROM.
+func (t *tr) tableFunc(tf *ast.TableFunc) frag {
+	c := tf.Call
+	name := strings.ToLower(c.Name.String())
+	alias := aliasOf(tf.Alias)
+	if alias == "" {
+		alias = " AS " + quoteIdent(name)
+	}
+	switch name {
+	case "range":
+		args := make([]frag, len(c.Args))
+		for i, a := range c.Args {
+			args[i] = t.castTo(t.expr(a), tBigInt)
+		}
+		switch len(args) {
+		case 1, 2, 3:
+		case 4:
+			args = args[:3] // the number of partitions does not change the rows
+		default:
+			t.refuse(c, "range takes 1 to 4 arguments")
+			return at(tf, nil, cat("(SELECT NULL)"))
+		}
+		if len(args) == 1 {
+			args = []frag{cat("0"), args[0]}
+		}
+		return at(tf, nil, cat("(SELECT range AS ", quoteIdent("id"), " FROM range(", args, "))", alias))
+	}
+	if generator(c) != "" {
+		var cols []*ast.Ident
+		if tf.Alias != nil {
+			cols = tf.Alias.Columns
+		}
+		it := t.generatorItem(c, cols)
+		t.relCols[tf] = t.genTypes
+		a := ""
+		if tf.Alias != nil {
+			a = " AS " + quoteIdent(tf.Alias.Name.Name)
+		}
+		return at(tf, nil, cat("(SELECT ", it, ")", a))
+	}
+	t.refuse(c, "the table function %s does not run natively", name)
+	return at(tf, nil, cat("(SELECT NULL)"))
+}
+
+// lateralView translates LATERAL VIEW [OUTER] gen(args) t AS cols into a
+// lateral join.
+func (t *tr) lateralView(lv *ast.LateralView) frag {
+	if generator(lv.Call) == "" {
+		t.refuse(lv.Call, "LATERAL VIEW with %s does not run natively; explode, explode_outer, posexplode, posexplode_outer and inline do", lv.Call.Name.String())
+		return at(lv, nil, cat(""))
+	}
+	it := t.generatorItem(lv.Call, lv.Columns)
+	t.relCols[lv] = t.genTypes
+	name := "lateral"
+	if lv.Table != nil {
+		name = lv.Table.Name
+	}
+	if lv.Outer || strings.HasSuffix(strings.ToLower(lv.Call.Name.String()), "_outer") {
+		return at(lv, nil, cat(" LEFT JOIN LATERAL (SELECT ", it, ") AS ", quoteIdent(name), " ON true"))
+	}
+	return at(lv, nil, cat(" CROSS JOIN LATERAL (SELECT ", it, ") AS ", quoteIdent(name)))
+}
+
+// generator names a call's generator (explode, posexplode, inline and
+// their _outer forms), or "".
+func generator(c *ast.Call) string {
+	switch n := strings.ToLower(c.Name.String()); n {
+	case "explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer":
+		return strings.TrimSuffix(n, "_outer")
+	}
+	return ""
+}
+
+// generatorItem translates a generator call into DuckDB unnest select
+// items, named as Spark names the generator's columns (col, pos, key,
+// value, the struct's fields) unless cols names them.
+func (t *tr) generatorItem(c *ast.Call, cols []*ast.Ident) frag {
+	g := generator(c)
+	outer := strings.HasSuffix(strings.ToLower(c.Name.String()), "_outer")
+	if len(c.Args) != 1 {
+		t.refuse(c, "%s takes one argument", c.Name.String())
+		return at(c, nil, cat("NULL"))
+	}
+	arg := t.expr(c.Args[0])
+	name := func(i int, def string) string {
+		if i < len(cols) {
+			return quoteIdent(cols[i].Name)
+		}
+		return quoteIdent(def)
+	}
+	// An outer generator of an empty or NULL collection gives one row of
+	// NULLs: unnest a list holding one NULL instead.
+	list := func(x frag, elem *Type) frag {
+		if !outer {
+			return x
+		}
+		return cat("CASE WHEN len(", x, ") > 0 THEN ", x, " ELSE [NULL] END")
+	}
+	ty := arg.typ
+	t.genTypes = nil
+	switch {
+	case g == "inline":
+		if !ty.is(Array) || !ty.Elem.is(Struct) {
+			t.refuse(c.Args[0], "inline needs an array of structs here, and the type of this argument is %s", ty)
+			return at(c, nil, cat("NULL"))
+		}
+		var items []frag
+		for i, f := range ty.Elem.Fields {
+			t.genTypes = append(t.genTypes, f.Type)
+			items = append(items, cat("unnest(", list(arg, ty.Elem), ")."+quoteIdent(f.Name)+" AS ", name(i, f.Name)))
+		}
+		return at(c, nil, cat(items))
+	case ty.is(Map):
+		t.genTypes = []*Type{ty.Key, ty.Val}
+		if g == "posexplode" {
+			t.genTypes = []*Type{tInt, ty.Key, ty.Val}
+			return at(c, nil, cat("CAST(unnest(generate_series(0, CAST(cardinality(", arg, ") AS INTEGER) - 1)) AS INTEGER) AS ", name(0, "pos"),
+				", unnest(map_keys(", arg, ")) AS ", name(1, "key"), ", unnest(map_values(", arg, ")) AS ", name(2, "value")))
+		}
+		if outer {
+			return at(c, nil, cat("unnest(", list(cat("map_keys(", arg, ")"), ty.Key), ") AS ", name(0, "key"),
+				", unnest(", list(cat("map_values(", arg, ")"), ty.Val), ") AS ", name(1, "value")))
+		}
+		return at(c, nil, cat("unnest(map_keys(", arg, ")) AS ", name(0, "key"), ", unnest(map_values(", arg, ")) AS ", name(1, "value")))
+	case ty.is(Array):
+		t.genTypes = []*Type{ty.Elem}
+		if g == "posexplode" {
+			t.genTypes = []*Type{tInt, ty.Elem}
+			pos := cat("generate_series(0, CAST(len(", arg, ") AS INTEGER) - 1)")
+			if outer {
+				pos = cat("CASE WHEN len(", arg, ") > 0 THEN generate_series(0, CAST(len(", arg, ") AS INTEGER) - 1) ELSE [NULL] END")
+			}
+			return at(c, nil, cat("CAST(unnest(", pos, ") AS INTEGER) AS ", name(0, "pos"), ", unnest(", list(arg, ty.Elem), ") AS ", name(1, "col")))
+		}
+		return at(c, nil, cat("unnest(", list(arg, ty.Elem), ") AS ", name(0, "col")))
+	}
+	t.refuse(c.Args[0], "%s needs an array or a map, and the type of this argument is %s", c.Name.String(), ty)
+	return at(c, nil, cat("NULL"))
+}
+
+func (t *tr) groupBy(g *ast.GroupBy) frag {
+	items := t.groupItems(g.Items)
+	switch g.With {
+	case "ROLLUP":
+		items = cat("ROLLUP (", items, ")")
+	case "CUBE":
+		items = cat("CUBE (", items, ")")
+	}
+	if len(g.GroupingSets) > 0 {
+		items = cat(items, ", GROUPING SETS (", t.groupItems(g.GroupingSets), ")")
+	}
+	return at(g, nil, items)
+}
+
+func (t *tr) groupItems(items []*ast.GroupItem) frag {
+	fs := make([]frag, len(items))
+	for i, it := range items {
+		switch it.Kind {
+		case "":
+			if c, ok := it.X.(*ast.Column); ok && len(c.Parts) == 1 && strings.EqualFold(c.Parts[0].Name, "ALL") && !c.Parts[0].Quoted {
+				if ref := t.model.Column(c); ref == nil || ref.Kind != sema.RefColumn {
+					fs[i] = at(it, nil, cat("ALL"))
+					continue
+				}
+			}
+			fs[i] = at(it, nil, t.raw(it.X))
+		case "SET":
+			fs[i] = at(it, nil, cat("(", t.groupItems(it.Items), ")"))
+		default:
+			fs[i] = at(it, nil, cat(it.Kind, " (", t.groupItems(it.Items), ")"))
+		}
+	}
+	return cat(fs)
+}
+
+// sortItems translates ORDER BY items, with Spark's NULL ordering made
+// explicit (NULLS FIRST ascending, NULLS LAST descending; DuckDB's
+// default puts NULLs last both ways).
+func (t *tr) sortItems(items []*ast.SortItem) frag {
+	fs := make([]frag, len(items))
+	for i, it := range items {
+		dir := it.Dir
+		if dir == "" {
+			dir = "ASC"
+		}
+		nulls := it.Nulls
+		if nulls == "" {
+			nulls = "FIRST"
+			if dir == "DESC" {
+				nulls = "LAST"
+			}
+		}
+		fs[i] = at(it, nil, cat(t.raw(it.X), fmt.Sprintf(" %s NULLS %s", dir, nulls)))
+	}
+	return cat(fs)
+}
+
+// windowBody translates a window definition (inside its parentheses).
+func (t *tr) windowBody(w *ast.Window) frag {
+	var parts []any
+	if w.Ref != nil {
+		parts = append(parts, quoteIdent(w.Ref.Name))
+	}
+	if len(w.PartitionBy) > 0 {
+		ps := make([]frag, len(w.PartitionBy))
+		for i, p := range w.PartitionBy {
+			ps[i] = t.expr(p)
+		}
+		parts = append(parts, " PARTITION BY ", ps)
+	}
+	if len(w.OrderBy) > 0 {
+		parts = append(parts, " ORDER BY ", t.sortItems(w.OrderBy))
+	}
+	if w.Frame != nil {
+		f := w.Frame
+		parts = append(parts, " "+f.Unit+" BETWEEN ", t.bound(f.Start), " AND ")
+		if f.End != nil {
+			parts = append(parts, t.bound(f.End))
+		} else {
+			parts = append(parts, "CURRENT ROW")
+		}
+	}
+	return cat(parts...)
+}
+
+func (t *tr) bound(b *ast.FrameBound) frag {
+	if b.Offset != nil {
+		return at(b, nil, cat(t.raw(b.Offset), " "+b.Kind))
+	}
+	return at(b, nil, cat(b.Kind))
+}

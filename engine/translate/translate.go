@@ -1,0 +1,270 @@
+// Package translate turns a Spark SQL query, as the syntax tree of package
+// analysis/sparksql/ast, into DuckDB SQL that computes what Spark computes
+// (Spark 4 defaults: ANSI mode on, the session time zone UTC), so that the
+// native engine's preview tells the truth about a Spark run.
+//
+// The translation walks the tree; it never patches text. Every construct
+// either becomes DuckDB SQL with Spark's meaning, or is refused with a
+// [Finding] (code not-portable) at its range that says what differs. The
+// result carries a source map from ranges of the generated SQL to ranges
+// of the user's Spark SQL, so that an error DuckDB raises while running the
+// translation is reported at the user's own expression ([Result.Locate],
+// [Result.Explain]).
+//
+// Types drive many translations (integer division, sum of INT, CAST of a
+// fraction, arr[i] against map[k]): the translator infers Spark types from
+// literals, casts and functions, and takes the types of the tables a query
+// reads from the [Options.Catalog], resolving names with package
+// analysis/sparksql/sema. Where a type that matters is unknown, the
+// construct is refused rather than guessed.
+//
+// [Functions] lists the functions the translator maps, with their DuckDB
+// form; docs/spark-compat.md renders it (go test ./engine/translate
+// -update regenerates the table).
+package translate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/parser"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
+)
+
+// CodeNotPortable is the code of a finding: a construct the native engine
+// cannot run with Spark's meaning.
+const CodeNotPortable = "not-portable"
+
+// Options are the Spark settings the translation follows and what it
+// knows of the tables a query reads. The zero value is Spark 4's default
+// (ANSI mode, session time zone UTC) with no table known.
+type Options struct {
+	// NoANSI is spark.sql.ansi.enabled=false: overflow, division by zero
+	// and invalid casts give NULL instead of failing.
+	NoANSI bool
+	// TimeZone is spark.sql.session.timeZone; "" is UTC. Only UTC is
+	// supported: another zone makes every timestamp construct a finding.
+	TimeZone string
+	// Catalog gives the columns of the tables the query reads, with their
+	// Spark types (see [SparkType] for DuckDB's); nil knows none.
+	Catalog sema.Catalog
+	// Relation names, for a table as written (its parts), the DuckDB
+	// relation that holds it; nil uses the last part, quoted.
+	Relation func(parts []string) string
+	// Macros are the functions the session defines as macros with
+	// Spark's meaning (engine/compat.go): a call to one the translator
+	// does not map itself is passed through to the macro.
+	Macros map[string]bool
+}
+
+// Finding is a construct the translation refuses.
+type Finding struct {
+	ast.Range
+	Code    string
+	Message string
+}
+
+// Mapping ties a range of the generated SQL to the range of the Spark SQL
+// it came from.
+type Mapping struct {
+	Gen ast.Range
+	Src ast.Range
+}
+
+// Result is a translation.
+type Result struct {
+	// SQL is the DuckDB query; meaningful only when Findings is empty.
+	SQL string
+	// Map holds the mappings, ordered by Gen.Start (outer before inner).
+	Map []Mapping
+	// Findings are the constructs refused, in text order.
+	Findings []Finding
+	// checks are the ranges of the run-time checks the translation
+	// added, by the number their error message carries.
+	checks []ast.Range
+}
+
+// Locate returns the range of the Spark SQL that produced the innermost
+// generated range containing offset off of SQL.
+func (r *Result) Locate(off int) (ast.Range, bool) {
+	best := -1
+	for i, m := range r.Map {
+		if m.Gen.Start <= off && off < m.Gen.End {
+			if best < 0 || m.Gen.End-m.Gen.Start <= r.Map[best].Gen.End-r.Map[best].Gen.Start {
+				best = i
+			}
+		}
+	}
+	if best < 0 {
+		return ast.Range{}, false
+	}
+	return r.Map[best].Src, true
+}
+
+// TranslateText parses text (one Spark SQL query) and translates it.
+// Ranges are offsets into text. A syntax error is a finding.
+func TranslateText(text string, opts Options) *Result {
+	st, errs := parser.ParseStatement(text, parser.Options{})
+	if len(errs) > 0 {
+		return &Result{Findings: []Finding{{Range: errs[0].Range, Code: "syntax-error", Message: errs[0].Message}}}
+	}
+	q := queryOf(st)
+	if q == nil {
+		return &Result{Findings: []Finding{{Range: st.Span(), Code: CodeNotPortable, Message: "only a query can be translated"}}}
+	}
+	return Translate(q, text, opts)
+}
+
+// queryOf returns the query a statement holds.
+func queryOf(st ast.Stmt) *ast.Query {
+	switch st := st.(type) {
+	case *ast.QueryStmt:
+		return st.Query
+	case *ast.Create:
+		return st.Query
+	case *ast.Insert:
+		if st.With == nil {
+			return st.Query
+		}
+	}
+	return nil
+}
+
+// Translate translates q. src is the text q's ranges point into (used for
+// generated column names, as Spark names a computed column by its text).
+func Translate(q *ast.Query, src string, opts Options) (res *Result) {
+	t := &tr{opts: opts, src: src, types: map[ast.Node]*Type{}, lambdas: map[*ast.Ident]lamParam{}, relCols: map[ast.Node][]*Type{}}
+	t.model = sema.Analyze(q, opts.Catalog, sema.Options{Source: src})
+	res = &Result{}
+	t.res = res
+	if opts.TimeZone != "" && !strings.EqualFold(opts.TimeZone, "UTC") && opts.TimeZone != "Etc/UTC" && opts.TimeZone != "+00:00" {
+		t.refuse(q, "the session time zone is %s; Thund runs timestamps in UTC only", opts.TimeZone)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			// A translation bug must not take the engine down: refuse
+			// the query, saying so.
+			res.Findings = append(res.Findings, Finding{Range: q.Range, Code: CodeNotPortable, Message: fmt.Sprintf("internal error of the translator: %v", p)})
+		}
+	}()
+	f := t.query(q)
+	res.SQL = f.s
+	res.Map = f.m
+	sort.SliceStable(res.Map, func(i, j int) bool { return res.Map[i].Gen.Start < res.Map[j].Gen.Start })
+	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Start < res.Findings[j].Start })
+	return res
+}
+
+// tr is one translation.
+type tr struct {
+	opts  Options
+	src   string
+	model *sema.Model
+	res   *Result
+	// types are the inferred types of the expressions translated so far.
+	types map[ast.Node]*Type
+	// lambdas are the lambda parameters in scope, by their declaring
+	// identifier.
+	lambdas map[*ast.Ident]lamParam
+	// relCols are the column types of the relations whose columns sema
+	// cannot type (VALUES, generators), by their node.
+	relCols map[ast.Node][]*Type
+	// genTypes are the column types of the last generator translated.
+	genTypes []*Type
+}
+
+// lamParam is a lambda parameter: its type and, when the DuckDB lambda
+// numbers from 1 where Spark numbers from 0, the adjustment to print.
+type lamParam struct {
+	typ    *Type
+	render string
+}
+
+func (t *tr) ansi() bool { return !t.opts.NoANSI }
+
+// refuse records a finding at n.
+func (t *tr) refuse(n ast.Node, format string, args ...any) {
+	r := n.Span()
+	for _, f := range t.res.Findings {
+		if f.Range == r {
+			return
+		}
+	}
+	t.res.Findings = append(t.res.Findings, Finding{Range: r, Code: CodeNotPortable, Message: fmt.Sprintf(format, args...)})
+}
+
+// frag is a piece of generated SQL with its mappings (relative to the
+// piece) and, for an expression, its Spark type.
+type frag struct {
+	s   string
+	m   []Mapping
+	typ *Type
+}
+
+// cat concatenates strings and frags into one frag (with no type).
+func cat(parts ...any) frag {
+	var b strings.Builder
+	var m []Mapping
+	for _, p := range parts {
+		switch p := p.(type) {
+		case string:
+			b.WriteString(p)
+		case frag:
+			off := b.Len()
+			for _, x := range p.m {
+				m = append(m, Mapping{Gen: ast.Range{Start: x.Gen.Start + off, End: x.Gen.End + off}, Src: x.Src})
+			}
+			b.WriteString(p.s)
+		case []frag:
+			for i, x := range p {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				off := b.Len()
+				for _, y := range x.m {
+					m = append(m, Mapping{Gen: ast.Range{Start: y.Gen.Start + off, End: y.Gen.End + off}, Src: y.Src})
+				}
+				b.WriteString(x.s)
+			}
+		default:
+			panic(fmt.Sprintf("cat: %T", p))
+		}
+	}
+	return frag{s: b.String(), m: m}
+}
+
+// at maps the whole of f to n's range and gives it type ty.
+func at(n ast.Node, ty *Type, f frag) frag {
+	f.m = append([]Mapping{{Gen: ast.Range{Start: 0, End: len(f.s)}, Src: n.Span()}}, f.m...)
+	f.typ = ty
+	return f
+}
+
+// join joins frags with sep.
+func join(fs []frag, sep string) frag {
+	parts := make([]any, 0, 2*len(fs))
+	for i, f := range fs {
+		if i > 0 {
+			parts = append(parts, sep)
+		}
+		parts = append(parts, f)
+	}
+	return cat(parts...)
+}
+
+// quoteIdent quotes a DuckDB identifier.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// quoteString quotes a DuckDB string literal.
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// text returns the source text of n, when known.
+func (t *tr) text(n ast.Node) string {
+	r := n.Span()
+	if r.Start >= 0 && r.End <= len(t.src) && r.Start <= r.End {
+		return t.src[r.Start:r.End]
+	}
+	return ast.Format(n)
+}

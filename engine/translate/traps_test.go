@@ -1,0 +1,257 @@
+//go:build duckdb_arrow
+
+package translate_test
+
+import (
+	"database/sql"
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/thund-dev/thund/engine/translate"
+)
+
+// trap is one Spark construct whose DuckDB meaning differs. Spark records
+// what a real Spark 4.1.4 server (Spark Connect, ANSI mode and UTC, the
+// defaults) returned for the query: its schema (Spark's type names) and
+// rows, or its error class. The translated query must give the same on
+// DuckDB, or the translation must refuse it (finding).
+type trap struct {
+	name, query string
+	// types and rows are Spark's result: the columns' Spark types and
+	// each row's values (NULL, numbers as Spark prints them, strings
+	// unquoted, arrays as [a, b], dates yyyy-MM-dd, timestamps
+	// yyyy-MM-dd HH:mm:ss).
+	types []string
+	rows  [][]string
+	// errClass is the error class Spark raised (no rows then).
+	errClass string
+	// finding, when set, is a word of the finding the translation must
+	// raise; spark then notes what Spark does differently.
+	finding string
+	spark   string
+}
+
+// The facts below were read from a Spark 4.1.4 Connect server
+// (scripts/spark.sh) with spark.sql("...").collect() on 2026-12-02.
+var traps = []trap{
+	{name: "double-quoted string", query: `SELECT "DELETE" AS s`, types: []string{"string"}, rows: [][]string{{"DELETE"}}},
+	{name: "double-quoted string compared", query: `SELECT count(*) AS n FROM VALUES ('DELETE'), ('x') t(s) WHERE s != "DELETE"`, types: []string{"bigint"}, rows: [][]string{{"1"}}},
+	{name: "typed literals", query: `SELECT DATE '2024-02-28' + 1 AS d, TIMESTAMP '2024-01-01 10:00:00' AS ts, 100L AS l, 1.5D AS dd, 2Y AS y, 1.5BD AS bd, typeof(1.5) AS t15, typeof(100L) AS tl`,
+		types: []string{"date", "timestamp", "bigint", "double", "tinyint", "decimal(2,1)", "string", "string"},
+		rows:  [][]string{{"2024-02-29", "2024-01-01 10:00:00", "100", "1.5", "2", "1.5", "decimal(2,1)", "bigint"}}},
+	{name: "binary literal and day interval", query: `SELECT hex(X'1F') AS h, INTERVAL 2 DAYS + DATE '2024-01-01' AS d`, types: []string{"string", "date"}, rows: [][]string{{"1F", "2024-01-03"}}},
+	{name: "arr[i] counts from 0", query: `SELECT array(10, 20, 30)[0] AS a, array(10, 20, 30)[2] AS b`, types: []string{"int", "int"}, rows: [][]string{{"10", "30"}}},
+	{name: "arr[i] out of bounds", query: `SELECT array(1, 2, 3)[5] AS a`, errClass: "INVALID_ARRAY_INDEX"},
+	{name: "element_at counts from 1", query: `SELECT element_at(array(1, 2, 3), 1) AS a, element_at(array(1, 2, 3), -1) AS b, try_element_at(array(1, 2, 3), 5) AS c`, types: []string{"int", "int", "int"}, rows: [][]string{{"1", "3", "NULL"}}},
+	{name: "element_at out of bounds", query: `SELECT element_at(array(1, 2, 3), 5) AS a`, errClass: "INVALID_ARRAY_INDEX_IN_ELEMENT_AT"},
+	{name: "element_at 0", query: `SELECT element_at(array(1, 2, 3), 0) AS a`, errClass: "INVALID_INDEX_OF_ZERO"},
+	{name: "map lookups", query: `SELECT element_at(map('a', 1), 'b') AS a, map('a', 1)['a'] AS b, map('a', 1)['z'] AS c`, types: []string{"int", "int", "int"}, rows: [][]string{{"NULL", "1", "NULL"}}},
+	{name: "NULLs first ascending", query: `SELECT x FROM VALUES (2), (NULL), (1) t(x) ORDER BY x`, types: []string{"int"}, rows: [][]string{{"NULL"}, {"1"}, {"2"}}},
+	{name: "NULLs last descending", query: `SELECT x FROM VALUES (2), (NULL), (1) t(x) ORDER BY x DESC`, types: []string{"int"}, rows: [][]string{{"2"}, {"1"}, {"NULL"}}},
+	{name: "CAST truncates", query: `SELECT CAST(1.5 AS INT) AS a, CAST(-1.5 AS INT) AS b, CAST(2.7D AS BIGINT) AS c, CAST(' 12 ' AS INT) AS d`, types: []string{"int", "int", "bigint", "int"}, rows: [][]string{{"1", "-1", "2", "12"}}},
+	{name: "CAST of a fraction string", query: `SELECT CAST('1.5' AS INT) AS a`, errClass: "CAST_INVALID_INPUT"},
+	{name: "CAST of a bad string", query: `SELECT CAST('abc' AS INT) AS a`, errClass: "CAST_INVALID_INPUT"},
+	{name: "CAST of an exponent string", query: `SELECT CAST('1e2' AS INT) AS a`, errClass: "CAST_INVALID_INPUT"},
+	{name: "TRY_CAST", query: `SELECT TRY_CAST('abc' AS INT) AS a, TRY_CAST('1.5' AS INT) AS b`, types: []string{"int", "int"}, rows: [][]string{{"NULL", "NULL"}}},
+	{name: "CAST overflow", query: `SELECT CAST(3000000000 AS INT) AS a`, errClass: "CAST_OVERFLOW"},
+	{name: "division and DIV", query: `SELECT 7 / 2 AS a, 7 DIV 2 AS b, -7 DIV 2 AS c, CAST(14.50 AS DECIMAL(4,2)) / 3 AS d, typeof(7 / 2) AS ta, typeof(7 DIV 2) AS tb, typeof(CAST(14.50 AS DECIMAL(4,2)) / 3) AS td`,
+		types: []string{"double", "bigint", "bigint", "decimal(8,6)", "string", "string", "string"},
+		rows:  [][]string{{"3.5", "3", "-3", "4.833333", "double", "bigint", "decimal(8,6)"}}},
+	{name: "divide by zero", query: `SELECT 1 / 0 AS a`, errClass: "DIVIDE_BY_ZERO"},
+	{name: "try_divide by zero", query: `SELECT try_divide(1, 0) AS a`, types: []string{"double"}, rows: [][]string{{"NULL"}}},
+	{name: "double divide by zero", query: `SELECT 1.0D / 0 AS a`, errClass: "DIVIDE_BY_ZERO"},
+	{name: "remainder by zero", query: `SELECT 7 % 0 AS a`, errClass: "REMAINDER_BY_ZERO"},
+	{name: "DIV by zero", query: `SELECT 7 DIV 0 AS a`, errClass: "DIVIDE_BY_ZERO"},
+	{name: "sum of INT is BIGINT", query: `SELECT sum(x) AS s, typeof(sum(x)) AS ts, avg(x) AS a, typeof(avg(x)) AS ta FROM VALUES (1), (2) t(x)`,
+		types: []string{"bigint", "string", "double", "string"}, rows: [][]string{{"3", "bigint", "1.5", "double"}}},
+	{name: "sum and avg of decimals", query: `SELECT sum(d) AS s, typeof(sum(d)) AS ts, avg(d) AS a, typeof(avg(d)) AS ta FROM (SELECT CAST(x AS DECIMAL(10,2)) AS d FROM VALUES (1.25), (2.5) t(x))`,
+		types: []string{"decimal(20,2)", "string", "decimal(14,6)", "string"}, rows: [][]string{{"3.75", "decimal(20,2)", "1.875000", "decimal(14,6)"}}},
+	{name: "integer overflow", query: `SELECT 2147483647 + 1 AS a`, errClass: "ARITHMETIC_OVERFLOW"},
+	{name: "try_add overflow", query: `SELECT try_add(2147483647, 1) AS a`, types: []string{"int"}, rows: [][]string{{"NULL"}}},
+	{name: "substring position 0", query: `SELECT substring('hello', 0, 2) AS a, substring('hello', 1, 2) AS b, substring('hello', -3, 2) AS c, substring('hello', 2) AS d, substring('hello', 2, -1) AS e, substr('hello', 0) AS f`,
+		types: []string{"string", "string", "string", "string", "string", "string"}, rows: [][]string{{"he", "he", "ll", "ello", "", "hello"}}},
+	{name: "split takes a regex", query: `SELECT split('a,b,,c,', ',') AS a, split('a1b22c', '[0-9]+') AS b, split('abc', '') AS c`,
+		types: []string{"array<string>", "array<string>", "array<string>"}, rows: [][]string{{"[a, b, , c, ]", "[a, b, c]", "[a, b, c]"}}},
+	{name: "regexp functions", query: `SELECT regexp_extract('ab12', '([a-z]+)([0-9]+)', 2) AS a, regexp_extract('x', '([0-9]+)', 1) AS b, regexp_replace('a-b-c', '-', '+') AS c, regexp_replace('ab12', '([a-z]+)([0-9]+)', '$2$1') AS d, 'abc' RLIKE 'b' AS e, regexp_extract('ab12', '([a-z]+)([0-9]+)') AS f`,
+		types: []string{"string", "string", "string", "string", "boolean", "string"}, rows: [][]string{{"12", "", "a+b+c", "12ab", "true", "ab"}}},
+	{name: "Java lookaround refused", query: `SELECT split('a1b', '(?=b)') AS a`, finding: "lookaround", spark: "[a1, b]"},
+	{name: "Java datetime patterns", query: `SELECT date_format(TIMESTAMP '2024-03-05 07:08:09', 'yyyy-MM-dd HH:mm:ss') AS a, date_format(TIMESTAMP '2024-03-05 07:08:09', 'dd/MM/yy') AS b, date_format(TIMESTAMP '2024-03-05 17:08:09', 'EEE, MMM d h:mm a') AS c, to_date('05/03/2024', 'dd/MM/yyyy') AS d, to_timestamp('2024-03-05 07:08', 'yyyy-MM-dd HH:mm') AS e, to_date('2024-03-05') AS f`,
+		types: []string{"string", "string", "string", "date", "timestamp", "date"}, rows: [][]string{{"2024-03-05 07:08:09", "05/03/24", "Tue, Mar 5 5:08 PM", "2024-03-05", "2024-03-05 07:08:00", "2024-03-05"}}},
+	{name: "datetime pattern letter refused", query: `SELECT date_format(DATE '2024-03-05', 'QQQ') AS q`, finding: "QQQ", spark: "Q1"},
+	{name: "to_date of a bad string", query: `SELECT to_date('not-a-date') AS a`, errClass: "CAST_INVALID_INPUT"},
+	{name: "size of NULL", query: `SELECT size(CAST(NULL AS ARRAY<INT>)) AS a, size(array(1, 2)) AS b, size(map('a', 1)) AS c`, types: []string{"int", "int", "int"}, rows: [][]string{{"NULL", "2", "1"}}},
+	{name: "concat and concat_ws NULLs", query: `SELECT concat('a', NULL) AS a, concat('a', 'b', 1) AS b, concat_ws('-', 'a', NULL, 'b') AS c, concat_ws('-', array('a', NULL, 'b'), 'c') AS d, concat(array(1), array(2)) AS e`,
+		types: []string{"string", "string", "string", "string", "array<int>"}, rows: [][]string{{"NULL", "ab1", "a-b", "a-b-c", "[1, 2]"}}},
+	{name: "round HALF_UP and bround HALF_EVEN", query: `SELECT round(2.5) AS a, round(-2.5) AS b, round(2.345, 2) AS c, bround(2.5) AS d, bround(3.5) AS e, round(2.5D) AS f, bround(2.5D) AS g, round(-0.5D) AS h`,
+		types: []string{"decimal(2,0)", "decimal(2,0)", "decimal(4,2)", "decimal(2,0)", "decimal(2,0)", "double", "double", "double"},
+		rows:  [][]string{{"3", "-3", "2.35", "2", "4", "3", "2", "-1"}}},
+	{name: "pmod and % with negatives", query: `SELECT pmod(-7, 3) AS a, -7 % 3 AS b, 7 % -3 AS c, pmod(7, -3) AS d, mod(-7, 3) AS e`,
+		types: []string{"int", "int", "int", "int", "int"}, rows: [][]string{{"2", "-1", "1", "1", "-1"}}},
+	{name: "lpad with a negative length, locate from NULL", query: `SELECT lpad('hi', -1, 'x') AS a, locate('l', 'hello', NULL) AS b`, types: []string{"string", "int"}, rows: [][]string{{"", "0"}}},
+	{name: "string functions", query: `SELECT instr('hello', 'l') AS a, locate('l', 'hello') AS b, locate('l', 'hello', 4) AS c, locate('l', 'hello', 0) AS d, lpad('hi', 5, 'x') AS e, lpad('hello', 3, 'x') AS f, lpad('hi', 5) AS g, lpad('hi', 5, '') AS h, rpad('hi', 5, 'xy') AS i, translate('abcde', 'bd', 'x') AS j, initcap('hELLO wORLD  x') AS k`,
+		types: []string{"int", "int", "int", "int", "string", "string", "string", "string", "string", "string", "string"},
+		rows:  [][]string{{"3", "3", "4", "0", "xxxhi", "hel", "   hi", "hi", "hixyx", "axce", "Hello World  X"}}},
+	{name: "explode", query: `SELECT explode(array(1, 2)) AS x`, types: []string{"int"}, rows: [][]string{{"1"}, {"2"}}},
+	{name: "posexplode", query: `SELECT posexplode(array('a', 'b'))`, types: []string{"int", "string"}, rows: [][]string{{"0", "a"}, {"1", "b"}}},
+	{name: "inline", query: `SELECT inline(array(named_struct('a', 1, 'b', 'x'), named_struct('a', 2, 'b', 'y')))`, types: []string{"int", "string"}, rows: [][]string{{"1", "x"}, {"2", "y"}}},
+	{name: "LATERAL VIEW", query: `SELECT id, x FROM VALUES (1, array(1, 2)), (2, array()) t(id, arr) LATERAL VIEW explode(arr) v AS x`, types: []string{"int", "int"}, rows: [][]string{{"1", "1"}, {"1", "2"}}},
+	{name: "LATERAL VIEW OUTER", query: `SELECT id, x FROM VALUES (1, array(1, 2)), (2, array()) t(id, arr) LATERAL VIEW OUTER explode(arr) v AS x`, types: []string{"int", "int"}, rows: [][]string{{"1", "1"}, {"1", "2"}, {"2", "NULL"}}},
+	{name: "explode a map", query: `SELECT explode(map('a', 1, 'b', 2))`, types: []string{"string", "int"}, rows: [][]string{{"a", "1"}, {"b", "2"}}},
+	{name: "higher-order functions", query: `SELECT transform(array(1, 2, 3), x -> x * 10) AS a, transform(array(1, 2, 3), (x, i) -> x + i) AS b, filter(array(1, 2, 3, 4), x -> x % 2 = 0) AS c, exists(array(1, 2), x -> x > 1) AS d, exists(array(1, NULL), x -> x > 1) AS e, forall(array(1, 2), x -> x > 0) AS f, aggregate(array(1, 2, 3), 0, (acc, x) -> acc + x) AS g, aggregate(array(1, 2, 3), 0, (acc, x) -> acc + x, acc -> acc * 10) AS h`,
+		types: []string{"array<int>", "array<int>", "array<int>", "boolean", "boolean", "boolean", "int", "int"},
+		rows:  [][]string{{"[10, 20, 30]", "[1, 3, 5]", "[2, 4]", "true", "NULL", "true", "6", "60"}}},
+	{name: "named_struct, struct and maps", query: `SELECT named_struct('a', 1, 'b', 'x').b AS a, map('a', 1, 'b', 2)['b'] AS b, map_keys(map('a', 1)) AS c, struct(1 AS a, 'x' AS b).a AS d`,
+		types: []string{"string", "int", "array<string>", "int"}, rows: [][]string{{"x", "2", "[a]", "1"}}},
+	{name: "collect_list and collect_set skip NULLs", query: `SELECT g, sort_array(collect_list(x)) AS l, sort_array(collect_set(x)) AS s FROM VALUES (1, 2), (1, NULL), (1, 1), (1, 2), (2, NULL) t(g, x) GROUP BY g ORDER BY g`,
+		types: []string{"int", "array<int>", "array<int>"}, rows: [][]string{{"1", "[1, 2, 2]", "[1, 2]"}, {"2", "[]", "[]"}}},
+	{name: "count(DISTINCT a, b)", query: `SELECT count(DISTINCT a, b) AS n FROM VALUES (1, 1), (1, 1), (1, NULL), (2, 1) t(a, b)`, types: []string{"bigint"}, rows: [][]string{{"2"}}},
+	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
+	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
+}
+
+func openDuck(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	for _, m := range translate.Macros() {
+		if _, err := db.Exec(m); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
+	return db
+}
+
+func TestTraps(t *testing.T) {
+	db := openDuck(t)
+	for _, tc := range traps {
+		t.Run(tc.name, func(t *testing.T) {
+			r := translate.TranslateText(tc.query, translate.Options{})
+			if tc.finding != "" {
+				if len(r.Findings) == 0 {
+					t.Fatalf("no finding; Spark gives %s, the translation %s", tc.spark, r.SQL)
+				}
+				if !strings.Contains(r.Findings[0].Message, tc.finding) {
+					t.Fatalf("finding %q does not mention %q", r.Findings[0].Message, tc.finding)
+				}
+				return
+			}
+			if len(r.Findings) > 0 {
+				t.Fatalf("refused: %s at %q", r.Findings[0].Message, tc.query[r.Findings[0].Start:r.Findings[0].End])
+			}
+			types, rows, err := query(db, r.SQL)
+			if tc.errClass != "" {
+				if err == nil {
+					t.Fatalf("no error, Spark raises %s; got %v (SQL %s)", tc.errClass, rows, r.SQL)
+				}
+				msg, _, _ := r.Explain(err.Error())
+				if !strings.HasPrefix(msg, "["+tc.errClass+"]") {
+					t.Fatalf("error %q, Spark raises %s", msg, tc.errClass)
+				}
+				if strings.Contains(msg, "thund") || strings.Contains(msg, "LINE ") {
+					t.Fatalf("the message shows internals: %q", msg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%v\nSQL: %s", err, r.SQL)
+			}
+			if strings.Join(types, ", ") != strings.Join(tc.types, ", ") {
+				t.Errorf("types %v, Spark's %v\nSQL: %s", types, tc.types, r.SQL)
+			}
+			want := tc.rows
+			if !strings.Contains(tc.query, "ORDER BY") {
+				// Without ORDER BY neither engine promises an order.
+				rows, want = sorted(rows), sorted(want)
+			}
+			if fmt.Sprint(rows) != fmt.Sprint(want) {
+				t.Errorf("rows %v, Spark's %v\nSQL: %s", rows, want, r.SQL)
+			}
+		})
+	}
+}
+
+// sorted returns the rows in text order.
+func sorted(rows [][]string) [][]string {
+	out := append([][]string(nil), rows...)
+	sort.Slice(out, func(i, j int) bool { return strings.Join(out[i], "\x00") < strings.Join(out[j], "\x00") })
+	return out
+}
+
+// query runs q and returns its columns' Spark types and its rows as text.
+func query(db *sql.DB, q string) ([]string, [][]string, error) {
+	rs, err := db.Query(q)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rs.Close()
+	cols, err := rs.ColumnTypes()
+	if err != nil {
+		return nil, nil, err
+	}
+	types := make([]string, len(cols))
+	for i, c := range cols {
+		types[i] = translate.SparkType(c.DatabaseTypeName())
+	}
+	var out [][]string
+	for rs.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			return nil, nil, err
+		}
+		row := make([]string, len(vals))
+		for i, v := range vals {
+			row[i] = text(v, types[i])
+		}
+		out = append(out, row)
+	}
+	return types, out, rs.Err()
+}
+
+// text prints a value as the trap table writes Spark's.
+func text(v any, typ string) string {
+	switch v := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return v
+	case bool:
+		return strconv.FormatBool(v)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(v), 'g', -1, 32)
+	case time.Time:
+		if typ == "date" {
+			return v.UTC().Format("2006-01-02")
+		}
+		return v.UTC().Format("2006-01-02 15:04:05")
+	case duckdb.Decimal:
+		r := new(big.Rat).SetFrac(v.Value, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(v.Scale)), nil))
+		return r.FloatString(int(v.Scale))
+	case []any:
+		elem := strings.TrimSuffix(strings.TrimPrefix(typ, "array<"), ">")
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = text(x, elem)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case *big.Int:
+		return v.String()
+	}
+	return fmt.Sprint(v)
+}
