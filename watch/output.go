@@ -222,9 +222,22 @@ func (o *output) diagnostics(prev, next *analysis.Snapshot) {
 		return
 	}
 	var lines []string
+	gone := map[string]int{}
+	var goneFiles []string
 	for _, d := range removed {
+		if deleted(prev, next, d.Loc.File) {
+			// Not fixed: its file is gone, and its diagnostics with it.
+			if gone[d.Loc.File] == 0 {
+				goneFiles = append(goneFiles, d.Loc.File)
+			}
+			gone[d.Loc.File]++
+			continue
+		}
 		p := report.Locate(prev, d.Loc)
 		lines = append(lines, fmt.Sprintf("%sfixed %s:%d:%d: %s: %s [%s]%s", o.style(ansiGreen), d.Loc.File, p.Line, p.Column, d.Severity, oneLine(d.Message), d.Code, o.style(ansiReset)))
+	}
+	for _, f := range goneFiles {
+		lines = append(lines, fmt.Sprintf("%s%s was deleted: its %s went with it%s", o.style(ansiDim), f, plural(gone[f], "diagnostic"), o.style(ansiReset)))
 	}
 	for _, d := range added {
 		p := report.Locate(next, d.Loc)
@@ -240,6 +253,15 @@ func (o *output) diagnostics(prev, next *analysis.Snapshot) {
 		lines = append(lines, fmt.Sprintf("%s:%d:%d: %s%s%s: %s [%s]", d.Loc.File, p.Line, p.Column, o.style(col), d.Severity, o.style(ansiReset), msg, d.Code))
 	}
 	o.text(lines...)
+}
+
+// deleted reports whether file, which prev had, is gone from next.
+func deleted(prev, next *analysis.Snapshot, file string) bool {
+	if _, ok := prev.Text(file); !ok {
+		return false
+	}
+	_, ok := next.Text(file)
+	return !ok
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
@@ -476,15 +498,24 @@ func (o *output) statusLine(j *job, elapsed time.Duration) string {
 		}
 	}
 	const shown = 6
+	if skipped > 0 && skipped == len(j.res.Order) {
+		// Nothing ran: say so, rather than "re-ran" a list of skips.
+		var names []string
+		for _, k := range j.res.Order {
+			names = append(names, j.res.Datasets[k].Name)
+		}
+		if len(names) > shown {
+			names = append(names[:shown], fmt.Sprintf("and %d more", len(names)-shown))
+		}
+		fmt.Fprintf(&b, "%s- nothing ran%s: %s skipped (%s), for the reasons above", o.style(ansiDim), o.style(ansiReset), plural(skipped, "dataset"), strings.Join(names, ", "))
+		return b.String()
+	}
 	if len(parts) > shown {
 		parts = append(parts[:shown], fmt.Sprintf("and %d more", len(parts)-shown))
 	}
 	mark := o.style(ansiGreen) + "✓" + o.style(ansiReset)
-	switch {
-	case failed > 0:
+	if failed > 0 {
 		mark = o.style(ansiRed) + "✗" + o.style(ansiReset)
-	case skipped > 0 && skipped == len(j.res.Order):
-		mark = o.style(ansiDim) + "-" + o.style(ansiReset) // nothing ran
 	}
 	fmt.Fprintf(&b, "%s %s %s: %s in %s", mark, verb, plural(len(j.res.Order), "dataset"), strings.Join(parts, ", "), fmtDuration(elapsed))
 	return b.String()

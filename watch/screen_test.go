@@ -1,13 +1,17 @@
 package watch
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/preview"
 )
 
@@ -96,3 +100,98 @@ func TestTablesFitTheTerminal(t *testing.T) {
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
+
+// textWatch runs watch mode on dir with text output; lines waits for a
+// line containing want and returns the output so far.
+type textWatch struct {
+	t      *testing.T
+	out    *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func startText(t *testing.T, dir string) *textWatch {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &textWatch{t: t, out: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		w.done <- Run(ctx, Options{Dir: dir, Out: w.out, Warn: w.out, Debounce: 30 * time.Millisecond, Engine: engine.Options{Threads: 1}})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-w.done:
+		case <-time.After(wait):
+			t.Error("watch mode did not stop")
+		}
+	})
+	return w
+}
+
+// waitFor returns the output once it holds want n times.
+func (w *textWatch) waitFor(want string, n int) string {
+	w.t.Helper()
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		if s := w.out.String(); strings.Count(s, want) >= n {
+			return s
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.t.Fatalf("no %q (x%d) within %s:\n%s", want, n, wait, w.out.String())
+	return ""
+}
+
+func writeIn(t *testing.T, dir, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWatchStatusLines: a run where everything was skipped says nothing
+// ran; a deleted file's diagnostics are not "fixed"; breaking a cycle
+// says the pipeline is valid again.
+func TestWatchStatusLines(t *testing.T) {
+	dir := t.TempDir()
+	writeIn(t, dir, "a.sql", "SELECT 1 AS x\n")
+	writeIn(t, dir, "b.sql", "SELECT x FROM a\n")
+	writeIn(t, dir, "broken.sql", "SELECT * FROM no_such_table\n")
+	w := startText(t, dir)
+	out := w.waitFor("start (", 1)
+	writeIn(t, dir, "a.sql", "SELECT x FROM b\n")
+	out = w.waitFor("fix the cycle first", 1)
+	writeIn(t, dir, "a.sql", "SELECT 1 AS x\n")
+	out = w.waitFor("a.sql: the cycle is gone and the pipeline is valid again", 1)
+	if strings.Contains(out, noChange) {
+		t.Errorf("fixing the cycle printed %q:\n%s", noChange, out)
+	}
+	if err := os.Remove(filepath.Join(dir, "broken.sql")); err != nil {
+		t.Fatal(err)
+	}
+	out = w.waitFor("broken.sql was deleted: its 1 diagnostic went with it", 1)
+	if strings.Contains(out, "fixed broken.sql") {
+		t.Errorf("a deleted file's diagnostic is called fixed:\n%s", out)
+	}
+
+	dir = t.TempDir()
+	writeIn(t, dir, "only.sql", "SELECT * FROM no_such_table\n")
+	out = startText(t, dir).waitFor("start (", 1)
+	if !strings.Contains(out, "- nothing ran: 1 dataset skipped (only), for the reasons above") || strings.Contains(out, "ran 1 dataset") {
+		t.Errorf("an all-skipped run:\n%s", out)
+	}
+}
+
+// TestWatchRefusesAFolderWithoutPipeline: watch mode in a folder with no
+// spec, thund.yaml or .sql file refuses, as --check does.
+func TestWatchRefusesAFolderWithoutPipeline(t *testing.T) {
+	dir := t.TempDir()
+	writeIn(t, dir, "notes.txt", "not a pipeline\n")
+	err := Run(context.Background(), Options{Dir: dir, Out: &syncBuffer{}, Warn: &syncBuffer{}})
+	if err == nil || !strings.Contains(err.Error(), "holds no pipeline") {
+		t.Fatalf("got %v, want a refusal", err)
+	}
+	if err := Run(context.Background(), Options{Dir: t.TempDir(), Out: &syncBuffer{}, Warn: &syncBuffer{}}); err == nil {
+		t.Fatal("an empty folder is watched")
+	}
+}

@@ -170,6 +170,9 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	if !isPipeline(snap) {
+		return fmt.Errorf("%s holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file; give the pipeline's folder (or create a .sql file there first)", o.Dir)
+	}
 	opts := Limits(o.Engine, snap.Project.Config)
 	if opts.QueryTimeout == 0 {
 		opts.QueryTimeout = DefaultQueryTimeout
@@ -215,6 +218,21 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
+// isPipeline reports whether a folder has something of a pipeline: a
+// spec, a thund.yaml or a .sql file. Watching anything else (a home
+// folder, a mistyped path) would only watch files that never run.
+func isPipeline(snap *analysis.Snapshot) bool {
+	if snap.Project.HasSpec || snap.Project.ConfigFile != "" {
+		return true
+	}
+	for _, f := range snap.Files {
+		if strings.HasSuffix(strings.ToLower(f), ".sql") {
+			return true
+		}
+	}
+	return false
+}
+
 // dsState is what the session holds for a dataset: the hash it was last
 // run with and how that run ended.
 type dsState struct {
@@ -240,6 +258,9 @@ type reconciler struct {
 	names  map[string]string
 	// pages holds the last preview page printed per dataset key.
 	pages map[string]*preview.Page
+	// cycle is set while the newest snapshot planned has a cycle, so
+	// the batch that breaks it can say the pipeline is valid again.
+	cycle bool
 	// opened are the limits the session was opened with (Limits of
 	// Options.Engine and thund.yaml), limits those of the newest
 	// snapshot: the session keeps the first, so a change is reported,
@@ -530,15 +551,22 @@ func (r *reconciler) startJob(snap *analysis.Snapshot, hashes map[string]string,
 	g := snap.Pipeline.Graph()
 	order, err := g.TopoOrder()
 	if err != nil {
+		r.cycle = true
 		j.note = fmt.Sprintf("cannot run: %v; fix the cycle first", err)
 		r.report(j)
 		return nil
 	}
+	wasCycle := r.cycle
+	r.cycle = false
 	j.only = plan(g, hashes, r.state)
 	if len(j.only) == 0 {
-		j.note = noChange
-		if len(j.removed) > 0 {
+		switch {
+		case wasCycle:
+			j.note = "the cycle is gone and the pipeline is valid again; every dataset is as it last ran, so nothing to re-run"
+		case len(j.removed) > 0:
 			j.note = "nothing to re-run"
+		default:
+			j.note = noChange
 		}
 		r.report(j)
 		return nil
