@@ -95,9 +95,11 @@ func (s *Server) sparkDryRun(ctx context.Context, params json.RawMessage) (any, 
 	if remote == "" {
 		return nil, jsonrpc2.Errorf(RequestFailed, "no Spark Connect server configured: set thund.sparkRemote in the editor, or spark.remote in thund.yaml (e.g. sc://127.0.0.1:15002)")
 	}
-	backend := ir.Spark41
-	if cfg.SparkVersion == "4.2" {
-		backend = ir.Spark42
+	// thund.yaml's Spark version (spark.version, else its backends);
+	// spark-4.1, the default's, when it names none.
+	backend, named := cfg.SparkBackend()
+	if !named {
+		backend = ir.Spark41
 	}
 	out := &SparkDryRunResult{Remote: remote, Backend: string(backend), Problems: []SparkProblem{}}
 	texts := map[string]string{}

@@ -266,13 +266,22 @@ func SparkBackendOf(version string) (ir.Backend, bool) {
 	return "", false
 }
 
-// SparkBackend is the Spark backend a push targets: that of
-// `spark.version`, the newest supported when it is not set.
-func (c Config) SparkBackend() ir.Backend {
+// SparkBackend is the Spark backend thund.yaml says a push targets: that
+// of `spark.version`, else the newest Spark backend `backends` lists. It
+// is false when thund.yaml says neither: a push then lowers for the
+// server's own version (and for the newest supported when it cannot tell).
+func (c Config) SparkBackend() (ir.Backend, bool) {
 	if b, ok := SparkBackendOf(c.SparkVersion); ok {
-		return b
+		return b, true
 	}
-	return ir.SparkBackends[len(ir.SparkBackends)-1]
+	for i := len(ir.SparkBackends) - 1; i >= 0; i-- {
+		for _, b := range c.Backends {
+			if b == ir.SparkBackends[i] {
+				return b, true
+			}
+		}
+	}
+	return ir.SparkBackends[len(ir.SparkBackends)-1], false
 }
 
 // CheckedBackends are the backends diagnostics check: `backends` when

@@ -62,22 +62,25 @@ func TestParseConfigDefaults(t *testing.T) {
 	}
 }
 
-// TestSparkBackend: `spark.version` picks the backend a push targets (the
-// newest when not set) and, without `backends`, the one --check checks
-// beside native; `backends` wins when set.
+// TestSparkBackend: `spark.version` picks the backend a push targets (else
+// the newest Spark `backends` lists; when neither says, the newest, and
+// false) and, without `backends`, the one --check checks beside native;
+// `backends` wins when set.
 func TestSparkBackend(t *testing.T) {
 	tests := []struct {
 		text    string
 		push    ir.Backend
 		checked []ir.Backend
 	}{
-		{"", ir.Spark43, nil},
-		{"spark:\n  remote: sc://localhost:15002\n", ir.Spark43, nil},
+		{"", "", nil},
+		{"spark:\n  remote: sc://localhost:15002\n", "", nil},
 		{"spark:\n  version: \"4.1\"\n", ir.Spark41, []ir.Backend{ir.Native, ir.Spark41}},
 		{"spark:\n  version: \"4.2\"\n", ir.Spark42, []ir.Backend{ir.Native, ir.Spark42}},
 		{"spark: {version: 4.3}\n", ir.Spark43, []ir.Backend{ir.Native, ir.Spark43}},
 		{"backends: [native]\nspark:\n  version: \"4.2\"\n", ir.Spark42, []ir.Backend{ir.Native}},
-		{"backends: [spark-4.1]\n", ir.Spark43, []ir.Backend{ir.Spark41}},
+		{"backends: [spark-4.1]\n", ir.Spark41, []ir.Backend{ir.Spark41}},
+		{"backends: [native, spark-4.2, spark-4.1]\n", ir.Spark42, []ir.Backend{ir.Native, ir.Spark42, ir.Spark41}},
+		{"backends: [native]\n", "", []ir.Backend{ir.Native}},
 	}
 	for _, tt := range tests {
 		cfg, diags := ParseConfig("thund.yaml", []byte(tt.text))
@@ -85,8 +88,9 @@ func TestSparkBackend(t *testing.T) {
 			t.Errorf("%q: %v", tt.text, diags)
 			continue
 		}
-		if got := cfg.SparkBackend(); got != tt.push {
-			t.Errorf("%q: SparkBackend() = %s, want %s", tt.text, got, tt.push)
+		got, ok := cfg.SparkBackend()
+		if tt.push == "" && (ok || got != ir.Spark43) || tt.push != "" && (!ok || got != tt.push) {
+			t.Errorf("%q: SparkBackend() = %s, %v; want %q (\"\": the newest, false)", tt.text, got, ok, tt.push)
 		}
 		if got := cfg.CheckedBackends(); !reflect.DeepEqual(got, tt.checked) {
 			t.Errorf("%q: CheckedBackends() = %v, want %v", tt.text, got, tt.checked)

@@ -446,13 +446,13 @@ func sparkLeftOut(o options, snap *analysis.Snapshot) string {
 	return fmt.Sprintf("--spark pushes to %s, which thund.yaml leaves out (backends: [%s]): add %s to `backends:` in thund.yaml to check and push this pipeline, or drop --spark", want, strings.Join(names, ", "), want)
 }
 
-// sparkBackend is the backend of thund.yaml's spark.version (spark-4.1
-// when unset), the one --spark pushes to.
+// sparkBackend is the backend --spark pushes to as thund.yaml says
+// (spark.version, else the newest Spark its backends list), else the
+// default's (spark-4.1); sparkPush then lowers for the server's own
+// version when thund.yaml says none.
 func sparkBackend(snap *analysis.Snapshot) ir.Backend {
-	if v := snap.Project.Config.SparkVersion; v != "" {
-		if b, ok := ir.ParseBackend("spark-" + v); ok {
-			return b
-		}
+	if b, ok := snap.Project.Config.SparkBackend(); ok {
+		return b
 	}
 	return ir.Spark41
 }
