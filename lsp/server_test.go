@@ -147,9 +147,9 @@ func TestDiagnosticsFollowEdits(t *testing.T) {
 func TestUnknownMethodAndExit(t *testing.T) {
 	c := startServer(t)
 	var out any
-	_, err := c.conn.Call(context.Background(), "textDocument/signatureHelp", map[string]any{}, &out)
+	_, err := c.conn.Call(context.Background(), "thund/noSuchRequest", map[string]any{}, &out)
 	if err == nil || !strings.Contains(err.Error(), "method not found") {
-		t.Fatalf("signatureHelp: err = %v, want method not found", err)
+		t.Fatalf("thund/noSuchRequest: err = %v, want method not found", err)
 	}
 	// A request with a bad URI is an error answer, not a crash.
 	_, err = c.conn.Call(context.Background(), "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": "not a uri"}, "position": map[string]any{"line": 0, "character": 0}}, &out)
