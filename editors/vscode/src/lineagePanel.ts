@@ -1,5 +1,7 @@
 // The lineage panel: the pipeline graph from thund/graph, with each
-// dataset's error count, kept live on saves and diagnostics changes.
+// dataset's error count, kept live on saves and diagnostics changes; and,
+// from thund/lineage, each dataset's columns, which the webview expands
+// and whose upstream and downstream it highlights.
 
 import * as vscode from 'vscode';
 
@@ -8,6 +10,7 @@ import { errorText, ThundServer } from './server';
 import { LINEAGE_CSS, BASE_CSS } from './styles';
 import { anchorOf, rootOf, toPath } from './pipelines';
 import { webviewHtml } from './previewPanel';
+import { COLUMN_CSS, type ColumnsInbound } from './columnLineage';
 
 /** Error diagnostics per graph node (keyed by the node's file and line span). */
 export function errorsByNode(graph: GraphResult): Record<string, number> {
@@ -75,7 +78,7 @@ export class LineagePanel {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extensionUri, 'dist', 'webview')] },
     );
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, 'lineage.js', 'Lineage', BASE_CSS + LINEAGE_CSS);
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, 'lineage.js', 'Lineage', BASE_CSS + LINEAGE_CSS + COLUMN_CSS);
     this.panel.webview.onDidReceiveMessage((m: LineageOutbound) => this.onMessage(m), undefined, this.disposables);
     this.panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
   }
@@ -99,7 +102,7 @@ export class LineagePanel {
     }
   }
 
-  private post(m: LineageInbound): void {
+  private post(m: LineageInbound | ColumnsInbound): void {
     void this.panel.webview.postMessage(m);
   }
 
@@ -114,6 +117,10 @@ export class LineagePanel {
       .then((graph) => {
         this.panel.title = `Lineage: ${graph.pipeline}`;
         this.post({ type: 'graph', graph, errors: errorsByNode(graph), phases: LineagePanel.phases.get(this.root) ?? {} });
+        // A server without thund/lineage (an older thund-lsp) leaves the
+        // graph at the dataset level.
+        if (!this.server.requests().includes('thund/lineage')) return;
+        return this.server.lineage(anchorOf(this.root)).then((result) => this.post({ type: 'columns', result }));
       })
       .catch((e: unknown) => this.post({ type: 'error', message: errorText(e) }));
   }

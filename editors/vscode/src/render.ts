@@ -601,7 +601,7 @@ export function renderLineage(
         ? `<text class="phase" x="${r1(p.x + NODE_W - 8)}" y="${r1(p.y + 36)}" text-anchor="end">${escapeHtml(phase)}</text>`
         : '';
       return (
-        `<g class="${cls}"${attrs}><title>${escapeHtml(n.name)} (${escapeHtml(kindLabel(n.kind))})</title>` +
+        `<g class="${cls}" data-id="${escapeHtml(n.id)}"${attrs}><title>${escapeHtml(n.name)} (${escapeHtml(kindLabel(n.kind))})</title>` +
         `<rect class="box" x="${r1(p.x)}" y="${r1(p.y)}" width="${NODE_W}" height="${NODE_H}" rx="6"></rect>` +
         `<text class="name" x="${r1(p.x + 10)}" y="${r1(p.y + 19)}">${escapeHtml(truncate(n.name, 21))}</text>` +
         `<text class="kind" x="${r1(p.x + 10)}" y="${r1(p.y + 36)}">${escapeHtml(kindLabel(n.kind))}</text>` +

@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 
 import type { GraphResult, PreviewParams, PreviewResult, RunParams, RunResult } from './protocol';
+import type { LineageResult } from './columnLineage';
 import { isTrusted } from './trust';
 
 const RUNNING_COMMANDS = new Set(['thund.preview', 'thund.runDownstream', 'thund.sparkDryRun']);
@@ -175,6 +176,12 @@ export class ThundServer implements vscode.Disposable {
   async graph(uri: string, token?: CancellationToken): Promise<GraphResult> {
     const c = await this.need();
     return send<GraphResult>(c, 'thund/graph', { uri }, token);
+  }
+
+  /** thund/lineage: the column-level graph of the pipeline holding uri. */
+  async lineage(uri: string, token?: CancellationToken): Promise<LineageResult> {
+    const c = await this.need();
+    return send<LineageResult>(c, 'thund/lineage', { uri }, token);
   }
 
   async preview(params: PreviewParams, token?: CancellationToken): Promise<PreviewResult> {

@@ -290,7 +290,7 @@ describe('lineage', () => {
     assert.match(svg, />2 errors</);
     assert.equal((svg.match(/<path class="edge/g) ?? []).length, 10);
     // sources are drawn but not clickable
-    assert.match(svg, /<g class="node kind-source"><title>orders \(source\)/);
+    assert.match(svg, /<g class="node kind-source" data-id="source:orders"><title>orders \(source\)/);
   });
 
   it('marks streaming reads', () => {
