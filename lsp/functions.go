@@ -50,6 +50,8 @@ type FunctionCatalog struct {
 	SparkVersion string          `json:"spark_version"`
 	Functions    []SparkFunction `json:"functions"`
 	byName       map[string]*SparkFunction
+	itemsOnce    sync.Once
+	items        []protocol.CompletionItem
 }
 
 // Lookup returns the function of that name (any case), or nil.
@@ -233,28 +235,64 @@ func isIdentFunction(name string) bool {
 }
 
 // functionItems are the completion items of the catalog's named
-// functions.
+// functions, built once per catalog. Their documentation comes with
+// completionItem/resolve (resolveCompletion), so that a completion in a
+// select list does not send every function's documentation.
 func functionItems(c *FunctionCatalog) []protocol.CompletionItem {
 	if c == nil {
 		return nil
 	}
-	out := make([]protocol.CompletionItem, 0, len(c.Functions))
-	for i := range c.Functions {
-		f := &c.Functions[i]
-		if !isIdentFunction(f.Name) {
+	c.itemsOnce.Do(func() {
+		c.items = make([]protocol.CompletionItem, 0, len(c.Functions))
+		for i := range c.Functions {
+			f := &c.Functions[i]
+			if !isIdentFunction(f.Name) {
+				continue
+			}
+			detail := ""
+			if len(f.Usages) > 0 {
+				detail = f.Usages[0].Signature
+			}
+			c.items = append(c.items, protocol.CompletionItem{
+				Label: f.Name, Kind: protocol.CompletionItemKindFunction, Detail: detail,
+				SortText: "~" + f.Name, // after columns
+				Data:     functionItemData{Function: f.Name, Spark: c.SparkVersion},
+			})
+		}
+	})
+	return c.items
+}
+
+// functionItemData is the data of a function's completion item: which
+// function of which catalog, for completionItem/resolve.
+type functionItemData struct {
+	Function string `json:"function"`
+	Spark    string `json:"spark"`
+}
+
+// resolveCompletion answers completionItem/resolve: a function's item
+// gets its documentation; any other item comes back as it was.
+func (s *Server) resolveCompletion(_ context.Context, params json.RawMessage) (any, error) {
+	var item protocol.CompletionItem
+	if err := decode(params, &item); err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Data *functionItemData `json:"data"`
+	}
+	if json.Unmarshal(params, &raw) != nil || raw.Data == nil || raw.Data.Function == "" {
+		return item, nil
+	}
+	cs, _ := loadCatalogs()
+	for _, c := range cs {
+		if c.SparkVersion != raw.Data.Spark {
 			continue
 		}
-		detail := ""
-		if len(f.Usages) > 0 {
-			detail = f.Usages[0].Signature
+		if f := c.Lookup(raw.Data.Function); f != nil {
+			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f)}
 		}
-		out = append(out, protocol.CompletionItem{
-			Label: f.Name, Kind: protocol.CompletionItemKindFunction, Detail: detail,
-			Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f)},
-			SortText:      "~" + f.Name, // after columns
-		})
 	}
-	return out
+	return item, nil
 }
 
 // functionCallAt returns the function name under the offset when it is

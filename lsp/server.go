@@ -244,6 +244,8 @@ func (s *Server) route(method string) handler {
 		return s.rename
 	case protocol.MethodTextDocumentCompletion:
 		return s.completion
+	case protocol.MethodCompletionItemResolve:
+		return s.resolveCompletion
 	case protocol.MethodTextDocumentDocumentSymbol:
 		return s.documentSymbol
 	case protocol.MethodWorkspaceSymbol:
@@ -350,7 +352,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		"referencesProvider":        true,
 		"documentHighlightProvider": true,
 		"renameProvider":            map[string]any{"prepareProvider": true},
-		"completionProvider":        map[string]any{"triggerCharacters": []string{"@", ":", " ", "."}},
+		"completionProvider":        map[string]any{"triggerCharacters": []string{"@", ":", " ", "."}, "resolveProvider": true},
 		"documentSymbolProvider":    true,
 		"workspaceSymbolProvider":   true,
 		"foldingRangeProvider":      true,
