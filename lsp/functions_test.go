@@ -154,6 +154,14 @@ func TestFunctionHelpOverProtocol(t *testing.T) {
 	for _, it := range list.Items {
 		if it.Label == "date_format" {
 			found = it.Kind == protocol.CompletionItemKindFunction && it.Detail == "date_format(timestamp, fmt)"
+			// The documentation comes with completionItem/resolve.
+			var full struct {
+				Documentation protocol.MarkupContent `json:"documentation"`
+			}
+			c.call(t, protocol.MethodCompletionItemResolve, it, &full)
+			if !strings.Contains(full.Documentation.Value, "Converts `timestamp`") || !strings.Contains(full.Documentation.Value, "Native (DuckDB)") {
+				t.Errorf("resolved date_format: %+v", full)
+			}
 		}
 		if it.Label == "+" {
 			t.Errorf("operators are no completion items")
