@@ -40,6 +40,9 @@ func (s *Server) symbolHover(dp docPos) (md string, loc ir.Loc, ok bool) {
 	if d, l := symbolDataset(dp); d != nil {
 		return s.datasetHover(dp, d), l, true
 	}
+	if t := dp.snap.At(dp.rel, dp.off); t.Dataset != nil || t.Ref != nil || t.Pragma != nil {
+		return "", ir.Loc{}, false // a table or a pragma: hover.go's
+	}
 	g, fm, sp := s.colSpot(dp)
 	if fm == nil {
 		return "", ir.Loc{}, false

@@ -48,7 +48,16 @@ func (s *Server) lineageGraph(dp docPos) *lineage.Graph {
 	}
 	root := dp.root
 	snap := dp.snap
+	// The newest graph of the same root: the flows of unchanged files
+	// whose inputs kept their columns are not analyzed again.
+	var prev *lineage.Graph
+	for _, e := range graphCache.entries {
+		if e.snap.Root == snap.Root {
+			prev = e.g
+		}
+	}
 	g := lineage.New(lineage.Input{
+		Prev:     prev,
 		Pipeline: snap.Pipeline,
 		Tree:     snap.SparkTree,
 		Text:     snap.Text,

@@ -146,12 +146,17 @@ type Input struct {
 	// by lower-cased name (an engine's description), for the columns
 	// whose type the model cannot tell.
 	Types func(dataset string) map[string]string
+	// Prev, when set, is the graph of the previous snapshot: the model
+	// of a flow that is the same *ir.Flow (its file did not change) is
+	// reused when every table it read answers with the same columns.
+	Prev *Graph
 }
 
 // Graph is the column lineage of one pipeline.
 type Graph struct {
-	in Input
-	p  *ir.Pipeline
+	in   Input
+	p    *ir.Pipeline
+	prev *Graph
 
 	mu         sync.Mutex
 	flows      map[*ir.Flow]*FlowModel
@@ -170,8 +175,15 @@ type readerEdge struct {
 
 // New returns the graph of in's pipeline; nothing is analyzed until asked.
 func New(in Input) *Graph {
-	g := &Graph{in: in, p: in.Pipeline, flows: map[*ir.Flow]*FlowModel{}, tables: map[string]*Table{},
+	g := &Graph{in: in, p: in.Pipeline, prev: in.Prev, flows: map[*ir.Flow]*FlowModel{}, tables: map[string]*Table{},
 		inProgress: map[string]bool{}, own: map[string]*ir.Flow{}, into: map[string][]*ir.Flow{}}
+	if in.Prev != nil {
+		// one generation back only: the previous graph forgets its own
+		in.Prev.mu.Lock()
+		in.Prev.prev = nil
+		in.Prev.mu.Unlock()
+		g.in.Prev = nil
+	}
 	if g.p != nil {
 		for _, f := range g.p.Flows {
 			k := ir.NameKey(f.Target)
@@ -422,6 +434,8 @@ type FlowModel struct {
 	g *Graph
 	// names are the table each catalog reference reads.
 	names map[*sema.TableRef]string
+	// answers are the catalog's answers the model rests on.
+	answers []answer
 	// arms are the columns of the arms of each set operation's output
 	// column.
 	arms map[*sema.OutputColumn][]*sema.OutputColumn
@@ -445,11 +459,29 @@ func (fm *FlowModel) Loc(r ast.Range) ir.Loc {
 // reads, or "".
 func (fm *FlowModel) TableName(r *sema.TableRef) string { return fm.names[r] }
 
-// catalog is the sema.Catalog of one flow.
-type catalog struct{ g *Graph }
+// answer is one table lookup of a flow's analysis and what it returned.
+type answer struct {
+	name []string
+	cols []sema.Column
+	ok   bool
+}
+
+// catalog is the sema.Catalog of one flow, recording its answers.
+type catalog struct {
+	g       *Graph
+	answers *[]answer
+}
 
 // Table answers a table name with the columns of the dataset or source.
 func (c catalog) Table(name []string) ([]sema.Column, bool) {
+	cols, ok := c.lookup(name)
+	if c.answers != nil {
+		*c.answers = append(*c.answers, answer{name: append([]string(nil), name...), cols: cols, ok: ok})
+	}
+	return cols, ok
+}
+
+func (c catalog) lookup(name []string) ([]sema.Column, bool) {
 	d, s := c.g.resolveName(name)
 	var t *Table
 	switch {
@@ -486,12 +518,18 @@ func (g *Graph) flow(f *ir.Flow) *FlowModel {
 		g.flows[f] = nil
 		return nil
 	}
+	if old := g.reusable(f, tree); old != nil {
+		fm := *old
+		fm.g = g
+		g.flows[f] = &fm
+		return &fm
+	}
 	fm := &FlowModel{Flow: f, Tree: tree, g: g, names: map[*sema.TableRef]string{},
 		arms: map[*sema.OutputColumn][]*sema.OutputColumn{}}
 	if g.in.Text != nil {
 		fm.Text, _ = g.in.Text(fm.File())
 	}
-	fm.Model = sema.Analyze(tree, catalog{g}, sema.Options{Source: fm.Text})
+	fm.Model = sema.Analyze(tree, catalog{g, &fm.answers}, sema.Options{Source: fm.Text})
 	for _, r := range fm.Model.Tables {
 		if r.Kind != sema.TableCatalog {
 			continue
@@ -511,6 +549,39 @@ func (g *Graph) flow(f *ir.Flow) *FlowModel {
 	fm.index()
 	g.flows[f] = fm
 	return fm
+}
+
+// reusable returns the previous graph's model of f when it still holds:
+// the same tree, and every table it read answering the same now.
+func (g *Graph) reusable(f *ir.Flow, tree *ast.Query) *FlowModel {
+	if g.prev == nil {
+		return nil
+	}
+	g.prev.mu.Lock()
+	old := g.prev.flows[f]
+	g.prev.mu.Unlock()
+	if old == nil || old.Tree != tree {
+		return nil
+	}
+	for _, a := range old.answers {
+		cols, ok := catalog{g: g}.lookup(a.name)
+		if ok != a.ok || !sameColumns(cols, a.cols) {
+			return nil
+		}
+	}
+	return old
+}
+
+func sameColumns(a, b []sema.Column) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // index collects every output column of the model and the arms of set

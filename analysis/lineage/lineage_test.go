@@ -242,3 +242,32 @@ func TestTrees(t *testing.T) {
 		}
 	}
 }
+
+func TestReuseAcrossSnapshots(t *testing.T) {
+	snap, g1 := retail(t)
+	flow := func(s *analysis.Snapshot, target string) *ir.Flow {
+		for _, f := range s.Pipeline.Flows {
+			if f.Target == target {
+				return f
+			}
+		}
+		t.Fatalf("no flow into %s", target)
+		return nil
+	}
+	ranking := g1.Flow(flow(snap, "customer_ranking"))
+	lines := g1.Flow(flow(snap, "order_lines"))
+	// an edit of clean_orders that renames a column order_lines reads
+	text, _ := snap.Text("transformations/clean_orders.sql")
+	edited := strings.Replace(text, "AS amount", "AS line_amount", 1)
+	next := snap.Update([]analysis.Change{{Path: "transformations/clean_orders.sql", Text: &edited}})
+	g2 := lineage.New(lineage.Input{Pipeline: next.Pipeline, Tree: next.SparkTree, Text: next.Text, SourceColumns: next.SampleColumns, Prev: g1})
+	if got := g2.Flow(flow(next, "customer_ranking")); got == nil || got.Model != ranking.Model {
+		t.Error("customer_ranking's model was not reused, though nothing it reads changed")
+	}
+	if got := g2.Flow(flow(next, "order_lines")); got == nil || got.Model == lines.Model {
+		t.Error("order_lines' model was reused, though clean_orders' columns changed")
+	}
+	if c := g2.Lookup(lineage.ColumnID{Table: "clean_orders", Column: "line_amount"}); c == nil {
+		t.Error("the edited column is not in the new graph")
+	}
+}
