@@ -4,6 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
+	"github.com/thund-dev/thund/engine/translate"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/textpos"
 )
 
 // CompatFunction documents one Spark SQL function that Thund runs on
@@ -362,5 +371,160 @@ func installCompat(ctx context.Context, conn *sql.Conn) error {
 			return fmt.Errorf("%.60s...: %w", m, err)
 		}
 	}
+	return installTranslate(ctx, conn)
+}
+
+// NativeSQLEnv names the environment variable that selects how batch
+// flows written in Spark SQL run natively: unset (or "translate") runs
+// the translation of package engine/translate; "text" runs the query text
+// after the small textual rewrites of analysis (Query.Normalized) and the
+// macros above, as Thund did before the translator.
+const NativeSQLEnv = "THUND_NATIVE_SQL"
+
+// translating reports whether batch flows run through the translator.
+func translating() bool {
+	v := os.Getenv(NativeSQLEnv)
+	return v == "" || v == "translate"
+}
+
+// compatNames are the functions installCompat defines, which the
+// translator passes through to the macros when it has no mapping of its
+// own.
+var compatNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range CompatFunctions {
+		m[f.Name] = true
+	}
+	return m
+}()
+
+// installTranslate defines the helper macros translated queries call.
+func installTranslate(ctx context.Context, conn *sql.Conn) error {
+	for _, m := range translate.Macros() {
+		if _, err := conn.ExecContext(ctx, m); err != nil {
+			return fmt.Errorf("%.60s...: %w", m, err)
+		}
+	}
 	return nil
+}
+
+// translatedQuery is a flow's query as the translator wrote it.
+type translatedQuery struct {
+	res  *translate.Result
+	flow *ir.Flow
+	root string
+}
+
+// prepare returns the DuckDB query a batch flow runs: the translation of
+// its Spark SQL, or the normalized text for a query in DuckDB's dialect
+// (and when NativeSQLEnv says "text"). A construct the translator refuses
+// fails the flow before anything runs, at its range in the user's file.
+func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translatedQuery, error) {
+	if !translating() || f.Dialect == "duckdb" || strings.TrimSpace(f.SQL) == "" {
+		return f.Normalized, nil, nil
+	}
+	cat := &duckCatalog{ctx: ctx, conn: st.conn, cols: map[string][]sema.Column{}}
+	res := translate.TranslateText(f.SQL, translate.Options{
+		Catalog: cat,
+		Macros:  compatNames,
+		Relation: func(parts []string) string {
+			return quoteIdent(relationName(parts[len(parts)-1]))
+		},
+	})
+	tq := &translatedQuery{res: res, flow: f, root: st.s.Root}
+	if len(res.Findings) > 0 {
+		fd := res.Findings[0]
+		if fd.Code != translate.CodeNotPortable {
+			// Thund's Spark parser does not read it: run the text as before.
+			return f.Normalized, nil, nil
+		}
+		return "", nil, &flowError{f.Name, fmt.Errorf("%s: %s: %s [%s]", tq.where(fd.Range), f.Name, fd.Message, fd.Code)}
+	}
+	return res.SQL, tq, nil
+}
+
+// batchQuery is the DuckDB query a batch flow runs (prepare), or the
+// normalized text of a streaming or CDC flow or one prepare refuses.
+func (st *runState) batchQuery(ctx context.Context, f *ir.Flow) string {
+	if f.Streaming || f.CDC != nil {
+		return f.Normalized
+	}
+	if q, _, err := st.prepare(ctx, f); err == nil {
+		return q
+	}
+	return f.Normalized
+}
+
+// where is file:line:col of a range of the flow's query text.
+func (tq *translatedQuery) where(r ast.Range) string {
+	loc := tq.flow.QueryLoc
+	path := loc.File
+	text, err := os.ReadFile(path)
+	if err != nil && !filepath.IsAbs(path) {
+		text, err = os.ReadFile(filepath.Join(tq.root, path))
+	}
+	if err != nil {
+		return path
+	}
+	pos := textpos.New(string(text)).Rune(loc.Start + r.Start)
+	return fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Column)
+}
+
+// explain maps an error of stmt, which holds the translated query at
+// offset at, to the user's expression in Spark's terms.
+func (tq *translatedQuery) explain(err error, stmt string, at int) error {
+	if tq == nil || err == nil {
+		return explain(err)
+	}
+	if e := explain(err); e != err {
+		return e // a limit or the sandbox, already in Thund's terms
+	}
+	msg, rng, ok := tq.res.ExplainIn(err.Error(), stmt, at)
+	where := tq.where(ast.Range{})
+	if ok {
+		where = tq.where(rng)
+	}
+	return fmt.Errorf("%s: %s", where, msg)
+}
+
+// duckCatalog gives the translator the Spark types of the relations a
+// query reads, from DuckDB's description of them.
+type duckCatalog struct {
+	ctx  context.Context
+	conn *sql.Conn
+	cols map[string][]sema.Column
+}
+
+// Table implements sema.Catalog.
+func (c *duckCatalog) Table(name []string) ([]sema.Column, bool) {
+	if len(name) == 0 {
+		return nil, false
+	}
+	rel := relationName(name[len(name)-1])
+	key := strings.ToLower(rel)
+	if cols, ok := c.cols[key]; ok {
+		return cols, cols != nil
+	}
+	rows, err := c.conn.QueryContext(c.ctx, "DESCRIBE SELECT * FROM "+quoteIdent(rel))
+	if err != nil {
+		c.cols[key] = nil
+		return nil, false
+	}
+	defer rows.Close()
+	var cols []sema.Column
+	for rows.Next() {
+		var n, t string
+		var rest [4]sql.NullString
+		if err := rows.Scan(&n, &t, &rest[0], &rest[1], &rest[2], &rest[3]); err != nil {
+			c.cols[key] = nil
+			return nil, false
+		}
+		cols = append(cols, sema.Column{Name: n, Type: translate.SparkType(t)})
+	}
+	if rows.Err() != nil {
+		c.cols[key] = nil
+		return nil, false
+	}
+	c.cols[key] = cols
+	return cols, true
 }

@@ -428,16 +428,20 @@ func relationName(name string) string {
 // result into d, after the flow's expectations.
 func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow, appendTo bool) error {
 	target := quoteIdent(relationName(d.Name))
-	query := f.Normalized
-	if strings.TrimSpace(query) == "" {
+	if strings.TrimSpace(f.Normalized) == "" {
 		return &flowError{f.Name, fmt.Errorf("flow %s has no query", f.Name)}
 	}
+	query, tq, err := st.prepare(ctx, f)
+	if err != nil {
+		return err
+	}
 	if d.Kind == ir.View || d.Kind == ir.TemporaryView {
-		return st.runView(ctx, d, f, query)
+		return st.runView(ctx, d, f, query, tq)
 	}
 	stage := quoteIdent("__thund_stage_" + relationName(d.Name))
-	if _, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE TEMP TABLE "+stage+" AS "+query); err != nil {
-		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, explain(err))}
+	create := "CREATE OR REPLACE TEMP TABLE " + stage + " AS "
+	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
+		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, tq.explain(err, create+query, len(create)))}
 	}
 	defer st.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+stage)
 	if err := st.expect(ctx, d, f, stage); err != nil {
@@ -457,7 +461,7 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 
 // runView defines a view. Expectations are checked on its current rows;
 // drop expectations become part of the view's definition.
-func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, query string) error {
+func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, query string, tq *translatedQuery) error {
 	name := quoteIdent(relationName(d.Name))
 	kw := "VIEW"
 	if d.Kind == ir.TemporaryView {
@@ -474,8 +478,9 @@ func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, quer
 		body = "SELECT * FROM (" + query + "\n) AS __thund_v WHERE " + strings.Join(keep, " AND ")
 	}
 	raw := quoteIdent("__thund_raw_" + relationName(d.Name))
-	if _, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE TEMP VIEW "+raw+" AS "+query); err != nil {
-		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, explain(err))}
+	create := "CREATE OR REPLACE TEMP VIEW " + raw + " AS "
+	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
+		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, tq.explain(err, create+query, len(create)))}
 	}
 	defer st.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+raw)
 	if err := st.expectOn(ctx, d, f, raw, false); err != nil {

@@ -225,7 +225,7 @@ func TestFolderWithANewColumn(t *testing.T) {
 func TestInterruptedDatasetSaysSo(t *testing.T) {
 	root := t.TempDir()
 	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
-	writeTestFile(t, filepath.Join(root, "slow.sql"), "SELECT count(*) AS n FROM range(3000000000) a WHERE a.range % 7 = 3\n")
+	writeTestFile(t, filepath.Join(root, "slow.sql"), "SELECT count(*) AS n FROM range(3000000000) a WHERE a.id % 7 = 3\n")
 	snap, s := load(t, root)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()

@@ -1041,7 +1041,7 @@ func (st *runState) restoreView(ctx context.Context, d *ir.Dataset) {
 	if st.check(ctx, f) != nil {
 		return // the run reports it
 	}
-	body := f.Normalized
+	body := st.batchQuery(ctx, f)
 	var keep []string
 	for _, e := range f.Expectations {
 		if e.Action == ir.Drop {
@@ -1146,7 +1146,7 @@ func (st *runState) expectedSchema(ctx context.Context, d *ir.Dataset) ([]Output
 	if strings.TrimSpace(f.Normalized) == "" {
 		return nil, "its flow has no query"
 	}
-	schema, err := querySchema(ctx, st.conn, f.Normalized)
+	schema, err := querySchema(ctx, st.conn, st.batchQuery(ctx, f))
 	st.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
 	if err != nil {
 		return nil, firstLine(err.Error())

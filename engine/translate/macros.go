@@ -86,6 +86,12 @@ var duckToSpark = map[string]string{
 // into Spark's terms, without the generated SQL, and returns the range of
 // the user's Spark SQL it concerns (ok false when it cannot tell).
 func (r *Result) Explain(msg string) (string, ast.Range, bool) {
+	return r.ExplainIn(msg, r.SQL, 0)
+}
+
+// ExplainIn is Explain for an error of stmt, a statement that holds r.SQL
+// at byte offset at (CREATE TABLE t AS <r.SQL>, say).
+func (r *Result) ExplainIn(msg, stmt string, at int) (string, ast.Range, bool) {
 	var rng ast.Range
 	found := false
 	if m := markRe.FindStringSubmatch(msg); m != nil {
@@ -98,8 +104,8 @@ func (r *Result) Explain(msg string) (string, ast.Range, bool) {
 		lineNo, _ := strconv.Atoi(msg[m[2]:m[3]])
 		snippet := msg[m[4]:m[5]]
 		caret := m[7] - m[6] - len("LINE : ") - len(msg[m[2]:m[3]])
-		if off, ok := r.offsetOf(lineNo, snippet, caret); ok && !found {
-			rng, found = r.Locate(off)
+		if off, ok := offsetOf(stmt, lineNo, snippet, caret); ok && !found && off >= at {
+			rng, found = r.Locate(off - at)
 		}
 		msg = strings.TrimRight(msg[:m[0]], "\n ")
 	}
@@ -142,11 +148,11 @@ func (r *Result) Explain(msg string) (string, ast.Range, bool) {
 	return msg, rng, found
 }
 
-// offsetOf finds the offset in r.SQL that DuckDB's LINE n: snippet with a
+// offsetOf finds the offset in text that DuckDB's LINE n: snippet with a
 // caret at column caret points at (DuckDB may cut the line around the
 // error and mark the cut with "...").
-func (r *Result) offsetOf(lineNo int, snippet string, caret int) (int, bool) {
-	lines := strings.SplitAfter(r.SQL, "\n")
+func offsetOf(text string, lineNo int, snippet string, caret int) (int, bool) {
+	lines := strings.SplitAfter(text, "\n")
 	if lineNo < 1 || lineNo > len(lines) {
 		return 0, false
 	}
