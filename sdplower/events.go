@@ -177,9 +177,9 @@ func (m *mapper) parse(e sparkconnect.Event) Event {
 	f, file, name := m.lookup(flow)
 	switch {
 	case f != nil:
-		ev.Flow, ev.Dataset, ev.Loc = f.Name, f.Target, f.QueryLoc
+		ev.Flow, ev.Dataset, ev.Loc = f.Name, f.reported(), f.QueryLoc
 		if errText != "" {
-			ev.Loc = pointInQuery(f.QueryLoc, f.SQL, 0, errText)
+			ev.Loc = pointInQuery(f.QueryLoc, f.SQL, f.Shift, errText)
 		}
 	case file != nil:
 		ev.Flow, ev.Dataset = name, m.datasetOf(file, name)
@@ -212,7 +212,7 @@ func (m *mapper) defineFailure(dataset, flow string, err error) []Failure {
 	}
 	f := Failure{Dataset: dataset, Flow: flow, Resolution: true, Message: trimPlan(msg), Class: class}
 	if fl := m.flows[ir.NameKey(flow)]; fl != nil {
-		f.Loc = pointInQuery(fl.QueryLoc, fl.SQL, 0, msg)
+		f.Loc = pointInQuery(fl.QueryLoc, fl.SQL, fl.Shift, msg)
 	} else if o := m.outputs[ir.NameKey(dataset)]; o != nil {
 		f.Loc = o.Loc
 	}

@@ -95,6 +95,43 @@ type Flow struct {
 	Append bool
 	Once   bool
 	Loc    ir.Loc
+	// Shift is how many bytes Thund wrote before the query as written in
+	// SQL (an apply-changes source's wrapper), so Spark's positions map
+	// back to the file.
+	Shift int
+	// CDC, when set, makes this an apply-changes flow: SQL is empty and
+	// the changes come from the view CDC.Source, which a flow of its own
+	// fills with the query as written.
+	CDC *CDCDetails
+	// Dataset is the dataset Spark's reports about this flow are shown
+	// for, when it is not Target (an apply-changes source view's flow is
+	// shown for the table the changes go to).
+	Dataset string
+}
+
+// CDCDetails is an apply-changes flow as Spark 4.2 and later take it
+// (AutoCdcFlowDetails): the source view's changes applied to the target
+// by key, in sequence order.
+type CDCDetails struct {
+	// Source is the temporary view holding the changes.
+	Source string
+	// Keys are column names; SequenceBy a column name or expression;
+	// Deletes the condition that makes a change a delete.
+	Keys       []string
+	SequenceBy string
+	Deletes    string
+	// Except are the columns the target does not keep.
+	Except []string
+	// SCD is 1 or 2.
+	SCD int
+}
+
+// reported is the dataset Spark's reports about f are shown for.
+func (f *Flow) reported() string {
+	if f.Dataset != "" {
+		return f.Dataset
+	}
+	return f.Target
 }
 
 // SQLFile is a file sent as written through DefineSqlGraphElements.
@@ -142,7 +179,7 @@ type Options struct {
 	Texts map[string]string
 }
 
-// Lower lowers p for a Spark backend (spark-4.1 or spark-4.2). When p uses
+// Lower lowers p for a Spark backend (spark-4.1, spark-4.2 or spark-4.3). When p uses
 // anything that backend cannot run, it returns no graph and the capability
 // errors analysis reports for that backend, plus an error for anything
 // else the lowering cannot send faithfully (see unfaithful).
@@ -152,10 +189,10 @@ func Lower(p *ir.Pipeline, backend ir.Backend) (*Graph, []ir.Diagnostic) {
 
 // LowerWith is Lower with options.
 func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.Diagnostic) {
-	if backend != ir.Spark41 && backend != ir.Spark42 {
+	if !ir.IsSpark(backend) {
 		return nil, []ir.Diagnostic{{
 			Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
-			Message: fmt.Sprintf("cannot lower to %q: Spark lowering targets %s or %s", backend, ir.Spark41, ir.Spark42),
+			Message: fmt.Sprintf("cannot lower to %q: Spark lowering targets %s", backend, backendList()),
 		}}
 	}
 	var errs []ir.Diagnostic
@@ -196,6 +233,18 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 		}
 	}
 	errs = append(errs, unfaithful(p, backend, included, errs)...)
+	sqls := map[*ir.Flow]string{}
+	for _, f := range p.Flows {
+		if d := p.Dataset(f.Target); d == nil || !included[ir.NameKey(d.Name)] {
+			continue
+		}
+		sql, err := withWatermark(f)
+		if err != nil {
+			errs = append(errs, ir.Diagnostic{Loc: err.loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend, Message: err.msg})
+			continue
+		}
+		sqls[f] = sql
+	}
 	if len(errs) > 0 {
 		ir.SortDiagnostics(errs)
 		return nil, errs
@@ -222,15 +271,28 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 			Loc:         d.Loc,
 		})
 	}
+	taken := map[string]bool{}
+	for _, d := range p.Datasets {
+		taken[ir.NameKey(d.Name)] = true
+	}
+	for _, f := range p.Flows {
+		taken[ir.NameKey(f.Name)] = true
+	}
 	for _, f := range p.Flows {
 		d := p.Dataset(f.Target)
 		if d == nil || !included[ir.NameKey(d.Name)] || d.Kind == ir.View || asWritten[f.QueryLoc.File] != nil {
 			continue
 		}
+		if f.CDC != nil {
+			view, fill, apply := cdcFlows(f, d, sqls[f], taken)
+			g.Outputs = append(g.Outputs, view)
+			g.Flows = append(g.Flows, fill, apply)
+			continue
+		}
 		g.Flows = append(g.Flows, &Flow{
 			Name:     f.Name,
 			Target:   d.Name,
-			SQL:      f.SQL,
+			SQL:      sqls[f],
 			QueryLoc: f.QueryLoc,
 			Conf:     f.Conf,
 			Append:   f.Append,
@@ -248,31 +310,166 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 	return g, nil
 }
 
+func backendList() string {
+	names := make([]string, len(ir.SparkBackends))
+	for i, b := range ir.SparkBackends {
+		names[i] = string(b)
+	}
+	return strings.Join(names, ", ")
+}
+
+// changeTypeCol is the changelog column that says what a change is
+// (docs/format.md, @cdc): INSERT, UPDATE_BEFORE, UPDATE_AFTER or DELETE.
+const changeTypeCol = "_change_type"
+
+// cdcFlows lowers an apply-changes flow f into d: AutoCdcFlowDetails
+// takes its changes from a dataset of the graph, so the flow's query as
+// written fills a temporary view of its own (without the UPDATE_BEFORE
+// rows, which the native engine ignores too, and which Spark would
+// otherwise apply as upserts), and the apply flow reads that view. The
+// view's name is the flow's with a suffix no other name of the pipeline
+// has. Like the native engine, Spark deletes on `_change_type =
+// 'DELETE'` (or the @cdc deletes predicate) and the target keeps every
+// column but `_change_type`; a changelog without that column fails on
+// Spark when the view is resolved.
+func cdcFlows(f *ir.Flow, d *ir.Dataset, sql string, taken map[string]bool) (*Output, *Flow, *Flow) {
+	name := f.Name + "_changes"
+	for i := 2; taken[ir.NameKey(name)]; i++ {
+		name = fmt.Sprintf("%s_changes%d", f.Name, i)
+	}
+	taken[ir.NameKey(name)] = true
+	ct := "upper(CAST(" + changeTypeCol + " AS STRING))"
+	prefix := "SELECT * FROM (\n"
+	wrapped := prefix + sql + "\n) WHERE coalesce(" + ct + " <> 'UPDATE_BEFORE', true)"
+	deletes := "coalesce(" + ct + " = 'DELETE', false)"
+	if p := strings.TrimSpace(f.CDC.Deletes); p != "" {
+		deletes += " OR coalesce((" + p + "), false)"
+	}
+	scd := f.CDC.SCD
+	if scd == 0 {
+		scd = 1
+	}
+	view := &Output{Name: name, Type: TemporaryView, Kind: ir.TemporaryView, Loc: d.Loc,
+		Comment: "the changes " + f.Name + " applies to " + d.Name + " (written by Thund)"}
+	fill := &Flow{Name: name, Target: name, SQL: wrapped, Shift: len(prefix), QueryLoc: f.QueryLoc, Conf: f.Conf, Loc: f.Loc, Dataset: d.Name}
+	apply := &Flow{Name: f.Name, Target: d.Name, QueryLoc: f.QueryLoc, Conf: f.Conf, Append: f.Append, Loc: f.Loc,
+		CDC: &CDCDetails{Source: name, Keys: f.CDC.Keys, SequenceBy: f.CDC.SequenceBy, Deletes: deletes, Except: []string{changeTypeCol}, SCD: scd}}
+	return view, fill, apply
+}
+
+// wmError is a watermark the lowering cannot write into a query.
+type wmError struct {
+	loc ir.Loc
+	msg string
+}
+
+var delayRe = regexp.MustCompile(`^\s*(\d+)\s+([A-Za-z]+)\s*$`)
+
+// withWatermark returns f's SQL with an @watermark pragma written into it
+// as the query's own WATERMARK clause, which every supported Spark's
+// grammar has (`FROM STREAM(src) WATERMARK col DELAY OF INTERVAL 2
+// MINUTES`): right after the one stream the flow reads, before any alias.
+// A query with its own clause (InSQL) or without a watermark is returned
+// as written. A flow reading no stream, or several, gets an error: the
+// pragma does not say which stream it is for.
+func withWatermark(f *ir.Flow) (string, *wmError) {
+	w := f.Watermark
+	if w == nil || w.InSQL {
+		return f.SQL, nil
+	}
+	var streams []ir.Ref
+	for _, r := range f.Reads {
+		if r.Streaming {
+			streams = append(streams, r)
+		}
+	}
+	if len(streams) != 1 {
+		return "", &wmError{loc: w.Loc, msg: fmt.Sprintf("flow %s reads %d streams, and the @watermark pragma does not say which one it is for, so Thund cannot write it into the query for Spark: write the WATERMARK clause in the query after the stream it is for (`FROM STREAM(src) WATERMARK %s DELAY OF INTERVAL %s`) instead of the pragma", f.Name, len(streams), w.Column, w.Delay)}
+	}
+	at, ok := afterStream(f.SQL, streams[0].Loc.Start-f.QueryLoc.Start, streams[0].Loc.End-f.QueryLoc.Start)
+	if !ok {
+		return "", &wmError{loc: w.Loc, msg: fmt.Sprintf("Thund cannot find where the stream %s ends in the query of %s to write the @watermark pragma there for Spark: write the WATERMARK clause in the query instead (`FROM STREAM(src) WATERMARK %s DELAY OF INTERVAL %s`)", streams[0].Name, f.Name, w.Column, w.Delay)}
+	}
+	delay := "'" + strings.ReplaceAll(w.Delay, "'", "\\'") + "'"
+	if m := delayRe.FindStringSubmatch(w.Delay); m != nil {
+		delay = m[1] + " " + strings.ToUpper(m[2])
+	}
+	clause := " WATERMARK " + quoteIdent(w.Column) + " DELAY OF INTERVAL " + delay
+	return f.SQL[:at] + clause + f.SQL[at:], nil
+}
+
+// afterStream is the offset in sql just after the stream read whose name
+// spans [start, end): after the closing parenthesis of STREAM(name), after
+// the name of STREAM name, or at end when the range already covers the
+// whole STREAM(...) read.
+func afterStream(sql string, start, end int) (int, bool) {
+	if start < 0 || end > len(sql) || start >= end {
+		return 0, false
+	}
+	if len(sql)-start >= 6 && strings.EqualFold(sql[start:start+6], "stream") {
+		return end, true
+	}
+	// Back over spaces to an opening parenthesis: STREAM(name).
+	i := start - 1
+	for i >= 0 && isSpace(sql[i]) {
+		i--
+	}
+	if i < 0 || sql[i] != '(' {
+		return end, true // STREAM name
+	}
+	j := end
+	for j < len(sql) && isSpace(sql[j]) {
+		j++
+	}
+	if j < len(sql) && sql[j] == ')' {
+		return j + 1, true
+	}
+	return 0, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // faithful lists the capability features (capab.Uses) the lowering
 // carries to Spark as they are meant. The graph has no place for any
 // other: a flow using one would reach Spark without it and run as
 // something else, so Lower refuses it whatever the capability matrix
 // says.
 var faithful = map[capab.Feature]bool{
-	capab.PersistentView:  true, // sent as CREATE VIEW text
-	capab.TriggerInterval: true, // Spark runs available_now; the matrix warns
-	capab.DuckDBSyntax:    true, // the query goes as written; the matrix warns
-	capab.SparkSyntax:     true, // the query goes as written
+	capab.PersistentView:   true, // sent as CREATE VIEW text
+	capab.TriggerInterval:  true, // Spark runs available_now; the matrix warns
+	capab.DuckDBSyntax:     true, // the query goes as written; the matrix warns
+	capab.SparkSyntax:      true, // the query goes as written
+	capab.WatermarkSetting: true, // written into the query (withWatermark)
+	capab.CDCSCD2:          true, // stored_as_scd_type; the matrix says where
 }
 
 // lowered lists the flow kinds (ir.Flow.Mode) the lowering sends as
-// DefineFlow with a query relation, the only flow Spark gets from it: a
-// dataset's own query (batch or streaming) and an append flow. An
-// apply-changes flow ("cdc") is not among them.
+// DefineFlow with a query relation: a dataset's own query (batch or
+// streaming) and an append flow.
 var lowered = map[string]bool{"batch": true, "streaming": true, "append": true}
+
+// cdcLowered lists the backends the lowering sends an apply-changes flow
+// ("cdc") to, as AutoCdcFlowDetails: the versions whose protocol has it.
+// It is the lowering's own list, not the matrix's cell, so that a cell
+// marked supported on another version is still refused here.
+var cdcLowered = map[ir.Backend]bool{ir.Spark42: true, ir.Spark43: true}
+
+// lowers reports whether the lowering sends flows of kind mode to backend.
+func lowers(mode string, backend ir.Backend) bool {
+	if mode == "cdc" {
+		return cdcLowered[backend]
+	}
+	return lowered[mode]
+}
 
 // unfaithful is the lowering's own guard, beside the capability matrix:
 // for the datasets the graph includes, an error for each flow whose kind
-// is not in lowered and for each feature outside faithful, so that a
-// matrix cell marked supported before its lowering exists (a new Spark
-// version, say) is refused before any call instead of pushed as a plain
-// append. The matrix refuses all of these today; a place already in
-// refused (analysis's diagnostics) is not reported twice.
+// it does not lower to backend (lowers) and for each feature outside
+// faithful, so that a matrix cell marked supported before its lowering
+// exists (a new Spark version, say) is refused before any call instead of
+// pushed as a plain append. The matrix refuses all of these today; a
+// place already in refused (analysis's diagnostics) is not reported
+// twice.
 func unfaithful(p *ir.Pipeline, backend ir.Backend, included map[string]bool, refused []ir.Diagnostic) []ir.Diagnostic {
 	seen := map[ir.Loc]bool{}
 	for _, d := range refused {
@@ -292,7 +489,7 @@ func unfaithful(p *ir.Pipeline, backend ir.Backend, included map[string]bool, re
 		for _, f := range p.FlowsInto(d.Name) {
 			mode := f.Mode()
 			switch {
-			case lowered[mode]:
+			case lowers(mode, backend):
 			case f.CDC != nil:
 				add(f.CDC.Loc, fmt.Sprintf("%s is an apply-changes (@cdc) flow into %s, which Thund cannot lower to %s: sent as a plain append flow, it would store every change row in %s instead of applying them; run it natively: add `-- @backends: native` to %s and to the datasets that read it",
 					f.Name, d.Name, backend, d.Name, d.Name))

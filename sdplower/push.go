@@ -282,11 +282,15 @@ func define(ctx context.Context, c *sparkconnect.Client, g *Graph, id string, m 
 				FlowName:          ptr(f.Name),
 				TargetDatasetName: ptr(f.Target),
 				SqlConf:           f.Conf,
-				Details: &pb.PipelineCommand_DefineFlow_RelationFlowDetails{
+			}
+			if f.CDC != nil {
+				req.Details = &pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails_{AutoCdcFlowDetails: autoCDC(f.CDC)}
+			} else {
+				req.Details = &pb.PipelineCommand_DefineFlow_RelationFlowDetails{
 					RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{
 						Relation: &pb.Relation{RelType: &pb.Relation_Sql{Sql: &pb.SQL{Query: f.SQL}}},
 					},
-				},
+				}
 			}
 			if f.Once {
 				req.Once = ptr(true)
@@ -297,7 +301,7 @@ func define(ctx context.Context, c *sparkconnect.Client, g *Graph, id string, m 
 			ident, err := c.DefineFlow(ctx, req)
 			if err != nil {
 				var fs []Failure
-				locked(func() { fs = m.defineFailure(f.Target, f.Name, err) })
+				locked(func() { fs = m.defineFailure(f.reported(), f.Name, err) })
 				return &PushError{Step: "DefineFlow " + f.Name, Failures: fs, Err: err}
 			}
 			locked(func() { m.noteFlow(f, ident) })
@@ -372,3 +376,43 @@ func isCanceled(err error) bool {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// autoCDC is the AutoCdcFlowDetails of an apply-changes flow: columns by
+// name, the sequence as a column when it is one name and as SQL text
+// otherwise, the deletes condition as SQL text.
+func autoCDC(c *CDCDetails) *pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails {
+	d := &pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails{
+		Source:          ptr(c.Source),
+		StoredAsScdType: pb.PipelineCommand_DefineFlow_SCD_TYPE_1,
+	}
+	if c.SCD == 2 {
+		d.StoredAsScdType = pb.PipelineCommand_DefineFlow_SCD_TYPE_2
+	}
+	for _, k := range c.Keys {
+		d.Keys = append(d.Keys, column(k))
+	}
+	if plainIdent.MatchString(c.SequenceBy) {
+		d.SequenceBy = column(c.SequenceBy)
+	} else {
+		d.SequenceBy = exprText(c.SequenceBy)
+	}
+	if c.Deletes != "" {
+		d.ApplyAsDeletes = exprText(c.Deletes)
+	}
+	for _, e := range c.Except {
+		d.ExceptColumnList = append(d.ExceptColumnList, column(e))
+	}
+	return d
+}
+
+// column is a column by name (quoted when it is not a plain identifier).
+func column(name string) *pb.Expression {
+	return &pb.Expression{ExprType: &pb.Expression_UnresolvedAttribute_{
+		UnresolvedAttribute: &pb.Expression_UnresolvedAttribute{UnparsedIdentifier: quoteIdent(name)}}}
+}
+
+// exprText is a SQL expression the server parses.
+func exprText(sql string) *pb.Expression {
+	return &pb.Expression{ExprType: &pb.Expression_ExpressionString_{
+		ExpressionString: &pb.Expression_ExpressionString{Expression: sql}}}
+}

@@ -18,6 +18,7 @@ const (
 	OutputModeUpdate   Feature = "output_mode update"
 	OutputModeComplete Feature = "output_mode complete"
 	CDCFlow            Feature = "CDC apply changes"
+	CDCSCD2            Feature = "CDC apply changes as SCD type 2"
 	SinkDataset        Feature = "a sink"
 	WatermarkSetting   Feature = "a watermark"
 	PersistentView     Feature = "a persistent view"
@@ -45,72 +46,53 @@ func differs(reason string) Support { return Support{Severity: ir.Warning, Reaso
 // the flow natively, in a push (@backends) or for the whole pipeline.
 const runCDCNatively = "run it natively: add `-- @backends: native` to this dataset and to the datasets that read it (a push to Spark then leaves them out), or set `backends: [native]` in thund.yaml if the pipeline never goes to Spark"
 
+// row is one feature's cells: native's, then every Spark version's
+// (41, 42, 43).
+func row(native, s41, s42, s43 Support) map[ir.Backend]Support {
+	return map[ir.Backend]Support{ir.Native: native, ir.Spark41: s41, ir.Spark42: s42, ir.Spark43: s43}
+}
+
+// onSpark is a row whose Spark cells are all s.
+func onSpark(native, s Support) map[ir.Backend]Support { return row(native, s, s, s) }
+
 // Matrix is the backend capability matrix. Cells not listed are supported.
-// Spark cells follow the Spark 4.1 / 4.2 Declarative Pipelines docs; the
-// Spark integration suite confirms them against a real server.
+// Every Spark cell was confirmed against a real server of that version
+// (Spark 4.1.4, 4.2.1 and 4.3.0, pyspark from PyPI); docs/format.md §6
+// says which check confirmed which cell.
 var Matrix = map[Feature]map[ir.Backend]Support{
-	Expectations: {
-		ir.Native:  yes,
-		ir.Spark41: no("open-source Spark Declarative Pipelines have no expectations; remove the @expect pragmas, or restrict the dataset with `-- @backends: native`"),
-		ir.Spark42: no("open-source Spark Declarative Pipelines have no expectations; remove the @expect pragmas, or restrict the dataset with `-- @backends: native`"),
-	},
-	OutputModeUpdate: {
-		ir.Native:  yes,
-		ir.Spark41: no("Spark streaming tables only append; use output_mode append, or a materialized view for an aggregate"),
-		ir.Spark42: no("Spark streaming tables only append; use output_mode append, or a materialized view for an aggregate"),
-	},
-	OutputModeComplete: {
-		ir.Native:  yes,
-		ir.Spark41: no("Spark streaming tables only append; a materialized view gives the complete result"),
-		ir.Spark42: no("Spark streaming tables only append; a materialized view gives the complete result"),
-	},
-	// CDC: Spark 4.1 has no apply-changes flow at all; Spark 4.2 has one
-	// over Spark Connect only (DefineFlow's AutoCdcFlowDetails, SCD 1),
-	// which sdplower does not send yet. Marked supported, a CDC flow was
-	// pushed as a plain append and Spark stored every change row (issue
-	// 18, on Spark 4.2.1: testdata/cdc's SCD 1 table got 23 rows instead
-	// of 6, and the run COMPLETED), so both refuse it until the lowering
-	// exists and is checked on a real server. sdplower refuses it too.
-	CDCFlow: {
-		ir.Native:  yes,
-		ir.Spark41: no("Spark 4.1 has no apply-changes (AUTO CDC) flows; " + runCDCNatively),
-		ir.Spark42: no("Spark 4.2 has apply-changes flows only over Spark Connect (AutoCdcFlowDetails), which Thund does not send yet, and as a plain flow Spark would store every change row instead of applying them; " + runCDCNatively),
-	},
-	SinkDataset: {
-		ir.Native:  yes,
-		ir.Spark41: no("Spark 4.1 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
-		ir.Spark42: no("Spark 4.2 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
-	},
-	WatermarkSetting: {
-		ir.Native:  yes,
-		ir.Spark41: no("Spark Connect pipelines have no watermark setting for SQL flows; drop @watermark or run natively"),
-		ir.Spark42: no("Spark Connect pipelines have no watermark setting for SQL flows; drop @watermark or run natively"),
-	},
-	// Persistent views: spark-pipelines 4.1.4 accepts and runs CREATE VIEW
-	// (checked on a real server), so every backend supports them.
-	PersistentView: {
-		ir.Native:  yes,
-		ir.Spark41: yes,
-		ir.Spark42: yes,
-	},
-	TriggerInterval: {
-		ir.Native:  yes,
-		ir.Spark41: differs("Spark pipelines run every streaming flow as available_now; the trigger interval is ignored there"),
-		ir.Spark42: differs("Spark pipelines run every streaming flow as available_now; the trigger interval is ignored there"),
-	},
-	DuckDBSyntax: {
-		ir.Native:  yes,
-		ir.Spark41: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, FROM-first...), and Spark SQL will likely reject it; rewrite it in standard SQL, or restrict the dataset with `-- @backends: native`"),
-		ir.Spark42: differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, FROM-first...), and Spark SQL will likely reject it; rewrite it in standard SQL, or restrict the dataset with `-- @backends: native`"),
-	},
+	// CONSTRAINT ... EXPECT is in none of the three grammars.
+	Expectations:       onSpark(yes, no("open-source Spark Declarative Pipelines have no expectations; remove the @expect pragmas, or restrict the dataset with `-- @backends: native`")),
+	OutputModeUpdate:   onSpark(yes, no("Spark streaming tables only append; use output_mode append, or a materialized view for an aggregate")),
+	OutputModeComplete: onSpark(yes, no("Spark streaming tables only append; a materialized view gives the complete result")),
+	// CDC: Spark 4.1 has no apply-changes flow. Spark 4.2 has one over
+	// Spark Connect only (DefineFlow's AutoCdcFlowDetails, SCD 1: SCD 2
+	// is refused with AUTOCDC_SCD2_NOT_SUPPORTED); 4.3 adds SCD 2 and
+	// the SQL AUTO CDC form. sdplower sends AutoCdcFlowDetails on both;
+	// the target must also be a table format that merges (SparkRules).
+	CDCFlow: row(yes,
+		no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
+		yes, yes),
+	CDCSCD2: row(yes,
+		no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
+		no("Spark 4.2 applies changes as SCD type 1 only (it refuses SCD 2 with AUTOCDC_SCD2_NOT_SUPPORTED); use `scd=1`, or "+runCDCNatively),
+		yes),
+	// Sinks: CREATE SINK is in none of the three grammars.
+	SinkDataset: row(yes,
+		no("Spark 4.1 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
+		no("Spark 4.2 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
+		no("Spark 4.3 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`")),
+	// Watermarks: the WATERMARK col DELAY OF INTERVAL ... clause is in
+	// all three grammars, and sdplower writes an @watermark pragma into
+	// the flow's SQL as that clause.
+	WatermarkSetting: onSpark(yes, yes),
+	// Persistent views: spark-pipelines accepts and runs CREATE VIEW.
+	PersistentView:  onSpark(yes, yes),
+	TriggerInterval: onSpark(yes, differs("Spark pipelines run every streaming flow as available_now; the trigger interval is ignored there")),
+	DuckDBSyntax:    onSpark(yes, differs("only DuckDB's parser accepts this query (EXCLUDE, QUALIFY, FROM-first...), and Spark SQL will likely reject it; rewrite it in standard SQL, or restrict the dataset with `-- @backends: native`")),
 	// A query only Spark's syntax reads fails natively with DuckDB's
 	// parser error: the engine maps Spark functions onto DuckDB (engine's
 	// CompatFunctions), not syntax.
-	SparkSyntax: {
-		ir.Native:  no("DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L, or a name DuckDB reserves, such as a table called pivot); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST, a reserved name in backticks), or restrict the dataset with `-- @backends: spark-4.1`"),
-		ir.Spark41: yes,
-		ir.Spark42: yes,
-	},
+	SparkSyntax: onSpark(no("DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L, or a name DuckDB reserves, such as a table called pivot); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST, a reserved name in backticks), or restrict the dataset with `-- @backends: spark-4.1`"), yes),
 }
 
 // Use is one feature used by a dataset, at the place that uses it.
@@ -143,6 +125,9 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 		}
 		if f.CDC != nil {
 			out = append(out, Use{Feature: CDCFlow, Loc: f.CDC.Loc})
+			if f.CDC.SCD == 2 {
+				out = append(out, Use{Feature: CDCSCD2, Loc: f.CDC.Loc})
+			}
 		}
 		if f.Watermark != nil && !f.Watermark.InSQL {
 			out = append(out, Use{Feature: WatermarkSetting, Loc: f.Watermark.Loc})
@@ -158,6 +143,24 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 		}
 	}
 	return out
+}
+
+// cell is the matrix cell of use u on backend b, and false when there is
+// none or when another of uses already refuses the same thing more
+// broadly: SCD 2 on a backend without apply-changes flows at all is the
+// CDC flow's error only.
+func cell(uses []Use, u Use, b ir.Backend) (Support, bool) {
+	s, ok := Matrix[u.Feature][b]
+	if u.Feature == CDCSCD2 {
+		for _, o := range uses {
+			if o.Feature == CDCFlow && o.Loc == u.Loc {
+				if c, ok := Matrix[CDCFlow][b]; ok && !c.OK {
+					return Support{}, false
+				}
+			}
+		}
+	}
+	return s, ok
 }
 
 // Backends returns the backends dataset d is checked against: the
@@ -190,7 +193,7 @@ func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 		}
 		for _, b := range Backends(backends, d) {
 			for _, u := range uses {
-				s, ok := Matrix[u.Feature][b]
+				s, ok := cell(uses, u, b)
 				if !ok || s.OK {
 					continue
 				}
@@ -233,7 +236,7 @@ func Supports(p *ir.Pipeline) func(d *ir.Dataset, backends []ir.Backend) map[ir.
 		for _, b := range backends {
 			out[b] = nil
 			for _, u := range uses {
-				if s, ok := Matrix[u.Feature][b]; ok && !s.OK && s.Severity == ir.Error {
+				if s, ok := cell(uses, u, b); ok && !s.OK && s.Severity == ir.Error {
 					out[b] = append(out[b], fmt.Sprintf("%s: %s", u.Feature, s.Reason))
 				}
 			}

@@ -27,8 +27,11 @@ func TestCheckPerBackend(t *testing.T) {
 	want := map[string]int{
 		"spark-4.1 x uses expectations":      1,
 		"spark-4.2 x uses expectations":      1,
+		"spark-4.3 x uses expectations":      1,
 		"spark-4.1 x uses CDC apply changes": 1,
-		"spark-4.2 x uses CDC apply changes": 1,
+		// x is stored as parquet, which cannot merge.
+		"spark-4.2 x applies changes (@cdc)": 1,
+		"spark-4.3 x applies changes (@cdc)": 1,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -40,51 +43,64 @@ func TestCheckPerBackend(t *testing.T) {
 	}
 }
 
-// TestCDCRefusedOnEverySpark: no Spark backend runs an apply-changes flow
-// through Thund yet (sdplower has no CDC lowering), so each gives an error
-// at the @cdc pragma's value that names it and says how to run the flow
-// natively. On spark-4.2 the matrix once said yes, and the flow was
-// pushed as a plain append: Spark stored every change row.
-func TestCDCRefusedOnEverySpark(t *testing.T) {
-	loc := ir.Loc{File: "scd1.sql", Start: 30, End: 70}
-	p := pipelineWith(&ir.Dataset{Name: "scd1", Kind: ir.StreamingTable},
-		&ir.Flow{Name: "scd1", Streaming: true, CDC: &ir.CDC{Keys: []string{"id"}, SequenceBy: "seq", SCD: 1, Loc: loc}})
-	var sparks []ir.Backend
-	for _, b := range ir.AllBackends {
-		if isSpark(b) {
-			sparks = append(sparks, b)
+// TestCDCOnSpark: spark-4.1 refuses every apply-changes flow at the
+// @cdc value, naming itself and how to run the flow natively; spark-4.2
+// applies SCD 1 into a format that merges (Delta) and refuses SCD 2;
+// spark-4.3 has SCD 2 but no format that merges loads into it, so both
+// are refused for the format, which the message names with the way to
+// choose one. On spark-4.2 the matrix once said yes with no lowering, and
+// the flow was pushed as a plain append: Spark stored every change row.
+func TestCDCOnSpark(t *testing.T) {
+	loc := ir.Loc{File: "scd.sql", Start: 30, End: 70}
+	pipeline := func(scd int, format string) *ir.Pipeline {
+		return pipelineWith(&ir.Dataset{Name: "scd", Kind: ir.StreamingTable, Format: format},
+			&ir.Flow{Name: "scd", Streaming: true, CDC: &ir.CDC{Keys: []string{"id"}, SequenceBy: "seq", SCD: scd, Loc: loc}})
+	}
+	for _, c := range []struct {
+		b      ir.Backend
+		scd    int
+		format string
+		want   []string // "" when it runs
+	}{
+		{ir.Spark41, 1, "delta", []string{"scd uses CDC apply changes, which spark-4.1 cannot run", "`-- @backends: native`", "`backends: [native]`"}},
+		{ir.Spark41, 2, "delta", []string{"scd uses CDC apply changes, which spark-4.1 cannot run"}},
+		{ir.Spark42, 1, "delta", nil},
+		{ir.Spark42, 1, "DELTA", nil},
+		{ir.Spark42, 1, "", []string{"its table format parquet, the default cannot merge", "AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE", "`-- @format: delta`"}},
+		{ir.Spark42, 1, "orc", []string{"its table format orc cannot merge", "`-- @format: delta`"}},
+		{ir.Spark42, 2, "delta", []string{"scd uses CDC apply changes as SCD type 2, which spark-4.2 cannot run", "AUTOCDC_SCD2_NOT_SUPPORTED", "`scd=1`"}},
+		{ir.Spark43, 2, "delta", []string{"its table format delta cannot merge", "no table format that merges loads into spark-4.3"}},
+		{ir.Spark43, 1, "", []string{"its table format parquet, the default cannot merge"}},
+	} {
+		p := pipeline(c.scd, c.format)
+		ds := Check(p, []ir.Backend{c.b})
+		if c.want == nil {
+			if len(ds) != 0 {
+				t.Errorf("%s SCD %d %q: %+v, want it to run", c.b, c.scd, c.format, ds)
+			}
+			continue
+		}
+		if len(ds) != 1 {
+			t.Errorf("%s SCD %d %q: Check = %+v, want one error", c.b, c.scd, c.format, ds)
+			continue
+		}
+		d := ds[0]
+		if d.Loc != loc || d.Severity != ir.Error || d.Code != ir.CodeUnsupported || d.Backend != c.b {
+			t.Errorf("%s: diagnostic %+v, want an unsupported-on-backend error at the @cdc value", c.b, d)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(d.Message, want) {
+				t.Errorf("%s SCD %d %q: message %q lacks %q", c.b, c.scd, c.format, d.Message, want)
+			}
+		}
+		if errs := DatasetErrors(p, p.Datasets[0], c.b); len(errs) != 1 || errs[0].Message != d.Message {
+			t.Errorf("%s: DatasetErrors = %+v, want Check's error", c.b, errs)
+		}
+		if s := DatasetSupport(p, p.Datasets[0], []ir.Backend{c.b}); len(s[c.b]) != 1 {
+			t.Errorf("%s: DatasetSupport = %+v, want one reason", c.b, s)
 		}
 	}
-	if len(sparks) < 2 {
-		t.Fatalf("Spark backends %v: want spark-4.1 and spark-4.2 at least", sparks)
-	}
-	for _, b := range sparks {
-		t.Run(string(b), func(t *testing.T) {
-			if s := Matrix[CDCFlow][b]; s.OK || s.Severity != ir.Error {
-				t.Fatalf("Matrix[CDCFlow][%s] = %+v, want an error", b, s)
-			}
-			ds := Check(p, []ir.Backend{b})
-			if len(ds) != 1 {
-				t.Fatalf("Check = %+v, want one error", ds)
-			}
-			d := ds[0]
-			if d.Loc != loc || d.Severity != ir.Error || d.Code != ir.CodeUnsupported || d.Backend != b {
-				t.Errorf("diagnostic %+v, want an unsupported-on-backend error for %s at the @cdc value", d, b)
-			}
-			for _, want := range []string{"scd1 uses CDC apply changes, which " + string(b) + " cannot run", "`-- @backends: native`", "`backends: [native]`"} {
-				if !strings.Contains(d.Message, want) {
-					t.Errorf("message %q lacks %q", d.Message, want)
-				}
-			}
-			if errs := DatasetErrors(p, p.Datasets[0], b); len(errs) != 1 || errs[0].Message != d.Message {
-				t.Errorf("DatasetErrors = %+v, want Check's error", errs)
-			}
-			if s := DatasetSupport(p, p.Datasets[0], []ir.Backend{b}); len(s[b]) != 1 {
-				t.Errorf("DatasetSupport = %+v, want one reason for %s", s, b)
-			}
-		})
-	}
-	if ds := Check(p, []ir.Backend{ir.Native}); len(ds) != 0 {
+	if ds := Check(pipeline(2, ""), []ir.Backend{ir.Native}); len(ds) != 0 {
 		t.Errorf("native: %+v, want nothing (the engine applies changes)", ds)
 	}
 }
@@ -168,7 +184,7 @@ func TestSparkRulesPersistentViewOnTemporaryView(t *testing.T) {
 			{Name: "fine", Target: "fine", Reads: []ir.Ref{{Name: "base"}}},
 		},
 	}
-	for _, b := range []ir.Backend{ir.Spark41, ir.Spark42} {
+	for _, b := range ir.SparkBackends {
 		fs := SparkRules(p, b)
 		if len(fs) != 1 || fs[0].Dataset != "shown" || fs[0].Diagnostic.Loc != read || fs[0].Diagnostic.Backend != b ||
 			fs[0].Diagnostic.Severity != ir.Error || fs[0].Diagnostic.Code != ir.CodeUnsupported ||
@@ -186,8 +202,8 @@ func TestSparkRulesPersistentViewOnTemporaryView(t *testing.T) {
 			n++
 		}
 	}
-	if n != 2 {
-		t.Errorf("Check gave %d persistent-view errors, want 2 (spark-4.1, spark-4.2)", n)
+	if n != len(ir.SparkBackends) {
+		t.Errorf("Check gave %d persistent-view errors, want %d (one per Spark backend)", n, len(ir.SparkBackends))
 	}
 	if s := DatasetSupport(p, p.Datasets[2], ir.AllBackends); len(s[ir.Spark41]) != 1 || len(s[ir.Native]) != 0 {
 		t.Errorf("support of shown = %+v", s)

@@ -15,14 +15,15 @@ type Finding struct {
 }
 
 // isSpark reports whether b is a Spark backend.
-func isSpark(b ir.Backend) bool { return b == ir.Spark41 || b == ir.Spark42 }
+func isSpark(b ir.Backend) bool { return ir.IsSpark(b) }
 
 // SparkRules finds what a Spark backend refuses about how datasets fit
 // together, beyond the features of the matrix: a persistent view reading
-// a temporary view, and a table stored as files filled by several
-// streaming flows. Datasets whose @backends exclude b are not checked. It
-// returns nothing for a backend that is not Spark. Check includes these
-// findings; sdplower refuses a graph that has any.
+// a temporary view, a table stored as files filled by several streaming
+// flows, and an apply-changes flow into a table format that cannot merge.
+// Datasets whose @backends exclude b are not checked. It returns nothing
+// for a backend that is not Spark. Check includes these findings; sdplower
+// refuses a graph that has any.
 func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 	if !isSpark(b) {
 		return nil
@@ -30,6 +31,68 @@ func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 	var out []Finding
 	out = append(out, viewOnTempView(p, b)...)
 	out = append(out, streamsIntoFiles(p, b)...)
+	out = append(out, cdcFormats(p, b)...)
+	return out
+}
+
+// MergeFormats are, per Spark backend, the table formats an apply-changes
+// (AUTO CDC) flow can write: Spark applies changes with row-level
+// operations (MERGE), which the file formats lack (on parquet the dry run
+// passes and the run fails with AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE).
+// Each entry is a format whose jars scripts/spark.sh loads into that
+// version and with which testdata/cdc ran on a real server.
+var MergeFormats = map[ir.Backend][]string{
+	ir.Spark42: {"delta"},
+	ir.Spark43: {},
+}
+
+// cdcFormats refuses an apply-changes flow whose target's format cannot
+// merge on b. Backends without apply-changes flows at all are left to the
+// matrix.
+func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
+	if s, ok := Matrix[CDCFlow][b]; ok && !s.OK {
+		return nil
+	}
+	var out []Finding
+	for _, d := range p.Datasets {
+		if !runsOn(d, b) {
+			continue
+		}
+		for _, f := range p.FlowsInto(d.Name) {
+			if f.CDC == nil {
+				continue
+			}
+			format := strings.ToLower(d.Format)
+			ok := false
+			for _, m := range MergeFormats[b] {
+				ok = ok || m == format
+			}
+			if ok {
+				break
+			}
+			shown := d.Format
+			if shown == "" {
+				shown = "parquet, the default"
+			}
+			var fix string
+			switch ms := MergeFormats[b]; len(ms) {
+			case 0:
+				fix = "no table format that merges loads into " + string(b) + " with the jars Thund knows, so run it natively (`-- @backends: native` on it and the datasets that read it) or push to another Spark version"
+			default:
+				fix = "choose one that merges: `-- @format: " + ms[0] + "`"
+				if len(ms) > 1 {
+					fix += " (or " + strings.Join(ms[1:], ", ") + ")"
+				}
+			}
+			loc := f.CDC.Loc
+			out = append(out, Finding{Dataset: d.Name, Diagnostic: ir.Diagnostic{
+				Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+				Message: fmt.Sprintf("%s applies changes (@cdc), which %s does with row-level operations (MERGE), and its table format %s cannot merge (Spark would fail the run with AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE): %s",
+					d.Name, b, shown, fix),
+			}})
+			break
+		}
+	}
 	return out
 }
 
@@ -116,8 +179,9 @@ func DatasetErrors(p *ir.Pipeline, d *ir.Dataset, b ir.Backend) []ir.Diagnostic 
 		return nil
 	}
 	var out []ir.Diagnostic
-	for _, u := range Uses(p, d) {
-		if s, ok := Matrix[u.Feature][b]; ok && !s.OK && s.Severity == ir.Error {
+	uses := Uses(p, d)
+	for _, u := range uses {
+		if s, ok := cell(uses, u, b); ok && !s.OK && s.Severity == ir.Error {
 			out = append(out, ir.Diagnostic{
 				Loc: u.Loc, Severity: s.Severity, Code: ir.CodeUnsupported, Backend: b,
 				Message: fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.Reason),

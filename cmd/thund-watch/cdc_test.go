@@ -26,26 +26,51 @@ func cdcCopy(t *testing.T, config string) string {
 	return dir
 }
 
+// cdcRefusal is what each Spark version refuses of testdata/cdc (both
+// tables Delta tables, customers_scd1 SCD 1, customers_scd2 SCD 2), by
+// file, at the @cdc value (line 7, column 10).
+var cdcRefusal = map[string]map[string]string{
+	// No apply-changes flow at all.
+	"4.1": {
+		"customers_scd1": "customers_scd1 uses CDC apply changes, which spark-4.1 cannot run: ",
+		"customers_scd2": "customers_scd2 uses CDC apply changes, which spark-4.1 cannot run: ",
+	},
+	// SCD 1 only (AUTOCDC_SCD2_NOT_SUPPORTED).
+	"4.2": {
+		"customers_scd2": "customers_scd2 uses CDC apply changes as SCD type 2, which spark-4.2 cannot run: ",
+	},
+	// No table format that merges loads into Spark 4.3.0.
+	"4.3": {
+		"customers_scd1": "customers_scd1 applies changes (@cdc), which spark-4.3 does with row-level operations (MERGE), and its table format delta cannot merge",
+		"customers_scd2": "customers_scd2 applies changes (@cdc), which spark-4.3 does with row-level operations (MERGE), and its table format delta cannot merge",
+	},
+}
+
 // TestCheckRefusesCDCOnSpark: --check on testdata/cdc with a Spark backend
 // and that Spark version in thund.yaml (the issue-18 setup, where
 // spark-4.2 passed and the push sent the apply-changes flows as plain
-// appends) gives an error at each @cdc value naming the backend, and
-// exits 1.
+// appends) gives an error at each @cdc value that version cannot apply,
+// naming the backend, and exits 1.
 func TestCheckRefusesCDCOnSpark(t *testing.T) {
-	for _, version := range []string{"4.1", "4.2"} {
+	for _, version := range []string{"4.1", "4.2", "4.3"} {
 		t.Run(version, func(t *testing.T) {
 			dir := cdcCopy(t, fmt.Sprintf("backends: [native, spark-%s]\nspark:\n  version: %q\n", version, version))
 			var out, errb bytes.Buffer
 			if code := run([]string{"--check", dir}, &out, &errb); code != 1 {
 				t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 			}
-			for _, file := range []string{"customers_scd1", "customers_scd2"} {
-				want := fmt.Sprintf("%s.sql:6:10: error: %s uses CDC apply changes, which spark-%s cannot run: ", file, file, version)
+			for file, msg := range cdcRefusal[version] {
+				want := fmt.Sprintf("%s.sql:7:10: error: %s", file, msg)
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, out.String())
 				}
 			}
-			for _, want := range []string{"`-- @backends: native`", "[unsupported-on-backend]", "3 datasets, 3 flows: 2 errors, 0 warnings"} {
+			errs := fmt.Sprintf("%d errors", len(cdcRefusal[version]))
+			if len(cdcRefusal[version]) == 1 {
+				errs = "1 error"
+			}
+			sum := "3 datasets, 3 flows: " + errs + ", 0 warnings"
+			for _, want := range []string{"[unsupported-on-backend]", sum} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, out.String())
 				}
@@ -54,6 +79,22 @@ func TestCheckRefusesCDCOnSpark(t *testing.T) {
 				t.Errorf("stderr: %s", errb.String())
 			}
 		})
+	}
+}
+
+// TestCheckSparkVersionWithoutBackends: `spark: version: "4.2"` without
+// `backends:` checks spark-4.2 beside native (it checked spark-4.1).
+func TestCheckSparkVersionWithoutBackends(t *testing.T) {
+	dir := cdcCopy(t, "spark:\n  version: \"4.2\"\n")
+	var out, errb bytes.Buffer
+	if code := run([]string{"--check", dir}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
+	}
+	if want := "customers_scd2.sql:7:10: error: " + cdcRefusal["4.2"]["customers_scd2"]; !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+	if strings.Contains(out.String(), "spark-4.1") {
+		t.Errorf("spark-4.1 checked though thund.yaml says 4.2:\n%s", out.String())
 	}
 }
 
@@ -80,25 +121,24 @@ func listenCounting(t *testing.T) (remote string, accepted *atomic.Int64) {
 	return "sc://" + l.Addr().String(), accepted
 }
 
-// TestOncePushRefusesCDC: --once --spark with `spark: version` 4.1 or 4.2
-// refuses testdata/cdc's apply-changes flows before connecting, even when
-// thund.yaml checks native only (backends: [native], so --check is
-// silent): the errors are printed at each @cdc value and the exit status
-// is 1.
+// TestOncePushRefusesCDC: --once --spark with `spark: version` 4.1, 4.2
+// or 4.3 refuses what that version cannot apply of testdata/cdc before
+// connecting: the errors are printed at each @cdc value and the exit
+// status is 1.
 func TestOncePushRefusesCDC(t *testing.T) {
-	for _, version := range []string{"4.1", "4.2"} {
+	for _, version := range []string{"4.1", "4.2", "4.3"} {
 		t.Run(version, func(t *testing.T) {
-			dir := cdcCopy(t, fmt.Sprintf("backends: [native]\nspark:\n  version: %q\n", version))
+			dir := cdcCopy(t, fmt.Sprintf("backends: [native, spark-%s]\nspark:\n  version: %q\n", version, version))
 			remote, accepted := listenCounting(t)
 			var out, errb bytes.Buffer
 			if code := run([]string{"--once", "--limit", "1", "--spark", remote, "--dry-run", dir}, &out, &errb); code != 1 {
 				t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 			}
-			for _, want := range []string{
-				fmt.Sprintf("spark  not sent to %s: 2 finding(s) spark-%s cannot run", remote, version),
-				fmt.Sprintf("customers_scd1.sql:6:10: error: customers_scd1 uses CDC apply changes, which spark-%s cannot run", version),
-				fmt.Sprintf("customers_scd2.sql:6:10: error: customers_scd2 uses CDC apply changes, which spark-%s cannot run", version),
-			} {
+			wants := []string{fmt.Sprintf("spark  not sent to %s: %d finding(s) spark-%s cannot run", remote, len(cdcRefusal[version]), version)}
+			for file, msg := range cdcRefusal[version] {
+				wants = append(wants, fmt.Sprintf("%s.sql:7:10: error: %s", file, msg))
+			}
+			for _, want := range wants {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, out.String())
 				}
@@ -111,10 +151,10 @@ func TestOncePushRefusesCDC(t *testing.T) {
 }
 
 // TestWatchPushRefusesCDC: watch mode's push after each run (the same
-// lowering as --once) refuses testdata/cdc for spark-4.2 without
-// connecting.
+// lowering as --once) refuses testdata/cdc's SCD 2 table for spark-4.2
+// without connecting.
 func TestWatchPushRefusesCDC(t *testing.T) {
-	dir := cdcCopy(t, "backends: [native]\nspark:\n  version: \"4.2\"\n")
+	dir := cdcCopy(t, "backends: [native, spark-4.2]\nspark:\n  version: \"4.2\"\n")
 	remote, accepted := listenCounting(t)
 	var stderr bytes.Buffer
 	o, err := parseFlags([]string{"--json", "--spark", remote, "--dry-run", dir}, &stderr)
@@ -142,11 +182,11 @@ func TestWatchPushRefusesCDC(t *testing.T) {
 		strings.Contains(spark, "not sent to "+remote)
 	cdcErrors := 0
 	// The refusal's diagnostics follow it.
-	for refused && cdcErrors < 2 && sc.Scan() {
+	for refused && cdcErrors < 1 && sc.Scan() {
 		var obj map[string]any
 		json.Unmarshal(sc.Bytes(), &obj)
 		if obj["type"] == "diagnostic" && obj["backend"] == "spark-4.2" && obj["severity"] == "error" &&
-			strings.Contains(fmt.Sprint(obj["message"]), "uses CDC apply changes, which spark-4.2 cannot run") {
+			strings.Contains(fmt.Sprint(obj["message"]), cdcRefusal["4.2"]["customers_scd2"]) {
 			cdcErrors++
 		}
 	}
@@ -156,8 +196,8 @@ func TestWatchPushRefusesCDC(t *testing.T) {
 		}
 	}()
 	<-code
-	if !refused || cdcErrors != 2 {
-		t.Fatalf("first Spark line %s, then %d CDC errors; want the push refused for spark-4.2 with two (stderr %s)", spark, cdcErrors, stderr.String())
+	if !refused || cdcErrors != 1 {
+		t.Fatalf("first Spark line %s, then %d CDC errors; want the push refused for spark-4.2 with one, for the SCD 2 table (stderr %s)", spark, cdcErrors, stderr.String())
 	}
 	if n := accepted.Load(); n != 0 {
 		t.Errorf("%d connection(s) to the Spark server: the refused pipeline was sent", n)

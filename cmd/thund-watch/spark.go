@@ -9,22 +9,24 @@ import (
 	"strings"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/report"
 	"github.com/thund-dev/thund/sdplower"
 	"github.com/thund-dev/thund/sparkconnect"
 )
 
-// sparkPush lowers the pipeline for the Spark version of thund.yaml and
-// pushes it to the Spark Connect server at remote (a dry run when dry),
-// printing Spark's events and, as file:line diagnostics, its errors. It
-// reports whether Spark accepted the pipeline, and how many errors it
-// printed.
+// sparkPush lowers the pipeline for a Spark version and pushes it to the
+// Spark Connect server at remote (a dry run when dry), printing Spark's
+// events and, as file:line diagnostics, its errors. When thund.yaml names
+// the version (spark.version, or a Spark backend in backends), what that
+// version cannot run is refused before connecting. Connected, it asks the
+// server its version and lowers for that one when Thund supports it,
+// saying so when thund.yaml names another (and refusing, still before
+// anything is defined, what the server's version cannot run). It reports
+// whether Spark accepted the pipeline, and how many errors it printed.
 func sparkPush(ctx context.Context, snap *analysis.Snapshot, remote string, dry, asJSON bool, out io.Writer) (bool, int) {
-	backend := ir.Spark41
-	if snap.Project.Config.SparkVersion == "4.2" {
-		backend = ir.Spark42
-	}
+	backend := sparkBackend(snap)
 	verb := "run"
 	if dry {
 		verb = "dry run"
@@ -35,17 +37,30 @@ func sparkPush(ctx context.Context, snap *analysis.Snapshot, remote string, dry,
 			texts[l] = t
 		}
 	}
-	g, diags := sdplower.LowerWith(snap.Pipeline, backend, sdplower.Options{Texts: texts})
-	if g == nil {
+	lower := func(b ir.Backend) (*sdplower.Graph, int) {
+		g, diags := sdplower.LowerWith(snap.Pipeline, b, sdplower.Options{Texts: texts})
+		if g != nil {
+			return g, 0
+		}
 		var errs []ir.Diagnostic
 		for _, d := range diags {
 			if d.Severity == ir.Error {
 				errs = append(errs, d)
 			}
 		}
-		sparkLine(out, asJSON, backend, "refused", fmt.Sprintf("not sent to %s: %d finding(s) %s cannot run", remote, len(errs), backend))
+		sparkLine(out, asJSON, b, "refused", fmt.Sprintf("not sent to %s: %d finding(s) %s cannot run", remote, len(errs), b))
 		printDiags(out, asJSON, snap, errs)
-		return false, len(errs)
+		return nil, len(errs)
+	}
+	_, named := snap.Project.Config.SparkBackend()
+	var g *sdplower.Graph
+	if named {
+		// thund.yaml names the version: refuse what it cannot run
+		// before connecting at all.
+		var n int
+		if g, n = lower(backend); g == nil {
+			return false, n
+		}
 	}
 	client, err := sparkconnect.Dial(ctx, remote, sparkconnect.Options{})
 	if err != nil {
@@ -53,6 +68,17 @@ func sparkPush(ctx context.Context, snap *analysis.Snapshot, remote string, dry,
 		return false, 1
 	}
 	defer client.Close()
+	b, note := serverBackend(ctx, client, snap, backend, named)
+	if note != "" {
+		sparkLine(out, asJSON, b, "version", note)
+	}
+	if g == nil || b != backend {
+		backend = b
+		var n int
+		if g, n = lower(backend); g == nil {
+			return false, n
+		}
+	}
 	sparkLine(out, asJSON, backend, "running", fmt.Sprintf("%s of %d datasets on %s", verb, len(snap.Pipeline.Datasets), remote))
 	res, err := sdplower.Push(ctx, client, g, sdplower.Run{Dry: dry}, func(e sdplower.Event) {
 		if asJSON {
@@ -91,6 +117,42 @@ func sparkPush(ctx context.Context, snap *analysis.Snapshot, remote string, dry,
 	}
 	sparkLine(out, asJSON, backend, "completed", fmt.Sprintf("%s completed (define %d ms, %s %d ms)", verb, res.Define.Milliseconds(), verb, res.RunTime.Milliseconds()))
 	return true, 0
+}
+
+// serverBackend is the backend to lower for once connected: the server's
+// own Spark version when Thund supports it, else want. The note, when not
+// empty, says how the server's version and thund.yaml's (named: whether
+// thund.yaml names one) differ, or which the server runs when thund.yaml
+// names none.
+func serverBackend(ctx context.Context, c *sparkconnect.Client, snap *analysis.Snapshot, want ir.Backend, named bool) (ir.Backend, string) {
+	release, err := c.ServerVersion(ctx)
+	if err != nil {
+		return want, fmt.Sprintf("could not read the server's Spark version (%v); lowering for %s", err, want)
+	}
+	said := "thund.yaml names no Spark version"
+	if v := snap.Project.Config.SparkVersion; v != "" {
+		said = fmt.Sprintf("thund.yaml says `spark: version: %q`", v)
+	} else if named {
+		said = fmt.Sprintf("thund.yaml's backends say %s", want)
+	}
+	b, ok := project.SparkBackendOf(sparkconnect.MinorVersion(release))
+	switch {
+	case !ok:
+		return want, fmt.Sprintf("the server runs Spark %s, which Thund does not support (it supports %s), and %s: lowering for %s", release, sparkVersions(), said, want)
+	case b == want && named:
+		return want, ""
+	case !named:
+		return b, fmt.Sprintf("the server runs Spark %s and %s: lowering for %s", release, said, b)
+	}
+	return b, fmt.Sprintf("the server runs Spark %s and %s: lowering for %s, the server's version", release, said, b)
+}
+
+func sparkVersions() string {
+	var vs []string
+	for _, b := range ir.SparkBackends {
+		vs = append(vs, strings.TrimPrefix(string(b), "spark-"))
+	}
+	return strings.Join(vs, ", ")
 }
 
 // uniqueDiags drops repeats (Spark reports a flow again when it retries).

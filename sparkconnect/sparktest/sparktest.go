@@ -1,7 +1,8 @@
 // Package sparktest gives tests a real Spark Connect server: the one
-// already listening on 127.0.0.1:15002 (or THUND_SPARK_URL), or one it
-// starts with scripts/spark.sh, once per test binary. Set THUND_SKIP_SPARK=1
-// to skip the tests that need it.
+// already listening on the port scripts/spark.sh gives the Spark version
+// THUND_SPARK_VERSION names (4.1.4 on 127.0.0.1:15002 when not set; or
+// THUND_SPARK_URL), or one it starts with scripts/spark.sh, once per test
+// binary. Set THUND_SKIP_SPARK=1 to skip the tests that need it.
 package sparktest
 
 import (
@@ -17,13 +18,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/sparkconnect"
 )
 
 var (
-	once   sync.Once
-	url    string
-	setErr error
+	once    sync.Once
+	url     string
+	setErr  error
+	release string
 )
 
 // Skipped reports whether THUND_SKIP_SPARK asks to skip Spark tests.
@@ -34,9 +37,21 @@ func Skipped() bool { return os.Getenv("THUND_SKIP_SPARK") == "1" }
 // spark-stop` (or `make test-spark`, which calls it) stops it.
 func URL() (string, error) {
 	once.Do(func() {
+		defer func() {
+			if setErr == nil {
+				release = serverRelease(url)
+			}
+		}()
 		url = os.Getenv("THUND_SPARK_URL")
 		if url == "" {
 			url = fmt.Sprintf("sc://127.0.0.1:%d", sparkconnect.DefaultPort)
+		}
+		script, scriptErr := findScript()
+		if os.Getenv("THUND_SPARK_URL") == "" && scriptErr == nil {
+			// The selected version's port (THUND_SPARK_VERSION).
+			if out, err := exec.Command(script, "url").Output(); err == nil {
+				url = strings.TrimSpace(string(out))
+			}
 		}
 		if answers(url) {
 			return
@@ -45,9 +60,8 @@ func URL() (string, error) {
 			setErr = fmt.Errorf("no Spark Connect server at THUND_SPARK_URL=%s", url)
 			return
 		}
-		script, err := findScript()
-		if err != nil {
-			setErr = err
+		if scriptErr != nil {
+			setErr = scriptErr
 			return
 		}
 		cmd := exec.Command(script, "start")
@@ -93,6 +107,51 @@ func Client(t testing.TB) *sparkconnect.Client {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// Release is the Spark release of the server (such as "4.3.0"), read
+// from the server itself; "" when there is none.
+func Release() string {
+	_, _ = URL()
+	return release
+}
+
+// Backend is the Thund backend of the server's Spark version (spark-4.3
+// for 4.3.0); it fails t when the server runs a version Thund does not
+// support.
+func Backend(t testing.TB) ir.Backend {
+	t.Helper()
+	Need(t)
+	b := ir.Backend("spark-" + sparkconnect.MinorVersion(release))
+	if !ir.IsSpark(b) {
+		t.Fatalf("the Spark Connect server runs Spark %q, which Thund does not support", release)
+	}
+	return b
+}
+
+// NeedVersion skips t unless the server runs a Spark release of one of
+// the given minor versions ("4.2"): for facts of one version only.
+func NeedVersion(t testing.TB, minors ...string) {
+	t.Helper()
+	Need(t)
+	for _, m := range minors {
+		if sparkconnect.MinorVersion(release) == m {
+			return
+		}
+	}
+	t.Skipf("the server runs Spark %s; this test is for Spark %s (THUND_SPARK_VERSION selects the server scripts/spark.sh starts)", release, strings.Join(minors, ", "))
+}
+
+func serverRelease(u string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := sparkconnect.Dial(ctx, u, sparkconnect.Options{})
+	if err != nil {
+		return ""
+	}
+	defer c.Close()
+	v, _ := c.ServerVersion(ctx)
+	return v
 }
 
 func warmUp(u string) {

@@ -3,5 +3,6 @@
 -- older seq than the one already applied is ignored.
 
 -- @kind: streaming_table
+-- @format: delta
 -- @cdc: keys=(customer_id) sequence_by=seq scd=1
 SELECT * FROM STREAM(customer_changes)

@@ -3,5 +3,6 @@
 -- history at its seq rather than appended at the end.
 
 -- @kind: streaming_table
+-- @format: delta
 -- @cdc: keys=(customer_id) sequence_by=seq scd=2
 SELECT * FROM STREAM(customer_changes)
