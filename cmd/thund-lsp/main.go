@@ -44,7 +44,7 @@ func main() {
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
-		logger.Fatalf("listen on %s: %v", addr, err)
+		logger.Fatalf("listen on %s: %v", listen, err)
 	}
 	logger.Printf("listening on %s", ln.Addr())
 	conn, err := ln.Accept()
