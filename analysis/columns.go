@@ -98,6 +98,8 @@ type catalogAnswer struct {
 	// source's name key.
 	kind answerKind
 	key  string
+	// flow is the dataset's own flow when it has one.
+	flow *ir.Flow
 	cols []sema.Column
 	ok   bool
 }
@@ -341,47 +343,54 @@ func columnCode(class string) ir.Code {
 // still reports whether every table a previous result read answers the
 // same now; known is false when a result it needed is not available.
 func (c *columnCheck) still(r *flowColumns, results resolver) (still, known bool) {
-	for _, a := range r.deps {
-		var now catalogAnswer
+	for i := range r.deps {
+		a := &r.deps[i]
+		var cols []sema.Column
+		ok := a.ok
 		if c.sameNames {
-			var ok bool
-			if now, ok = c.reanswer(a, results); !ok {
+			var avail bool
+			if cols, avail = c.reanswer(a, results); !avail {
 				return false, false
 			}
 		} else {
-			var ok bool
-			if now, ok = c.lookup(a.name, results); !ok {
+			now, avail := c.lookup(a.name, results)
+			if !avail {
 				return false, false
 			}
+			cols, ok = now.cols, now.ok
 		}
-		if now.ok != a.ok || !sameColumns(now.cols, a.cols) {
+		if ok != a.ok || !sameColumns(cols, a.cols) {
 			return false, true
 		}
 	}
 	return true, true
 }
 
-// reanswer answers a table read again from what it resolved to, valid
-// while the pipeline's names are unchanged.
-func (c *columnCheck) reanswer(a catalogAnswer, results resolver) (catalogAnswer, bool) {
-	now := catalogAnswer{name: a.name, kind: a.kind, key: a.key, ok: a.ok}
+// reanswer gives the columns of a table read again from what it resolved
+// to, valid while the pipeline's names are unchanged; avail is false when
+// a result it needs is not available yet.
+func (c *columnCheck) reanswer(a *catalogAnswer, results resolver) (cols []sema.Column, avail bool) {
 	switch a.kind {
 	case answerDataset:
-		if f := c.own[a.key]; f != nil {
+		f := a.flow
+		if _, still := c.trees[f]; f == nil || !still {
+			f = c.own[a.key] // the dataset's file changed
+		}
+		if f != nil {
 			r, ok := results(f)
 			if !ok {
-				return now, false
+				return nil, false
 			}
 			if r != nil {
-				now.cols = r.out
+				return r.out, true
 			}
 		}
 	case answerSource:
 		if src := c.sources[a.key]; src != nil {
-			now.cols = c.sampleColumns(src)
+			return c.sampleColumns(src), true
 		}
 	}
-	return now, true
+	return nil, true
 }
 
 func sameColumns(a, b []sema.Column) bool {
@@ -432,6 +441,7 @@ func (c *columnCheck) lookup(name []string, results resolver) (a catalogAnswer, 
 	if d := c.p.Resolve(full); d != nil {
 		a.kind, a.key, a.ok = answerDataset, ir.NameKey(d.Name), true
 		if f := c.own[a.key]; f != nil {
+			a.flow = f
 			r, ok := results(f)
 			if !ok {
 				return a, false
