@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/internal/testutil"
 	"github.com/thund-dev/thund/preview"
+	"github.com/thund-dev/thund/report"
 )
 
 // failing fails every write, as a closed pipe does.
@@ -193,5 +196,44 @@ func TestWatchRefusesAFolderWithoutPipeline(t *testing.T) {
 	}
 	if err := Run(context.Background(), Options{Dir: t.TempDir(), Out: &syncBuffer{}, Warn: &syncBuffer{}}); err == nil {
 		t.Fatal("an empty folder is watched")
+	}
+}
+
+// TestStreamResumesInWatchMode: without --state, a new micro-batch file
+// is one new trigger of the session's stream, numbered after the earlier
+// ones, and the files read before are not read again.
+func TestStreamResumesInWatchMode(t *testing.T) {
+	dir := testutil.CopyToTemp(t, filepath.Join("..", "testdata", "clickstream"))
+	w := startWatch(t, dir, Options{Debounce: 50 * time.Millisecond})
+	w.run()
+	src := filepath.Join(dir, "samples", "clicks", "batch-004.json")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeAtomic(t, filepath.Join(dir, "samples", "clicks", "batch-005.json"), string(b))
+	_, objs := w.run()
+	var incs []report.JSONIncrement
+	for _, o := range objs {
+		if o.Type == "increment" {
+			var inc report.JSONIncrement
+			if err := json.Unmarshal(o.raw, &inc); err != nil {
+				t.Fatal(err)
+			}
+			incs = append(incs, inc)
+		}
+	}
+	found := false
+	for _, inc := range incs {
+		if inc.Dataset != "clicks_raw" {
+			continue
+		}
+		found = true
+		if inc.Trigger != 5 || inc.Arrived != 10 || len(inc.Files) != 1 || inc.Files[0] != "samples/clicks/batch-005.json" {
+			t.Errorf("clicks_raw: trigger %d, %d arrived from %v; want trigger 5, 10 rows of batch-005.json", inc.Trigger, inc.Arrived, inc.Files)
+		}
+	}
+	if !found {
+		t.Errorf("no increment of clicks_raw after a new file: %v", incs)
 	}
 }

@@ -177,14 +177,31 @@ func Run(ctx context.Context, o Options) error {
 	if opts.QueryTimeout == 0 {
 		opts.QueryTimeout = DefaultQueryTimeout
 	}
+	private := ""
+	if opts.StateDir == "" {
+		// Without --state the session keeps its state in a private
+		// folder of its own, removed when watching ends: a stream then
+		// resumes on each save, and a new micro-batch file is one new
+		// trigger, as on a cluster, rather than a replay of every file.
+		if private, err = os.MkdirTemp("", "thund-watch-state-"); err != nil {
+			return fmt.Errorf("state folder: %w", err)
+		}
+		opts.StateDir = private
+	}
 	sess, err := engine.Open(snap.Root, opts)
 	if err != nil {
+		if private != "" {
+			os.RemoveAll(private)
+		}
 		return err
 	}
 	closeSession := true
 	defer func() {
 		if closeSession {
 			sess.Close()
+			if private != "" {
+				os.RemoveAll(private)
+			}
 		}
 	}()
 	r := &reconciler{
@@ -258,6 +275,10 @@ type reconciler struct {
 	names  map[string]string
 	// pages holds the last preview page printed per dataset key.
 	pages map[string]*preview.Page
+	// triggers holds, per streaming flow (dataset and flow name), the
+	// last trigger number printed and the micro-batch files its
+	// triggers read: a run that resumes the stream goes on counting.
+	triggers map[string]*flowTriggers
 	// cycle is set while the newest snapshot planned has a cycle, so
 	// the batch that breaks it can say the pipeline is valid again.
 	cycle bool
@@ -701,12 +722,60 @@ func (r *reconciler) finish(j *job) {
 		r.warn(j.err.Error())
 	}
 	if !j.cancelled && j.res != nil {
+		j.res.Increments = r.renumber(j.res.Increments)
 		r.out.results(j.res, j.pages, r.pages)
 		for _, p := range j.pages {
 			r.pages[ir.NameKey(p.Dataset)] = p
 		}
 	}
 	r.report(j)
+}
+
+// flowTriggers is what watch mode printed of one streaming flow.
+type flowTriggers struct {
+	last  int
+	files map[string]bool
+}
+
+// renumber numbers a run's triggers after those printed before for the
+// same flow, since the session resumed the stream (the engine numbers a
+// run's triggers from 1). A flow that read a file again replayed its
+// streams from the start (its definition changed): its count restarts.
+func (r *reconciler) renumber(incs []engine.Increment) []engine.Increment {
+	if r.triggers == nil {
+		r.triggers = map[string]*flowTriggers{}
+	}
+	key := func(inc engine.Increment) string { return ir.NameKey(inc.Dataset) + "\x00" + inc.Flow }
+	for _, inc := range incs {
+		if ft := r.triggers[key(inc)]; ft != nil {
+			for _, f := range inc.Files {
+				if ft.files[f] {
+					delete(r.triggers, key(inc))
+					break
+				}
+			}
+		}
+	}
+	base := map[string]int{}
+	out := make([]engine.Increment, len(incs))
+	for i, inc := range incs {
+		k := key(inc)
+		ft := r.triggers[k]
+		if ft == nil {
+			ft = &flowTriggers{files: map[string]bool{}}
+			r.triggers[k] = ft
+		}
+		if _, ok := base[k]; !ok {
+			base[k] = ft.last
+		}
+		inc.Trigger += base[k]
+		ft.last = max(ft.last, inc.Trigger)
+		for _, f := range inc.Files {
+			ft.files[f] = true
+		}
+		out[i] = inc
+	}
+	return out
 }
 
 // report prints the status line or the run object of a job, and says

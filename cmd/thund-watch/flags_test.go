@@ -151,7 +151,7 @@ func TestCheckJSONGraph(t *testing.T) {
 func TestOnceJSONNonFinite(t *testing.T) {
 	dir := writePipeline(t, map[string]string{
 		"samples/t.csv": "x\n1\n2\n",
-		"a.sql":         "SELECT sum(cast(x AS DOUBLE)) / 0 AS r, 'nan'::DOUBLE AS n FROM t\n",
+		"a.sql":         "SELECT cast('Infinity' AS DOUBLE) * sum(cast(x AS DOUBLE)) AS r, cast('NaN' AS DOUBLE) AS n FROM t\n",
 		"b.sql":         "SELECT 1 AS later FROM a\n",
 	})
 	var stdout, stderr bytes.Buffer
