@@ -98,6 +98,9 @@ type Result struct {
 	// Order is the dataset keys in the order they ran.
 	Order   []string
 	Elapsed time.Duration
+	// SampleWarnings are the findings about sample CSV files the run
+	// read (csvcheck.go), in source order.
+	SampleWarnings []SampleWarning
 }
 
 // Failed reports whether any dataset failed (skipped ones do not count: a

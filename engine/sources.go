@@ -154,6 +154,15 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 	if err != nil {
 		return fmt.Errorf("source %s: %w", src.Name, err)
 	}
+	if fn == "read_csv_auto" {
+		warnings, err := st.s.checkCSVSample(src.Sample)
+		if st.res != nil {
+			st.res.SampleWarnings = append(st.res.SampleWarnings, warnings...)
+		}
+		if err != nil {
+			return fmt.Errorf("source %s: %w", src.Name, err)
+		}
+	}
 	name := quoteIdent(relationName(src.Name))
 	st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
 	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))

@@ -1,0 +1,324 @@
+package engine
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Sample CSV files are checked before DuckDB reads them, for what its
+// reader would otherwise accept without a word: a row with more or fewer
+// fields than the header (DuckDB pads a short row with NULLs and gives
+// extra fields columns of their own), a micro-batch whose header adds or
+// lacks columns of the folder's first file (the folder is read by name,
+// so the others get NULLs), and a quoted field that is never closed,
+// which is an error naming the file and line where the quote opens.
+
+// SampleWarning is a finding about a sample file that did not stop the
+// run: File is root-relative, Line 1-based.
+type SampleWarning struct {
+	File    string
+	Line    int
+	Message string
+}
+
+// csvCheckBytes is how much of a file is checked; a longer file is
+// checked in its first part only.
+const csvCheckBytes = 64 << 20
+
+// csvReportRows is how many rows of one file are reported one by one.
+const csvReportRows = 3
+
+// csvShape is what checking one file found.
+type csvShape struct {
+	header   []string
+	warnings []SampleWarning
+	err      error
+}
+
+// csvCache keeps each file's shape while it is unchanged (same path,
+// size and modification time), so a run re-reads only what changed.
+var csvCache = struct {
+	sync.Mutex
+	m map[string]*csvShape
+}{m: map[string]*csvShape{}}
+
+// checkCSVSample checks the CSV files behind a sample (a file, glob or
+// folder), returning the warnings, or an error for a file DuckDB would
+// misread.
+func (s *Session) checkCSVSample(sample string) ([]SampleWarning, error) {
+	rels, err := s.sampleRels(sample)
+	if err != nil || len(rels) == 0 {
+		return nil, nil // the reader says what is wrong with the path
+	}
+	var out []SampleWarning
+	var first []string
+	firstRel := ""
+	for i, rel := range rels {
+		ext := strings.ToLower(path.Ext(rel))
+		if ext != ".csv" && ext != ".tsv" {
+			continue
+		}
+		real, _, err := s.checkedFile(rel)
+		if err != nil {
+			return nil, nil // refused by the reader, with its reason
+		}
+		sh := csvShapeOf(real, rel, ext == ".tsv")
+		if sh.err != nil {
+			return out, sh.err
+		}
+		out = append(out, sh.warnings...)
+		if i == 0 || firstRel == "" {
+			first, firstRel = sh.header, rel
+			continue
+		}
+		if added, missing := headerDiff(first, sh.header); len(added)+len(missing) > 0 {
+			var parts []string
+			if len(added) > 0 {
+				parts = append(parts, fmt.Sprintf("adds %s, which %s lacks (NULL in its rows)", names(added), path.Base(firstRel)))
+			}
+			if len(missing) > 0 {
+				parts = append(parts, fmt.Sprintf("lacks %s of %s (NULL in this file's rows)", names(missing), path.Base(firstRel)))
+			}
+			out = append(out, SampleWarning{File: rel, Line: 1, Message: "this micro-batch " + strings.Join(parts, " and ") + "; the folder is read by column name"})
+		}
+	}
+	return out, nil
+}
+
+// sampleRels lists the root-relative files a sample path reads.
+func (s *Session) sampleRels(sample string) ([]string, error) {
+	rel := path.Clean(filepath.ToSlash(sample))
+	abs := filepath.Join(s.Root, filepath.FromSlash(rel))
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		real, _, err := s.checkedFile(rel)
+		if err != nil {
+			return nil, err
+		}
+		files, err := BatchFiles(real)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]string, len(files))
+		for i, f := range files {
+			out[i] = path.Join(rel, filepath.Base(f))
+		}
+		return out, nil
+	}
+	if strings.ContainsAny(rel, "*?[") {
+		matches, err := filepath.Glob(abs)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, m := range matches {
+			out = append(out, s.relOf(m))
+		}
+		return out, nil
+	}
+	return []string{rel}, nil
+}
+
+func csvShapeOf(real, rel string, tsv bool) *csvShape {
+	fi, err := os.Stat(real)
+	if err != nil {
+		return &csvShape{}
+	}
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%d", real, rel, fi.Size(), fi.ModTime().UnixNano())
+	csvCache.Lock()
+	sh, ok := csvCache.m[key]
+	csvCache.Unlock()
+	if ok {
+		return sh
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return &csvShape{}
+	}
+	defer f.Close()
+	sh = scanCSV(io.LimitReader(f, csvCheckBytes), rel, tsv)
+	csvCache.Lock()
+	if len(csvCache.m) > 4096 {
+		csvCache.m = map[string]*csvShape{}
+	}
+	csvCache.m[key] = sh
+	csvCache.Unlock()
+	return sh
+}
+
+// errUnclosedQuote marks a quoted field that never ends.
+var errUnclosedQuote = errors.New("unclosed quote")
+
+// scanCSV reads CSV text record by record (RFC 4180 quoting: a field in
+// double quotes may hold delimiters, newlines and doubled quotes) and
+// compares each record's field count with the header's. The delimiter is
+// a tab for .tsv; for .csv, a comma, unless the header has none but
+// holds semicolons, tabs or bars, which DuckDB's sniffer would pick.
+func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
+	br := bufio.NewReaderSize(r, 64<<10)
+	sh := &csvShape{}
+	var delim byte = ','
+	if tsv {
+		delim = '\t'
+	}
+	line := 1
+	header := true
+	short, long := 0, 0
+	var firstShort, firstLong []SampleWarning
+	for {
+		start := line
+		fields, err := readRecord(br, &delim, header, &line)
+		if errors.Is(err, errUnclosedQuote) {
+			sh.err = fmt.Errorf("sample %s:%d: a quoted field opens on this line and is never closed: add the closing \" (or double a \" inside the field)", rel, start)
+			return sh
+		}
+		if fields == nil {
+			break
+		}
+		if len(fields) == 1 && fields[0] == "" {
+			// A blank line: DuckDB skips it.
+		} else if header {
+			sh.header = fields
+			header = false
+		} else if n, want := len(fields), len(sh.header); n != want {
+			if n < want {
+				short++
+				if short <= csvReportRows {
+					firstShort = append(firstShort, SampleWarning{File: rel, Line: start, Message: fmt.Sprintf("this row has %d of the header's %d fields: %s read as NULL; complete the row", n, want, columnList(sh.header[n:]))})
+				}
+			} else {
+				long++
+				if long <= csvReportRows {
+					firstLong = append(firstLong, SampleWarning{File: rel, Line: start, Message: fmt.Sprintf("this row has %d fields, the header names %d: the extra ones are read into unnamed columns; name them in the header, or fix the row", n, want)})
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	sh.warnings = append(firstShort, firstLong...)
+	sort.SliceStable(sh.warnings, func(i, j int) bool { return sh.warnings[i].Line < sh.warnings[j].Line })
+	if short > csvReportRows {
+		sh.warnings = append(sh.warnings, SampleWarning{File: rel, Line: firstShort[0].Line, Message: fmt.Sprintf("%d more rows have fewer fields than the header", short-csvReportRows)})
+	}
+	if long > csvReportRows {
+		sh.warnings = append(sh.warnings, SampleWarning{File: rel, Line: firstLong[0].Line, Message: fmt.Sprintf("%d more rows have more fields than the header", long-csvReportRows)})
+	}
+	return sh
+}
+
+// readRecord reads one record; it returns nil fields at the end of the
+// text, and advances *line past the newlines it read. For the header it
+// settles the delimiter first (see scanCSV).
+func readRecord(br *bufio.Reader, delim *byte, header bool, line *int) ([]string, error) {
+	var fields []string
+	var cur strings.Builder
+	quoted, inQuotes, read := false, false, false
+	if header && *delim == ',' {
+		if peek, _ := br.Peek(4096); len(peek) > 0 {
+			first := string(peek)
+			if i := strings.IndexByte(first, '\n'); i >= 0 {
+				first = first[:i]
+			}
+			if !strings.Contains(first, ",") {
+				for _, c := range []byte{';', '\t', '|'} {
+					if strings.IndexByte(first, c) >= 0 {
+						*delim = c
+						break
+					}
+				}
+			}
+		}
+	}
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			if inQuotes {
+				return nil, errUnclosedQuote
+			}
+			if !read {
+				return nil, io.EOF
+			}
+			return append(fields, cur.String()), io.EOF
+		}
+		read = true
+		switch {
+		case inQuotes:
+			if c == '"' {
+				if next, err := br.Peek(1); err == nil && next[0] == '"' {
+					br.ReadByte()
+					cur.WriteByte('"')
+					continue
+				}
+				inQuotes = false
+				continue
+			}
+			if c == '\n' {
+				*line++
+			}
+			cur.WriteByte(c)
+		case c == '"' && cur.Len() == 0 && !quoted:
+			inQuotes, quoted = true, true
+		case c == *delim:
+			fields = append(fields, cur.String())
+			cur.Reset()
+			quoted = false
+		case c == '\n':
+			*line++
+			s := strings.TrimSuffix(cur.String(), "\r")
+			return append(fields, s), nil
+		default:
+			cur.WriteByte(c)
+		}
+	}
+}
+
+// headerDiff returns the columns b has that a lacks, and those a has
+// that b lacks (compared without regard to case, as DuckDB's union by
+// name does).
+func headerDiff(a, b []string) (added, missing []string) {
+	in := func(list []string, name string) bool {
+		for _, x := range list {
+			if strings.EqualFold(strings.TrimSpace(x), strings.TrimSpace(name)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range b {
+		if !in(a, c) {
+			added = append(added, c)
+		}
+	}
+	for _, c := range a {
+		if !in(b, c) {
+			missing = append(missing, c)
+		}
+	}
+	return added, missing
+}
+
+// columnList names columns: "column x" or "columns x, y".
+func columnList(cols []string) string {
+	if len(cols) == 1 {
+		return "column " + cols[0] + " is"
+	}
+	if len(cols) > 5 {
+		return fmt.Sprintf("columns %s and %d more are", strings.Join(cols[:5], ", "), len(cols)-5)
+	}
+	return "columns " + strings.Join(cols, ", ") + " are"
+}
+
+// names names columns without a verb: "column x", "columns x, y".
+func names(cols []string) string {
+	s := columnList(cols)
+	return strings.TrimSuffix(strings.TrimSuffix(s, " is"), " are")
+}
