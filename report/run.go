@@ -221,3 +221,24 @@ func IncrementName(inc engine.Increment) string {
 	}
 	return inc.Dataset
 }
+
+// CodeSampleShape is the code of a finding about a sample CSV file's
+// rows (engine.SampleWarning): a row with more or fewer fields than the
+// header, or a micro-batch whose header differs from the folder's first.
+const CodeSampleShape = "sample-shape"
+
+// SampleWarningLines are a run's sample findings as diagnostic lines,
+// path:line:1: warning: message [sample-shape].
+func SampleWarningLines(ws []engine.SampleWarning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = fmt.Sprintf("%s:%d:1: warning: %s [%s]", w.File, w.Line, w.Message, CodeSampleShape)
+	}
+	return out
+}
+
+// SampleWarningJSON is a sample finding as a diagnostic object.
+func SampleWarningJSON(w engine.SampleWarning) JSONDiagnostic {
+	return JSONDiagnostic{Type: "diagnostic", File: w.File, Line: w.Line, Column: 1, EndLine: w.Line, EndColumn: 1,
+		Severity: "warning", Code: CodeSampleShape, Message: w.Message, Related: []JSONRelated{}}
+}

@@ -237,3 +237,19 @@ func TestStreamResumesInWatchMode(t *testing.T) {
 		t.Errorf("no increment of clicks_raw after a new file: %v", incs)
 	}
 }
+
+// TestWatchSampleWarnings: a sample's short row is reported by file and
+// line at the start, and not again on a save that leaves it as it is.
+func TestWatchSampleWarnings(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "samples"), 0o755)
+	writeIn(t, dir, "samples/t.csv", "id,name\n1,a\n2\n")
+	writeIn(t, dir, "a.sql", "SELECT id FROM t\n")
+	w := startText(t, dir)
+	w.waitFor("start (", 1)
+	writeIn(t, dir, "a.sql", "SELECT id, name FROM t\n")
+	out := w.waitFor("a.sql: ✓ re-ran", 1)
+	if n := strings.Count(out, "samples/t.csv:3:1: warning: this row has 1 of the header's 2 fields"); n != 1 {
+		t.Errorf("the short row reported %d times, want once:\n%s", n, out)
+	}
+}

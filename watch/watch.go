@@ -33,6 +33,7 @@ import (
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/preview"
+	"github.com/thund-dev/thund/report"
 )
 
 // DefaultDebounce is how long the folder must stay quiet before a batch
@@ -279,6 +280,8 @@ type reconciler struct {
 	// last trigger number printed and the micro-batch files its
 	// triggers read: a run that resumes the stream goes on counting.
 	triggers map[string]*flowTriggers
+	// samples are the sample findings last printed (see sampleWarnings).
+	samples string
 	// cycle is set while the newest snapshot planned has a cycle, so
 	// the batch that breaks it can say the pipeline is valid again.
 	cycle bool
@@ -722,6 +725,7 @@ func (r *reconciler) finish(j *job) {
 		r.warn(j.err.Error())
 	}
 	if !j.cancelled && j.res != nil {
+		r.sampleWarnings(j.res.SampleWarnings)
 		j.res.Increments = r.renumber(j.res.Increments)
 		r.out.results(j.res, j.pages, r.pages)
 		for _, p := range j.pages {
@@ -729,6 +733,33 @@ func (r *reconciler) finish(j *job) {
 		}
 	}
 	r.report(j)
+}
+
+// sampleWarnings prints a run's findings about the sample files when
+// they differ from those printed last (each run checks every sample, and
+// repeating the same lines on every save would bury the news).
+func (r *reconciler) sampleWarnings(ws []engine.SampleWarning) {
+	lines := report.SampleWarningLines(ws)
+	key := strings.Join(lines, "\n")
+	if key == r.samples {
+		return
+	}
+	r.samples = key
+	if len(ws) == 0 {
+		return
+	}
+	if r.o.JSON {
+		objs := make([]any, len(ws))
+		for i, w := range ws {
+			objs[i] = DiagnosticJSON{JSONDiagnostic: report.SampleWarningJSON(w), Change: "added"}
+		}
+		r.out.objects(objs...)
+		return
+	}
+	for i := range lines {
+		lines[i] = strings.Replace(lines[i], ": warning: ", ": "+r.out.style(ansiYellow)+"warning"+r.out.style(ansiReset)+": ", 1)
+	}
+	r.out.text(lines...)
 }
 
 // flowTriggers is what watch mode printed of one streaming flow.

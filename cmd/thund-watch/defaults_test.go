@@ -89,3 +89,36 @@ func TestCycleReportedOnce(t *testing.T) {
 		t.Errorf("JSON: %d cycle objects, want 1 with 3 related:\n%s", n, stdout.String())
 	}
 }
+
+// TestSampleRowsReported: --once names a sample's short and long rows by
+// file and line (as warnings, text and JSON), and an unclosed quote fails
+// the dataset with the file and line, not a cast.
+func TestSampleRowsReported(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"samples/t.csv": "id,name\n1,a\n2,b,extra\n3\n",
+		"a.sql":         "SELECT cast(id AS INT) AS id, name FROM t\n",
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--once", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stdout.String())
+	}
+	for _, want := range []string{
+		"samples/t.csv:3:1: warning: this row has 3 fields, the header names 2",
+		"samples/t.csv:4:1: warning: this row has 1 of the header's 2 fields: column name is read as NULL",
+		"0 errors, 2 warnings",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	run([]string{"--once", "--json", dir}, &stdout, &stderr)
+	if !strings.Contains(stdout.String(), `"file":"samples/t.csv","line":3,`) || !strings.Contains(stdout.String(), `"code":"sample-shape"`) {
+		t.Errorf("JSON lacks the sample diagnostics:\n%s", stdout.String())
+	}
+	writeFileIn(t, dir, "samples/t.csv", "id,name\n1,\"a\n2,b\n")
+	stdout.Reset()
+	if code := run([]string{"--once", dir}, &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "sample samples/t.csv:2: a quoted field opens on this line and is never closed") {
+		t.Errorf("unclosed quote: exit %d\n%s", code, stdout.String())
+	}
+}

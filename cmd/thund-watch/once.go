@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -144,9 +145,16 @@ func runOnceTo(o options, snap *analysis.Snapshot, out *bufio.Writer, stderr io.
 	}
 	rs := report.SummarizeRun(res, sum)
 	rs.Errors += sparkErrors
+	rs.Warnings += len(res.SampleWarnings)
 	if o.json {
+		for _, w := range res.SampleWarnings {
+			failed(enc.Encode(report.SampleWarningJSON(w)))
+		}
 		failed(report.RunJSON(out, res, pages, rs))
 	} else {
+		if lines := report.SampleWarningLines(res.SampleWarnings); len(lines) > 0 {
+			fmt.Fprintf(out, "\n%s\n", strings.Join(lines, "\n"))
+		}
 		report.RunText(out, res)
 		width := 0
 		if !o.json && isTerminal(os.Stdout) {
