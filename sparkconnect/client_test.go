@@ -59,8 +59,11 @@ func TestDialServerDown(t *testing.T) {
 	if !errors.Is(err, sparkconnect.ErrServerDown) {
 		t.Fatalf("Dial to a closed port = %v, want ErrServerDown", err)
 	}
-	if want := "no Spark Connect server at sc://" + addr + ": start one with `make spark-start`"; err.Error() != want {
+	if want := "no Spark Connect server at sc://" + addr + ": " + sparkconnect.StartHint; err.Error() != want {
 		t.Errorf("error text %q, want %q", err, want)
+	}
+	if !strings.Contains(err.Error(), "spark-submit --class org.apache.spark.sql.connect.service.SparkConnectServer") {
+		t.Errorf("error text %q does not say how to start a server outside Thund's repository", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("Dial took %v to notice a closed port", d)

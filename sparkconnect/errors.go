@@ -55,12 +55,17 @@ type Error struct {
 	Err error
 }
 
+// StartHint says how to start a Spark Connect server, in Thund's
+// repository and anywhere else (pyspark ships spark-submit and the
+// Connect server, but no start script).
+const StartHint = "start one with `make spark-start` in Thund's repository; elsewhere, with Java 17 and `pip install 'pyspark[connect]==4.1.4'`, run `spark-submit --class org.apache.spark.sql.connect.service.SparkConnectServer --conf spark.connect.grpc.binding.port=15002`"
+
 func (e *Error) Error() string {
 	switch e.Kind {
 	case ServerDown:
-		msg := fmt.Sprintf("no Spark Connect server at %s: start one with `make spark-start`", e.URL)
+		msg := fmt.Sprintf("no Spark Connect server at %s: %s", e.URL, StartHint)
 		if e.Op != "connect" && e.Op != "" {
-			msg = fmt.Sprintf("%s: the Spark Connect server at %s is not answering (start one with `make spark-start`)", e.Op, e.URL)
+			msg = fmt.Sprintf("%s: the Spark Connect server at %s is not answering (%s)", e.Op, e.URL, StartHint)
 		}
 		if e.Message != "" {
 			msg += " (" + e.Message + ")"
