@@ -430,7 +430,7 @@ func (d *doc) syntaxError(err error) {
 	// scanner's complaints; the parser may name the line before it.
 	for _, l := range []int{line - 1, line} {
 		if tab := d.indentTab(l); tab >= 0 {
-			d.errorf(d.span(tab, tab+1), "YAML syntax error in %s: %s (line %d). A tab indents line %d, and YAML allows only spaces for indentation: replace the tab with spaces", d.file, msg, line, l+1)
+			d.errorf(d.span(tab, tab+1), "YAML syntax error in %s: %s. A tab indents this line, and YAML allows only spaces for indentation: replace the tab with spaces", d.file, msg)
 			return
 		}
 	}
@@ -450,7 +450,13 @@ func (d *doc) syntaxError(err error) {
 			loc.End = e
 		}
 	}
-	d.errorf(loc, "YAML syntax error in %s: %s (line %d). %s", d.file, msg, line, syntaxHint(msg))
+	// The diagnostic is at its line; the parser's line is worth saying
+	// only when it is another one.
+	where := ""
+	if d.lineOf(loc.Start)+1 != line {
+		where = fmt.Sprintf(" (the parser stopped on line %d)", line)
+	}
+	d.errorf(loc, "YAML syntax error in %s: %s%s. %s", d.file, msg, where, syntaxHint(msg))
 }
 
 // parserError reports whether msg comes from the YAML parser rather than
