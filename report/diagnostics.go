@@ -34,9 +34,10 @@ func Text(w io.Writer, s *analysis.Snapshot) error {
 
 // TextDiagnostics writes diagnostics about the snapshot's files (the
 // snapshot's own, or others such as column checks) as Text does.
-// A cycle is written once (see Collapse).
+// A cycle is written once (see Collapse), and the findings about
+// spark-pipeline.yml and thund.yaml come first (see ProjectFirst).
 func TextDiagnostics(w io.Writer, s *analysis.Snapshot, diags []ir.Diagnostic) error {
-	for _, d := range Collapse(diags) {
+	for _, d := range ProjectFirst(s, Collapse(diags)) {
 		p := Locate(s, d.Loc)
 		msg := strings.ReplaceAll(d.Message, "\n", " ")
 		for _, r := range d.Related {
@@ -180,7 +181,7 @@ func JSON(w io.Writer, s *analysis.Snapshot) error {
 // Collapse).
 func JSONDiagnostics(w io.Writer, s *analysis.Snapshot, diags []ir.Diagnostic) error {
 	enc := json.NewEncoder(w)
-	for _, d := range Collapse(diags) {
+	for _, d := range ProjectFirst(s, Collapse(diags)) {
 		p := Locate(s, d.Loc)
 		jd := JSONDiagnostic{
 			Type: "diagnostic", File: d.Loc.File, Line: p.Line, Column: p.Column, EndLine: p.EndLine, EndColumn: p.EndColumn,
@@ -238,3 +239,25 @@ func Collapse(diags []ir.Diagnostic) []ir.Diagnostic {
 }
 
 func locKey(l ir.Loc) string { return fmt.Sprintf("%s:%d:%d", l.File, l.Start, l.End) }
+
+// ProjectFirst moves the diagnostics about the project files (the spec
+// and thund.yaml) before the others, keeping each group's order: a
+// mistake there (a sample path, a backend) causes findings in the SQL
+// files, and is the one to read first.
+func ProjectFirst(s *analysis.Snapshot, diags []ir.Diagnostic) []ir.Diagnostic {
+	project := func(f string) bool {
+		return f != "" && (f == s.Project.SpecFile || f == s.Project.ConfigFile)
+	}
+	out := make([]ir.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		if project(d.Loc.File) {
+			out = append(out, d)
+		}
+	}
+	for _, d := range diags {
+		if !project(d.Loc.File) {
+			out = append(out, d)
+		}
+	}
+	return out
+}

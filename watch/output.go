@@ -210,6 +210,7 @@ func (o *output) diagnostics(prev, next *analysis.Snapshot) {
 	if len(added) == 0 && len(removed) == 0 {
 		return
 	}
+	added = report.ProjectFirst(next, added)
 	if o.json {
 		var vs []any
 		for _, d := range removed {

@@ -122,3 +122,18 @@ func TestSampleRowsReported(t *testing.T) {
 		t.Errorf("unclosed quote: exit %d\n%s", code, stdout.String())
 	}
 }
+
+// TestConfigErrorsFirst: a thund.yaml error is printed at its own line,
+// without restating the line, and before the errors it causes.
+func TestConfigErrorsFirst(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"thund.yaml": "backends: [native]\nsamples:\n  orders: [unclosed\n",
+		"a.sql":      "SELECT * FROM orders\n",
+	})
+	var stdout, stderr bytes.Buffer
+	run([]string{"--check", dir}, &stdout, &stderr)
+	lines := strings.Split(stdout.String(), "\n")
+	if !strings.HasPrefix(lines[0], "thund.yaml:3:3: error: YAML syntax error") || strings.Contains(lines[0], "(line") || !strings.HasPrefix(lines[1], "a.sql:1:15: error: orders") {
+		t.Errorf("want the thund.yaml error first, at 3:3, then the reference it causes:\n%s", stdout.String())
+	}
+}
