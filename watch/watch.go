@@ -388,6 +388,11 @@ func (r *reconciler) stop(j *job) bool {
 // until ctx ends. It returns whether the session is idle (see stop).
 func (r *reconciler) loop(ctx context.Context, batches <-chan batch) bool {
 	r.out.diagnostics(nil, r.snap)
+	if !r.o.JSON {
+		for _, h := range report.Hints(r.snap, r.snap.Diagnostics) {
+			r.out.text(r.out.style(ansiDim) + "hint: " + h + r.out.style(ansiReset))
+		}
+	}
 	var all []string
 	for _, f := range r.snap.Files {
 		if !r.skip(f) {
