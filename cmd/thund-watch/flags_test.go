@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writePipeline writes files (path -> text) under a fresh folder.
@@ -193,5 +194,22 @@ func writeFileIn(t *testing.T, dir, name, text string) {
 	}
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWatchRefusesNoPipeline: watch mode in a folder with nothing of a
+// pipeline exits 2 with the message --check gives, instead of watching.
+func TestWatchRefusesNoPipeline(t *testing.T) {
+	dir := writePipeline(t, map[string]string{"notes.txt": "hello\n"})
+	done := make(chan int, 1)
+	var stdout, stderr bytes.Buffer
+	go func() { done <- run([]string{dir}, &stdout, &stderr) }()
+	select {
+	case code := <-done:
+		if code != 2 || !strings.Contains(stderr.String(), "holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file") {
+			t.Errorf("exit %d, stderr %q", code, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("watch mode started watching a folder with no pipeline")
 	}
 }
