@@ -56,6 +56,8 @@ fails or is skipped, expectation results, streaming increments, then a
 table of the first --limit rows of each previewed dataset. With --json:
 {"type":"diagnostic"}, {"type":"event"}, {"type":"expectation"},
 {"type":"increment"} and {"type":"preview"} objects, then {"type":"summary"}.
+A NaN or infinite value is the string "NaN", "Infinity" or "-Infinity".
+On a terminal, tables are fitted to its width; --limit 0 prints none.
 
 Watch mode (neither --check nor --once) runs every dataset, then watches
 the folder: after each batch of saves it prints the diagnostics that
@@ -68,8 +70,12 @@ objects of --once (diagnostics carry "change": "added" or "removed"), then
 {"type":"run","changed":[...],"reran":[...],"elapsed_ms":N,...} per batch.
 Ctrl-C stops cleanly with status 0.
 
+Without spark-pipeline.yml or backends: in thund.yaml, what only Spark
+cannot run is a warning (docs/format.md, section 6).
+
 Exit status: 0 when there is no error, 1 when there is any error (or, with
---once, a failed dataset or a FAIL expectation), 2 for a usage error.
+--once, a failed dataset or a FAIL expectation), 2 for a usage error, a
+folder with no pipeline, or output that could not be written.
 `
 
 func main() {
