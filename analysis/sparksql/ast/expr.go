@@ -257,6 +257,9 @@ type NamedArg struct {
 	Range
 	Name  *Ident
 	Value Expr
+	// Aliases is the alias list of a STRUCT argument x AS (a, b) (Name
+	// is then nil).
+	Aliases []*Ident
 }
 
 // TableArg is a TABLE argument of a table-valued function: TABLE t,

@@ -86,8 +86,13 @@ type ColumnDef struct {
 	NotNull   bool
 	Default   Expr
 	Generated Expr
-	// Identity is set for GENERATED ... AS IDENTITY.
-	Identity    bool
+	// Identity is set for GENERATED ALWAYS | BY DEFAULT AS IDENTITY
+	// [(START WITH n INCREMENT BY m)]: IdentityByDefault for BY DEFAULT,
+	// IdentityStart and IdentityStep the options (literals, signed as
+	// written) when given.
+	Identity                    bool
+	IdentityByDefault           bool
+	IdentityStart, IdentityStep Expr
 	Comment     *StringLit
 	Constraints []*Constraint
 }
@@ -102,6 +107,8 @@ type Constraint struct {
 	Check   Expr
 	Columns []*Ident
 	Ref     *Name
+	// RefColumns are the columns of REFERENCES t (a, b).
+	RefColumns []*Ident
 }
 
 // CreateFlow is CREATE FLOW name [COMMENT '...'] AS INSERT INTO ...
@@ -169,6 +176,10 @@ type Use struct {
 // contains, in text order, so references inside them are not lost.
 type Other struct {
 	Range
+	// Text is the statement's text as written (src[Start:End]), which
+	// Format writes back; it is empty for a multi-table INSERT, whose
+	// parts the tree holds in full.
+	Text    string
 	Kind    string
 	Names   []*Name
 	Queries []*Query

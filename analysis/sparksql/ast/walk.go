@@ -208,6 +208,7 @@ func (f inspector) children(n Node) {
 			one(f, n.Name)
 			f.node(n.Value)
 		}
+		all(f, n.Aliases)
 	case *TableArg:
 		one(f, n.Name)
 		one(f, n.Query)
@@ -416,6 +417,8 @@ func (f inspector) children(n Node) {
 		addOne(&s, n.Type)
 		s.add(n.Default)
 		s.add(n.Generated)
+		s.add(n.IdentityStart)
+		s.add(n.IdentityStep)
 		addOne(&s, n.Comment)
 		addAll(&s, n.Constraints)
 		f.sorted(s)
@@ -424,6 +427,7 @@ func (f inspector) children(n Node) {
 		f.node(n.Check)
 		all(f, n.Columns)
 		one(f, n.Ref)
+		all(f, n.RefColumns)
 	case *CreateFlow:
 		one(f, n.Name)
 		one(f, n.Comment)

@@ -149,25 +149,36 @@ func (p *parser) columnDef() *ast.ColumnDef {
 			if !p.accept("ALWAYS") {
 				p.expect("BY")
 				p.expect("DEFAULT")
+				col.IdentityByDefault = true
 			}
 			p.expect("AS")
 			p.expect("IDENTITY")
 			col.Identity = true
 			if p.acceptKind(lex.LeftParen) {
 				for !p.acceptKind(lex.RightParen) {
+					os := p.tok().Start
+					opt, name := &col.IdentityStart, "START"
 					switch {
 					case p.atSeq("START", "WITH"):
 						p.pos += 2
 					case p.atSeq("INCREMENT", "BY"):
 						p.pos += 2
+						opt, name = &col.IdentityStep, "INCREMENT"
 					default:
 						p.fail("START WITH or INCREMENT BY")
 					}
+					vs := p.tok().Start
 					p.acceptKind(lex.Minus)
-					if p.tok().Kind != lex.Integer && p.tok().Kind != lex.BigInt {
+					t := p.tok()
+					if t.Kind != lex.Integer && t.Kind != lex.BigInt {
 						p.fail("an integer")
 					}
 					p.pos++
+					if *opt != nil {
+						p.failRange(p.rangeFrom(os), "IDENTITY_COLUMNS_DUPLICATED_SEQUENCE_GENERATOR_OPTION",
+							"duplicated IDENTITY column sequence generator option: "+name+" is written twice; keep one")
+					}
+					*opt = &ast.Literal{Range: p.rangeFrom(vs), Kind: numKind(t.Kind), Text: p.src[vs:t.End]}
 				}
 			}
 		case p.at("COMMENT"):
@@ -254,7 +265,7 @@ func (p *parser) referenceSpec(k *ast.Constraint) {
 	p.expect("REFERENCES")
 	k.Ref = p.multipart()
 	if p.tok().Kind == lex.LeftParen {
-		p.identList()
+		k.RefColumns = p.identList()
 	}
 }
 

@@ -512,7 +512,7 @@ func (p *parser) keywordPrimary(t lex.Token) ast.Expr {
 				for {
 					it := p.namedExpr()
 					if it.Alias != nil || it.Aliases != nil {
-						c.Args = append(c.Args, &ast.NamedArg{Range: it.Range, Name: it.Alias, Value: it.X})
+						c.Args = append(c.Args, &ast.NamedArg{Range: it.Range, Name: it.Alias, Value: it.X, Aliases: it.Aliases})
 					} else {
 						c.Args = append(c.Args, it.X)
 					}

@@ -244,6 +244,9 @@ func (p *parser) statementRecover(single bool) (ast.Stmt, *ast.SyntaxError) {
 	var partial ast.Stmt
 	err := p.guard(func() {
 		st = p.statement(&partial)
+		if o, ok := st.(*ast.Other); ok {
+			p.otherTexts(o)
+		}
 		for p.tok().Kind == lex.Semicolon && single {
 			p.pos++
 		}
@@ -278,6 +281,22 @@ func (p *parser) statementRecover(single bool) (ast.Stmt, *ast.SyntaxError) {
 		st.Range = bad.Range
 	}
 	return bad, err
+}
+
+// otherTexts sets the Text of o and of the Other statements inside it
+// (the statements of a scripting block) but a multi-table INSERT's.
+func (p *parser) otherTexts(o *ast.Other) {
+	ast.Inspect(o, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Other:
+			if n.Kind != "MULTI INSERT" && n.Start >= 0 && n.End <= len(p.src) && n.Start <= n.End {
+				n.Text = p.src[n.Start:n.End]
+			}
+		case nil:
+			return false
+		}
+		return true
+	})
 }
 
 // skipStatement moves to the first top-level semicolon at or after the
@@ -524,6 +543,9 @@ func (p *parser) failAt(t lex.Token, expected, message string) {
 // GROUP or ORDER without BY, a misspelt keyword.
 func (p *parser) fixHint(t lex.Token) string {
 	i := p.indexOf(t)
+	if h := p.semicolonHint(t, i); h != "" {
+		return h
+	}
 	if i >= 2 {
 		a, b := p.toks[i-2], p.toks[i-1]
 		if a.Kind == lex.Ident && b.Kind == lex.Ident && a.Keyword != lex.NoKeyword && a.Keyword == b.Keyword &&
@@ -556,6 +578,47 @@ func (p *parser) fixHint(t lex.Token) string {
 		}
 	}
 	return ""
+}
+
+// semicolonHint suggests a missing ';' when the error is at, or just
+// after, a word that starts a statement at the beginning of a line (SELECT
+// 1 then CREATE VIEW ... on the next line reads CREATE as an alias and
+// fails at VIEW). i is t's index.
+func (p *parser) semicolonHint(t lex.Token, i int) string {
+	for _, k := range []int{i, i - 1} {
+		if k < 1 || k >= len(p.toks) {
+			continue
+		}
+		s := p.toks[k]
+		if !commandStart(s) || !p.atLineStart(s) {
+			continue
+		}
+		return fmt.Sprintf("; a statement starts with %s on line %d: is a ';' missing before it?",
+			strings.ToUpper(s.Text), 1+strings.Count(p.src[:s.Start], "\n"))
+	}
+	return ""
+}
+
+// commandStart reports whether t is a keyword that starts a statement
+// and never a line inside a query (unlike SELECT, FROM, WITH, VALUES).
+func commandStart(t lex.Token) bool {
+	for _, k := range []string{"CREATE", "INSERT", "SET", "USE", "DROP", "ALTER", "DESCRIBE", "SHOW",
+		"EXPLAIN", "MERGE", "UPDATE", "DELETE", "REFRESH", "CACHE", "UNCACHE", "MSCK", "TRUNCATE", "ANALYZE"} {
+		if isKw(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// atLineStart reports whether only spaces come before t on its line, and
+// the line is not the first of the statement's text.
+func (p *parser) atLineStart(t lex.Token) bool {
+	j := t.Start
+	for j > 0 && (p.src[j-1] == ' ' || p.src[j-1] == '\t' || p.src[j-1] == '\r') {
+		j--
+	}
+	return j > 0 && p.src[j-1] == '\n'
 }
 
 // duckdbHint explains DuckDB syntax that Spark SQL does not have, when an
