@@ -93,8 +93,8 @@ type ColumnDef struct {
 	Identity                    bool
 	IdentityByDefault           bool
 	IdentityStart, IdentityStep Expr
-	Comment     *StringLit
-	Constraints []*Constraint
+	Comment                     *StringLit
+	Constraints                 []*Constraint
 }
 
 // Constraint is a column or table constraint: CHECK (...), PRIMARY KEY,
