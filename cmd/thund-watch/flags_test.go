@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/thund-dev/thund/analysis"
 )
 
 // writePipeline writes files (path -> text) under a fresh folder.
@@ -211,5 +213,23 @@ func TestWatchRefusesNoPipeline(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("watch mode started watching a folder with no pipeline")
+	}
+}
+
+// TestSparkAcceptedWithAnySparkBackend: with no version named in
+// thund.yaml, --backend naming any Spark backend lets --spark through
+// (the push then lowers for the server's version).
+func TestSparkAcceptedWithAnySparkBackend(t *testing.T) {
+	dir := writePipeline(t, map[string]string{"a.sql": "SELECT 1 AS x\n"})
+	o, err := parseFlags([]string{"--once", "--backend", "native,spark-4.2", "--spark", "sc://127.0.0.1:1", dir}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := analysis.Load(dir, analysis.Options{Backends: o.backends})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := sparkLeftOut(o, snap); msg != "" {
+		t.Errorf("refused: %s", msg)
 	}
 }

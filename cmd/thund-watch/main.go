@@ -436,9 +436,12 @@ func sparkLeftOut(o options, snap *analysis.Snapshot) string {
 		return ""
 	}
 	want := sparkBackend(snap)
+	_, named := snap.Project.Config.SparkBackend()
 	checked := snap.Backends()
 	for _, b := range checked {
-		if b == want {
+		// Unnamed, the push lowers for the server's version: any Spark
+		// backend checked will do.
+		if b == want || !named && b != ir.Native {
 			return ""
 		}
 	}
