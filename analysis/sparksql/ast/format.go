@@ -1500,6 +1500,9 @@ func (p *printer) stmt(st Stmt) {
 		if st.Insert != nil {
 			p.insert(st.Insert)
 		}
+		if st.AutoCDC != nil {
+			p.autoCDC(st.AutoCDC)
+		}
 	case *Insert:
 		p.insert(st)
 	case *Set:
@@ -1744,6 +1747,75 @@ func (p *printer) create(c *Create) {
 	if c.Query != nil {
 		p.w(" AS ")
 		p.query(c.Query)
+	}
+	if c.AutoCDC != nil {
+		p.w(" FLOW ")
+		p.autoCDC(c.AutoCDC)
+	}
+}
+
+// autoCDC writes AUTO CDC [INTO t] FROM ... with its clauses in the order
+// Clauses lists them (the order of the text), then any it does not list.
+func (p *printer) autoCDC(a *AutoCDC) {
+	p.w("AUTO CDC ")
+	if a.Target != nil {
+		p.w("INTO ")
+		p.name(a.Target)
+		p.w(" ")
+	}
+	p.w("FROM ")
+	if a.Source != nil {
+		p.relation(a.Source, false)
+	}
+	p.w(" KEYS (")
+	p.names(a.Keys)
+	p.w(")")
+	done := map[string]bool{}
+	clause := func(kw string) {
+		if done[kw] {
+			return
+		}
+		done[kw] = true
+		list := func(except bool, ns []*Name) {
+			if except {
+				p.w("* EXCEPT ")
+			}
+			p.w("(")
+			p.names(ns)
+			p.w(")")
+		}
+		switch kw {
+		case "SEQUENCE BY":
+			if a.SequenceBy != nil {
+				p.w(" SEQUENCE BY ")
+				p.expr(a.SequenceBy)
+			}
+		case "APPLY AS DELETE WHEN":
+			if a.DeleteWhen != nil {
+				p.w(" APPLY AS DELETE WHEN ")
+				p.expr(a.DeleteWhen)
+			}
+		case "COLUMNS":
+			if a.Columns != nil {
+				p.w(" COLUMNS ")
+				list(a.ColumnsExcept, a.Columns)
+			}
+		case "STORED AS":
+			if a.SCDType != 0 {
+				p.w(" STORED AS SCD TYPE ", strconv.Itoa(a.SCDType))
+			}
+		case "TRACK HISTORY":
+			if a.TrackHistory != nil {
+				p.w(" TRACK HISTORY ON ")
+				list(a.TrackHistoryExcept, a.TrackHistory)
+			}
+		}
+	}
+	for _, c := range a.Clauses {
+		clause(c.Keyword)
+	}
+	for _, kw := range []string{"SEQUENCE BY", "APPLY AS DELETE WHEN", "COLUMNS", "STORED AS", "TRACK HISTORY"} {
+		clause(kw)
 	}
 }
 

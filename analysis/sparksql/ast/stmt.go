@@ -68,6 +68,9 @@ type Create struct {
 	// Like is the source table of CREATE TABLE t LIKE s.
 	Like  *Name
 	Query *Query
+	// AutoCDC is the flow of CREATE STREAMING TABLE t ... FLOW AUTO CDC
+	// FROM ... (Spark 4.3); Query is then nil.
+	AutoCDC *AutoCDC
 }
 
 // Clause is one clause of a CREATE by its keywords.
@@ -111,12 +114,48 @@ type Constraint struct {
 	RefColumns []*Ident
 }
 
-// CreateFlow is CREATE FLOW name [COMMENT '...'] AS INSERT INTO ...
+// CreateFlow is CREATE FLOW name [COMMENT '...'] AS INSERT INTO ..., or
+// (Spark 4.3) CREATE FLOW name [COMMENT '...'] AS AUTO CDC INTO t ...:
+// one of Insert and AutoCDC is set.
 type CreateFlow struct {
 	Range
 	Name    *Name
 	Comment *StringLit
 	Insert  *Insert
+	AutoCDC *AutoCDC
+}
+
+// AutoCDC is Spark 4.3's change-data-capture flow: [AUTO CDC INTO target]
+// FROM STREAM(source) [alias] KEYS (cols) followed, in any order and each
+// once, by SEQUENCE BY expr (required), APPLY AS DELETE WHEN cond,
+// COLUMNS (cols) | COLUMNS * EXCEPT (cols), STORED AS SCD TYPE 1 | 2 and
+// TRACK HISTORY ON (cols) | TRACK HISTORY ON * EXCEPT (cols). Its Range
+// starts at AUTO.
+type AutoCDC struct {
+	Range
+	// Target is the INTO table of CREATE FLOW ... AUTO CDC INTO t; nil in
+	// CREATE STREAMING TABLE t FLOW AUTO CDC FROM ..., whose target is the
+	// table.
+	Target *Name
+	// Source is the streaming read after FROM (Stream set).
+	Source     *Table
+	Keys       []*Name
+	SequenceBy Expr
+	DeleteWhen Expr
+	// Columns is COLUMNS (cols); with ColumnsExcept set it is the EXCEPT
+	// list of COLUMNS * EXCEPT (cols).
+	Columns       []*Name
+	ColumnsExcept bool
+	// SCDType is 1 or 2 for STORED AS SCD TYPE n, 0 when not written.
+	SCDType int
+	// TrackHistory is TRACK HISTORY ON (cols); with TrackHistoryExcept
+	// the EXCEPT list of TRACK HISTORY ON * EXCEPT (cols).
+	TrackHistory       []*Name
+	TrackHistoryExcept bool
+	// Clauses are the optional clauses' ranges by keyword ("SEQUENCE BY",
+	// "APPLY AS DELETE WHEN", "COLUMNS", "STORED AS", "TRACK HISTORY"),
+	// in text order.
+	Clauses []Clause
 }
 
 // Insert is INSERT INTO | OVERWRITE [TABLE] t [PARTITION (...)] [(cols) |

@@ -409,6 +409,7 @@ func (f inspector) children(n Node) {
 		addOne(&s, n.Location)
 		addOne(&s, n.Like)
 		addOne(&s, n.Query)
+		addOne(&s, n.AutoCDC)
 		f.sorted(s)
 	case *ColumnDef:
 		// the column options come in any order
@@ -432,6 +433,18 @@ func (f inspector) children(n Node) {
 		one(f, n.Name)
 		one(f, n.Comment)
 		one(f, n.Insert)
+		one(f, n.AutoCDC)
+	case *AutoCDC:
+		// the clauses after KEYS come in any order
+		var s sorted
+		addOne(&s, n.Target)
+		addOne(&s, n.Source)
+		addAll(&s, n.Keys)
+		s.add(n.SequenceBy)
+		s.add(n.DeleteWhen)
+		addAll(&s, n.Columns)
+		addAll(&s, n.TrackHistory)
+		f.sorted(s)
 	case *Insert:
 		one(f, n.With)
 		one(f, n.Directory)

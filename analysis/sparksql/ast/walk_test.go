@@ -24,7 +24,7 @@ var allNodes = []Node{
 	&TableQuery{}, &Pipe{}, &PipeOp{}, &Assignment{}, &Table{}, &Temporal{}, &Sample{},
 	&Watermark{}, &TableAlias{}, &SubqueryRel{}, &ParenRel{}, &TableFunc{}, &Join{},
 	&Pivot{}, &Unpivot{}, &UnpivotColumns{}, &LateralView{}, &BadRelation{},
-	&QueryStmt{}, &Create{}, &ColumnDef{}, &Constraint{}, &CreateFlow{}, &Insert{}, &Set{},
+	&QueryStmt{}, &Create{}, &ColumnDef{}, &Constraint{}, &CreateFlow{}, &AutoCDC{}, &Insert{}, &Set{},
 	&Use{}, &Other{}, &BadStmt{},
 }
 
@@ -33,7 +33,7 @@ var allNodes = []Node{
 var notVisited = map[string]bool{"SyntaxError": true, "Clause": true}
 
 // notVisitedFields are the fields that hold such values.
-var notVisitedFields = map[string]bool{"Script.Errors": true, "Create.Clauses": true}
+var notVisitedFields = map[string]bool{"Script.Errors": true, "Create.Clauses": true, "AutoCDC.Clauses": true}
 
 // TestAllNodesListed checks that allNodes names every struct type of the
 // package that embeds Range, so that a new node type is tested below.

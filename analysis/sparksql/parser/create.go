@@ -93,6 +93,19 @@ func (p *parser) create(partial *ast.Stmt) ast.Stmt {
 		c.Clauses = append(c.Clauses, ast.Clause{Range: c.Using.Range, Keyword: "USING"})
 	}
 	p.tableClauses(c)
+	if p.at("FLOW") && p.atWords(1, "AUTO", "CDC") &&
+		(c.Kind == ast.CreateStreamingTable || c.Kind == ast.CreateMaterializedView) {
+		ft := p.next()
+		p.needs43(ft)
+		a := p.autoCDC(false)
+		if c.Kind != ast.CreateStreamingTable {
+			p.failRange(ast.Range{Start: ft.Start, End: a.End}, "_LEGACY_ERROR_TEMP_0035",
+				"operation not allowed: AUTO CDC is only supported for STREAMING TABLE, not MATERIALIZED VIEW")
+		}
+		c.AutoCDC = a
+		c.Range = p.rangeFrom(start)
+		return c
+	}
 	if c.Kind == ast.CreateTable {
 		if p.accept("AS") || p.startsQuery() {
 			c.Query = p.query()
@@ -605,6 +618,12 @@ func (p *parser) createFlow(start int, partial *ast.Stmt) ast.Stmt {
 		f.Comment = p.stringLit()
 	}
 	p.expect("AS")
+	if p.atAutoCDC() {
+		p.needs43(p.tok())
+		f.AutoCDC = p.autoCDC(true)
+		f.Range = p.rangeFrom(start)
+		return f
+	}
 	if !p.at("INSERT") {
 		p.fail("INSERT INTO (a flow is CREATE FLOW name AS INSERT INTO target query)")
 	}
