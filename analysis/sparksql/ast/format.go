@@ -991,6 +991,10 @@ func (p *printer) selectTail(s *Select) {
 		p.w(" HAVING ")
 		p.expr(s.Having)
 	}
+	if s.Qualify != nil {
+		p.w(" QUALIFY ")
+		p.expr(s.Qualify)
+	}
 	if s.Windows != nil {
 		p.w(" ")
 		p.windows(s.Windows)

@@ -61,6 +61,9 @@ type Select struct {
 	GroupBy      *GroupBy
 	Having       Expr
 	Windows      []*NamedWindow
+	// Qualify is QUALIFY cond (Spark 4.2 and later), which filters on
+	// window functions. Format writes it before WINDOW.
+	Qualify Expr
 	FromFirst    bool
 	Transform    *Transform
 	// Organization is the ORDER BY, SORT BY, CLUSTER BY, DISTRIBUTE BY,

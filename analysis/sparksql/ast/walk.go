@@ -506,7 +506,13 @@ func (f inspector) selectNode(n *Select) {
 	f.node(n.Where)
 	one(f, n.GroupBy)
 	f.node(n.Having)
-	all(f, n.Windows)
+	if n.Qualify != nil && len(n.Windows) > 0 && n.Qualify.Span().Start > n.Windows[0].Start {
+		all(f, n.Windows)
+		f.node(n.Qualify)
+	} else {
+		f.node(n.Qualify)
+		all(f, n.Windows)
+	}
 	one(f, n.Organization)
 }
 

@@ -1076,6 +1076,12 @@ var clauseWords = map[string]bool{"FROM": true, "WHERE": true, "GROUP": true, "H
 // when the clause cannot go on (GROUP not followed by BY, LIMIT at the end
 // of the statement), and so does this one.
 func (p *parser) clauseWord(t lex.Token) bool {
+	if p.opts.Version >= Spark42 && isWord(t, "QUALIFY") && t.Start == p.tok().Start {
+		// Spark 4.2's QUALIFY clause (the lexer follows 4.1, where
+		// QUALIFY is a plain name)
+		next := p.peek(1)
+		return !(next.Kind == lex.Invalid || next.Kind == lex.Semicolon || next.Kind == lex.RightParen)
+	}
 	if t.Kind != lex.Ident || t.Keyword == lex.NoKeyword || !clauseWords[t.Keyword.Token()] {
 		return false
 	}

@@ -228,8 +228,21 @@ func (p *parser) selectTail(s *ast.Select) {
 		p.pos++
 		s.Having = p.expr()
 	}
+	p.qualify(s)
 	if p.at("WINDOW") {
 		s.Windows = p.windowClause()
+	}
+	if s.Qualify == nil {
+		p.qualify(s)
+	}
+}
+
+// qualify reads Spark 4.2's QUALIFY cond, written before or after the
+// WINDOW clause.
+func (p *parser) qualify(s *ast.Select) {
+	if p.opts.Version >= Spark42 && isWord(p.tok(), "QUALIFY") && p.clauseWord(p.tok()) {
+		p.pos++
+		s.Qualify = p.expr()
 	}
 }
 
