@@ -63,9 +63,9 @@ type Select struct {
 	Windows      []*NamedWindow
 	// Qualify is QUALIFY cond (Spark 4.2 and later), which filters on
 	// window functions. Format writes it before WINDOW.
-	Qualify Expr
-	FromFirst    bool
-	Transform    *Transform
+	Qualify   Expr
+	FromFirst bool
+	Transform *Transform
 	// Organization is the ORDER BY, SORT BY, CLUSTER BY, DISTRIBUTE BY,
 	// WINDOW, LIMIT and OFFSET written after this body of a FROM-first
 	// query with several bodies (FROM t SELECT a ORDER BY a SELECT b):
