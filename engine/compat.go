@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/engine/translate"
@@ -430,12 +431,21 @@ func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translate
 		Relation: func(parts []string) string {
 			return quoteIdent(relationName(parts[len(parts)-1]))
 		},
+		DuckDBOnly: duckDBOnly,
 	})
 	tq := &translatedQuery{res: res, flow: f, root: st.s.Root}
 	if len(res.Findings) > 0 {
 		fd := res.Findings[0]
-		if fd.Code != translate.CodeNotPortable {
-			// Thund's Spark parser does not read it: run the text as before.
+		written := false
+		for _, x := range res.Findings {
+			if x.Code == translate.CodeDuckDBOnly {
+				written = true
+			}
+		}
+		if fd.Code != translate.CodeNotPortable || written {
+			// Thund's Spark parser does not read it, or it calls DuckDB's
+			// own functions (analysis warns not-portable-to-spark): it
+			// was written for DuckDB, so run the text as before.
 			return f.Normalized, nil, nil
 		}
 		return "", nil, &flowError{f.Name, fmt.Errorf("%s: %s: %s [%s]", tq.where(fd.Range), f.Name, fd.Message, fd.Code)}
@@ -453,6 +463,16 @@ func (st *runState) batchQuery(ctx context.Context, f *ir.Flow) string {
 		return q
 	}
 	return f.Normalized
+}
+
+// duckDBOnly reports a DuckDB function Spark lacks (analysis.NotPortable).
+func duckDBOnly(name string, args int) bool {
+	for _, d := range analysis.NotPortable {
+		if d.Name == name && (d.MinArgs == 0 || args >= d.MinArgs) && !d.QuotedUnit {
+			return true
+		}
+	}
+	return false
 }
 
 // where is file:line:col of a range of the flow's query text.

@@ -565,7 +565,9 @@ func (t *tr) call(c *ast.Call) frag {
 			args := t.args(c)
 			return t.decorate(c, at(c, tUnknown, cat(name+"(", args, ")")))
 		}
-		t.refuse(c.Name, "Thund does not translate the function %s, so it does not run natively (docs/spark-compat.md lists the functions that do)", name)
+		if !t.duckOnly(c.Name, name, len(c.Args)) {
+			t.refuse(c.Name, "Thund does not translate the function %s, so it does not run natively (docs/spark-compat.md lists the functions that do)", name)
+		}
 		for _, a := range c.Args {
 			if _, ok := a.(*ast.Lambda); !ok {
 				t.expr(a)

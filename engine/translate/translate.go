@@ -37,6 +37,11 @@ import (
 // cannot run with Spark's meaning.
 const CodeNotPortable = "not-portable"
 
+// CodeDuckDBOnly is the code of a finding at a call of a function Spark
+// does not have but DuckDB does ([Options.DuckDBOnly]): the query was
+// written for DuckDB, not Spark, so a caller may run it as DuckDB SQL.
+const CodeDuckDBOnly = "duckdb-only"
+
 // Options are the Spark settings the translation follows and what it
 // knows of the tables a query reads. The zero value is Spark 4's default
 // (ANSI mode, session time zone UTC) with no table known.
@@ -57,6 +62,10 @@ type Options struct {
 	// Spark's meaning (engine/compat.go): a call to one the translator
 	// does not map itself is passed through to the macro.
 	Macros map[string]bool
+	// DuckDBOnly reports a function (lower case, with its argument
+	// count) that Spark lacks and DuckDB has; a call to one is a
+	// CodeDuckDBOnly finding rather than a not-portable one.
+	DuckDBOnly func(name string, args int) bool
 }
 
 // Finding is a construct the translation refuses.
@@ -183,6 +192,16 @@ type lamParam struct {
 }
 
 func (t *tr) ansi() bool { return !t.opts.NoANSI }
+
+// duckOnly records a CodeDuckDBOnly finding at a call of name, and
+// reports whether name is DuckDB-only.
+func (t *tr) duckOnly(n ast.Node, name string, args int) bool {
+	if t.opts.DuckDBOnly == nil || !t.opts.DuckDBOnly(name, args) {
+		return false
+	}
+	t.res.Findings = append(t.res.Findings, Finding{Range: n.Span(), Code: CodeDuckDBOnly, Message: fmt.Sprintf("%s is a DuckDB function that Spark does not have", name)})
+	return true
+}
 
 // refuse records a finding at n.
 func (t *tr) refuse(n ast.Node, format string, args ...any) {
