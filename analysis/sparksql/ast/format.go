@@ -1493,6 +1493,10 @@ func (p *printer) stmt(st Stmt) {
 		p.query(st.Query)
 	case *Create:
 		p.create(st)
+	case *ApplyChanges:
+		if st.CDC != nil {
+			p.autoCDCAs("APPLY CHANGES ", st.CDC)
+		}
 	case *CreateFlow:
 		p.w("CREATE FLOW ")
 		p.name(st.Name)
@@ -1612,6 +1616,38 @@ func (p *printer) create(c *Create) {
 	if c.OrReplace {
 		p.w("OR REPLACE ")
 	}
+	if c.OrRefresh {
+		p.w("OR REFRESH ")
+	}
+	if c.Private {
+		p.w("PRIVATE ")
+	}
+	if c.Live {
+		p.liveKind(c)
+	} else if c.Temporary && (c.Kind == CreateMaterializedView || c.Kind == CreateStreamingTable) {
+		p.w("TEMPORARY ", c.Kind.String(), " ")
+	} else {
+		p.createKind(c)
+	}
+	p.createRest(c)
+}
+
+// liveKind writes the keywords of Databricks' LIVE forms.
+func (p *printer) liveKind(c *Create) {
+	switch c.Kind {
+	case CreateStreamingTable:
+		p.w("STREAMING LIVE TABLE ")
+	case CreateTempView:
+		p.w("TEMPORARY LIVE VIEW ")
+	case CreateView:
+		p.w("LIVE VIEW ")
+	default:
+		p.w("LIVE TABLE ")
+	}
+}
+
+// createKind writes the keywords of the kind of a CREATE.
+func (p *printer) createKind(c *Create) {
 	switch c.Kind {
 	case CreateTable:
 		if c.Temporary {
@@ -1629,6 +1665,10 @@ func (p *printer) create(c *Create) {
 	default:
 		p.w(c.Kind.String(), " ")
 	}
+}
+
+// createRest writes a CREATE from IF NOT EXISTS on.
+func (p *printer) createRest(c *Create) {
 	if c.IfNotExists {
 		p.w("IF NOT EXISTS ")
 	}
@@ -1760,8 +1800,12 @@ func (p *printer) create(c *Create) {
 
 // autoCDC writes AUTO CDC [INTO t] FROM ... with its clauses in the order
 // Clauses lists them (the order of the text), then any it does not list.
-func (p *printer) autoCDC(a *AutoCDC) {
-	p.w("AUTO CDC ")
+func (p *printer) autoCDC(a *AutoCDC) { p.autoCDCAs("AUTO CDC ", a) }
+
+// autoCDCAs writes an AutoCDC after its leading words lead (AUTO CDC or
+// Databricks' APPLY CHANGES).
+func (p *printer) autoCDCAs(lead string, a *AutoCDC) {
+	p.w(lead)
 	if a.Target != nil {
 		p.w("INTO ")
 		p.name(a.Target)
@@ -1799,6 +1843,15 @@ func (p *printer) autoCDC(a *AutoCDC) {
 				p.w(" APPLY AS DELETE WHEN ")
 				p.expr(a.DeleteWhen)
 			}
+		case "APPLY AS TRUNCATE WHEN":
+			if a.TruncateWhen != nil {
+				p.w(" APPLY AS TRUNCATE WHEN ")
+				p.expr(a.TruncateWhen)
+			}
+		case "IGNORE NULL UPDATES":
+			if a.IgnoreNullUpdates {
+				p.w(" IGNORE NULL UPDATES")
+			}
 		case "COLUMNS":
 			if a.Columns != nil {
 				p.w(" COLUMNS ")
@@ -1818,7 +1871,8 @@ func (p *printer) autoCDC(a *AutoCDC) {
 	for _, c := range a.Clauses {
 		clause(c.Keyword)
 	}
-	for _, kw := range []string{"SEQUENCE BY", "APPLY AS DELETE WHEN", "COLUMNS", "STORED AS", "TRACK HISTORY"} {
+	for _, kw := range []string{"SEQUENCE BY", "APPLY AS DELETE WHEN", "APPLY AS TRUNCATE WHEN", "IGNORE NULL UPDATES",
+		"COLUMNS", "STORED AS", "TRACK HISTORY"} {
 		clause(kw)
 	}
 }
@@ -1902,6 +1956,14 @@ func (p *printer) constraint(k *Constraint) {
 		p.w("CHECK (")
 		p.expr(k.Check)
 		p.w(")")
+		return
+	case "EXPECT":
+		p.w("EXPECT (")
+		p.expr(k.Check)
+		p.w(")")
+		if k.OnViolation != "" {
+			p.w(" ON VIOLATION ", k.OnViolation)
+		}
 		return
 	case "REFERENCES":
 		p.w("REFERENCES ")

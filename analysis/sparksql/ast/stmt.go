@@ -41,8 +41,16 @@ func (k CreateKind) String() string {
 // [clauses] [AS query], and REPLACE TABLE.
 type Create struct {
 	Range
-	Kind        CreateKind
-	OrReplace   bool
+	Kind      CreateKind
+	OrReplace bool
+	// OrRefresh, Private and Live are Databricks forms (parsed only with
+	// the parser's Databricks option): CREATE OR REFRESH, CREATE PRIVATE
+	// (Temporary is set for CREATE TEMPORARY) STREAMING TABLE |
+	// MATERIALIZED VIEW, and the legacy CREATE [STREAMING] LIVE TABLE and
+	// LIVE VIEW (Kind is then StreamingTable, MaterializedView or a view).
+	OrRefresh   bool
+	Private     bool
+	Live        bool
 	IfNotExists bool
 	// External and Temporary are CREATE EXTERNAL TABLE and CREATE
 	// TEMPORARY TABLE.
@@ -101,15 +109,21 @@ type ColumnDef struct {
 }
 
 // Constraint is a column or table constraint: CHECK (...), PRIMARY KEY,
-// UNIQUE, FOREIGN KEY ... REFERENCES.
+// UNIQUE, FOREIGN KEY ... REFERENCES, and Databricks' expectation
+// CONSTRAINT name EXPECT (cond) [ON VIOLATION DROP ROW | FAIL UPDATE].
 type Constraint struct {
 	Range
 	Name *Ident
-	// Kind is CHECK, PRIMARY KEY, UNIQUE, FOREIGN KEY or REFERENCES.
-	Kind    string
-	Check   Expr
-	Columns []*Ident
-	Ref     *Name
+	// Kind is CHECK, PRIMARY KEY, UNIQUE, FOREIGN KEY, REFERENCES or
+	// EXPECT.
+	Kind string
+	// Check is CHECK's and EXPECT's condition.
+	Check Expr
+	// OnViolation is EXPECT's "DROP ROW" or "FAIL UPDATE", "" when not
+	// written (the row is kept and counted).
+	OnViolation string
+	Columns     []*Ident
+	Ref         *Name
 	// RefColumns are the columns of REFERENCES t (a, b).
 	RefColumns []*Ident
 }
@@ -152,10 +166,22 @@ type AutoCDC struct {
 	// the EXCEPT list of TRACK HISTORY ON * EXCEPT (cols).
 	TrackHistory       []*Name
 	TrackHistoryExcept bool
+	// TruncateWhen (APPLY AS TRUNCATE WHEN cond) and IgnoreNullUpdates
+	// (IGNORE NULL UPDATES) are Databricks clauses.
+	TruncateWhen      Expr
+	IgnoreNullUpdates bool
 	// Clauses are the optional clauses' ranges by keyword ("SEQUENCE BY",
 	// "APPLY AS DELETE WHEN", "COLUMNS", "STORED AS", "TRACK HISTORY"),
 	// in text order.
 	Clauses []Clause
+}
+
+// ApplyChanges is Databricks' APPLY CHANGES INTO t FROM STREAM(s) KEYS
+// (...) ..., the statement form of a CDC flow (parsed only with the
+// parser's Databricks option); CDC holds it, its Target set.
+type ApplyChanges struct {
+	Range
+	CDC *AutoCDC
 }
 
 // Insert is INSERT INTO | OVERWRITE [TABLE] t [PARTITION (...)] [(cols) |
@@ -234,11 +260,12 @@ type BadStmt struct {
 	Partial Stmt
 }
 
-func (*QueryStmt) stmtNode()  {}
-func (*Create) stmtNode()     {}
-func (*CreateFlow) stmtNode() {}
-func (*Insert) stmtNode()     {}
-func (*Set) stmtNode()        {}
-func (*Use) stmtNode()        {}
-func (*Other) stmtNode()      {}
-func (*BadStmt) stmtNode()    {}
+func (*QueryStmt) stmtNode()    {}
+func (*Create) stmtNode()       {}
+func (*CreateFlow) stmtNode()   {}
+func (*ApplyChanges) stmtNode() {}
+func (*Insert) stmtNode()       {}
+func (*Set) stmtNode()          {}
+func (*Use) stmtNode()          {}
+func (*Other) stmtNode()        {}
+func (*BadStmt) stmtNode()      {}

@@ -434,6 +434,8 @@ func (f inspector) children(n Node) {
 		one(f, n.Comment)
 		one(f, n.Insert)
 		one(f, n.AutoCDC)
+	case *ApplyChanges:
+		one(f, n.CDC)
 	case *AutoCDC:
 		// the clauses after KEYS come in any order
 		var s sorted
@@ -442,6 +444,7 @@ func (f inspector) children(n Node) {
 		addAll(&s, n.Keys)
 		s.add(n.SequenceBy)
 		s.add(n.DeleteWhen)
+		s.add(n.TruncateWhen)
 		addAll(&s, n.Columns)
 		addAll(&s, n.TrackHistory)
 		f.sorted(s)

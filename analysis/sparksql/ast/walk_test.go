@@ -24,7 +24,7 @@ var allNodes = []Node{
 	&TableQuery{}, &Pipe{}, &PipeOp{}, &Assignment{}, &Table{}, &Temporal{}, &Sample{},
 	&Watermark{}, &TableAlias{}, &SubqueryRel{}, &ParenRel{}, &TableFunc{}, &Join{},
 	&Pivot{}, &Unpivot{}, &UnpivotColumns{}, &LateralView{}, &BadRelation{},
-	&QueryStmt{}, &Create{}, &ColumnDef{}, &Constraint{}, &CreateFlow{}, &AutoCDC{}, &Insert{}, &Set{},
+	&QueryStmt{}, &Create{}, &ColumnDef{}, &Constraint{}, &CreateFlow{}, &AutoCDC{}, &ApplyChanges{}, &Insert{}, &Set{},
 	&Use{}, &Other{}, &BadStmt{},
 }
 

@@ -42,7 +42,7 @@ func (p *parser) expectWord(w string) {
 // needs43 fails at t, where Spark before 4.3 stops, when the version has
 // no AUTO CDC.
 func (p *parser) needs43(t lex.Token) {
-	if p.opts.Version >= Spark43 {
+	if p.opts.Version >= Spark43 || p.opts.Databricks {
 		return
 	}
 	p.failAt(t, "", syntaxMessage(t, "")+autoCDCNote+p.opts.Version.String()+
@@ -87,6 +87,12 @@ func (p *parser) autoCDC(into bool) *ast.AutoCDC {
 			p.pos += 2
 			kw = "SEQUENCE BY"
 			a.SequenceBy = p.expr()
+		case p.atWords(0, "APPLY") && isKw(p.peek(1), "AS") && isWord(p.peek(2), "TRUNCATE"):
+			p.databricksOnly(p.peek(2), "APPLY AS TRUNCATE WHEN", "leave it out")
+			p.pos += 3
+			p.expect("WHEN")
+			kw = "APPLY AS TRUNCATE WHEN"
+			a.TruncateWhen = p.expr()
 		case p.atWords(0, "APPLY"):
 			p.pos++
 			p.expect("AS")
@@ -94,6 +100,11 @@ func (p *parser) autoCDC(into bool) *ast.AutoCDC {
 			p.expect("WHEN")
 			kw = "APPLY AS DELETE WHEN"
 			a.DeleteWhen = p.expr()
+		case p.atWords(0, "IGNORE", "NULL", "UPDATES"):
+			p.databricksOnly(p.tok(), "IGNORE NULL UPDATES", "leave it out")
+			p.pos += 3
+			kw = "IGNORE NULL UPDATES"
+			a.IgnoreNullUpdates = true
 		case p.at("COLUMNS"):
 			p.pos++
 			kw = "COLUMNS"
@@ -149,4 +160,23 @@ func (p *parser) cdcColumnList() (except bool, cols []*ast.Name) {
 	cols = p.multipartList()
 	p.expectKind(lex.RightParen)
 	return except, cols
+}
+
+// databricksOnly fails at t, where Spark stops, unless the parser reads
+// Databricks SQL: form is the Databricks construct, instead what to write
+// for Spark.
+func (p *parser) databricksOnly(t lex.Token, form, instead string) {
+	if p.opts.Databricks {
+		return
+	}
+	p.failAt(t, "", syntaxMessage(t, "")+"; "+form+" is Databricks SQL (Lakeflow Declarative Pipelines), not Spark: "+
+		instead+", or check with the databricks backend")
+}
+
+// applyChanges reads Databricks' APPLY CHANGES INTO t FROM ... statement.
+func (p *parser) applyChanges() ast.Stmt {
+	t := p.tok()
+	p.databricksOnly(t, "APPLY CHANGES INTO", "write CREATE FLOW f AS AUTO CDC INTO t ... (Spark 4.3)")
+	a := p.autoCDC(true)
+	return &ast.ApplyChanges{Range: a.Range, CDC: a}
 }

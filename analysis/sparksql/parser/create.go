@@ -23,10 +23,45 @@ func (p *parser) create(partial *ast.Stmt) ast.Stmt {
 		if p.atSeq("OR", "REPLACE") {
 			p.pos += 2
 			c.OrReplace = true
+		} else if p.at("OR") && isWord(p.peek(1), "REFRESH") {
+			p.databricksOnly(p.peek(1), "CREATE OR REFRESH", "write CREATE MATERIALIZED VIEW or CREATE STREAMING TABLE")
+			p.pos += 2
+			c.OrRefresh = true
 		}
 	}
-	global := p.accept("GLOBAL")
+	if isWord(p.tok(), "PRIVATE") {
+		p.databricksOnly(p.tok(), "CREATE PRIVATE", "leave PRIVATE out (a dataset of the pipeline)")
+		p.pos++
+		c.Private = true
+	}
+	global := !c.Private && p.accept("GLOBAL")
 	temp := p.accept("TEMPORARY")
+	if isWord(p.tok(), "LIVE") || (p.at("STREAMING") && isWord(p.peek(1), "LIVE")) {
+		streaming := p.accept("STREAMING")
+		p.databricksOnly(p.tok(), "LIVE TABLE | LIVE VIEW (the legacy Delta Live Tables form)",
+			"write CREATE MATERIALIZED VIEW, CREATE STREAMING TABLE or CREATE TEMPORARY VIEW")
+		p.pos++
+		c.Live = true
+		switch {
+		case p.at("TABLE"):
+			p.pos++
+			c.Kind = ast.CreateMaterializedView
+			if streaming {
+				c.Kind = ast.CreateStreamingTable
+			}
+			c.Temporary = temp
+			return p.createDataset(c, start, partial)
+		case p.at("VIEW") && !streaming:
+			p.pos++
+			c.Kind = ast.CreateView
+			if temp {
+				c.Kind = ast.CreateTempView
+			}
+			return p.createView(c, start, partial)
+		}
+		p.fail("TABLE or VIEW")
+	}
+	dbx := p.opts.Databricks
 	external := !temp && p.accept("EXTERNAL")
 	if temp && !global && p.at("EXTERNAL") {
 		p.pos++
@@ -41,12 +76,14 @@ func (p *parser) create(partial *ast.Stmt) ast.Stmt {
 		p.pos++
 		c.Kind = ast.CreateTable
 		c.Temporary, c.External = temp, external
-	case p.atSeq("MATERIALIZED", "VIEW") && !global && !temp && !external:
+	case p.atSeq("MATERIALIZED", "VIEW") && !global && (!temp || dbx) && !external:
 		p.pos += 2
 		c.Kind = ast.CreateMaterializedView
-	case p.atSeq("STREAMING", "TABLE") && !global && !temp && !external:
+		c.Temporary = temp
+	case p.atSeq("STREAMING", "TABLE") && !global && (!temp || dbx) && !external:
 		p.pos += 2
 		c.Kind = ast.CreateStreamingTable
+		c.Temporary = temp
 	case p.at("VIEW") && !external:
 		p.pos++
 		c.Kind = ast.CreateView
@@ -66,6 +103,12 @@ func (p *parser) create(partial *ast.Stmt) ast.Stmt {
 		p.pos = save
 		return p.otherStatement()
 	}
+	return p.createDataset(c, start, partial)
+}
+
+// createDataset reads a CREATE TABLE | MATERIALIZED VIEW | STREAMING TABLE
+// from IF NOT EXISTS on.
+func (p *parser) createDataset(c *ast.Create, start int, partial *ast.Stmt) ast.Stmt {
 	if p.atSeq("IF", "NOT", "EXISTS") || (p.at("IF") && isKw(p.peek(1), "NOT")) {
 		p.pos += 2
 		p.expect("EXISTS")
@@ -247,6 +290,28 @@ func (p *parser) tableConstraint() *ast.Constraint {
 		k.Name = p.errIdent(anyIdent)
 	}
 	switch {
+	case k.Name != nil && isWord(p.tok(), "EXPECT"):
+		p.databricksOnly(p.tok(), "CONSTRAINT name EXPECT (an expectation)",
+			"write CONSTRAINT name CHECK (cond), or filter the rows in the query")
+		p.pos++
+		k.Kind = "EXPECT"
+		p.expectKind(lex.LeftParen)
+		k.Check = p.expr()
+		p.expectKind(lex.RightParen)
+		if p.atSeq("ON") && isWord(p.peek(1), "VIOLATION") {
+			p.pos += 2
+			switch {
+			case p.atWords(0, "DROP", "ROW"):
+				k.OnViolation = "DROP ROW"
+			case p.atWords(0, "FAIL", "UPDATE"):
+				k.OnViolation = "FAIL UPDATE"
+			default:
+				p.fail("DROP ROW or FAIL UPDATE")
+			}
+			p.pos += 2
+		}
+		k.Range = p.rangeFrom(start)
+		return k
 	case p.at("CHECK"):
 		p.pos++
 		k.Kind = "CHECK"

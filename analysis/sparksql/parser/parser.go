@@ -58,6 +58,15 @@ type Options struct {
 	// DoubleQuotedIdentifiers is spark.sql.ansi.doubleQuotedIdentifiers:
 	// "x" is an identifier, not a string.
 	DoubleQuotedIdentifiers bool
+	// Databricks reads the Lakeflow Declarative Pipelines (Delta Live
+	// Tables) forms that Databricks SQL has and Spark does not: CREATE OR
+	// REFRESH, CREATE PRIVATE | TEMPORARY STREAMING TABLE | MATERIALIZED
+	// VIEW, CREATE [STREAMING] LIVE TABLE, CREATE [TEMPORARY] LIVE VIEW,
+	// CONSTRAINT c EXPECT (cond) [ON VIOLATION DROP ROW | FAIL UPDATE],
+	// APPLY CHANGES INTO with APPLY AS TRUNCATE WHEN and IGNORE NULL
+	// UPDATES, and AUTO CDC whatever the Version. Without it each of them
+	// is Spark's syntax error with a note naming the Databricks form.
+	Databricks bool
 }
 
 // maxDepth bounds the nesting of expressions and queries; Spark's own

@@ -52,6 +52,8 @@ func (p *parser) statement(partial *ast.Stmt) ast.Stmt {
 		return &ast.QueryStmt{Range: q.Range, Query: q}
 	case isKw(t, "CREATE"), isKw(t, "REPLACE"):
 		return p.create(partial)
+	case isWord(t, "APPLY") && isWord(p.peek(1), "CHANGES"):
+		return p.applyChanges()
 	case isKw(t, "INSERT"):
 		return p.insert()
 	case isKw(t, "SET"):
