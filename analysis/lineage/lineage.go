@@ -117,6 +117,8 @@ type Table struct {
 	Complete bool
 	// Reason says why the columns are not known, when they are not.
 	Reason string
+
+	depsDone bool
 }
 
 // Column returns the column named name (case-insensitively), or nil.
@@ -171,12 +173,13 @@ type Graph struct {
 type readerEdge struct {
 	col  *Column
 	kind Kind
+	from string // the column read
 }
 
 // New returns the graph of in's pipeline; nothing is analyzed until asked.
 func New(in Input) *Graph {
 	g := &Graph{in: in, p: in.Pipeline, prev: in.Prev, flows: map[*ir.Flow]*FlowModel{}, tables: map[string]*Table{},
-		inProgress: map[string]bool{}, own: map[string]*ir.Flow{}, into: map[string][]*ir.Flow{}}
+		inProgress: map[string]bool{}, readers: map[string][]readerEdge{}, own: map[string]*ir.Flow{}, into: map[string][]*ir.Flow{}}
 	if in.Prev != nil {
 		// one generation back only: the previous graph forgets its own
 		in.Prev.mu.Lock()
@@ -204,7 +207,7 @@ func (g *Graph) Pipeline() *ir.Pipeline { return g.p }
 func (g *Graph) Table(name string) *Table {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.table(name)
+	return g.withDeps(g.table(name))
 }
 
 // Flow returns the model of one flow, nil when it has no Spark tree.
@@ -221,7 +224,7 @@ func (g *Graph) Tables() []*Table {
 	defer g.mu.Unlock()
 	var out []*Table
 	for _, d := range g.p.Datasets {
-		if t := g.table(d.Name); t != nil && t.Dataset == d {
+		if t := g.withDeps(g.table(d.Name)); t != nil && t.Dataset == d {
 			out = append(out, t)
 		}
 	}
@@ -329,6 +332,24 @@ func (g *Graph) dataset(d *ir.Dataset) *Table {
 			t.Columns = append(t.Columns, c)
 		}
 	}
+	g.tables[k] = t
+	return t
+}
+
+// withDeps computes the dependencies of a dataset's columns, once; g.mu
+// is held. Analyzing a flow needs only the columns of what it reads, so
+// the dependencies are computed only for the tables asked about.
+func (g *Graph) withDeps(t *Table) *Table {
+	if t == nil || t.Dataset == nil || t.depsDone {
+		return t
+	}
+	t.depsDone = true
+	k := ir.NameKey(t.Name)
+	flows := g.into[k]
+	main := g.own[k]
+	if main == nil && len(flows) > 0 {
+		main = flows[0]
+	}
 	// Every flow into the dataset (append flows too) adds dependencies,
 	// matched by column name.
 	for _, f := range flows {
@@ -359,7 +380,6 @@ func (g *Graph) dataset(d *ir.Dataset) *Table {
 			c.Deps = sortDeps(deps)
 		}
 	}
-	g.tables[k] = t
 	return t
 }
 
@@ -381,32 +401,54 @@ func sortDeps(set map[Dep]bool) []Dep {
 }
 
 // Readers returns the columns that depend directly on id, with how;
-// sorted by table and column.
+// sorted by table and column. Only the datasets reading id's table are
+// analyzed.
 func (g *Graph) Readers(id ColumnID) []Dep {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.readers == nil {
-		g.readers = map[string][]readerEdge{}
-		for _, d := range g.p.Datasets {
-			t := g.dataset(d)
-			if t == nil || t.Dataset != d {
+	d, src := g.resolveName(strings.Split(id.Table, "."))
+	switch {
+	case d != nil:
+		id.Table = d.Name
+	case src != nil:
+		id.Table = src.Name
+	default:
+		return nil
+	}
+	tk := ir.NameKey(id.Table)
+	edges, ok := g.readers[tk]
+	if !ok {
+		seen := map[string]bool{}
+		for _, f := range g.p.Flows {
+			reads := false
+			for _, r := range f.Reads {
+				rd, rs := g.resolveName(strings.Split(r.Name, "."))
+				reads = reads || d != nil && rd == d || src != nil && rd == nil && rs == src
+			}
+			target := g.p.Resolve(f.Target)
+			if !reads || target == nil || seen[ir.NameKey(target.Name)] {
+				continue
+			}
+			seen[ir.NameKey(target.Name)] = true
+			t := g.withDeps(g.dataset(target))
+			if t == nil {
 				continue
 			}
 			for _, c := range t.Columns {
 				for _, dp := range c.Deps {
-					g.readers[dp.From.key()] = append(g.readers[dp.From.key()], readerEdge{c, dp.Kind})
+					if ir.NameKey(dp.From.Table) == tk {
+						edges = append(edges, readerEdge{c, dp.Kind, dp.From.Column})
+					}
 				}
 			}
 		}
+		g.readers[tk] = edges
 	}
 	var out []Dep
-	if d, s := g.resolveName(strings.Split(id.Table, ".")); d != nil {
-		id.Table = d.Name
-	} else if s != nil {
-		id.Table = s.Name
-	}
-	for _, e := range g.readers[id.key()] {
-		out = append(out, Dep{From: e.col.ID, Kind: e.kind})
+	for _, e := range edges {
+		if strings.EqualFold(e.from, id.Column) {
+			out = append(out, Dep{From: e.col.ID, Kind: e.kind})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].From != out[j].From {
