@@ -133,6 +133,9 @@ const (
 	CodeMissingSample   Code = "missing-sample"
 	CodeUnusedSample    Code = "unused-sample"
 	CodeSampleConflicts Code = "sample-conflict"
+	// CodeSampleShape is a sample CSV file whose rows or micro-batch
+	// headers do not fit its header (found when the engine reads it).
+	CodeSampleShape Code = "sample-shape"
 
 	// Capabilities, per backend.
 	CodeUnsupported Code = "unsupported-on-backend"
@@ -169,7 +172,7 @@ var Codes = []Code{
 	CodePragmaUnknown, CodePragmaDuplicate, CodePragmaValue, CodePragmaSyntax, CodePragmaMisplaced,
 	CodeSQLSyntax, CodeSQLUnsupported, CodeSQLEmpty, CodeSQLMultiQuery, CodeSQLNotQuery,
 	CodeUnknownRef, CodeDuplicate, CodeDuplicateFlow, CodeUnknownTarget, CodeCycle,
-	CodeMissingSample, CodeUnusedSample, CodeSampleConflicts,
+	CodeMissingSample, CodeUnusedSample, CodeSampleConflicts, CodeSampleShape,
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
 	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget,

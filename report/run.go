@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/preview"
 )
 
@@ -225,7 +226,7 @@ func IncrementName(inc engine.Increment) string {
 // CodeSampleShape is the code of a finding about a sample CSV file's
 // rows (engine.SampleWarning): a row with more or fewer fields than the
 // header, or a micro-batch whose header differs from the folder's first.
-const CodeSampleShape = "sample-shape"
+const CodeSampleShape = string(ir.CodeSampleShape)
 
 // SampleWarningLines are a run's sample findings as diagnostic lines,
 // path:line:1: warning: message [sample-shape].

@@ -125,8 +125,8 @@ func TestInterpretErrors(t *testing.T) {
 		{"cluster unclosed", "-- @cluster_by: (a, b", ir.CodePragmaValue, ir.Error, "(", []string{"unclosed"}},
 		{"format two words", "-- @format: delta lake", ir.CodePragmaValue, ir.Error, "lake", []string{"unexpected"}},
 		{"format punctuation", "-- @format: del/ta", ir.CodePragmaValue, ir.Error, "/ta", []string{"one word"}},
-		{"backend typo", "-- @backends: native, spark-4.3", ir.CodePragmaValue, ir.Error, "spark-4.3",
-			[]string{`"spark-4.3"`, "native, spark-4.1, spark-4.2", "did you mean spark-4."}},
+		{"backend typo", "-- @backends: native, spark-4.4", ir.CodePragmaValue, ir.Error, "spark-4.4",
+			[]string{`"spark-4.4"`, "native, spark-4.1, spark-4.2, spark-4.3", "did you mean spark-4."}},
 		{"backends empty", "-- @backends: [ , ]", ir.CodePragmaValue, ir.Error, "[ , ]", []string{"empty backend list"}},
 		{"backends unclosed", "-- @backends: [native", ir.CodePragmaValue, ir.Error, "[", []string{"unclosed"}},
 	}
