@@ -174,7 +174,8 @@ func runPipeline(t *testing.T, c *sparkconnect.Client, name, dir string) []parit
 			t.Fatalf("%s does not analyse: %v", name, d)
 		}
 	}
-	keep, excluded := parity.Portable(snap, ir.Spark41)
+	backend := sparktest.Backend(t)
+	keep, excluded := parity.Portable(snap, backend)
 	var rows []parity.Row
 	for _, x := range excluded {
 		rows = append(rows, parity.Row{Pipeline: name, Dataset: x.Dataset, Status: parity.NotPortable, Detail: x.Reason})
@@ -200,7 +201,7 @@ func runPipeline(t *testing.T, c *sparkconnect.Client, name, dir string) []parit
 	nativeTime := time.Since(start)
 
 	start = time.Now()
-	spark := runSpark(t, c, snap, keep, compared)
+	spark := runSpark(t, c, snap, backend, keep, compared)
 	t.Logf("%s: native %v, Spark (define, run, read back) %v", name, nativeTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	for _, d := range compared {
 		k := ir.NameKey(d.Name)
@@ -251,7 +252,7 @@ func runNative(t *testing.T, snap *analysis.Snapshot, compared []*ir.Dataset) ma
 // runSpark pushes the portable part of the pipeline to the server (a
 // database and storage folder of its own, the samples as tables over the
 // sample files), runs it, and reads the compared datasets back.
-func runSpark(t *testing.T, c *sparkconnect.Client, snap *analysis.Snapshot, keep map[string]bool, compared []*ir.Dataset) map[string]*parity.Table {
+func runSpark(t *testing.T, c *sparkconnect.Client, snap *analysis.Snapshot, backend ir.Backend, keep map[string]bool, compared []*ir.Dataset) map[string]*parity.Table {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -290,7 +291,7 @@ func runSpark(t *testing.T, c *sparkconnect.Client, snap *analysis.Snapshot, kee
 			d.Backends = []ir.Backend{ir.Native}
 		}
 	}
-	g, diags := sdplower.Lower(p, ir.Spark41)
+	g, diags := sdplower.Lower(p, backend)
 	if g == nil {
 		t.Fatalf("Lower refused the portable part: %v", diags)
 	}

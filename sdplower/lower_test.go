@@ -124,8 +124,9 @@ func TestLowerRefusesWithCapabilityErrors(t *testing.T) {
 // TestLowerRefusesCDC: testdata/cdc (two Delta tables, one SCD 1, one
 // SCD 2) is refused, each refusal once at its @cdc value, wherever a flow
 // cannot be applied as it is meant: everything on spark-4.1 (no
-// apply-changes flow), the SCD 2 table on spark-4.2, both on spark-4.3
-// (no format that merges loads into it). Spark 4.2 once took them as
+// apply-changes flow), on spark-4.2 the SCD 2 table (no SCD 2) and the
+// SCD 1 one (Delta does not merge there), both on spark-4.3 (no format
+// that merges loads into it). Spark 4.2 once took them as
 // plain append flows and stored every change row.
 func TestLowerRefusesCDC(t *testing.T) {
 	s := load(t, "../testdata/cdc")
@@ -144,8 +145,8 @@ func TestLowerRefusesCDC(t *testing.T) {
 		want  string
 	}{
 		{ir.Spark41, []string{"customers_scd1", "customers_scd2"}, "uses CDC apply changes, which spark-4.1 cannot run"},
-		{ir.Spark42, []string{"customers_scd2"}, "uses CDC apply changes as SCD type 2, which spark-4.2 cannot run"},
-		{ir.Spark43, []string{"customers_scd1", "customers_scd2"}, "its table format delta cannot merge"},
+		{ir.Spark42, []string{"customers_scd1", "customers_scd2"}, "spark-4.2"},
+		{ir.Spark43, []string{"customers_scd1", "customers_scd2"}, "its table format, delta, does not"},
 	} {
 		g, diags := LowerWith(s.Pipeline, c.b, Options{Texts: texts(s)})
 		if g != nil {
@@ -167,8 +168,9 @@ func TestLowerRefusesCDC(t *testing.T) {
 	}
 }
 
-// TestLowerCDC: on spark-4.2 an SCD 1 apply-changes flow into a Delta
-// table becomes a temporary view filled by the query as written (wrapped
+// TestLowerCDC: with Delta taken as merging (no format does on a real
+// server yet: capab.MergeFormats), on spark-4.2 an SCD 1 apply-changes
+// flow into a Delta table becomes a temporary view filled by the query as written (wrapped
 // to leave out UPDATE_BEFORE rows) and an AutoCdcFlowDetails flow from
 // that view into the table; SCD 2 the same on spark-4.3 (as far as the
 // lowering goes: the matrix refuses it there for want of a format).
@@ -179,6 +181,11 @@ func TestLowerCDC(t *testing.T) {
 		"transformations/cur.sql": "-- @kind: streaming_table\n-- @format: delta\n" +
 			"-- @cdc: keys=(id, `region code`) sequence_by=seq deletes=(op = 'D')\n" + query + "\n",
 	})
+	for _, b := range []ir.Backend{ir.Spark42, ir.Spark43} {
+		saved := capab.MergeFormats[b]
+		capab.MergeFormats[b] = []string{"delta"}
+		defer func() { capab.MergeFormats[b] = saved }()
+	}
 	g, diags := LowerWith(p, ir.Spark42, Options{Texts: txt})
 	if g == nil {
 		t.Fatalf("refused: %v", diags)
@@ -216,9 +223,6 @@ func TestLowerCDC(t *testing.T) {
 		"transformations/cur.sql":         "-- @kind: streaming_table\n-- @format: delta\n-- @cdc: keys=(id) sequence_by=seq scd=2\n" + query + "\n",
 		"transformations/cur_changes.sql": "SELECT 1 AS one\n",
 	})
-	saved := capab.MergeFormats[ir.Spark43]
-	capab.MergeFormats[ir.Spark43] = []string{"delta"}
-	defer func() { capab.MergeFormats[ir.Spark43] = saved }()
 	g, diags = LowerWith(p, ir.Spark43, Options{Texts: txt})
 	if g == nil {
 		t.Fatalf("refused: %v", diags)

@@ -65,16 +65,17 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 	OutputModeUpdate:   onSpark(yes, no("Spark streaming tables only append; use output_mode append, or a materialized view for an aggregate")),
 	OutputModeComplete: onSpark(yes, no("Spark streaming tables only append; a materialized view gives the complete result")),
 	// CDC: Spark 4.1 has no apply-changes flow. Spark 4.2 has one over
-	// Spark Connect only (DefineFlow's AutoCdcFlowDetails, SCD 1: SCD 2
-	// is refused with AUTOCDC_SCD2_NOT_SUPPORTED); 4.3 adds SCD 2 and
-	// the SQL AUTO CDC form. sdplower sends AutoCdcFlowDetails on both;
-	// the target must also be a table format that merges (SparkRules).
+	// Spark Connect only (DefineFlow's AutoCdcFlowDetails, SCD 1; its
+	// SCDType has no SCD 2); 4.3 adds SCD 2 and the SQL AUTO CDC form.
+	// sdplower sends AutoCdcFlowDetails on both; the target must also be
+	// a table format that merges (SparkRules' cdcFormats), which no
+	// format loaded on those versions is yet, so CDC is refused there too.
 	CDCFlow: row(yes,
 		no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
 		yes, yes),
 	CDCSCD2: row(yes,
 		no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
-		no("Spark 4.2 applies changes as SCD type 1 only (it refuses SCD 2 with AUTOCDC_SCD2_NOT_SUPPORTED); use `scd=1`, or "+runCDCNatively),
+		no("Spark 4.2 applies changes as SCD type 1 only (its protocol has no SCD type 2: Spark 4.2.1 answers \"Unsupported AutoCDC SCD type\"); use `scd=1`, or "+runCDCNatively),
 		yes),
 	// Sinks: CREATE SINK is in none of the three grammars.
 	SinkDataset: row(yes,

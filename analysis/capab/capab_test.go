@@ -45,10 +45,11 @@ func TestCheckPerBackend(t *testing.T) {
 
 // TestCDCOnSpark: spark-4.1 refuses every apply-changes flow at the
 // @cdc value, naming itself and how to run the flow natively; spark-4.2
-// applies SCD 1 into a format that merges (Delta) and refuses SCD 2;
-// spark-4.3 has SCD 2 but no format that merges loads into it, so both
-// are refused for the format, which the message names with the way to
-// choose one. On spark-4.2 the matrix once said yes with no lowering, and
+// refuses SCD 2, and SCD 1 for its format: no format here merges on 4.2
+// (Delta and parquet are refused by the server) nor on 4.3, so the
+// message names the format and why none can be chosen; with a format
+// listed as merging, the flow runs and another format is refused with
+// the way to choose one. On spark-4.2 the matrix once said yes with no lowering, and
 // the flow was pushed as a plain append: Spark stored every change row.
 func TestCDCOnSpark(t *testing.T) {
 	loc := ir.Loc{File: "scd.sql", Start: 30, End: 70}
@@ -64,13 +65,11 @@ func TestCDCOnSpark(t *testing.T) {
 	}{
 		{ir.Spark41, 1, "delta", []string{"scd uses CDC apply changes, which spark-4.1 cannot run", "`-- @backends: native`", "`backends: [native]`"}},
 		{ir.Spark41, 2, "delta", []string{"scd uses CDC apply changes, which spark-4.1 cannot run"}},
-		{ir.Spark42, 1, "delta", nil},
-		{ir.Spark42, 1, "DELTA", nil},
-		{ir.Spark42, 1, "", []string{"its table format parquet, the default cannot merge", "AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE", "`-- @format: delta`"}},
-		{ir.Spark42, 1, "orc", []string{"its table format orc cannot merge", "`-- @format: delta`"}},
-		{ir.Spark42, 2, "delta", []string{"scd uses CDC apply changes as SCD type 2, which spark-4.2 cannot run", "AUTOCDC_SCD2_NOT_SUPPORTED", "`scd=1`"}},
-		{ir.Spark43, 2, "delta", []string{"its table format delta cannot merge", "no table format that merges loads into spark-4.3"}},
-		{ir.Spark43, 1, "", []string{"its table format parquet, the default cannot merge"}},
+		{ir.Spark42, 1, "delta", []string{"its table format, delta, does not", "AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE", "`-- @backends: native`"}},
+		{ir.Spark42, 1, "", []string{"its table format, parquet, the default, does not"}},
+		{ir.Spark42, 2, "delta", []string{"scd uses CDC apply changes as SCD type 2, which spark-4.2 cannot run", "Unsupported AutoCDC SCD type", "`scd=1`"}},
+		{ir.Spark43, 2, "delta", []string{"its table format, delta, does not", "on Spark 4.3.0 no format that merges loads"}},
+		{ir.Spark43, 1, "", []string{"its table format, parquet, the default, does not"}},
 	} {
 		p := pipeline(c.scd, c.format)
 		ds := Check(p, []ir.Backend{c.b})
@@ -102,6 +101,18 @@ func TestCDCOnSpark(t *testing.T) {
 	}
 	if ds := Check(pipeline(2, ""), []ir.Backend{ir.Native}); len(ds) != 0 {
 		t.Errorf("native: %+v, want nothing (the engine applies changes)", ds)
+	}
+	// A format listed as merging runs; another is refused with the way
+	// to choose it.
+	saved := MergeFormats[ir.Spark42]
+	MergeFormats[ir.Spark42] = []string{"delta", "iceberg"}
+	defer func() { MergeFormats[ir.Spark42] = saved }()
+	if ds := Check(pipeline(1, "DELTA"), []ir.Backend{ir.Spark42}); len(ds) != 0 {
+		t.Errorf("SCD 1 into delta, listed as merging: %+v", ds)
+	}
+	ds := Check(pipeline(1, "orc"), []ir.Backend{ir.Spark42})
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "its table format, orc, does not: choose one that merges: `-- @format: delta` (or iceberg)") {
+		t.Errorf("SCD 1 into orc: %+v", ds)
 	}
 }
 

@@ -36,19 +36,26 @@ func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 }
 
 // MergeFormats are, per Spark backend, the table formats an apply-changes
-// (AUTO CDC) flow can write: Spark applies changes with row-level
-// operations (MERGE), which the file formats lack (on parquet the dry run
-// passes and the run fails with AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE).
-// Each entry is a format whose jars scripts/spark.sh loads into that
-// version and with which testdata/cdc ran on a real server.
+// (AUTO CDC) flow can write: Spark applies changes only into a target
+// whose connector supports row-level operations (MERGE). A format is
+// listed once testdata/cdc ran into it on a real server of that version,
+// row for row as natively. None qualifies yet (noMerge says why).
 var MergeFormats = map[ir.Backend][]string{
-	ir.Spark42: {"delta"},
+	ir.Spark42: {},
 	ir.Spark43: {},
 }
 
+// noMerge says, per Spark backend, why MergeFormats lists no format:
+// what each candidate did on a real server of that version (Spark 4.2.1,
+// 4.3.0; scripts/spark.sh's table_format, sdplower's TestSparkCDCFacts).
+var noMerge = map[ir.Backend]string{
+	ir.Spark42: "on Spark 4.2.1 the dry run passes and the run refuses parquet, the default, and Delta Lake 4.4.0 (the Delta release that loads into 4.2) alike with AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE, as Delta tables are no row-level connector to Spark, and Iceberg's runtime (1.11.0, built for Spark 4.1) does not load into 4.2",
+	ir.Spark43: "on Spark 4.3.0 no format that merges loads: Delta Lake 4.3.0 fails to create a table and 4.4.0 to merge into one (NoSuchMethodError), Iceberg 1.11.0 fails to load its catalog (IncompatibleClassChangeError), and the default, parquet, cannot merge (AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE)",
+}
+
 // cdcFormats refuses an apply-changes flow whose target's format cannot
-// merge on b. Backends without apply-changes flows at all are left to the
-// matrix.
+// merge on b. Backends without apply-changes flows at all, and SCD 2 where
+// b has no SCD 2, are left to the matrix.
 func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
 	if s, ok := Matrix[CDCFlow][b]; ok && !s.OK {
 		return nil
@@ -61,6 +68,9 @@ func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
 		for _, f := range p.FlowsInto(d.Name) {
 			if f.CDC == nil {
 				continue
+			}
+			if s, ok := Matrix[CDCSCD2][b]; f.CDC.SCD == 2 && ok && !s.OK {
+				break
 			}
 			format := strings.ToLower(d.Format)
 			ok := false
@@ -77,17 +87,16 @@ func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
 			var fix string
 			switch ms := MergeFormats[b]; len(ms) {
 			case 0:
-				fix = "no table format that merges loads into " + string(b) + " with the jars Thund knows, so run it natively (`-- @backends: native` on it and the datasets that read it) or push to another Spark version"
+				fix = "no format Thund can choose for it merges there (" + noMerge[b] + "); " + runCDCNatively
 			default:
 				fix = "choose one that merges: `-- @format: " + ms[0] + "`"
 				if len(ms) > 1 {
 					fix += " (or " + strings.Join(ms[1:], ", ") + ")"
 				}
 			}
-			loc := f.CDC.Loc
 			out = append(out, Finding{Dataset: d.Name, Diagnostic: ir.Diagnostic{
-				Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
-				Message: fmt.Sprintf("%s applies changes (@cdc), which %s does with row-level operations (MERGE), and its table format %s cannot merge (Spark would fail the run with AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE): %s",
+				Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+				Message: fmt.Sprintf("%s applies changes (@cdc), which %s does only into a table that supports row-level operations (MERGE), and its table format, %s, does not: %s",
 					d.Name, b, shown, fix),
 			}})
 			break

@@ -35,14 +35,15 @@ var cdcRefusal = map[string]map[string]string{
 		"customers_scd1": "customers_scd1 uses CDC apply changes, which spark-4.1 cannot run: ",
 		"customers_scd2": "customers_scd2 uses CDC apply changes, which spark-4.1 cannot run: ",
 	},
-	// SCD 1 only (AUTOCDC_SCD2_NOT_SUPPORTED).
+	// SCD 1 only, and into no format here (Delta is refused).
 	"4.2": {
+		"customers_scd1": "customers_scd1 applies changes (@cdc), which spark-4.2 does only into a table that supports row-level operations (MERGE), and its table format, delta, does not",
 		"customers_scd2": "customers_scd2 uses CDC apply changes as SCD type 2, which spark-4.2 cannot run: ",
 	},
 	// No table format that merges loads into Spark 4.3.0.
 	"4.3": {
-		"customers_scd1": "customers_scd1 applies changes (@cdc), which spark-4.3 does with row-level operations (MERGE), and its table format delta cannot merge",
-		"customers_scd2": "customers_scd2 applies changes (@cdc), which spark-4.3 does with row-level operations (MERGE), and its table format delta cannot merge",
+		"customers_scd1": "customers_scd1 applies changes (@cdc), which spark-4.3 does only into a table that supports row-level operations (MERGE), and its table format, delta, does not",
+		"customers_scd2": "customers_scd2 applies changes (@cdc), which spark-4.3 does only into a table that supports row-level operations (MERGE), and its table format, delta, does not",
 	},
 }
 
@@ -90,8 +91,10 @@ func TestCheckSparkVersionWithoutBackends(t *testing.T) {
 	if code := run([]string{"--check", dir}, &out, &errb); code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
 	}
-	if want := "customers_scd2.sql:7:10: error: " + cdcRefusal["4.2"]["customers_scd2"]; !strings.Contains(out.String(), want) {
-		t.Errorf("output lacks %q:\n%s", want, out.String())
+	for file, msg := range cdcRefusal["4.2"] {
+		if want := file + ".sql:7:10: error: " + msg; !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 	if strings.Contains(out.String(), "spark-4.1") {
 		t.Errorf("spark-4.1 checked though thund.yaml says 4.2:\n%s", out.String())
@@ -151,8 +154,8 @@ func TestOncePushRefusesCDC(t *testing.T) {
 }
 
 // TestWatchPushRefusesCDC: watch mode's push after each run (the same
-// lowering as --once) refuses testdata/cdc's SCD 2 table for spark-4.2
-// without connecting.
+// lowering as --once) refuses testdata/cdc for spark-4.2 without
+// connecting.
 func TestWatchPushRefusesCDC(t *testing.T) {
 	dir := cdcCopy(t, "backends: [native, spark-4.2]\nspark:\n  version: \"4.2\"\n")
 	remote, accepted := listenCounting(t)
@@ -182,11 +185,12 @@ func TestWatchPushRefusesCDC(t *testing.T) {
 		strings.Contains(spark, "not sent to "+remote)
 	cdcErrors := 0
 	// The refusal's diagnostics follow it.
-	for refused && cdcErrors < 1 && sc.Scan() {
+	for refused && cdcErrors < 2 && sc.Scan() {
 		var obj map[string]any
 		json.Unmarshal(sc.Bytes(), &obj)
+		msg := fmt.Sprint(obj["message"])
 		if obj["type"] == "diagnostic" && obj["backend"] == "spark-4.2" && obj["severity"] == "error" &&
-			strings.Contains(fmt.Sprint(obj["message"]), cdcRefusal["4.2"]["customers_scd2"]) {
+			(strings.Contains(msg, cdcRefusal["4.2"]["customers_scd1"]) || strings.Contains(msg, cdcRefusal["4.2"]["customers_scd2"])) {
 			cdcErrors++
 		}
 	}
@@ -196,8 +200,8 @@ func TestWatchPushRefusesCDC(t *testing.T) {
 		}
 	}()
 	<-code
-	if !refused || cdcErrors != 1 {
-		t.Fatalf("first Spark line %s, then %d CDC errors; want the push refused for spark-4.2 with one, for the SCD 2 table (stderr %s)", spark, cdcErrors, stderr.String())
+	if !refused || cdcErrors != 2 {
+		t.Fatalf("first Spark line %s, then %d CDC errors; want the push refused for spark-4.2 with two (stderr %s)", spark, cdcErrors, stderr.String())
 	}
 	if n := accepted.Load(); n != 0 {
 		t.Errorf("%d connection(s) to the Spark server: the refused pipeline was sent", n)
