@@ -487,7 +487,7 @@ func (tq *translatedQuery) where(r ast.Range) string {
 		return path
 	}
 	pos := textpos.New(string(text)).Rune(loc.Start + r.Start)
-	return fmt.Sprintf("%s:%d:%d", path, pos.Line, pos.Column)
+	return fmt.Sprintf("%s:%d:%d", path, pos.Line+1, pos.Column+1)
 }
 
 // explain maps an error of stmt, which holds the translated query at

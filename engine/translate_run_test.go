@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunTranslatesSpark: a batch flow runs with Spark's meaning (a
+// double-quoted string is a string), and a run-time error is reported at
+// the user's expression with Spark's error class and no internal name.
+func TestRunTranslatesSpark(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "ev.csv"), "s,v\nDELETE,1\nkeep,2\n")
+	writeTestFile(t, filepath.Join(root, "kept.sql"), "SELECT s, v\nFROM ev\nWHERE s != \"DELETE\"\n")
+	writeTestFile(t, filepath.Join(root, "ratio.sql"), "SELECT s,\n  sum(v) / 0 AS r\nFROM ev GROUP BY s\n")
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Datasets["kept"]; r == nil || r.Phase != Completed || r.Rows != 1 {
+		t.Fatalf("kept: %+v", r)
+	}
+	r := res.Datasets["ratio"]
+	if r == nil || r.Phase != Failed {
+		t.Fatalf("ratio: %+v", r)
+	}
+	for _, want := range []string{"ratio.sql:2:", "[DIVIDE_BY_ZERO]"} {
+		if !strings.Contains(r.Error, want) {
+			t.Errorf("ratio's error %q lacks %q", r.Error, want)
+		}
+	}
+	for _, bad := range []string{"__thund", "thund_", "LINE ", "⟦"} {
+		if strings.Contains(r.Error, bad) {
+			t.Errorf("ratio's error %q shows %q", r.Error, bad)
+		}
+	}
+}
