@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/lex"
 )
@@ -76,6 +78,9 @@ func (p *parser) create(partial *ast.Stmt) ast.Stmt {
 		p.pos++
 		c.Kind = ast.CreateTable
 		c.Temporary, c.External = temp, external
+	case (p.atSeq("MATERIALIZED", "VIEW") || p.atSeq("STREAMING", "TABLE")) && c.OrReplace:
+		// createPipelineDataset has no OR REPLACE
+		p.fail("")
 	case p.atSeq("MATERIALIZED", "VIEW") && !global && (!temp || dbx) && !external:
 		p.pos += 2
 		c.Kind = ast.CreateMaterializedView
@@ -157,7 +162,71 @@ func (p *parser) createDataset(c *ast.Create, start int, partial *ast.Stmt) ast.
 		c.Query = p.query()
 	}
 	c.Range = p.rangeFrom(start)
+	p.checkCreate(c)
 	return c
+}
+
+// checkCreate makes the checks Spark's AST builder makes on a CREATE
+// TABLE | MATERIALIZED VIEW | STREAMING TABLE its grammar accepted.
+func (p *parser) checkCreate(c *ast.Create) {
+	var cluster, partition *ast.Clause
+	for i := range c.Clauses {
+		switch c.Clauses[i].Keyword {
+		case "CLUSTER BY":
+			cluster = &c.Clauses[i]
+		case "PARTITIONED BY":
+			partition = &c.Clauses[i]
+		}
+	}
+	if cluster != nil && partition != nil {
+		p.failRange(ast.Range{Start: min(cluster.Start, partition.Start), End: max(cluster.End, partition.End)},
+			"SPECIFY_CLUSTER_BY_WITH_PARTITIONED_BY_IS_NOT_ALLOWED", "cannot specify both CLUSTER BY and PARTITIONED BY: keep one")
+	}
+	if c.Kind != ast.CreateMaterializedView && c.Kind != ast.CreateStreamingTable {
+		return
+	}
+	for _, k := range c.Constraints {
+		if k.Kind != "EXPECT" {
+			p.failRange(k.Range, "_LEGACY_ERROR_TEMP_0035", "operation not allowed: pipeline datasets do not currently "+
+				"support column constraints; remove the CHECK, UNIQUE, PRIMARY KEY and FOREIGN KEY constraints")
+		}
+	}
+	for _, col := range c.Columns {
+		if len(col.Constraints) > 0 {
+			p.failRange(col.Constraints[0].Range, "_LEGACY_ERROR_TEMP_0035", "operation not allowed: pipeline datasets do "+
+				"not currently support column constraints; remove the CHECK, UNIQUE, PRIMARY KEY and FOREIGN KEY constraints")
+		}
+	}
+	for _, cl := range c.Clauses {
+		if cl.Keyword == "OPTIONS" {
+			p.failRange(cl.Range, "_LEGACY_ERROR_TEMP_0035", "operation not allowed: options are not supported for CREATE "+
+				c.Kind.String()+" statements; remove the OPTIONS list")
+		}
+	}
+}
+
+// checkTempViewName refuses a qualified temporary view name: Spark 4.1
+// takes single-part names only, Spark 4.2 and later a name qualified with
+// SESSION or SYSTEM.SESSION as well.
+func (p *parser) checkTempViewName(n *ast.Name) {
+	if n == nil || len(n.Parts) < 2 {
+		return
+	}
+	if p.opts.Version >= Spark42 {
+		q := n.Parts[:len(n.Parts)-1]
+		session := len(q) == 1 && strings.EqualFold(q[0].Name, "SESSION") ||
+			len(q) == 2 && strings.EqualFold(q[0].Name, "SYSTEM") && strings.EqualFold(q[1].Name, "SESSION")
+		if !session {
+			p.failRange(n.Range, "INVALID_TEMP_OBJ_QUALIFIER", "temporary view "+n.Parts[len(n.Parts)-1].Name+
+				" cannot be qualified with "+(&ast.Name{Parts: q}).String()+": temporary objects can only be qualified with SESSION or SYSTEM.SESSION")
+		}
+		return
+	}
+	if len(n.Parts) > 2 {
+		p.failRange(n.Range, "IDENTIFIER_TOO_MANY_NAME_PARTS", n.String()+" is not a valid identifier as it has more than 2 name parts")
+	}
+	p.failRange(n.Range, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", "CREATE TEMPORARY VIEW only accepts single-part view names, but got: "+
+		n.String()+"; leave out the qualifier (Spark 4.2 also accepts SESSION.)")
 }
 
 // startsQuery reports whether a query starts at the current token.
@@ -561,6 +630,9 @@ func (p *parser) createView(c *ast.Create, start int, partial *ast.Stmt) ast.Stm
 		c.IfNotExists = true
 	}
 	c.Name = p.identifierReference()
+	if c.Kind != ast.CreateView {
+		p.checkTempViewName(c.Name)
+	}
 	*partial = c
 	// CREATE TEMPORARY VIEW t [(cols with types)] USING fmt [OPTIONS (...)]
 	if c.Kind != ast.CreateView {
