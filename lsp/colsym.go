@@ -52,7 +52,7 @@ func (s *Server) lineageGraph(dp docPos) *lineage.Graph {
 	// whose inputs kept their columns are not analyzed again.
 	var prev *lineage.Graph
 	for _, e := range graphCache.entries {
-		if e.snap.Root == snap.Root {
+		if e.snap.Root == snap.Root && e.types == desc {
 			prev = e.g
 		}
 	}

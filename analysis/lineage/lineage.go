@@ -304,6 +304,10 @@ func (g *Graph) dataset(d *ir.Dataset) *Table {
 	if main == nil && len(flows) > 0 {
 		main = flows[0]
 	}
+	if old := g.reusableTable(k, flows); old != nil {
+		g.tables[k] = old
+		return old
+	}
 	var types map[string]string
 	if g.in.Types != nil {
 		types = g.in.Types(d.Name)
@@ -476,8 +480,10 @@ type FlowModel struct {
 	g *Graph
 	// names are the table each catalog reference reads.
 	names map[*sema.TableRef]string
-	// answers are the catalog's answers the model rests on.
+	// answers are the catalog's answers the model rests on; reused is
+	// set on a model taken over from the previous graph.
 	answers []answer
+	reused  bool
 	// arms are the columns of the arms of each set operation's output
 	// column.
 	arms map[*sema.OutputColumn][]*sema.OutputColumn
@@ -563,6 +569,7 @@ func (g *Graph) flow(f *ir.Flow) *FlowModel {
 	if old := g.reusable(f, tree); old != nil {
 		fm := *old
 		fm.g = g
+		fm.reused = true
 		g.flows[f] = &fm
 		return &fm
 	}
@@ -591,6 +598,33 @@ func (g *Graph) flow(f *ir.Flow) *FlowModel {
 	fm.index()
 	g.flows[f] = fm
 	return fm
+}
+
+// reusableTable returns the previous graph's table k when every flow
+// into it kept its model (same flows, same inputs): the table is then the
+// same. The caller gives a previous graph only when the types it was
+// given are the same too.
+func (g *Graph) reusableTable(k string, flows []*ir.Flow) *Table {
+	if g.prev == nil || len(flows) == 0 {
+		return nil
+	}
+	for _, f := range flows {
+		if fm := g.flow(f); fm == nil || !fm.reused {
+			return nil
+		}
+	}
+	g.prev.mu.Lock()
+	defer g.prev.mu.Unlock()
+	old := g.prev.tables[k]
+	if old == nil || len(g.prev.into[k]) != len(flows) {
+		return nil
+	}
+	for i, f := range g.prev.into[k] {
+		if f != flows[i] {
+			return nil
+		}
+	}
+	return old
 }
 
 // reusable returns the previous graph's model of f when it still holds:
