@@ -6,6 +6,7 @@ require (
 	github.com/apache/arrow-go/v18 v18.5.1
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/go-python/gpython v0.2.0
 	github.com/pganalyze/pg_query_go/v6 v6.2.5
 	go.lsp.dev/jsonrpc2 v0.10.0
 	go.lsp.dev/protocol v0.12.0

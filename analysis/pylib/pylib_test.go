@@ -1,0 +1,168 @@
+package pylib
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+func parseFile(t *testing.T, name string) (string, File) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(name, string(b))
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", name, err)
+	}
+	return string(b), f
+}
+
+// TestInitTemplate reads the file `spark-pipelines init` writes.
+func TestInitTemplate(t *testing.T) {
+	text, f := parseFile(t, "init_example.py")
+	if len(f.Definitions) != 1 {
+		t.Fatalf("got %d definitions, want 1: %+v", len(f.Definitions), f.Definitions)
+	}
+	d := f.Definitions[0]
+	if d.Name != "example_python_materialized_view" || d.Kind != ir.MaterializedView || d.API != "dp" {
+		t.Errorf("definition = %+v", d)
+	}
+	if got := text[d.NameLoc.Start:d.NameLoc.End]; got != "example_python_materialized_view" {
+		t.Errorf("NameLoc covers %q", got)
+	}
+	if got := text[d.Loc.Start:d.Loc.End]; got != "@dp.materialized_view\ndef example_python_materialized_view() -> DataFrame:\n    return spark.range(10)" {
+		t.Errorf("Loc covers %q", got)
+	}
+	if len(d.Reads) != 0 || len(d.Unknown) != 0 {
+		t.Errorf("spark.range reads nothing, got %+v %+v", d.Reads, d.Unknown)
+	}
+}
+
+func TestMixedFile(t *testing.T) {
+	text, f := parseFile(t, "mixed.py")
+	type want struct {
+		name, kind, target, comment string
+		reads                       []string
+		streaming                   []bool
+		unknown                     int
+	}
+	wants := []want{
+		{name: "bronze_events", kind: "streaming_table", comment: "raw events"},
+		{name: "load_events", target: "bronze_events", reads: []string{`"landing.events"`}, streaming: []bool{true}},
+		{name: "silver_users", kind: "table", comment: "users with a country",
+			reads: []string{`"raw.users"`, `"countries"`}, streaming: []bool{false, false}, unknown: 1},
+		{name: "recent", kind: "view", reads: []string{`'bronze_events'`}, streaming: []bool{true}},
+		{name: "tmp", kind: "temporary_view", reads: []string{`"silver_users"`}, streaming: []bool{false}},
+	}
+	if len(f.Definitions) != len(wants) {
+		t.Fatalf("got %d definitions, want %d: %+v", len(f.Definitions), len(wants), f.Definitions)
+	}
+	for i, w := range wants {
+		d := f.Definitions[i]
+		if d.Name != w.name || string(d.Kind) != w.kind || d.Target != w.target || d.Comment != w.comment {
+			t.Errorf("definition %d = %+v, want %+v", i, d, w)
+		}
+		if len(d.Reads) != len(w.reads) || len(d.Unknown) != w.unknown {
+			t.Errorf("%s: reads %+v unknown %+v", d.Name, d.Reads, d.Unknown)
+			continue
+		}
+		for j, r := range d.Reads {
+			if got := text[r.Loc.Start:r.Loc.End]; got != w.reads[j] || r.Streaming != w.streaming[j] {
+				t.Errorf("%s read %d: %q streaming=%v, want %q %v", d.Name, j, got, r.Streaming, w.reads[j], w.streaming[j])
+			}
+		}
+	}
+	silver := f.Definitions[2]
+	if got := text[silver.NameLoc.Start:silver.NameLoc.End]; got != `"silver_users"` {
+		t.Errorf("name= literal covers %q", got)
+	}
+	if got := text[silver.Unknown[0].Loc.Start:silver.Unknown[0].Loc.End]; got != "T" || silver.Unknown[0].Call != "spark.table" {
+		t.Errorf("unknown read at %q via %s", got, silver.Unknown[0].Call)
+	}
+	flow := f.Definitions[1]
+	if got := text[flow.TargetLoc.Start:flow.TargetLoc.End]; got != `"bronze_events"` {
+		t.Errorf("target covers %q", got)
+	}
+	if got := text[f.Definitions[0].Loc.Start:f.Definitions[0].Loc.End]; got != `dp.create_streaming_table("bronze_events", comment="raw events")` {
+		t.Errorf("create_streaming_table covers %q", got)
+	}
+	if got := text[f.Definitions[3].Loc.Start:f.Definitions[3].Loc.End]; got[len(got)-1] != ')' {
+		t.Errorf("recent ends with %q", got)
+	}
+}
+
+func TestNotPipelineFile(t *testing.T) {
+	f, err := Parse("udf.py", "import dlt_helpers\n\n@table\ndef x():\n    return spark.table('a')\n\n@other.table\ndef y():\n    pass\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Definitions) != 0 {
+		t.Errorf("no pipelines import, yet %+v", f.Definitions)
+	}
+}
+
+func TestSyntaxError(t *testing.T) {
+	text := "from pyspark import pipelines as dp\n\n@dp.table\ndef x(:\n    pass\n"
+	_, err := Parse("bad.py", text)
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("want *SyntaxError, got %v", err)
+	}
+	if se.Line != 4 || se.Offset < 0 || se.Offset > len(text) {
+		t.Errorf("syntax error at %+v", se)
+	}
+}
+
+func TestLiteralEnd(t *testing.T) {
+	cases := map[string]string{
+		`"a\"b" + x`:    `"a\"b"`,
+		`'''x'y''' z`:   `'''x'y'''`,
+		`r"c:\d" q`:     `r"c:\d"`,
+		`"unterminated`: `"unterminated`,
+		`x`:             ``,
+	}
+	for in, want := range cases {
+		if got := in[:literalEnd(in, 0)]; got != want {
+			t.Errorf("literalEnd(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzParse checks Parse never panics and spans stay in the text.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"init_example.py", "mixed.py"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		file, err := Parse("f.py", text)
+		if err != nil {
+			return
+		}
+		for _, d := range file.Definitions {
+			for _, s := range append([]Span{d.Loc, d.NameLoc}, spans(d)...) {
+				if s.Start < 0 || s.End > len(text) || s.Start > s.End {
+					t.Fatalf("span %+v out of %d bytes", s, len(text))
+				}
+			}
+		}
+	})
+}
+
+func spans(d Definition) []Span {
+	var out []Span
+	for _, r := range d.Reads {
+		out = append(out, r.Loc)
+	}
+	for _, u := range d.Unknown {
+		out = append(out, u.Loc)
+	}
+	return out
+}
