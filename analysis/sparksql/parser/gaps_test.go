@@ -210,3 +210,28 @@ func roundTripOK(t *testing.T, src string) {
 		t.Errorf("%s: the formatted %q parses into another tree: %s", src, text, d)
 	}
 }
+
+// TestDanglingDot checks that a name left unfinished at the end of a line
+// (WHERE l. before GROUP BY) is reported at its '.', not at the BY that
+// Spark names, and that a name continued on the next line on purpose
+// still parses.
+func TestDanglingDot(t *testing.T) {
+	src := "SELECT l.order_id FROM t AS l\nWHERE l.\nGROUP BY l.order_id\n"
+	sc := Parse(src, Options{})
+	if len(sc.Errors) != 1 {
+		t.Fatalf("errors: %v, want one", sc.Errors)
+	}
+	e := sc.Errors[0]
+	if got, want := e.Start, strings.Index(src, "l.\nGROUP")+1; got != want || e.End != want+1 {
+		t.Fatalf("error at %d-%d, want the '.' at %d", e.Start, e.End, want)
+	}
+	for _, part := range []string{"'BY'", "l.GROUP", "finish the name"} {
+		if !strings.Contains(e.Message, part) {
+			t.Errorf("message %q lacks %q", e.Message, part)
+		}
+	}
+	ok := "SELECT t.\n  order_id FROM t\n"
+	if sc := Parse(ok, Options{}); len(sc.Errors) != 0 {
+		t.Fatalf("%q: %v, want no error", ok, sc.Errors)
+	}
+}

@@ -347,6 +347,7 @@ func (p *parser) guard(f func()) (err *ast.SyntaxError) {
 			if p.far != nil && p.far.Start > err.Start && !committed(err.Class) {
 				err = p.far
 			}
+			err = p.relocate(err)
 		}
 	}()
 	f()
@@ -546,6 +547,46 @@ func (p *parser) failAt(t lex.Token, expected, message string) {
 		err.Message = syntaxMessage(t, expected) + p.fixHint(t)
 	}
 	panic(bailout{err})
+}
+
+// relocate moves a grammar error found just after a name left unfinished
+// at the end of a line (WHERE l. then GROUP BY on the next: Spark reads
+// l.GROUP and stops at BY) to the '.' that ends the line, where the
+// mistake is, and says so.
+func (p *parser) relocate(err *ast.SyntaxError) *ast.SyntaxError {
+	if err == nil || err.Class != "PARSE_SYNTAX_ERROR" {
+		return err
+	}
+	i := p.indexOf(lex.Token{Start: err.Start})
+	if i >= len(p.toks) || p.toks[i].Start != err.Start {
+		return err
+	}
+	dot, word, ok := p.danglingDot(p.toks[i])
+	if !ok {
+		return err
+	}
+	name := p.toks[i-3]
+	e := *err
+	e.Range = ast.Range{Start: dot.Start, End: dot.End}
+	e.Message += "; this line ends with " + p.src[name.Start:dot.End] + ", so Spark read it and " + word.Text +
+		" on the next line as one name, " + p.src[name.Start:dot.End] + word.Text + ": finish the name after the '.'"
+	return &e
+}
+
+// danglingDot reports whether the tokens before t are a name, a '.' that
+// ends its line and a keyword on the next line (WHERE l. then GROUP BY:
+// Spark reads l.GROUP as a name and fails at BY).
+func (p *parser) danglingDot(t lex.Token) (dot, word lex.Token, ok bool) {
+	i := p.indexOf(t)
+	if i < 3 || i > len(p.toks) {
+		return dot, word, false
+	}
+	name, dot, word := p.toks[i-3], p.toks[i-2], p.toks[i-1]
+	if name.Kind != lex.Ident && name.Kind != lex.QuotedIdent || dot.Kind != lex.Dot ||
+		word.Kind != lex.Ident || word.Keyword == lex.NoKeyword || name.End != dot.Start {
+		return dot, word, false
+	}
+	return dot, word, strings.Contains(p.src[dot.End:word.Start], "\n")
 }
 
 // fixHint suggests a fix for a syntax error at t: a keyword written twice, a
