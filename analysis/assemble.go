@@ -234,12 +234,20 @@ func (s *Snapshot) globMatches(pattern string) bool {
 	return false
 }
 
-// pythonLibrary returns a Python library of the spec ("" if none): it
-// may define datasets Thund does not see.
+// pythonLibrary returns why a Python library may define or read datasets
+// Thund does not see ("" if none): a .py file it could not parse, or a
+// read whose table is computed at run time.
 func (s *Snapshot) pythonLibrary() string {
 	for _, d := range s.libDiags {
 		if d.Code == ir.CodeLibraryPython {
 			return d.Message
+		}
+	}
+	for _, r := range s.sortedResults() {
+		for _, d := range r.diags {
+			if d.Code == ir.CodeLibraryPython {
+				return d.Message
+			}
 		}
 	}
 	return ""
@@ -266,7 +274,7 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string) ir.Diagnostic {
 	if python != "" {
 		// A dataset a Python library defines is unknown to Thund.
 		sev = ir.Warning
-		msg += " (a warning: this pipeline's Python libraries, which Thund does not read, may define it)"
+		msg += " (a warning: this pipeline has Python code Thund cannot fully read, which may define it)"
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: sev, Code: ir.CodeUnknownRef, Message: msg}
 }

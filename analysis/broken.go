@@ -9,7 +9,8 @@ import (
 )
 
 // Broken returns, per dataset key, why the dataset must not run natively:
-// an error in its own definition (a pragma with a bad value, a query that
+// a definition in a Python file (PythonNotRun: Thund never executes
+// Python), an error in its own definition (a pragma with a bad value, a query that
 // does not parse, a second definition of its name...). Run anyway, such a
 // dataset would run with default settings (a CDC flow with an unknown SCD
 // type as a plain append) or append into the first definition of its
@@ -26,6 +27,11 @@ func (s *Snapshot) Broken() map[string]string {
 		sort.SliceStable(ds, func(i, j int) bool { return ds[i].Loc.Start < ds[j].Loc.Start })
 	}
 	out := map[string]string{}
+	for _, d := range s.Pipeline.Datasets {
+		if isPython(d.Loc.File) {
+			out[ir.NameKey(d.Name)] = PythonNotRun
+		}
+	}
 	for _, diag := range s.Diagnostics {
 		if diag.Severity != ir.Error || (diag.Backend != "" && diag.Backend != ir.Native) || diag.Code == ir.CodeCycle {
 			continue

@@ -37,10 +37,15 @@ var hashSeed = maphash.MakeSeed()
 
 func hashText(text string) uint64 { return maphash.String(hashSeed, text) }
 
-// analyseFile parses one .sql file into datasets, flows and file-local
+// analyseFile parses one .sql file (or reads one .py file, python.go) into datasets, flows and file-local
 // diagnostics. It never panics on bad input: parsers are fuzzed, and a
 // recover turns anything that slips through into a diagnostic.
 func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) {
+	if isPython(file) {
+		res = analysePython(file, text)
+		res.dialect = dialect
+		return res
+	}
 	res = &fileResult{path: file, text: text, dialect: dialect, hash: hashText(text)}
 	defer func() {
 		if r := recover(); r != nil {

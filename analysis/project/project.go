@@ -270,13 +270,14 @@ func FromTexts(root string, texts map[string][]byte) *Project {
 	return p
 }
 
-// Libraries returns the .sql files the pipeline analyses, given all files
-// from Walk, sorted and deduplicated. With a spec, those its libraries'
-// globs match: each matched .py file gets an ir.Info diagnostic
-// (ir.CodeLibraryPython, not analysed) at the glob, a glob matching nothing
+// Libraries returns the .sql and .py files the pipeline analyses, given
+// all files from Walk, sorted and deduplicated. With a spec, those its
+// libraries' globs match (Python files are read, never run: analysis/pylib),
+// a glob matching nothing
 // an ir.Warning (ir.CodeLibraryEmpty), and a glob matching other files an
 // error, as SDP 4.1 stops on them. Files under __pycache__ are ignored, as
-// SDP does. Without a spec, every *.sql file except those under samples/.
+// SDP does. Without a spec, every *.sql file except those under samples/
+// (no Python file: SDP needs a spec to run one).
 func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 	set := map[string]bool{}
 	var diags []ir.Diagnostic
@@ -313,8 +314,7 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 			case ".sql":
 				set[f] = true
 			case ".py":
-				diags = append(diags, ir.Diagnostic{Loc: lib.Loc, Severity: ir.Info, Code: ir.CodeLibraryPython,
-					Message: fmt.Sprintf("`%s` is a Python library: not analysed by thund (SDP still runs it)", f)})
+				set[f] = true
 			default:
 				other = append(other, f)
 			}

@@ -97,12 +97,12 @@ libraries:
 `
 	p := projectFromSpec(t, text)
 	libs, diags := p.Libraries(files)
-	want := []string{"extra/one.sql", "more/e.sql", "transformations/a.sql", "transformations/sub/c.sql"}
+	// The .py library is read (analysis/pylib), the __pycache__ one is not.
+	want := []string{"extra/one.sql", "more/e.sql", "transformations/a.sql", "transformations/b.py", "transformations/sub/c.sql"}
 	if !reflect.DeepEqual(libs, want) {
 		t.Errorf("libraries = %v, want %v", libs, want)
 	}
 	checkDiags(t, SpecYML, text, diags, []wantDiag{
-		{ir.CodeLibraryPython, ir.Info, "transformations/**", "`transformations/b.py` is a Python library: not analysed"},
 		{ir.CodeSpecError, ir.Error, "transformations/**", "matches `transformations/sub/d.SQL`"},
 		{ir.CodeLibraryEmpty, ir.Warning, "nothing/**", "matches no file"},
 		{ir.CodeLibraryEmpty, ir.Warning, "more", "use `more/**`"},
