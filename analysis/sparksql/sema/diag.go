@@ -31,6 +31,16 @@ func quote(s string) string { return "`" + s + "`" }
 // partsText returns the parts of a reference joined by dots.
 func partsText(parts []string) string { return strings.Join(parts, ".") }
 
+// quoteParts writes a multi-part name as Spark does in its messages, each
+// part in backquotes: `t`.`c`.
+func quoteParts(parts []string) string {
+	q := make([]string, len(parts))
+	for i, p := range parts {
+		q[i] = quote(p)
+	}
+	return strings.Join(q, ".")
+}
+
 // display returns how a column of a scope is best written: qualified by
 // its relation's last qualifier part when it has one.
 func display(at attr) string {
@@ -46,8 +56,7 @@ func (a *analyzer) unresolved(ref *ColumnRef, parts []string, c ctx) {
 	lvls := c.levels()
 	var msg strings.Builder
 	var sugg []string
-	name := partsText(parts)
-	msg.WriteString("unknown column " + quote(name))
+	msg.WriteString("unknown column " + quoteParts(parts))
 
 	// a qualified reference whose qualifier names a relation in scope:
 	// that relation lacks the column
@@ -61,7 +70,7 @@ func (a *analyzer) unresolved(ref *ColumnRef, parts []string, c ctx) {
 				continue
 			}
 			q := partsText(parts[:k])
-			msg.WriteString(": " + quote(q) + " has no column " + quote(parts[k]))
+			msg.WriteString(": " + quoteParts(parts[:k]) + " has no column " + quote(parts[k]))
 			var names []string
 			for _, at := range rel {
 				if !at.hidden {
@@ -226,7 +235,7 @@ func (a *analyzer) ambiguous(ref *ColumnRef, cands []attr) {
 	for _, p := range ref.Node.Parts[:ref.NameParts] {
 		parts = append(parts, p.Name)
 	}
-	msg := "column " + quote(partsText(parts)) + " is ambiguous: it could be " + orList(names) + "; "
+	msg := "column " + quoteParts(parts) + " is ambiguous: it could be " + orList(names) + "; "
 	if unnamed {
 		msg += "give the subqueries aliases and qualify the column"
 	} else {

@@ -938,3 +938,22 @@ func TestNearest(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// TestMultipartNamesQuotedPerPart checks that messages write a qualified
+// name as Spark does, each part in its own backquotes.
+func TestMultipartNamesQuotedPerPart(t *testing.T) {
+	r := analyze(t, "SELECT t.zz FROM t")
+	if len(r.m.Diagnostics) != 1 {
+		t.Fatalf("diagnostics: %v", r.diags())
+	}
+	msg := r.m.Diagnostics[0].Message
+	for _, want := range []string{"unknown column `t`.`zz`", "`t` has no column `zz`"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	r = analyze(t, "SELECT a FROM t JOIN u ON t.b = u.d")
+	if len(r.m.Diagnostics) != 1 || !strings.Contains(r.m.Diagnostics[0].Message, "column `a` is ambiguous") {
+		t.Fatalf("ambiguous: %v", r.m.Diagnostics)
+	}
+}
