@@ -44,12 +44,28 @@ build:
 # code-server.
 test: test-go test-vscode
 
-# Go tests that need Spark start a server through scripts/spark.sh; one
-# started by this run is stopped at its end.
+# Go tests that need Spark start a server through scripts/spark.sh (the
+# oldest supported, 4.1.4); one started by this run is stopped at its end.
+# Then the Spark suites run again on the newest, 4.3.0 (test-spark-newest).
 test-go: lint
-	@running=0; scripts/spark.sh status >/dev/null 2>&1 && running=1; \
+	@running=0; scripts/spark.sh status 4.1.4 >/dev/null 2>&1 && running=1; \
 	$(GO) test $(GOFLAGS) -race -count=1 ./...; rc=$$?; \
-	if [ $$running = 0 ]; then scripts/spark.sh stop >/dev/null 2>&1 || true; fi; exit $$rc
+	if [ $$running = 0 ]; then scripts/spark.sh stop 4.1.4 >/dev/null 2>&1 || true; fi; \
+	[ $$rc = 0 ] || exit $$rc; \
+	$(MAKE) --no-print-directory test-spark-newest
+
+# The Spark-version-dependent suites (sdplower's Spark tests, parity) on
+# Spark 4.3.0, one JVM at a time: a 4.3.0 server is started here unless one
+# runs (and then stopped); while a server of another version this script
+# started runs, the run is skipped, saying so.
+SPARK_NEWEST := 4.3.0
+test-spark-newest:
+	@if ! scripts/spark.sh status $(SPARK_NEWEST) >/dev/null 2>&1 && scripts/spark.sh status >/dev/null 2>&1; then \
+		echo "test-spark-newest: skipped, another Spark version's server runs (one JVM at a time): $$(scripts/spark.sh status | grep running)"; exit 0; fi; \
+	started=0; \
+	if ! scripts/spark.sh status $(SPARK_NEWEST) >/dev/null 2>&1; then scripts/spark.sh start $(SPARK_NEWEST) || exit 1; started=1; fi; \
+	THUND_SPARK_VERSION=$(SPARK_NEWEST) $(GO) test $(GOFLAGS) -count=1 -run 'Spark|Parity' ./sdplower/ ./parity/; rc=$$?; \
+	if [ $$started = 1 ]; then scripts/spark.sh stop $(SPARK_NEWEST); fi; exit $$rc
 
 # The main job on the embedded default: run the retail pipeline once on
 # embedded DuckDB over its samples, with expectations and previews.
@@ -118,7 +134,7 @@ clean:
 # --- Spark Connect (issue 6) ---------------------------------------------
 # A real Spark Connect 4.1 server from the pinned pyspark on PyPI, in a venv
 # under ~/.cache/thund/spark (scripts/spark.sh), on 127.0.0.1:15002.
-.PHONY: spark-install spark-start spark-stop spark-status test-spark proto proto-check
+.PHONY: spark-install spark-start spark-stop spark-status test-spark test-spark-newest proto proto-check
 
 spark-install:
 	scripts/spark.sh install

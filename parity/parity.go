@@ -313,6 +313,15 @@ func Portable(s *analysis.Snapshot, b ir.Backend) (map[string]bool, []Excluded) 
 		}
 		if errs := capab.DatasetErrors(p, d, b); len(errs) > 0 {
 			reason[k] = describe(s, errs[0])
+			continue
+		}
+		// DuckDB-only syntax is a warning for Spark, whichever backends
+		// thund.yaml checks: Spark rejects it.
+		for _, u := range capab.Uses(p, d) {
+			if c, ok := capab.Matrix[u.Feature][b]; ok && u.Feature == capab.DuckDBSyntax && !c.OK {
+				reason[k] = describe(s, ir.Diagnostic{Loc: u.Loc, Message: fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, c.Reason)})
+				break
+			}
 		}
 	}
 	// A query analysis warns is not portable (a DuckDB-only function, one
@@ -389,9 +398,10 @@ type Row struct {
 	Detail                string
 }
 
-// Report renders the parity table as Markdown (docs/parity.md), rows
-// sorted by pipeline and dataset.
-func Report(rows []Row) string {
+// Report renders the parity table against Spark release version (such as
+// "4.1.4") as Markdown (docs/parity.md for 4.1, docs/parity-spark-4.3.md
+// for 4.3), rows sorted by pipeline and dataset.
+func Report(version string, rows []Row) string {
 	rows = append([]Row(nil), rows...)
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i].Pipeline != rows[j].Pipeline {
@@ -404,11 +414,11 @@ func Report(rows []Row) string {
 		count[r.Status]++
 	}
 	var b strings.Builder
-	b.WriteString(`# Parity: native preview against Spark 4.1
+	b.WriteString(`# Parity: native preview against Spark ` + version + `
 
 Written by the parity suite (package ` + "`parity`" + `): every testdata pipeline
 runs on embedded DuckDB and, through ` + "`sdplower.Push`" + `, on a real Spark
-Connect 4.1 server; every dataset Spark materialises is read back over Spark
+Connect ` + version + ` server; every dataset Spark materialises is read back over Spark
 Connect (Arrow batches) and compared with the native rows. Regenerate with
 ` + "`go test -tags duckdb_arrow ./parity -update`" + `; without ` + "`-update`" + ` the
 suite fails when this file is not what it produces, and always fails when a
@@ -429,7 +439,12 @@ as Thund reads TIMESTAMP); NULL equals NULL only. Samples reach Spark as
 tables over the same files (CSV with a header and inferred types, JSON,
 Parquet; a micro-batch folder as one table that is read as a stream).
 
-A dataset Spark 4.1 cannot run is "not portable": analysis reports it
+One file per Spark version the suite runs on (` + "`make test`" + ` runs it on
+4.1.4 and 4.3.0): docs/parity.md for 4.1, docs/parity-spark-4.3.md for
+4.3. Spark's own bookkeeping column of an SCD 2 table
+(` + "`__spark_autocdc_metadata`" + `) is left out of the comparison.
+
+A dataset Spark ` + version + ` cannot run is "not portable": analysis reports it
 before any run (the diagnostic is quoted), and datasets reading it are left
 out with it. Python datasets (` + "`transformations/*.py`" + `) are not analysed by
 Thund and appear only in the ` + "`spark-pipelines run`" + ` check of the suite.
