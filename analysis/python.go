@@ -12,6 +12,12 @@ import (
 // defines: Thund reads such files but never executes them.
 const PythonNotRun = "defined in Python: not run natively"
 
+// DefinedInPython reports whether flow f comes from a Python file: it has
+// no SQL, and the native engine skips it with PythonNotRun.
+func DefinedInPython(f *ir.Flow) bool {
+	return f.SQL == "" && isPython(f.QueryLoc.File)
+}
+
 // isPython reports whether a library is a Python file.
 func isPython(file string) bool { return strings.HasSuffix(file, ".py") }
 

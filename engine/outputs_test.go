@@ -41,6 +41,9 @@ func TestTestdataOutputs(t *testing.T) {
 			for _, k := range res.Order {
 				d := res.Datasets[k]
 				fmt.Fprintf(&b, "== %s (%s, %d rows)\n", d.Name, d.Phase, d.Rows)
+				if d.Phase == Skipped && d.Error == analysis.PythonNotRun {
+					continue // only Spark runs a Python dataset
+				}
 				if d.Phase != Completed {
 					t.Errorf("%s: %s %s", d.Name, d.Phase, d.Error)
 					continue

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -248,8 +249,14 @@ func (st *runState) emit(e Event) {
 }
 
 // blocked returns why dataset d cannot run: an upstream dataset of this run
-// failed or was skipped, or it reads a source with no sample data.
+// failed or was skipped, it is defined in Python (never run natively), or
+// it reads a source with no sample data.
 func (st *runState) blocked(d *ir.Dataset) string {
+	for _, f := range st.p.FlowsInto(d.Name) {
+		if analysis.DefinedInPython(f) {
+			return analysis.PythonNotRun
+		}
+	}
 	for _, e := range st.g.In(ir.NameKey(d.Name)) {
 		if r, ok := st.res.Datasets[e.From]; ok && r.Phase != Completed {
 			return fmt.Sprintf("upstream %s %s", st.p.Dataset(e.From).Name, r.Phase)

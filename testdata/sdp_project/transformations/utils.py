@@ -1,5 +1,5 @@
 # A Python dataset beside the SQL ones. spark-pipelines imports this file;
-# Thund lists it as "not analysed" and leaves it to Spark.
+# Thund reads the dataset and its read of clean_trips, and never runs it.
 from pyspark import pipelines as dp
 from pyspark.sql import DataFrame, SparkSession
 

@@ -1,4 +1,4 @@
-# A Python library: Thund lists it but does not analyse it.
+# A Python library: Thund reads its dataset (never runs it).
 from pyspark import pipelines as dp
 from pyspark.sql import DataFrame, SparkSession
 
