@@ -211,7 +211,10 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 	}
 	included := map[string]bool{}
 	for _, d := range p.Datasets {
-		if !runsOn(d, backend) {
+		// A dataset a Python library defines has no SQL Thund could send
+		// (analysis reads Python files, never runs them): left out, like
+		// one whose @backends exclude the target.
+		if !runsOn(d, backend) || isPython(d.Loc.File) {
 			g.Skipped = append(g.Skipped, d.Name)
 			continue
 		}
@@ -510,6 +513,9 @@ func unfaithful(p *ir.Pipeline, backend ir.Backend, included map[string]bool, re
 	}
 	return out
 }
+
+// isPython reports whether file is a Python library.
+func isPython(file string) bool { return strings.HasSuffix(strings.ToLower(file), ".py") }
 
 // runsOn reports whether d's @backends (if any) include b.
 func runsOn(d *ir.Dataset, b ir.Backend) bool {
