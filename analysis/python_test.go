@@ -91,3 +91,27 @@ func TestPythonSyntaxError(t *testing.T) {
 		t.Errorf("syntax diagnostic = %+v\n%s", d, strings.Join(diagStrings(s), "\n"))
 	}
 }
+
+// TestPythonEdit renames the Python dataset in an editor's buffer: the SQL
+// read of the old name becomes unknown, and of the new name known again.
+func TestPythonEdit(t *testing.T) {
+	s, err := Load("../testdata/python_init", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pyFile = "transformations/example_python_materialized_view.py"
+	text, _ := s.Text(pyFile)
+	renamed := strings.Replace(text, "def example_python_materialized_view", "def other_name", 1)
+	n := s.Update([]Change{{Path: pyFile, Text: &renamed}})
+	if n.Pipeline.Dataset("other_name") == nil || n.Pipeline.Dataset("example_python_materialized_view") != nil {
+		t.Fatalf("datasets after the edit: %+v", n.Pipeline.Datasets)
+	}
+	d := findDiag(n, ir.CodeUnknownRef, "transformations/example_sql_materialized_view.sql")
+	if d == nil || d.Severity != ir.Error {
+		t.Errorf("unknown reference after the rename = %+v", d)
+	}
+	back := n.Update([]Change{{Path: pyFile, Text: &text}})
+	if findDiag(back, ir.CodeUnknownRef, "transformations/example_sql_materialized_view.sql") != nil {
+		t.Errorf("the reference stays unknown after the rename is undone:\n%s", strings.Join(diagStrings(back), "\n"))
+	}
+}
