@@ -141,7 +141,7 @@ func TestUnknownColumn(t *testing.T) {
 	}
 	want := []string{
 		"downstream.sql:16-28 [nothing_here] error unknown-column unknown column `nothing_here` (the columns here are `tag`, `payment_id`, `typo.doubled`)",
-		"qualified.sql:21-34 [p.`acount_id`] error unknown-column unknown column `p.acount_id`: `p` has no column `acount_id`; did you mean `p.account_id`?",
+		"qualified.sql:21-34 [p.`acount_id`] error unknown-column unknown column `p`.`acount_id`: `p` has no column `acount_id`; did you mean `p.account_id`?",
 		fmt.Sprintf("typo.sql:%d-%d [amout] error unknown-column unknown column `amout`; did you mean `amount`?", start, start+5),
 	}
 	if got := diagStrings(snap, static); !reflect.DeepEqual(got, want) {
