@@ -305,8 +305,18 @@ type Excluded struct {
 func Portable(s *analysis.Snapshot, b ir.Backend) (map[string]bool, []Excluded) {
 	p := s.Pipeline
 	reason := map[string]string{}
+	python := map[string]ir.Loc{}
+	for _, f := range p.Flows {
+		if analysis.DefinedInPython(f) {
+			python[ir.NameKey(f.Target)] = f.Loc
+		}
+	}
 	for _, d := range p.Datasets {
 		k := ir.NameKey(d.Name)
+		if loc, ok := python[k]; ok {
+			reason[k] = describe(s, ir.Diagnostic{Loc: loc, Message: "defined in Python: Thund reads it for the graph but neither runs it natively nor pushes it"})
+			continue
+		}
 		if len(capab.Backends([]ir.Backend{b}, d)) == 0 {
 			reason[k] = fmt.Sprintf("restricted to %v by @backends", d.Backends)
 			continue
@@ -446,8 +456,9 @@ One file per Spark version the suite runs on (` + "`make test`" + ` runs it on
 
 A dataset Spark ` + version + ` cannot run is "not portable": analysis reports it
 before any run (the diagnostic is quoted), and datasets reading it are left
-out with it. Python datasets (` + "`transformations/*.py`" + `) are not analysed by
-Thund and appear only in the ` + "`spark-pipelines run`" + ` check of the suite.
+out with it. A Python dataset (` + "`transformations/*.py`" + `) is one of
+them: Thund reads it for the graph but neither runs nor pushes it; the
+` + "`spark-pipelines run`" + ` check of the suite runs it on Spark.
 
 `)
 	fmt.Fprintf(&b, "%d datasets: %d equal, %d differ, %d not portable, %d not stored (temporary views).\n\n",

@@ -313,7 +313,7 @@ func (t *tr) column(c *ast.Column) frag {
 			ty = t.outputType(col)
 		}
 		if !ty.known() && ref.Source.Rel != nil {
-			if ts, ok := t.relCols[ref.Source.Rel.Node]; ok && ref.Source.Index >= 0 && ref.Source.Index < len(ts) {
+			if ts, ok := t.relTypes(ref.Source.Rel.Node); ok && ref.Source.Index >= 0 && ref.Source.Index < len(ts) {
 				ty = ts[ref.Source.Index]
 			}
 		}
@@ -336,6 +336,34 @@ func (t *tr) column(c *ast.Column) frag {
 }
 
 // outputType is the type of an output column of a relation or query.
+// relTypes gives the column types recorded for a relation, looking
+// through parentheses and a subquery that is only a VALUES list
+// ((VALUES ...) AS t(x) is a subquery around the VALUES node).
+func (t *tr) relTypes(n ast.Node) ([]*Type, bool) {
+	for n != nil {
+		if ts, ok := t.relCols[n]; ok {
+			return ts, true
+		}
+		switch r := n.(type) {
+		case *ast.SubqueryRel:
+			if r.Query == nil || r.Query.With != nil {
+				return nil, false
+			}
+			n = r.Query.Body
+		case *ast.ParenRel:
+			n = r.Rel
+		case *ast.ParenQuery:
+			if r.Query == nil || r.Query.With != nil {
+				return nil, false
+			}
+			n = r.Query.Body
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
 func (t *tr) outputType(col *sema.OutputColumn) *Type {
 	if col.Type != "" {
 		return ParseSparkType(col.Type)
@@ -346,7 +374,16 @@ func (t *tr) outputType(col *sema.OutputColumn) *Type {
 		}
 	}
 	if col.Source != nil && col.Source.Column() != nil && col.Source.Column() != col {
-		return t.outputType(col.Source.Column())
+		if ty := t.outputType(col.Source.Column()); ty.known() {
+			return ty
+		}
+	}
+	if col.Source != nil && col.Source.Rel != nil {
+		// a column passed on by * from a relation whose types were
+		// recorded (VALUES, a table function)
+		if ts, ok := t.relTypes(col.Source.Rel.Node); ok && col.Source.Index >= 0 && col.Source.Index < len(ts) {
+			return ts[col.Source.Index]
+		}
 	}
 	return tUnknown
 }
