@@ -92,7 +92,7 @@ func (st *runState) cdcFor(d *ir.Dataset, f *ir.Flow) (*cdcState, error) {
 	cs := &cdcState{scd: scd, state: quoteIdent("__thund_cdc_" + strconv.Itoa(len(sr.cdc)) + "_" + relationName(d.Name))}
 	sr.cdc[key] = cs
 	sr.temps = append(sr.temps, cs.state)
-	st.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+cs.state)
+	cleanup(st.conn, "DROP TABLE IF EXISTS "+cs.state)
 	return cs, nil
 }
 

@@ -361,7 +361,29 @@ func (st *runState) failDataset(dr *DatasetResult, d *ir.Dataset, flows []*ir.Fl
 	dr.Phase, dr.Error, dr.Elapsed = Failed, err.Error(), time.Since(start)
 	st.emit(Event{Dataset: d.Name, Flow: flowOf(err, flows), Phase: Failed, Message: err.Error(), Elapsed: time.Since(start)})
 	// Drop a half-built target so downstream never reads stale rows.
-	st.drop(context.Background(), d)
+	ctx, cancel := cleanupContext()
+	defer cancel()
+	st.drop(ctx, d)
+}
+
+// cleanupTimeout bounds a statement that tidies up after a run or a
+// failure (dropping a stage, a half-built table). Such a statement may
+// queue behind a cancelled statement DuckDB is still finishing; its
+// deadline makes duckdb-go interrupt the connection, so a cleanup never
+// waits forever.
+const cleanupTimeout = 10 * time.Second
+
+// cleanupContext is the context of a cleanup statement.
+func cleanupContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), cleanupTimeout)
+}
+
+// cleanup runs a tidying statement on conn under cleanupContext; its
+// error is of no use to the caller (the relation may not exist).
+func cleanup(conn *sql.Conn, stmt string) {
+	ctx, cancel := cleanupContext()
+	defer cancel()
+	conn.ExecContext(ctx, stmt)
 }
 
 // flowOf is the flow an error names, or the dataset's first flow.
@@ -453,7 +475,7 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
 		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, tq.explain(err, create+query, len(create)))}
 	}
-	defer st.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+stage)
+	defer cleanup(st.conn, "DROP TABLE IF EXISTS "+stage)
 	if err := st.expect(ctx, d, f, stage); err != nil {
 		return err
 	}
@@ -492,7 +514,7 @@ func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, quer
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
 		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, tq.explain(err, create+query, len(create)))}
 	}
-	defer st.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+raw)
+	defer cleanup(st.conn, "DROP VIEW IF EXISTS "+raw)
 	if err := st.expectOn(ctx, d, f, raw, false); err != nil {
 		return err
 	}

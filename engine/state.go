@@ -605,7 +605,7 @@ func (s *Session) persist(ctx context.Context, conn *sql.Conn, d *ir.Dataset, pa
 	// Write the part under a temporary name; a crash leaves only garbage.
 	tmp := filepath.Join(dir, tempPrefix+randomHex()+partSuffix)
 	res, err := conn.ExecContext(allowKinds(ctx, duckdb.STATEMENT_TYPE_COPY), "COPY (SELECT * "+parquetReplace(schema)+"FROM "+probeView+") TO "+quoteString(tmp)+" (FORMAT parquet)")
-	conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
+	cleanup(conn, "DROP VIEW IF EXISTS "+probeView)
 	if err != nil {
 		os.Remove(tmp)
 		return nil, fmt.Errorf("write part: %w", explain(err))
@@ -1147,7 +1147,7 @@ func (st *runState) expectedSchema(ctx context.Context, d *ir.Dataset) ([]Output
 		return nil, "its flow has no query"
 	}
 	schema, err := querySchema(ctx, st.conn, st.batchQuery(ctx, f))
-	st.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
+	cleanup(st.conn, "DROP VIEW IF EXISTS "+probeView)
 	if err != nil {
 		return nil, firstLine(err.Error())
 	}
@@ -1167,12 +1167,12 @@ func (s *Session) writeStateTables(ctx context.Context, conn *sql.Conn, dir stri
 	for i, n := range names {
 		schema, err := querySchema(ctx, conn, "SELECT * FROM "+tables[n])
 		if err != nil {
-			conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
+			cleanup(conn, "DROP VIEW IF EXISTS "+probeView)
 			return nil, fmt.Errorf("stream state %s: %w", n, err)
 		}
 		tmp := filepath.Join(dir, tempPrefix+randomHex()+partSuffix)
 		res, err := conn.ExecContext(allowKinds(ctx, duckdb.STATEMENT_TYPE_COPY), "COPY (SELECT * "+parquetReplace(schema)+"FROM "+probeView+") TO "+quoteString(tmp)+" (FORMAT parquet)")
-		conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+probeView)
+		cleanup(conn, "DROP VIEW IF EXISTS "+probeView)
 		if err != nil {
 			os.Remove(tmp)
 			return nil, fmt.Errorf("write stream state %s: %w", n, explain(err))
