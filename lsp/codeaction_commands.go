@@ -18,12 +18,18 @@ import (
 var LensCommands = []string{"thund.preview", "thund.runDownstream", "thund.sparkDryRun"}
 
 // clientRunsCommands reports whether a client registers the lens
-// commands itself, so the server must not announce them: VS Code (the
-// Thund extension defines them, and vscode-languageclient refuses to
-// register a command twice).
+// commands itself, so the server must not announce them: VS Code and the
+// editors built on it, code-server included (the Thund extension defines
+// them, and vscode-languageclient refuses to register a command twice,
+// failing the server's initialization).
 func clientRunsCommands(clientName string) bool {
 	n := strings.ToLower(clientName)
-	return strings.Contains(n, "visual studio code") || strings.Contains(n, "vscodium") || strings.Contains(n, "code - oss")
+	for _, vs := range []string{"visual studio code", "vscodium", "code - oss", "code-server", "cursor", "windsurf"} {
+		if strings.Contains(n, vs) {
+			return true
+		}
+	}
+	return false
 }
 
 // executeCommand runs a code lens's command: the custom request it stands
