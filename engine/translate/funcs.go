@@ -73,6 +73,17 @@ func widenArgs(a []frag) *Type {
 	return ty
 }
 
+// wrap1 translates a call of one argument into before + the argument +
+// after, of type ty.
+func wrap1(ty *Type, before, after string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, ty, cat(before, a[0], after))
+	}
+}
+
 // same is a function DuckDB has under the same name with Spark's meaning.
 func same(name string, ret func([]frag) *Type, aliases ...string) Function {
 	return Function{Name: name, Aliases: aliases, DuckDB: name + "(...)", ret: ret}
@@ -161,18 +172,8 @@ var functions = []Function{
 		}
 		return at(c, widen(a[1].typ, a[2].typ), cat("CASE WHEN ", a[0], " THEN ", a[1], " ELSE ", a[2], " END"))
 	}, "iff"),
-	custom("isnull", "x IS NULL", func(t *tr, c *ast.Call, a []frag) frag {
-		if !t.arity(c, a, 1, 1) {
-			return null(c)
-		}
-		return at(c, tBool, cat("(", a[0], " IS NULL)"))
-	}),
-	custom("isnotnull", "x IS NOT NULL", func(t *tr, c *ast.Call, a []frag) frag {
-		if !t.arity(c, a, 1, 1) {
-			return null(c)
-		}
-		return at(c, tBool, cat("(", a[0], " IS NOT NULL)"))
-	}),
+	custom("isnull", "x IS NULL", wrap1(tBool, "(", " IS NULL)")),
+	custom("isnotnull", "x IS NOT NULL", wrap1(tBool, "(", " IS NOT NULL)")),
 	custom("equal_null", "a IS NOT DISTINCT FROM b", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
@@ -315,12 +316,7 @@ var functions = []Function{
 	custom("lpad", "lpad(s, n, pad), ' ' by default", padFn("lpad")),
 	custom("rpad", "rpad(s, n, pad), ' ' by default", padFn("rpad")),
 	same("translate", fixed(tString)),
-	custom("initcap", "upper first letter of each space-separated word, lower the rest", func(t *tr, c *ast.Call, a []frag) frag {
-		if !t.arity(c, a, 1, 1) {
-			return null(c)
-		}
-		return at(c, tString, cat("array_to_string(list_transform(string_split(lower(", a[0], "), ' '), lambda w: upper(w[1]) || w[2:]), ' ')"))
-	}),
+	custom("initcap", "upper first letter of each space-separated word, lower the rest", wrap1(tString, "array_to_string(list_transform(string_split(lower(", "), ' '), lambda w: upper(w[1]) || w[2:]), ' ')")),
 	custom("concat", "a || b || ... (NULL if any is NULL); list_concat for arrays", concatFn),
 	custom("concat_ws", "concat_ws(sep, ...), arrays joined with array_to_string", concatWSFn),
 	custom("split", "regexp_split_to_array(s, re) (the Java regex checked for RE2)", splitFn),
@@ -367,18 +363,8 @@ var functions = []Function{
 	custom("dayofyear", "dayofyear(d)", datePart("dayofyear")),
 	custom("weekofyear", "weekofyear(d) (ISO weeks)", datePart("weekofyear")),
 	custom("quarter", "quarter(d)", datePart("quarter")),
-	custom("dayofweek", "dayofweek(d) + 1 (1 = Sunday)", func(t *tr, c *ast.Call, a []frag) frag {
-		if !t.arity(c, a, 1, 1) {
-			return null(c)
-		}
-		return at(c, tInt, cat("CAST(dayofweek(CAST(", a[0], " AS DATE)) + 1 AS INTEGER)"))
-	}),
-	custom("weekday", "isodow(d) - 1 (0 = Monday)", func(t *tr, c *ast.Call, a []frag) frag {
-		if !t.arity(c, a, 1, 1) {
-			return null(c)
-		}
-		return at(c, tInt, cat("CAST(isodow(CAST(", a[0], " AS DATE)) - 1 AS INTEGER)"))
-	}),
+	custom("dayofweek", "dayofweek(d) + 1 (1 = Sunday)", wrap1(tInt, "CAST(dayofweek(CAST(", " AS DATE)) + 1 AS INTEGER)")),
+	custom("weekday", "isodow(d) - 1 (0 = Monday)", wrap1(tInt, "CAST(isodow(CAST(", " AS DATE)) - 1 AS INTEGER)")),
 	custom("date_add", "CAST(d AS DATE) + n", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
@@ -404,12 +390,7 @@ var functions = []Function{
 		}
 		return at(c, tDate, cat("CAST(CAST(", a[0], " AS DATE) + to_months(CAST(", a[1], " AS INTEGER)) AS DATE)"))
 	}),
-	custom("last_day", "last_day(d)", func(t *tr, c *ast.Call, a []frag) frag {
-		if !t.arity(c, a, 1, 1) {
-			return null(c)
-		}
-		return at(c, tDate, cat("last_day(CAST(", a[0], " AS DATE))"))
-	}),
+	custom("last_day", "last_day(d)", wrap1(tDate, "last_day(CAST(", " AS DATE))")),
 	custom("date_trunc", "date_trunc(unit, CAST(ts AS TIMESTAMP))", dateTruncFn),
 	custom("trunc", "CAST(date_trunc(unit, d) AS DATE)", truncFn),
 	custom("current_date", "current_date", func(t *tr, c *ast.Call, a []frag) frag {
