@@ -66,9 +66,10 @@ describe('thund-lsp with vscode-languageserver-protocol', () => {
     assert.equal(c.renameProvider.prepareProvider, true);
     assert.ok(c.completionProvider.triggerCharacters.includes('@'));
     assert.ok(c.codeLensProvider);
+    assert.ok(c.signatureHelpProvider.triggerCharacters.includes('('));
     assert.deepEqual(c.semanticTokensProvider.legend.tokenTypes, ['keyword', 'property', 'string', 'comment']);
     assert.equal(c.semanticTokensProvider.full, true);
-    assert.deepEqual(c.experimental.thund.requests, ['thund/preview', 'thund/graph', 'thund/run', 'thund/sparkDryRun']);
+    assert.deepEqual(c.experimental.thund.requests, ['thund/preview', 'thund/graph', 'thund/lineage', 'thund/run', 'thund/sparkDryRun']);
   });
 
   test('diagnostics are published with the version, and cleared on fix', T, async () => {
@@ -356,7 +357,7 @@ describe('lifecycle', () => {
     const server = new Server({ rootDir: copyPipeline('retail') });
     try {
       await server.initialize();
-      await assert.rejects(server.conn.sendRequest('textDocument/signatureHelp', { textDocument: { uri: 'file:///x.sql' }, position: { line: 0, character: 0 } }),
+      await assert.rejects(server.conn.sendRequest('textDocument/typeDefinition', { textDocument: { uri: 'file:///x.sql' }, position: { line: 0, character: 0 } }),
         (err) => err.code === -32601);
       const g = await server.conn.sendRequest('thund/graph', { uri: uriOf(join(server.rootDir, 'transformations', 'revenue.sql')) });
       assert.ok(g.nodes.length > 0);
