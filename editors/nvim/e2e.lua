@@ -132,11 +132,39 @@ local function main()
   end
   say('diagnostic ' .. code_of(d) .. ' on line ' .. d.lnum .. ': ' .. d.message)
 
-  -- Fix the typo in the buffer: Neovim sends didChange, the diagnostic goes.
+  -- Fix the typo with the quick fix, as a user does: cursor on the
+  -- diagnostic, vim.lsp.buf.code_action(), pick the preferred action from
+  -- the menu (vim.ui.select, replaced here by a chooser that records what
+  -- it was offered). Neovim applies its edit and sends didChange; the
+  -- diagnostic goes.
+  vim.api.nvim_set_current_buf(broken)
   local l, c = find(broken, 'clean_order')
-  vim.api.nvim_buf_set_text(broken, l, c + #'clean_order', l, c + #'clean_order', { 's' })
+  vim.api.nvim_win_set_cursor(0, { l + 1, c + 2 })
+  local offered
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    offered = {}
+    local pick
+    for _, item in ipairs(items) do
+      local action = item[2]
+      table.insert(offered, action.title)
+      if action.isPreferred and not pick then
+        pick = item
+      end
+    end
+    on_choice(pick)
+  end
+  vim.lsp.buf.code_action()
+  wait('the code actions of the diagnostic', function() return offered ~= nil end)
+  vim.ui.select = select
+  if not vim.tbl_contains(offered, 'Change to clean_orders') then
+    fail('code actions on clean_order: no "Change to clean_orders" among ' .. vim.inspect(offered))
+  end
+  wait('the quick fix to rewrite the line', function()
+    return vim.api.nvim_buf_get_lines(broken, l, l + 1, false)[1] == 'FROM clean_orders'
+  end)
   wait('the diagnostic to clear after the fix', function() return #vim.diagnostic.get(broken) == 0 end)
-  say('diagnostic cleared after didChange')
+  say('quick fix applied (offered: ' .. table.concat(offered, '; ') .. '); diagnostic cleared after didChange')
 
   -- Hover on the reference to clean_orders in order_lines.sql.
   local hover = request(lines, 'textDocument/hover', position(lines, 'clean_orders', 3))
@@ -174,6 +202,78 @@ local function main()
     return vim.api.nvim_buf_get_name(0) == want
   end)
   say('definition jumped to ' .. vim.fn.fnamemodify(vim.api.nvim_buf_get_name(0), ':~:.'))
+
+  -- Hover on a column: o.amount in order_lines.sql comes from
+  -- clean_orders, where it is computed.
+  local function hover_text(buf, needle, delta)
+    local h = request(buf, 'textDocument/hover', position(buf, needle, delta))
+    local t = h and h.contents and (h.contents.value or h.contents) or ''
+    if type(t) ~= 'string' then
+      t = vim.inspect(t)
+    end
+    return t
+  end
+  text = hover_text(lines, 'o.amount', 3)
+  for _, want in ipairs({ '**amount**', 'Column of dataset `clean_orders` (as `o`)',
+    'transformations/clean_orders.sql:16', 'cast(quantity AS INTEGER) * cast(unit_price AS DECIMAL(10, 2))' }) do
+    if not text:find(want, 1, true) then
+      fail('column hover on o.amount lacks ' .. want .. ':\n' .. text)
+    end
+  end
+  say('column hover: ' .. text:gsub('\n.*', ''))
+
+  -- Rename the column the way a user does: cursor on o.amount, then
+  -- vim.lsp.buf.rename() (prepareRename, then rename; Neovim applies the
+  -- workspace edit, loading the files that are not open). Its definition
+  -- in clean_orders.sql and its readers downstream follow; broken.sql,
+  -- which now reads clean_orders.amount, too.
+  vim.api.nvim_set_current_buf(lines)
+  local rl, rc = find(lines, 'o.amount,')
+  vim.api.nvim_win_set_cursor(0, { rl + 1, rc + 3 })
+  vim.lsp.buf.rename('line_amount')
+  local function buf_of(rel)
+    local b = vim.fn.bufnr(root .. '/' .. rel)
+    return b > 0 and vim.api.nvim_buf_is_loaded(b) and b or nil
+  end
+  local function has(rel, needle)
+    local b = buf_of(rel)
+    return b ~= nil and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n'):find(needle, 1, true) ~= nil
+  end
+  local renamed = {
+    ['transformations/clean_orders.sql'] = 'AS line_amount',
+    ['transformations/order_lines.sql'] = 'o.quantity - o.line_amount AS discount',
+    ['transformations/customer_orders.sql'] = 'sum(l.line_amount) AS order_total',
+    ['transformations/revenue.sql'] = 'sum(line_amount)',
+    ['transformations/broken.sql'] = 'line_amount',
+  }
+  for rel, want in pairs(renamed) do
+    wait('the rename to reach ' .. rel .. ' (' .. want .. ')', function() return has(rel, want) end)
+  end
+  if has('transformations/clean_orders.sql', 'AS amount') or has('transformations/order_lines.sql', 'o.amount') then
+    fail('the rename left amount behind')
+  end
+  say('column rename reached ' .. vim.tbl_count(renamed) .. ' files')
+
+  -- The server sees the renamed buffers (attached: didOpen with their
+  -- text) and resolves the new name through the renamed upstream.
+  for rel in pairs(renamed) do
+    local b = buf_of(rel)
+    if not vim.lsp.buf_is_attached(b, client_id) and not vim.lsp.buf_attach_client(b, client_id) then
+      fail('cannot attach the client to ' .. rel)
+    end
+  end
+  wait('a hover on o.line_amount through the renamed clean_orders', function()
+    return hover_text(lines, 'o.line_amount', 3):find('transformations/clean_orders.sql:16', 1, true) ~= nil
+  end)
+  wait('no diagnostics after the rename', function()
+    for rel in pairs(renamed) do
+      if #vim.diagnostic.get(buf_of(rel)) ~= 0 then
+        return false
+      end
+    end
+    return true
+  end)
+  say('hover on the renamed column resolves through clean_orders.sql')
 
   -- Shut down: shutdown then exit; the server must stop by itself.
   vim.lsp.stop_client(client_id)

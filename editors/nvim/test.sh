@@ -2,8 +2,9 @@
 # End-to-end test of thund-lsp with Neovim, a real LSP client nobody here
 # wrote: headless Neovim runs e2e.lua against bin/thund-lsp on a temporary
 # copy of testdata/retail plus a file with a deliberate error, and checks
-# diagnostics (and their clearing after an edit), hover, references and
-# go-to-definition. Exit status 0 on success, 1 with a message on failure.
+# diagnostics, a quick fix applied from the code-action menu (and the
+# diagnostic clearing after it), hover on a dataset and on a column,
+# references, go-to-definition, and a column rename across datasets. Exit status 0 on success, 1 with a message on failure.
 #
 # Usage: editors/nvim/test.sh            (from anywhere; `make test-nvim`)
 # Env:   THUND_LSP  the server binary (default: bin/thund-lsp of this repo)
