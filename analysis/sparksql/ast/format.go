@@ -2067,8 +2067,9 @@ func unterminated(text string) bool {
 }
 
 // rawSetValue reports whether v, the value of SET `key` = v, reads back
-// as written: no ; ends the statement inside it, it does not start or end
-// with a space, and it is not one backquoted name (which Spark unquotes).
+// as written: no ; ends the statement inside it and no backquote is
+// left open in it, it does not start or end with a space, and it is not
+// one backquoted name (which Spark unquotes).
 func rawSetValue(v string) bool {
 	if strings.TrimSpace(v) != v {
 		return false // Spark trims the value
@@ -2078,7 +2079,11 @@ func rawSetValue(v string) bool {
 		return false
 	}
 	for _, t := range toks {
-		if t.Kind == lex.Semicolon {
+		// A ; would end the statement, and a backquote left open
+		// would run on into the next statement's first backquote (a
+		// value that is one backquote, unquoted from ````, is written
+		// quoted).
+		if t.Kind == lex.Semicolon || t.Kind == lex.UnterminatedQuotedIdent {
 			return false
 		}
 	}
