@@ -492,6 +492,7 @@ async function main() {
     log('no Spark Connect server on 127.0.0.1:15002 (make spark-start): Spark dry run not tested');
   }
 
+  await (await import('./columns.mjs')).default({ page, step, openFile, command, palette, until, sleep, shot, log, ws }); // issue 19: hover, rename, quick fix (last: it renames a column)
   await browser.close();
   browser = undefined;
 
