@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/thund-dev/thund/analysis/sparksql/lex"
 )
@@ -2082,8 +2083,9 @@ func rawSetValue(v string) bool {
 		// A ; would end the statement, and a backquote left open
 		// would run on into the next statement's first backquote (a
 		// value that is one backquote, unquoted from ````, is written
-		// quoted).
-		if t.Kind == lex.Semicolon || t.Kind == lex.UnterminatedQuotedIdent {
+		// quoted). A value that is not valid UTF-8 stays as written:
+		// quoting would not keep its bytes.
+		if t.Kind == lex.Semicolon || t.Kind == lex.UnterminatedQuotedIdent && utf8.ValidString(v) {
 			return false
 		}
 	}
