@@ -237,8 +237,8 @@ func TestLowerCDC(t *testing.T) {
 // TestLowerWatermark: withWatermark writes an @watermark pragma into the
 // flow's SQL as the WATERMARK clause right after its stream, before an
 // alias; a query's own clause stays as written; a flow reading two
-// streams gets an error at the pragma. (The matrix still refuses the
-// pragma on Spark: capab's WatermarkSetting says why.)
+// streams gets an error at the pragma. (Whether Spark then runs the
+// aggregate is capab's appendWatermark rule.)
 func TestLowerWatermark(t *testing.T) {
 	for _, c := range []struct{ yaml, sql, want string }{
 		{"backends: [native]\n", "-- @kind: streaming_table\n-- @watermark: ts, 2 minutes\nSELECT id, ts FROM STREAM(src) AS s\n",

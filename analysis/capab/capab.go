@@ -83,15 +83,14 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 		no("Spark 4.2 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
 		no("Spark 4.3 defines sinks only from Python, not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`")),
 	// Watermarks: the WATERMARK col DELAY OF INTERVAL ... clause is in
-	// all three grammars, a query's own clause is sent as written (not a
-	// use of this feature), and sdplower can write an @watermark pragma
-	// into the flow's SQL as that clause. But pushed so, testdata's
-	// clickstream (an append-mode aggregate grouped by date_trunc of the
-	// watermarked column) fails on 4.1.4 and 4.3.0 with
-	// STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: Spark emits append-mode
-	// groups only when grouped by the column or a window(...) of it,
-	// which Thund does not check yet, so the pragma stays refused.
-	WatermarkSetting: onSpark(yes, no("Spark runs a watermark only as the query's own WATERMARK clause, and an append-mode aggregate only when it groups by the watermarked column or a window(...) of it (else STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION), which Thund does not check for the pragma yet: write `FROM STREAM(src) WATERMARK col DELAY OF INTERVAL 2 MINUTES` in the query and group by window(col, ...), or run natively")),
+	// all three grammars; a query's own clause is sent as written (not a
+	// use of this feature), and sdplower writes an @watermark pragma into
+	// the flow's SQL as that clause (a windowed aggregate so pushed runs
+	// on 4.1.4 and 4.3.0). What Spark then refuses, an append-mode
+	// aggregate grouped by neither the watermarked column nor a window of
+	// it, is one of the Spark rules (appendWatermark), for the clause and
+	// the pragma alike.
+	WatermarkSetting: onSpark(yes, yes),
 	// Persistent views: spark-pipelines accepts and runs CREATE VIEW.
 	PersistentView:  onSpark(yes, yes),
 	TriggerInterval: onSpark(yes, differs("Spark pipelines run every streaming flow as available_now; the trigger interval is ignored there")),

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/parser"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -20,7 +22,8 @@ func isSpark(b ir.Backend) bool { return ir.IsSpark(b) }
 // SparkRules finds what a Spark backend refuses about how datasets fit
 // together, beyond the features of the matrix: a persistent view reading
 // a temporary view, a table stored as files filled by several streaming
-// flows, and an apply-changes flow into a table format that cannot merge.
+// flows, an apply-changes flow into a table format that cannot merge, and
+// an append-mode aggregate whose grouping keys lose its watermark.
 // Datasets whose @backends exclude b are not checked. It returns nothing
 // for a backend that is not Spark. Check includes these findings; sdplower
 // refuses a graph that has any.
@@ -32,6 +35,7 @@ func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 	out = append(out, viewOnTempView(p, b)...)
 	out = append(out, streamsIntoFiles(p, b)...)
 	out = append(out, cdcFormats(p, b)...)
+	out = append(out, appendWatermark(p, b)...)
 	return out
 }
 
@@ -203,4 +207,297 @@ func DatasetErrors(p *ir.Pipeline, d *ir.Dataset, b ir.Backend) []ir.Diagnostic 
 		}
 	}
 	return out
+}
+
+// appendWatermark refuses what Spark's streaming checker refuses in
+// append mode, which is every Spark pipeline's streaming table: an
+// aggregate emits a group only once the watermark has passed it, and
+// Spark knows when that is only when the aggregate groups by the
+// watermarked column itself or by a window(...) or session_window(...)
+// of it (those keep the column's watermark). Grouped by anything else,
+// date_trunc('minute', col) included, the flow fails with
+// STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION (Spark 4.1.4 and 4.3.0,
+// testdata/clickstream). The finding is at the GROUP BY. A query the
+// check cannot follow (GROUP BY ALL, ROLLUP, a name it cannot trace to
+// the stream) is left alone: only a certain refusal is reported.
+func appendWatermark(p *ir.Pipeline, b ir.Backend) []Finding {
+	var out []Finding
+	for _, f := range p.Flows {
+		d := p.Dataset(f.Target)
+		if d == nil || !runsOn(d, b) || f.Watermark == nil || !f.Aggregates || f.CDC != nil || !f.Streaming {
+			continue
+		}
+		if f.OutputMode != "" && f.OutputMode != ir.Append {
+			continue
+		}
+		where, ok := groupsWithoutWatermark(f, parserVersion(b))
+		if !ok {
+			continue
+		}
+		loc := aggAnchor(f)
+		if where.End > where.Start {
+			loc = ir.Loc{File: f.QueryLoc.File, Start: f.QueryLoc.Start + where.Start, End: f.QueryLoc.Start + where.End}
+		}
+		w := f.Watermark.Column
+		out = append(out, Finding{Dataset: d.Name, Diagnostic: ir.Diagnostic{
+			Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+			Message: fmt.Sprintf("%s aggregates a stream in append mode grouped by neither its watermark column %s nor a window(...) or session_window(...) of it, so %s cannot tell when a group is final and refuses the flow (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: Invalid streaming output mode: append, not supported for streaming aggregations without watermark): group by window(%s, '1 minute') and select window.start, or run it natively (`-- @backends: native`), which also closes date_trunc and time_bucket groups",
+				d.Name, w, b, w),
+		}})
+	}
+	return out
+}
+
+// parserVersion is the grammar of Spark backend b.
+func parserVersion(b ir.Backend) parser.Version {
+	switch b {
+	case ir.Spark42:
+		return parser.Spark42
+	case ir.Spark43:
+		return parser.Spark43
+	}
+	return parser.Spark41
+}
+
+// tri is what the watermark check knows of a grouping key: it keeps the
+// watermark, it does not, or the check cannot tell.
+type tri int
+
+const (
+	unknown tri = iota
+	keeps
+	loses
+)
+
+// groupsWithoutWatermark parses f's query and reports whether its
+// aggregate certainly groups by no key that keeps f's watermark, and the
+// range (offsets in f.SQL) of its GROUP BY, empty for an aggregate
+// without one.
+func groupsWithoutWatermark(f *ir.Flow, v parser.Version) (ast.Range, bool) {
+	st, errs := parser.ParseStatement(f.SQL, parser.Options{Version: v})
+	qs, ok := st.(*ast.QueryStmt)
+	if len(errs) > 0 || !ok || qs.Query == nil {
+		return ast.Range{}, false
+	}
+	w := &wmTrace{column: f.Watermark.Column, inSQL: f.Watermark.InSQL, ctes: map[string]*ast.Query{}}
+	var agg *ast.Select
+	ast.Inspect(qs.Query, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CTE:
+			if n.Name != nil && n.Query != nil {
+				w.ctes[strings.ToLower(n.Name.Name)] = n.Query
+			}
+		case *ast.Select:
+			if n.GroupBy != nil && (agg == nil || n.GroupBy.Start < agg.GroupBy.Start) {
+				agg = n
+			}
+		}
+		return true
+	})
+	if agg == nil {
+		// No GROUP BY: a global aggregate (which Spark refuses too), or
+		// what the front-end took for one; left alone.
+		return ast.Range{}, false
+	}
+	if len(agg.GroupBy.GroupingSets) > 0 || agg.GroupBy.With != "" {
+		return ast.Range{}, false
+	}
+	for _, g := range agg.GroupBy.Items {
+		if g.Kind != "" {
+			return ast.Range{}, false
+		}
+		switch w.key(g.X, agg, true) {
+		case keeps, unknown:
+			return ast.Range{}, false
+		}
+	}
+	return agg.GroupBy.Range, true
+}
+
+// wmTrace follows a grouping key back to the relation carrying the
+// watermark: the one STREAM read the pragma is written after, or the
+// relation with the query's own WATERMARK clause.
+type wmTrace struct {
+	column string
+	inSQL  bool
+	ctes   map[string]*ast.Query
+	depth  int
+}
+
+// key classifies grouping expression x of SELECT s; aliases says whether
+// a name may be one of s's own output aliases (GROUP BY an alias).
+func (w *wmTrace) key(x ast.Expr, s *ast.Select, aliases bool) tri {
+	w.depth++
+	defer func() { w.depth-- }()
+	if w.depth > 64 {
+		return unknown
+	}
+	switch x := x.(type) {
+	case *ast.Paren:
+		return w.key(x.X, s, aliases)
+	case *ast.Literal:
+		if x.Kind == ast.LitInteger && aliases {
+			var i int
+			if _, err := fmt.Sscan(x.Text, &i); err == nil && i >= 1 && i <= len(s.Items) {
+				return w.key(s.Items[i-1].X, s, false)
+			}
+		}
+		return unknown
+	case *ast.Column:
+		if len(x.Parts) == 0 {
+			return unknown
+		}
+		name := x.Parts[len(x.Parts)-1].Name
+		if len(x.Parts) == 1 && strings.EqualFold(name, "all") && !x.Parts[0].Quoted {
+			return unknown // GROUP BY ALL
+		}
+		if len(x.Parts) == 1 && aliases {
+			// An input column of the name wins over an alias; the check
+			// follows the alias only when the input has no such column
+			// it can see.
+			if t := w.input(s, name); t != loses {
+				return t
+			}
+			for _, it := range s.Items {
+				if it.Alias != nil && strings.EqualFold(it.Alias.Name, name) {
+					return w.key(it.X, s, false)
+				}
+			}
+			return loses
+		}
+		return w.input(s, name)
+	case *ast.Call:
+		if x.Name == nil || len(x.Name.Parts) != 1 || x.Over != nil {
+			return unknown
+		}
+		switch strings.ToLower(x.Name.Parts[0].Name) {
+		case "window", "session_window":
+			if len(x.Args) == 0 {
+				return unknown
+			}
+			if c, ok := x.Args[0].(*ast.Column); ok {
+				return w.key(c, s, false)
+			}
+			return unknown
+		}
+		return loses
+	case *ast.Star, *ast.Subquery, *ast.Param, *ast.BadExpr:
+		return unknown
+	}
+	// Any other expression computes a new value, which has no watermark.
+	return loses
+}
+
+// input classifies the column name as read from s's FROM clause.
+func (w *wmTrace) input(s *ast.Select, name string) tri {
+	if s.From == nil || len(s.From.LateralViews) > 0 || s.From.Pivot != nil || s.From.Unpivot != nil || len(s.LateralViews) > 0 {
+		return unknown
+	}
+	if len(s.From.Relations) == 1 {
+		return w.relation(s.From.Relations[0], name)
+	}
+	// Several relations: the watermarked one is read by name only.
+	for _, r := range s.From.Relations {
+		if !w.plain(r) {
+			return unknown
+		}
+	}
+	return w.byName(name)
+}
+
+// plain reports whether relation r reads only tables by name, none of
+// them a CTE, so that a column keeps its name through it.
+func (w *wmTrace) plain(r ast.Relation) bool {
+	ok := true
+	ast.Inspect(r, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SubqueryRel, *ast.ParenRel, *ast.TableFunc:
+			ok = false
+		case *ast.Table:
+			if n.Name != nil && len(n.Name.Parts) == 1 && w.ctes[strings.ToLower(n.Name.Parts[0].Name)] != nil {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+func (w *wmTrace) byName(name string) tri {
+	if strings.EqualFold(name, w.column) {
+		return keeps
+	}
+	return loses
+}
+
+// relation classifies name as a column of relation r.
+func (w *wmTrace) relation(r ast.Relation, name string) tri {
+	switch r := r.(type) {
+	case *ast.Table:
+		if w.carries(r.Watermark, r.Stream) {
+			return w.byName(name)
+		}
+		if r.Name != nil && len(r.Name.Parts) == 1 {
+			if q, ok := w.ctes[strings.ToLower(r.Name.Parts[0].Name)]; ok {
+				return w.query(q, name)
+			}
+		}
+		// Another table's columns have no watermark.
+		return loses
+	case *ast.SubqueryRel:
+		if r.Watermark != nil {
+			return w.byName(name)
+		}
+		if r.Query == nil {
+			return unknown
+		}
+		return w.query(r.Query, name)
+	case *ast.Join:
+		// A join keeps the watermark of its sides: the name is the
+		// watermarked column's, or not.
+		if !w.plain(r) {
+			return unknown
+		}
+		return w.byName(name)
+	}
+	return unknown
+}
+
+// carries reports whether a table read holds the flow's watermark.
+func (w *wmTrace) carries(clause *ast.Watermark, stream bool) bool {
+	if w.inSQL {
+		return clause != nil
+	}
+	return stream
+}
+
+// query classifies name as an output column of q.
+func (w *wmTrace) query(q *ast.Query, name string) tri {
+	s, ok := q.Body.(*ast.Select)
+	if !ok || s.GroupBy != nil || s.Transform != nil {
+		return unknown
+	}
+	star := false
+	for _, it := range s.Items {
+		if _, ok := it.X.(*ast.Star); ok {
+			star = true
+			continue
+		}
+		out := ""
+		switch {
+		case it.Alias != nil:
+			out = it.Alias.Name
+		default:
+			if c, ok := it.X.(*ast.Column); ok && len(c.Parts) > 0 {
+				out = c.Parts[len(c.Parts)-1].Name
+			}
+		}
+		if strings.EqualFold(out, name) {
+			return w.key(it.X, s, false)
+		}
+	}
+	if star {
+		return w.input(s, name)
+	}
+	return unknown
 }
