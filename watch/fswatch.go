@@ -178,7 +178,12 @@ func (w *fsWatcher) note(ev fsnotify.Event, pending map[string]bool) bool {
 		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
 			// Files created in a new folder before its watch was added
 			// raise no event: the batch lists the folder, and the
-			// reconciler walks it.
+			// reconciler walks it. A folder deleted and created again
+			// at once (a checkout, rm -r then a copy) may still be
+			// listed as watched when its removal is noted after the
+			// new folder exists: its old watch died with the old
+			// folder, so the new one is always watched afresh.
+			w.forget(ev.Name)
 			w.addTree(ev.Name)
 		}
 	}
