@@ -226,9 +226,12 @@ soak-lsp:
 # --- Conformance with Spark's SQL test corpus (issue 15) ------------------
 # Downloads spark-sql's test jar from Maven Central once (SHA-1 checked,
 # extracted under $(THUND_CACHE)/spark-sql-tests/), judges every query of
-# its golden files with Thund's Spark SQL parser, and writes
-# docs/conformance.md and the known disagreements TestSample holds the
-# parser to. `make test` runs a sample of every 10th query.
+# its golden files with Thund's Spark SQL parser, runs every
+# self-contained query natively (translated, on DuckDB) against Spark's
+# recorded rows (issue 16), and writes docs/conformance.md, the known
+# parse disagreements TestSample holds the parser to and the known
+# defects TestResultsSample holds the native run to. `make test` runs a
+# sample: every 10th query's parse, every 10th golden file's results.
 .PHONY: conformance
 conformance:
 	THUND_CACHE=$(THUND_CACHE) $(GO) run $(GOFLAGS) ./analysis/sparksql/conformance/cmd/thund-conformance

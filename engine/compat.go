@@ -375,6 +375,22 @@ func installCompat(ctx context.Context, conn *sql.Conn) error {
 	return installTranslate(ctx, conn)
 }
 
+// InstallSparkSQL defines, on conn, the functions a translated Spark SQL
+// query calls (the compatibility macros and the translator's helpers), as
+// a native run's session does. Package analysis/sparksql/conformance runs
+// Spark's SQL test corpus on such a connection.
+func InstallSparkSQL(ctx context.Context, conn *sql.Conn) error { return installCompat(ctx, conn) }
+
+// SparkMacroNames returns the functions InstallSparkSQL defines as
+// macros with Spark's meaning, for translate.Options.Macros.
+func SparkMacroNames() map[string]bool {
+	m := make(map[string]bool, len(compatNames))
+	for k := range compatNames {
+		m[k] = true
+	}
+	return m
+}
+
 // NativeSQLEnv names the environment variable that selects how batch
 // flows written in Spark SQL run natively: unset (or "translate") runs
 // the translation of package engine/translate; "text" runs the query text

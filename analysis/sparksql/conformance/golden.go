@@ -69,6 +69,15 @@ type Query struct {
 	Text string
 	// Spark is what Spark did with it.
 	Spark Outcome
+	// Schema is the "-- !query schema" section of a results/ golden file
+	// (Spark's catalogString of the result, "struct<a:int>"), "" when it
+	// has none.
+	Schema string
+	// Output is the "-- !query output" section: the rows as Spark's
+	// suite printed them (values tab-separated, one row a line) or the
+	// error it raised; HasOutput says whether the section is there.
+	Output    string
+	HasOutput bool
 }
 
 // The golden files' section markers. A block is "-- !query", the query's
@@ -123,6 +132,12 @@ func ParseGolden(text string) ([]Query, error) {
 			if mark == markOutput || (mark == markAnalysis && verdict == nil) {
 				verdict = lines[j+1 : k]
 			}
+			switch mark {
+			case markSchema:
+				q.Schema = strings.Join(trimSeparator(lines[j+1:k]), "\n")
+			case markOutput:
+				q.Output, q.HasOutput = strings.Join(trimSeparator(lines[j+1:k]), "\n"), true
+			}
 			j = k
 		}
 		if verdict == nil {
@@ -137,6 +152,15 @@ func ParseGolden(text string) ([]Query, error) {
 		i = j
 	}
 	return out, nil
+}
+
+// trimSeparator drops the two empty lines the suite writes between one
+// query's block and the next (and the file's final newline).
+func trimSeparator(lines []string) []string {
+	for n := 0; n < 2 && len(lines) > 0 && lines[len(lines)-1] == ""; n++ {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }
 
 // sparkError is the part of Spark's JSON error form the harness reads.

@@ -16,24 +16,49 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/thund-dev/thund/analysis/sparksql/conformance"
+	"github.com/thund-dev/thund/analysis/sparksql/conformance/results"
 )
+
+// printResults writes the results part's totals.
+func printResults(r *results.Report) {
+	n := r.SelfContained()
+	fmt.Printf("results: %d self-contained queries: %d equal (%s), %d refused, %d both error (%d same class), %d native errors, %d silent mismatches; %d skipped; %.1f s\n",
+		n, r.Counts[results.Equal], pct(r.Counts[results.Equal], n), r.Counts[results.Refused], r.Counts[results.BothError], r.SameClass,
+		r.Counts[results.NativeError], r.Counts[results.Mismatch], r.Counts[results.Skipped], r.Elapsed.Seconds())
+	for _, cl := range []results.Class{results.Mismatch, results.NativeError, results.Refused} {
+		cs := r.Causes(cl)
+		for i, c := range cs {
+			if i == 15 {
+				break
+			}
+			fmt.Printf("  %s %5d  %s\n", cl, c.N, c.Cause)
+		}
+	}
+}
 
 func main() {
 	version := flag.String("version", conformance.DefaultVersion, "Spark version of the corpus (spark-sql_2.13's test jar)")
 	doc := flag.String("doc", "docs/conformance.md", "where to write the report (empty: nowhere)")
 	known := flag.String("known", "analysis/sparksql/conformance/testdata/known-disagreements.txt", "where to write the known disagreements (empty: nowhere)")
 	passes := flag.Int("passes", 3, "throughput passes over the corpus (the best counts)")
+	resultsKnown := flag.String("results-known", "analysis/sparksql/conformance/results/testdata/known-defects.txt", "where to write the known defects of the results part (empty: nowhere)")
+	noResults := flag.Bool("parse-only", false, "only the parse agreement: do not run the queries natively")
+	only := flag.String("only", "", "run the results part on the golden files whose name contains this only (and write nothing)")
 	flag.Parse()
-	if err := run(*version, *doc, *known, *passes); err != nil {
+	if *only != "" {
+		*doc, *known, *resultsKnown = "", "", ""
+	}
+	if err := run(*version, *doc, *known, *resultsKnown, *only, *passes, !*noResults); err != nil {
 		fmt.Fprintln(os.Stderr, "thund-conformance:", err)
 		os.Exit(1)
 	}
 }
 
-func run(version, doc, known string, passes int) error {
+func run(version, doc, known, resultsKnown, only string, passes int, withResults bool) error {
 	start := time.Now()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -46,6 +71,29 @@ func run(version, doc, known string, passes int) error {
 	if err != nil {
 		return err
 	}
+	var rr *results.Report
+	if withResults {
+		var keep func(string) bool
+		if only != "" {
+			keep = func(f string) bool { return strings.Contains(f, only) }
+		}
+		rr, err = results.Run(ctx, c, cases, keep, results.Options{})
+		if err != nil {
+			return err
+		}
+		printResults(rr)
+		if only != "" {
+			for _, cl := range []results.Class{results.Mismatch, results.NativeError, results.Refused, results.BothError} {
+				for _, v := range rr.Of(cl) {
+					fmt.Printf("%s\t%s\t%s\n", v.ID(), cl, v.Reason)
+					if v.Detail != "" && os.Getenv("THUND_CONFORMANCE_DETAIL") != "" {
+						fmt.Printf("%s\n----\n", v.Detail)
+					}
+				}
+			}
+			return nil
+		}
+	}
 	r := conformance.Run(c.Version, cases, conformance.Thund, nil)
 	mbps, bytes := conformance.Throughput(cases, conformance.Thund, passes)
 	info := conformance.DocInfo{SHA1: c.SHA1, Date: time.Now(), MBps: mbps, Bytes: bytes, Passes: passes, Elapsed: time.Since(start)}
@@ -53,12 +101,25 @@ func run(version, doc, known string, passes int) error {
 		info.Note = "Thund pins pyspark 4.1.4, but Maven Central has no test jar for 4.1.4: " + version + " is the newest 4.1 release that has one."
 	}
 	if doc != "" {
-		if err := writeFile(doc, func(f *os.File) error { return r.WriteMarkdown(f, info) }); err != nil {
+		if err := writeFile(doc, func(f *os.File) error {
+			if err := r.WriteMarkdown(f, info); err != nil {
+				return err
+			}
+			if rr != nil {
+				return rr.WriteMarkdown(f)
+			}
+			return nil
+		}); err != nil {
 			return err
 		}
 	}
 	if known != "" {
 		if err := writeFile(known, func(f *os.File) error { return conformance.WriteKnown(f, c.Version, r.Disagreements()) }); err != nil {
+			return err
+		}
+	}
+	if rr != nil && resultsKnown != "" {
+		if err := writeFile(resultsKnown, func(f *os.File) error { return results.WriteKnown(f, c.Version, rr) }); err != nil {
 			return err
 		}
 	}

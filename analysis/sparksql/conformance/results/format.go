@@ -1,0 +1,176 @@
+package results
+
+import (
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/thund-dev/thund/engine/translate"
+)
+
+// hiveString prints a value DuckDB returned the way Spark's
+// SQLQueryTestSuite prints one of type ty (HiveResult.toHiveString): NULL
+// (null when nested), strings bare at the top and double-quoted inside
+// arrays, maps and structs, decimals with their scale, doubles as Java
+// writes them (1.0, 1.0E10), arrays [a,b], maps {k:v} sorted by their
+// text, structs {"name":value}, dates yyyy-MM-dd, timestamps yyyy-MM-dd
+// HH:mm:ss with the fraction of a second trimmed, binary as UTF-8 text.
+// ok is false for a value it cannot print as Spark would.
+func hiveString(v any, ty *translate.Type, nested bool) (string, bool) {
+	if v == nil {
+		if nested {
+			return "null", true
+		}
+		return "NULL", true
+	}
+	switch v := v.(type) {
+	case bool:
+		return strconv.FormatBool(v), true
+	case int8:
+		return strconv.FormatInt(int64(v), 10), true
+	case int16:
+		return strconv.FormatInt(int64(v), 10), true
+	case int32:
+		return strconv.FormatInt(int64(v), 10), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case uint8:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint16:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint32:
+		return strconv.FormatUint(uint64(v), 10), true
+	case uint64:
+		return strconv.FormatUint(v, 10), true
+	case *big.Int:
+		return v.String(), true
+	case float64:
+		if ty != nil && ty.Kind == translate.Float {
+			return javaFloat(v, 32), true
+		}
+		return javaFloat(v, 64), true
+	case float32:
+		return javaFloat(float64(v), 32), true
+	case duckdb.Decimal:
+		return decimalString(v.Value, int(v.Scale)), true
+	case string:
+		if nested {
+			return `"` + v + `"`, true
+		}
+		return v, true
+	case []byte:
+		return string(v), true
+	case time.Time:
+		if ty != nil && ty.Kind == translate.Date {
+			return v.UTC().Format("2006-01-02"), true
+		}
+		s := v.UTC().Format("2006-01-02 15:04:05.000000")
+		s = strings.TrimRight(s, "0")
+		return strings.TrimSuffix(s, "."), true
+	case []any:
+		var elem *translate.Type
+		if ty != nil {
+			elem = ty.Elem
+		}
+		parts := make([]string, len(v))
+		for i, x := range v {
+			s, ok := hiveString(x, elem, true)
+			if !ok {
+				return "", false
+			}
+			parts[i] = s
+		}
+		return "[" + strings.Join(parts, ",") + "]", true
+	case duckdb.OrderedMap:
+		var kt, vt *translate.Type
+		if ty != nil {
+			kt, vt = ty.Key, ty.Val
+		}
+		keys, vals := v.Keys(), v.Values()
+		parts := make([]string, len(keys))
+		for i := range keys {
+			k, ok1 := hiveString(keys[i], kt, true)
+			x, ok2 := hiveString(vals[i], vt, true)
+			if !ok1 || !ok2 {
+				return "", false
+			}
+			parts[i] = k + ":" + x
+		}
+		sort.Strings(parts)
+		return "{" + strings.Join(parts, ",") + "}", true
+	case map[string]any:
+		if ty == nil || ty.Kind != translate.Struct || len(ty.Fields) != len(v) {
+			return "", false
+		}
+		parts := make([]string, len(ty.Fields))
+		for i, f := range ty.Fields {
+			x, ok := hiveString(v[f.Name], f.Type, true)
+			if !ok {
+				return "", false
+			}
+			parts[i] = `"` + f.Name + `":` + x
+		}
+		return "{" + strings.Join(parts, ",") + "}", true
+	}
+	return "", false
+}
+
+// decimalString writes unscaled × 10^-scale with exactly scale digits
+// after the point, as Java's BigDecimal.toPlainString does.
+func decimalString(unscaled *big.Int, scale int) string {
+	if unscaled == nil {
+		return "NULL"
+	}
+	neg := unscaled.Sign() < 0
+	digits := new(big.Int).Abs(unscaled).String()
+	if scale > 0 {
+		if len(digits) <= scale {
+			digits = strings.Repeat("0", scale-len(digits)+1) + digits
+		}
+		digits = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg {
+		return "-" + digits
+	}
+	return digits
+}
+
+// javaFloat writes f as Java's Double.toString (bits 64) or
+// Float.toString (bits 32) does: plain notation with at least one
+// fractional digit between 10^-3 and 10^7, computerized scientific
+// notation (1.0E10, 1.5E-5) outside, NaN and Infinity by name. The digits
+// are the shortest that read back as the same value.
+func javaFloat(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, bits)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, bits)
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}

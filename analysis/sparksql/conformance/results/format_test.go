@@ -1,0 +1,61 @@
+package results
+
+import (
+	"math"
+	"math/big"
+	"testing"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/thund-dev/thund/engine/translate"
+)
+
+// TestHiveString checks the printing against values as Spark's golden
+// files show them.
+func TestHiveString(t *testing.T) {
+	ts := time.Date(2021, 7, 11, 6, 30, 45, 678000000, time.UTC)
+	cases := []struct {
+		v    any
+		ty   string
+		want string
+	}{
+		{nil, "int", "NULL"},
+		{2.35e10, "double", "2.35E10"},
+		{150000.0, "double", "150000.0"},
+		{1e-4, "double", "1.0E-4"},
+		{0.001, "double", "0.001"},
+		{math.Inf(-1), "double", "-Infinity"},
+		{float32(1.1), "float", "1.1"},
+		{duckdb.Decimal{Width: 4, Scale: 2, Value: big.NewInt(-5)}, "decimal(4,2)", "-0.05"},
+		{duckdb.Decimal{Width: 4, Scale: 0, Value: big.NewInt(12)}, "decimal(4,0)", "12"},
+		{ts, "timestamp", "2021-07-11 06:30:45.678"},
+		{ts.Truncate(time.Second), "timestamp", "2021-07-11 06:30:45"},
+		{ts, "date", "2021-07-11"},
+		{[]any{int32(1), nil, int32(3)}, "array<int>", "[1,null,3]"},
+		{[]any{"a", "b"}, "array<string>", `["a","b"]`},
+		{map[string]any{"a": int32(1), "b": "x"}, "struct<a:int,b:string>", `{"a":1,"b":"x"}`},
+		{[]byte("Spark"), "binary", "Spark"},
+	}
+	for _, c := range cases {
+		got, ok := hiveString(c.v, translate.ParseSparkType(c.ty), false)
+		if !ok || got != c.want {
+			t.Errorf("%v as %s: %q (ok %v), want %q", c.v, c.ty, got, ok, c.want)
+		}
+	}
+}
+
+// TestSplitSchema checks that column names holding ':' and ',' are split
+// by the types.
+func TestSplitSchema(t *testing.T) {
+	types, names, ok := splitSchema("struct<concat(a, ':b'):string,x:int>", []string{"string", "int"})
+	if !ok || names[0] != "concat(a, ':b')" || names[1] != "x" || types[1] != "int" {
+		t.Fatalf("got %v %v %v", types, names, ok)
+	}
+	if _, _, ok := splitSchema("struct<a:int>", []string{"bigint"}); ok {
+		t.Fatal("int matched bigint")
+	}
+	if _, _, ok := splitSchema("struct<>", nil); !ok {
+		t.Fatal("empty schema")
+	}
+}
