@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -227,7 +228,7 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 		}
 	}
 	elapsed := time.Since(start)
-	out.Columns, out.Rows, out.TotalRows, out.ElapsedMS = page.Columns, page.Rows, page.TotalRows, elapsed.Milliseconds()
+	out.Columns, out.Rows, out.TotalRows, out.ElapsedMS = page.Columns, decimalsAsText(page.Columns, page.Rows), page.TotalRows, elapsed.Milliseconds()
 	out.Truncated, out.Cut = page.Truncated, page.Cut
 	var counts map[string]int
 	switch {
@@ -244,9 +245,40 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 	st.stateMu.Unlock()
 	if counts != nil {
 		out.Diff = diffRows(prev, all.Rows, counts)
+		out.Diff.Added, out.Diff.Removed = decimalsAsText(page.Columns, out.Diff.Added), decimalsAsText(page.Columns, out.Diff.Removed)
 	}
 	go s.republish(dp.root)
 	return out, nil
+}
+
+// decimalsAsText is rows with the value of each DECIMAL column (a
+// json.Number, as preview.Value gives it) as a JSON string of the same
+// text, so that a client parsing the answer keeps its scale and digits:
+// 5.00 stays "5.00" rather than becoming the number 5. Rows holding no
+// decimal are shared.
+func decimalsAsText(cols []preview.Column, rows [][]any) [][]any {
+	out, copied := rows, false
+	for i, r := range rows {
+		var nr []any
+		for j, v := range r {
+			n, ok := v.(json.Number)
+			if !ok || j >= len(cols) || !strings.HasPrefix(cols[j].Type, "DECIMAL") {
+				continue
+			}
+			if nr == nil {
+				nr = append([]any(nil), r...)
+			}
+			nr[j] = string(n)
+		}
+		if nr == nil {
+			continue
+		}
+		if !copied {
+			out, copied = append([][]any(nil), rows...), true
+		}
+		out[i] = nr
+	}
+	return out
 }
 
 func rowKey(row []any) string {
@@ -289,8 +321,11 @@ func diffRows(prev *lastPreview, rows [][]any, counts map[string]int) *Diff {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		// Numbers keep their text (a decimal's scale, a large integer).
 		var r []any
-		json.Unmarshal([]byte(k), &r)
+		dec := json.NewDecoder(strings.NewReader(k))
+		dec.UseNumber()
+		dec.Decode(&r)
 		for i := 0; i < left[k]; i++ {
 			d.Removed = append(d.Removed, r)
 		}
