@@ -9,8 +9,8 @@ import (
 )
 
 // Broken returns, per dataset key, why the dataset must not run natively:
-// a definition in a Python file (PythonNotRun: Thund never executes
-// Python), an error in its own definition (a pragma with a bad value, a query that
+// a definition in a Python file Thund does not state in SQL and no
+// sample stands in for (PythonNotRun, python.go), an error in its own definition (a pragma with a bad value, a query that
 // does not parse, a second definition of its name...). Run anyway, such a
 // dataset would run with default settings (a CDC flow with an unknown SCD
 // type as a plain append) or append into the first definition of its
@@ -28,8 +28,8 @@ func (s *Snapshot) Broken() map[string]string {
 	}
 	out := map[string]string{}
 	for _, d := range s.Pipeline.Datasets {
-		if isPython(d.Loc.File) {
-			out[ir.NameKey(d.Name)] = PythonNotRun
+		if why, ok := s.pythonBlocked(d); ok {
+			out[ir.NameKey(d.Name)] = why
 		}
 	}
 	for _, diag := range s.Diagnostics {

@@ -31,6 +31,9 @@ type fileResult struct {
 	// pragmas holds every pragma line of the file, applied or not, for
 	// hovers and highlighting.
 	pragmas []pragma.Pragma
+	// opaque holds, for each flow of a .py file that has no SQL, why
+	// (python.go).
+	opaque map[*ir.Flow]string
 }
 
 var hashSeed = maphash.MakeSeed()
@@ -42,9 +45,7 @@ func hashText(text string) uint64 { return maphash.String(hashSeed, text) }
 // recover turns anything that slips through into a diagnostic.
 func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) {
 	if isPython(file) {
-		res = analysePython(file, text)
-		res.dialect = dialect
-		return res
+		return analysePython(file, text, dialect)
 	}
 	res = &fileResult{path: file, text: text, dialect: dialect, hash: hashText(text)}
 	defer func() {

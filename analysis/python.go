@@ -4,16 +4,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/thund-dev/thund/analysis/pragma"
 	"github.com/thund-dev/thund/analysis/pylib"
+	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
 
 // PythonNotRun is why the native engine skips a dataset a Python file
-// defines: Thund reads such files but never executes them.
-const PythonNotRun = "defined in Python: not run natively"
+// defines in a form Thund does not state in SQL, when no sample stands in
+// for its rows.
+const PythonNotRun = "defined in Python in a form Thund does not run natively"
 
-// DefinedInPython reports whether flow f comes from a Python file: it has
-// no SQL, and the native engine skips it with PythonNotRun.
+// DefinedInPython reports whether flow f comes from a Python file in a
+// form Thund does not state in SQL (no SQL): the native engine runs it
+// from its stand-in sample (samples/<dataset>.csv), or skips it.
 func DefinedInPython(f *ir.Flow) bool {
 	return f.SQL == "" && isPython(f.QueryLoc.File)
 }
@@ -21,75 +25,292 @@ func DefinedInPython(f *ir.Flow) bool {
 // isPython reports whether a library is a Python file.
 func isPython(file string) bool { return strings.HasSuffix(file, ".py") }
 
-// analysePython reads one .py library with pylib: each dataset or flow it
-// defines becomes an ir.Dataset / ir.Flow located in the file, with no SQL
-// (so the native engine never runs it, see Broken), and each table its
-// function reads becomes a Ref. A file the parser cannot read, and a read
-// whose table is computed at run time, get an ir.Info diagnostic
+// PythonOpaque returns why Thund cannot state flow f of a Python file in
+// SQL (its body is more than spark.sql, spark.range or a table read with
+// simple steps), or "" for any other flow.
+func (s *Snapshot) PythonOpaque(f *ir.Flow) string {
+	if f == nil || !DefinedInPython(f) {
+		return ""
+	}
+	if r, ok := s.results[f.QueryLoc.File]; ok && r.opaque != nil {
+		return r.opaque[f]
+	}
+	return ""
+}
+
+// analysePython reads one .py library with pylib: each dataset, flow or
+// sink it defines becomes an ir.Dataset / ir.Flow located in the file, and
+// each table its function reads becomes a Ref. A function body whose
+// meaning pylib states in Spark SQL (spark.sql of a literal, spark.range,
+// a table read with simple steps) gets that SQL, parsed by the SQL front
+// end at its ranges in the .py file, and runs natively like a .sql
+// dataset; any other body has no SQL (DefinedInPython). A syntax error,
+// and a name or query computed at run time, are diagnostics
 // (ir.CodeLibraryPython): the graph may miss what they define or read.
-func analysePython(file, text string) *fileResult {
-	res := &fileResult{path: file, text: text, hash: hashText(text)}
+func analysePython(file, text string, dialect sqlfront.Dialect) *fileResult {
+	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: dialect}
 	if !validUTF8(text) {
 		res.diags = append(res.diags, encodingDiag(file, text))
 		return res
 	}
 	parsed, err := pylib.Parse(file, text)
 	if err != nil {
-		loc := ir.Loc{File: file}
-		msg := err.Error()
-		if se, ok := err.(*pylib.SyntaxError); ok {
-			loc.Start, loc.End = se.Offset, se.Offset
-			msg = se.Message
-		}
-		res.diags = append(res.diags, ir.Diagnostic{Loc: loc, Severity: ir.Info, Code: ir.CodeLibraryPython,
-			Message: fmt.Sprintf("Thund's Python parser (the Python 3.4 grammar) cannot read %s here (%s), so the datasets it defines are unknown to Thund; SDP still runs it", file, msg)})
+		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
+			Message: fmt.Sprintf("Thund cannot read %s (%v), so the datasets it defines are unknown to Thund", file, err)})
 		return res
 	}
-	for _, def := range parsed.Definitions {
-		loc := ir.Loc{File: file, Start: def.Loc.Start, End: def.Loc.End}
-		flow := &ir.Flow{Name: def.Name, Target: def.Name, QueryLoc: loc, Loc: loc}
-		for _, rd := range def.Reads {
-			start, end := innerLiteral(text, rd.Loc)
-			flow.Reads = append(flow.Reads, ir.Ref{Name: rd.Name, Streaming: rd.Streaming, Loc: ir.Loc{File: file, Start: start, End: end}})
-			if rd.Streaming {
-				flow.Streaming = true
-			}
-		}
-		for _, u := range def.Unknown {
-			res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}, Severity: ir.Info, Code: ir.CodeLibraryPython,
-				Message: fmt.Sprintf("the table %s reads here is computed at run time, so this edge of the graph cannot be known without running the file", u.Call)})
-		}
-		if flow.Streaming {
-			flow.Trigger.Kind = ir.AvailableNow
-			flow.OutputMode = ir.Append
-		}
-		if def.Kind == "" {
-			flow.Target, flow.Append = def.Target, true
-			flow.TargetLoc = ir.Loc{File: file, Start: def.TargetLoc.Start, End: def.TargetLoc.End}
-			res.flows = append(res.flows, flow)
-			continue
-		}
-		res.datasets = append(res.datasets, &ir.Dataset{Name: def.Name, Kind: def.Kind, Comment: def.Comment, Loc: loc,
-			NameLoc: ir.Loc{File: file, Start: def.NameLoc.Start, End: def.NameLoc.End}})
-		if def.Kind != ir.StreamingTable {
-			res.flows = append(res.flows, flow)
-		}
+	for _, se := range parsed.Errors {
+		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: se.Offset, End: se.Offset}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
+			Message: fmt.Sprintf("Python syntax error: %s; the definition around it is unknown to Thund, and Python will refuse the file: fix the syntax", se.Message)})
+	}
+	for _, u := range parsed.Unknown {
+		res.diags = append(res.diags, unknownDiag(file, u, ""))
+	}
+	for i := range parsed.Definitions {
+		res.pythonDefinition(&parsed.Definitions[i])
 	}
 	return res
 }
 
-// innerLiteral narrows a string literal's span to its contents when the
-// literal is a single plain one ("x", 'x', r"x"), so a rename edits the
-// name only; otherwise the whole span.
-func innerLiteral(text string, s pylib.Span) (int, int) {
-	lit := text[s.Start:s.End]
-	i := strings.IndexAny(lit, `'"`)
-	if i < 0 || i > 2 || len(lit) < i+2 || lit[len(lit)-1] != lit[i] {
-		return s.Start, s.End
+// unknownDiag says what a computed value keeps Thund from knowing.
+func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
+	loc := ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}
+	var msg string
+	switch u.What {
+	case pylib.UnknownName:
+		msg = fmt.Sprintf("the name %s is given here is computed at run time, so Thund cannot put this definition in the graph; write the name as a string literal to have it checked", u.Call)
+	case pylib.UnknownSQL:
+		msg = fmt.Sprintf("the query spark.sql runs here is computed at run time (an f-string with placeholders, or a variable), so the tables it reads are edges of the graph Thund cannot know, and %s cannot run natively from it; write the query as a literal, or add samples/%s.csv to stand in for its rows", dataset, strings.ToLower(dataset))
+	default:
+		msg = fmt.Sprintf("the table %s reads here is computed at run time, so this edge of the graph cannot be known without running the file", u.Call)
 	}
-	body := lit[i+1 : len(lit)-1]
-	if strings.ContainsAny(body, `'"\`) {
-		return s.Start, s.End
+	return ir.Diagnostic{Loc: loc, Severity: ir.Info, Code: ir.CodeLibraryPython, Message: msg}
+}
+
+// pythonDefinition adds one definition's dataset and flow.
+func (res *fileResult) pythonDefinition(def *pylib.Definition) {
+	file, text := res.path, res.text
+	loc := ir.Loc{File: file, Start: def.Loc.Start, End: def.Loc.End}
+	nameLoc := ir.Loc{File: file, Start: def.NameLoc.Start, End: def.NameLoc.End}
+	if def.Kind != "" {
+		res.datasets = append(res.datasets, &ir.Dataset{Name: def.Name, Kind: def.Kind, Comment: def.Comment, Loc: loc, NameLoc: nameLoc,
+			Format: def.Format, KindLoc: ir.Loc{File: file, Start: def.Loc.Start, End: firstLineEnd(text, def.Loc.Start, def.Loc.End)}})
+		if def.Kind == ir.StreamingTable || def.Kind == ir.Sink {
+			return // filled by flows
+		}
 	}
-	return s.Start + i + 1, s.End - 1
+	flow := &ir.Flow{Name: def.Name, Target: def.Name, QueryLoc: loc, Loc: nameLoc}
+	if def.Query != nil {
+		flow = res.pythonQuery(def)
+	} else {
+		for _, rd := range def.Reads {
+			flow.Reads = append(flow.Reads, pyRef(file, rd))
+		}
+		if res.opaque == nil {
+			res.opaque = map[*ir.Flow]string{}
+		}
+		res.opaque[flow] = def.Opaque
+	}
+	for _, rd := range flow.Reads {
+		if rd.Streaming {
+			flow.Streaming = true
+		}
+	}
+	for _, u := range def.Unknown {
+		res.diags = append(res.diags, unknownDiag(file, u, firstNonEmpty(def.Target, def.Name)))
+	}
+	for _, e := range def.Expectations {
+		start, end := e.Cond.Loc.Start, e.Cond.Loc.End
+		if e.Cond.Contiguous() {
+			start, end = e.Cond.Offsets[0], e.Cond.Offsets[len(e.Cond.Offsets)-1]
+		}
+		x := ir.Expectation{Name: e.Name, SQL: e.Cond.Value, Action: ir.Action(e.Action),
+			Loc: ir.Loc{File: file, Start: e.Loc.Start, End: e.Loc.End}, SQLLoc: ir.Loc{File: file, Start: start, End: end}}
+		flow.Expectations = append(flow.Expectations, x)
+		res.diags = append(res.diags, sqlfront.CheckExpression("expectation "+e.Name, x.SQL, x.SQLLoc)...)
+	}
+	if def.CDC != nil {
+		c := def.CDC
+		flow.CDC = &ir.CDC{Keys: c.Keys, SequenceBy: c.SequenceBy, SCD: c.SCD, Deletes: c.Deletes, Columns: c.Columns,
+			ColumnsExcept: c.ColumnsExcept, Loc: loc}
+		for _, u := range c.Unapplied {
+			flow.CDC.Unapplied = append(flow.CDC.Unapplied, ir.Construct{Name: u.Name, Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}})
+		}
+		flow.Streaming = true
+	}
+	if flow.Streaming || flow.CDC != nil {
+		flow.Trigger.Kind = ir.AvailableNow
+		flow.OutputMode = ir.Append
+	}
+	flow.Name, flow.Loc = def.Name, nameLoc
+	flow.Target = def.Name
+	if def.Kind == "" {
+		flow.Target, flow.Append = def.Target, true
+		flow.TargetLoc = ir.Loc{File: file, Start: def.TargetLoc.Start, End: def.TargetLoc.End}
+	}
+	res.flows = append(res.flows, flow)
+}
+
+func pyRef(file string, rd pylib.Read) ir.Ref {
+	return ir.Ref{Name: rd.Name, Streaming: rd.Streaming, Loc: ir.Loc{File: file, Start: rd.Inner.Start, End: rd.Inner.End}}
+}
+
+// pythonQuery parses the SQL a definition's body stands for with the SQL
+// front end, so its ranges are ranges of the .py file:
+//
+//   - spark.sql of a literal written as it is (or whose escapes and
+//     pieces can be blanked out without changing the SQL, pylib.Overlay):
+//     parsed in place, so every diagnostic and reference, and the column
+//     check, are at their exact ranges;
+//   - spark.sql of any other literal (escapes such as \' inside SQL
+//     strings): parsed from its value, and each range mapped back
+//     through the literal's byte offsets; the column check skips it;
+//   - a DataFrame expression (spark.range, a read with steps): parsed
+//     from the SQL pylib wrote; references are the reads' literals, and
+//     anything the parser says is put on the expression.
+func (res *fileResult) pythonQuery(def *pylib.Definition) *ir.Flow {
+	file, text := res.path, res.text
+	qd := def.Query
+	var q *sqlfront.Query
+	var diags []ir.Diagnostic
+	var remap func(int) int
+	tree := false
+	switch lit := qd.Lit; {
+	case lit != nil && len(lit.Offsets) > 1:
+		first, last := lit.Offsets[0], lit.Offsets[len(lit.Offsets)-1]
+		if over, ok := pylib.Overlay(text, lit); ok {
+			q, diags = sqlfront.ParseQueryDialect(file, over, sqlfront.Span{Start: first, End: last}, res.dialect)
+			tree = sameBytes(text, lit)
+			break
+		}
+		b := []byte(text)
+		for i := lit.Loc.Start; i < lit.Loc.End; i++ {
+			b[i] = ' '
+		}
+		copy(b[lit.Loc.Start:], lit.Value)
+		q, diags = sqlfront.ParseQueryDialect(file, string(b), sqlfront.Span{Start: lit.Loc.Start, End: lit.Loc.Start + len(lit.Value)}, res.dialect)
+		remap = func(o int) int { return lit.FileOffset(o - lit.Loc.Start) }
+	case lit != nil:
+		// An empty spark.sql(""): the front end says there is no query.
+		q, diags = sqlfront.ParseQueryDialect(file, text, sqlfront.Span{Start: lit.Loc.Start, End: lit.Loc.Start}, res.dialect)
+	default:
+		virtual := text + "\n" + qd.SQL
+		q, diags = sqlfront.ParseQueryDialect(file, virtual, sqlfront.Span{Start: len(text) + 1, End: len(virtual)}, res.dialect)
+		at := ir.Loc{File: file, Start: qd.Loc.Start, End: qd.Loc.End}
+		remap = func(int) int { return -1 }
+		for i := range diags {
+			diags[i].Loc = at
+			diags[i].Message = fmt.Sprintf("in the SQL Thund reads this expression as (%s): %s", qd.SQL, diags[i].Message)
+		}
+	}
+	mapLoc := func(l *ir.Loc, whole ir.Loc) {
+		if remap == nil || l.File != file {
+			return
+		}
+		s, e := remap(l.Start), remap(l.End)
+		if s < 0 || e < 0 {
+			*l = whole
+			return
+		}
+		l.Start, l.End = s, e
+	}
+	whole := ir.Loc{File: file, Start: qd.Loc.Start, End: qd.Loc.End}
+	if qd.Lit == nil {
+		for i := range diags {
+			diags[i].Loc = whole
+		}
+	} else {
+		for i := range diags {
+			mapLoc(&diags[i].Loc, whole)
+		}
+	}
+	res.diags = append(res.diags, diags...)
+	flow := newFlow(file, q, pragma.Settings{})
+	if q == nil {
+		flow.QueryLoc = whole
+		return flow
+	}
+	if qd.Lit == nil {
+		flow.QueryLoc = whole
+		flow.Reads = nil
+		for _, rd := range def.Reads {
+			flow.Reads = append(flow.Reads, pyRef(file, rd))
+		}
+		if flow.Aggregates {
+			flow.AggLoc = whole
+		}
+		if flow.SparkSyntax != nil {
+			flow.SparkSyntax.Loc = whole
+		}
+		return flow
+	}
+	if remap != nil {
+		mapLoc(&flow.QueryLoc, whole)
+		for i := range flow.Reads {
+			mapLoc(&flow.Reads[i].Loc, whole)
+		}
+		mapLoc(&flow.AggLoc, whole)
+		if flow.SparkSyntax != nil {
+			mapLoc(&flow.SparkSyntax.Loc, whole)
+		}
+	}
+	if remap == nil {
+		res.noteFuncs(flow, q)
+	}
+	if tree {
+		res.noteTree(flow, q.Spark)
+	}
+	return flow
+}
+
+// sameBytes reports whether every byte of lit's value is written as it is
+// at its offset in text (pieces of a concatenation, no escapes), so the
+// file text can serve as the SQL's source.
+func sameBytes(text string, lit *pylib.Literal) bool {
+	for i := 0; i < len(lit.Value); i++ {
+		if o := lit.Offsets[i]; o >= len(text) || text[o] != lit.Value[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pythonStandIn is the message for an opaque Python dataset with no
+// sample: why Thund does not run it, and the sample that would stand in.
+func pythonStandIn(name, why string) string {
+	if why == "" {
+		why = "its body is not one Thund states in SQL"
+	}
+	return fmt.Sprintf("%s (%s): add samples/%s.csv (or .json, .parquet) to stand in for its rows", PythonNotRun, why, strings.ToLower(name))
+}
+
+// pythonBlocked reports why dataset d, when a Python file defines it,
+// cannot run natively: a flow into it has no SQL (DefinedInPython) and no
+// sample samples/<d>.* stands in for its rows.
+func (s *Snapshot) pythonBlocked(d *ir.Dataset) (string, bool) {
+	if !isPython(d.Loc.File) {
+		return "", false
+	}
+	for _, f := range s.Pipeline.FlowsInto(d.Name) {
+		if !DefinedInPython(f) {
+			continue
+		}
+		if s.standInSample(d.Name) != "" {
+			return "", false
+		}
+		return pythonStandIn(d.Name, s.PythonOpaque(f)), true
+	}
+	return "", false
+}
+
+// standInSample is the sample found by convention for a dataset's name
+// (samples/<name>.csv|json|ndjson|parquet), or "".
+func (s *Snapshot) standInSample(name string) string {
+	key := strings.ToLower(name)
+	for _, c := range s.conventions {
+		if c.Table == key && !c.Stream {
+			return c.Path
+		}
+	}
+	return ""
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // TestPythonInitLayout loads the layout `spark-pipelines init` writes: the
-// Python dataset is a dataset of the graph, the SQL one reads it, and the
-// native run is told to skip the Python one.
+// Python dataset is a dataset of the graph with the SQL of spark.range,
+// the SQL one reads it, and neither is blocked from the native run.
 func TestPythonInitLayout(t *testing.T) {
 	s, err := Load("../testdata/python_init", Options{})
 	if err != nil {
@@ -30,7 +30,8 @@ func TestPythonInitLayout(t *testing.T) {
 		t.Errorf("Python dataset = %+v", d)
 	}
 	flows := s.Pipeline.FlowsInto(d.Name)
-	if len(flows) != 1 || flows[0].SQL != "" || flows[0].QueryLoc.File != pyFile {
+	if len(flows) != 1 || flows[0].SQL != "SELECT id FROM range(0, 10, 1)" || flows[0].QueryLoc.File != pyFile ||
+		text[flows[0].QueryLoc.Start:flows[0].QueryLoc.End] != "spark.range(10)" {
 		t.Errorf("Python flows = %+v", flows)
 	}
 	sqlFlows := s.Pipeline.FlowsInto("example_sql_materialized_view")
@@ -38,8 +39,8 @@ func TestPythonInitLayout(t *testing.T) {
 		t.Errorf("the SQL dataset does not read the Python one: %+v", sqlFlows)
 	}
 	broken := s.Broken()
-	if got := broken[ir.NameKey(d.Name)]; got != PythonNotRun {
-		t.Errorf("Broken()[python] = %q, want %q", got, PythonNotRun)
+	if got, ok := broken[ir.NameKey(d.Name)]; ok {
+		t.Errorf("the Python dataset is blocked: %q", got)
 	}
 	if got, ok := broken["example_sql_materialized_view"]; ok {
 		t.Errorf("the SQL dataset is blocked: %q", got)
@@ -87,7 +88,8 @@ func TestPythonSyntaxError(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := findDiag(s, ir.CodeLibraryPython, "t/a.py")
-	if d == nil || d.Severity != ir.Info || !strings.Contains(d.Message, "cannot read") {
+	text, _ := s.Text("t/a.py")
+	if d == nil || d.Severity != ir.Warning || !strings.Contains(d.Message, "Python syntax error: ) expected here") || text[d.Loc.Start-2:d.Loc.Start] != "a(" {
 		t.Errorf("syntax diagnostic = %+v\n%s", d, strings.Join(diagStrings(s), "\n"))
 	}
 }
@@ -114,4 +116,95 @@ func TestPythonEdit(t *testing.T) {
 	if findDiag(back, ir.CodeUnknownRef, "transformations/example_sql_materialized_view.sql") != nil {
 		t.Errorf("the reference stays unknown after the rename is undone:\n%s", strings.Join(diagStrings(back), "\n"))
 	}
+}
+
+// TestPythonSQLLiteral: the tables of a spark.sql literal are references
+// at their ranges in the .py file, through implicit concatenation and
+// escapes, and an SQL error in it is reported inside the literal.
+func TestPythonSQLLiteral(t *testing.T) {
+	py := "from pyspark import pipelines as dp\n\n" +
+		"@dp.materialized_view\ndef a():\n    return spark.sql(\"\"\"SELECT id FROM raw_a\"\"\")\n\n" +
+		"@dp.materialized_view\ndef b():\n    return spark.sql(\"SELECT * \"\n                     \"FROM a JOIN raw_b USING (id)\")\n\n" +
+		"@dp.materialized_view\ndef c():\n    return spark.sql('SELECT * FROM b WHERE k = \\'x\\'')\n\n" +
+		"@dp.materialized_view\ndef d():\n    return spark.sql(\"SELECT * FROM c WHERE\")\n\n" +
+		"@dp.materialized_view\ndef e():\n    return spark.sql(f\"SELECT * FROM {src}\")\n"
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/q.py":             py,
+		"samples/raw_a.csv":  "id\n1\n",
+		"samples/raw_b.csv":  "id\n1\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"a": {"raw_a"}, "b": {"a", "raw_b"}, "c": {"b"}}
+	for ds, names := range want {
+		f := s.Pipeline.FlowsInto(ds)
+		if len(f) != 1 || len(f[0].Reads) != len(names) {
+			t.Fatalf("%s flows = %+v", ds, f)
+		}
+		for i, r := range f[0].Reads {
+			if r.Name != names[i] || py[r.Loc.Start:r.Loc.End] != names[i] {
+				t.Errorf("%s read %d = %+v covers %q", ds, i, r, py[r.Loc.Start:r.Loc.End])
+			}
+		}
+	}
+	var syntax *ir.Diagnostic
+	for i, d := range s.Diagnostics {
+		if d.Loc.File == "t/q.py" && d.Severity == ir.Error {
+			syntax = &s.Diagnostics[i]
+		}
+	}
+	at := strings.Index(py, `WHERE")`) + len("WHERE")
+	if syntax == nil || syntax.Loc.Start < strings.Index(py, `"SELECT * FROM c`) || syntax.Loc.Start > at+1 {
+		t.Errorf("syntax error = %+v (want near %d)\n%s", syntax, at, strings.Join(diagStrings(s), "\n"))
+	}
+	e := s.Pipeline.FlowsInto("e")
+	if len(e) != 1 || e[0].SQL != "" || s.PythonOpaque(e[0]) == "" {
+		t.Errorf("e flows = %+v", e)
+	}
+	if u := findDiagMsg(s, "t/q.py", "computed at run time"); u == nil || py[u.Loc.Start:u.Loc.Start+2] != `f"` {
+		t.Errorf("computed query diagnostic = %+v", u)
+	}
+	if why := s.Broken()["e"]; !strings.Contains(why, "add samples/e.csv") || !strings.Contains(why, "f-string") {
+		t.Errorf("Broken()[e] = %q", why)
+	}
+}
+
+// TestPythonStandInAndExpectations: an opaque Python dataset with a
+// sample of its name is not blocked (the sample stands in), and its
+// expectation decorators are the flow's expectations.
+func TestPythonStandInAndExpectations(t *testing.T) {
+	py := "import dlt\n\n@dlt.table\n@dlt.expect_or_drop(\"pos\", \"amount > 0\")\ndef orders():\n    return my_udf(spark.read.table(\"raw\"))\n"
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/o.py":             py,
+		"samples/raw.csv":    "amount\n1\n",
+		"samples/orders.csv": "amount\n1\n-1\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Pipeline.FlowsInto("orders")
+	if len(f) != 1 || len(f[0].Expectations) != 1 {
+		t.Fatalf("orders flows = %+v", f)
+	}
+	x := f[0].Expectations[0]
+	if x.Name != "pos" || x.Action != ir.Drop || py[x.SQLLoc.Start:x.SQLLoc.End] != "amount > 0" {
+		t.Errorf("expectation = %+v", x)
+	}
+	if why, ok := s.Broken()["orders"]; ok {
+		t.Errorf("orders has a stand-in sample, yet is blocked: %q", why)
+	}
+}
+
+func findDiagMsg(s *Snapshot, file, part string) *ir.Diagnostic {
+	for i, d := range s.Diagnostics {
+		if d.Loc.File == file && strings.Contains(d.Message, part) {
+			return &s.Diagnostics[i]
+		}
+	}
+	return nil
 }

@@ -249,11 +249,12 @@ func (st *runState) emit(e Event) {
 }
 
 // blocked returns why dataset d cannot run: an upstream dataset of this run
-// failed or was skipped, it is defined in Python (never run natively), or
+// failed or was skipped, it is defined in Python in a form Thund does not
+// run and no sample stands in for it (python.go), or
 // it reads a source with no sample data.
 func (st *runState) blocked(d *ir.Dataset) string {
 	for _, f := range st.p.FlowsInto(d.Name) {
-		if analysis.DefinedInPython(f) {
+		if analysis.DefinedInPython(f) && st.pythonStandIn(d) == "" {
 			return analysis.PythonNotRun
 		}
 	}
@@ -320,7 +321,13 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 	for _, f := range flows {
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})
-		err := st.check(ctx, f)
+		var err error
+		if analysis.DefinedInPython(f) {
+			f, err = st.standInFlow(ctx, d, f)
+		}
+		if err == nil {
+			err = st.check(ctx, f)
+		}
 		switch {
 		case err != nil:
 		case f.Streaming || f.CDC != nil:

@@ -1,10 +1,14 @@
 // Package pylib reads a Python pipeline file without running it: it parses
-// the file with a pure-Go Python parser (github.com/go-python/gpython's,
-// the Python 3.4 grammar) and returns the datasets and flows the file
-// defines through SDP's Python API (pyspark.pipelines, conventionally
-// imported as dp) or Databricks' (dlt), and the tables each dataset
-// function reads, each with its byte range in the file. The file is never
-// executed; a table name computed at run time is reported as unknown.
+// the file with tree-sitter's Python grammar (today's Python: f-strings,
+// annotations, match, walrus...) and returns the datasets, flows and sinks
+// the file defines through SDP's Python API (pyspark.pipelines,
+// conventionally imported as dp) or Databricks' (dlt), the tables each
+// dataset function reads, each with its byte range in the file, its
+// expectation decorators, and, where the function's body has a meaning
+// Thund can state in Spark SQL (spark.sql of a literal, spark.range, a
+// table read with select/filter/where/limit/distinct), that query. The
+// file is never executed; a table name computed at run time is reported
+// as unknown.
 package pylib
 
 import (
@@ -12,9 +16,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-python/gpython/ast"
-	"github.com/go-python/gpython/parser"
-	"github.com/go-python/gpython/py"
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
 
 	"github.com/thund-dev/thund/ir"
 )
@@ -26,41 +29,99 @@ type Span struct {
 
 // Read is one table a dataset function reads.
 type Read struct {
-	// Name is the table as written in the string literal.
+	// Name is the table as the string literal spells it.
 	Name string
 	// Streaming marks spark.readStream.table and dlt.read_stream /
 	// dp.read_stream.
 	Streaming bool
 	// Loc is the string literal, quotes included.
 	Loc Span
+	// Inner is the name itself inside the quotes when the literal writes
+	// it as it is (no escape, one piece), else Loc.
+	Inner Span
 	// Call is the reading call's method, for messages (spark.read.table).
 	Call string
 }
 
-// Unknown is a read whose table name is not a string literal, so the edge
-// cannot be known without running the file.
+// What an Unknown is about.
+const (
+	UnknownTable = "table" // a read whose table is computed
+	UnknownName  = "name"  // a definition whose name is computed
+	UnknownSQL   = "sql"   // spark.sql of a computed string
+)
+
+// Unknown is something the file computes at run time, so Thund cannot
+// know it without running the file.
 type Unknown struct {
-	// Call is the reading call's method (spark.table, dlt.read, ...).
+	// What is UnknownTable, UnknownName or UnknownSQL.
+	What string
+	// Call is the call or keyword that takes the computed value
+	// (spark.table, dlt.read, spark.sql, name=).
 	Call string
-	// Loc is the argument that computes the name.
+	// Loc is the argument that computes it.
 	Loc Span
 }
 
-// Definition is a dataset or a flow the file defines.
+// Query is the Spark SQL meaning of a dataset function's body.
+type Query struct {
+	// SQL is the query.
+	SQL string
+	// Lit is set when the body returns spark.sql(LITERAL): the literal,
+	// whose bytes map ranges of SQL back into the file.
+	Lit *Literal
+	// Loc is the expression the query stands for (the spark.sql call, or
+	// the DataFrame expression).
+	Loc Span
+}
+
+// Expectation is an @expect* decorator's rule.
+type Expectation struct {
+	Name string
+	// Action is "warn" (expect), "drop" (expect_or_drop) or "fail"
+	// (expect_or_fail).
+	Action string
+	// Loc is the decorator.
+	Loc Span
+	// Cond is the constraint literal.
+	Cond Literal
+}
+
+// CDC is what create_auto_cdc_flow / apply_changes say of a change feed.
+type CDC struct {
+	Keys          []string
+	SequenceBy    string
+	SCD           int
+	Deletes       string
+	Columns       []string
+	ColumnsExcept bool
+	// Unapplied are the keywords the native engine does not apply.
+	Unapplied []Arg
+}
+
+// Arg is one keyword argument as written.
+type Arg struct {
+	Name string
+	Loc  Span
+}
+
+// Definition is a dataset, a flow or a sink the file defines.
 type Definition struct {
 	// Name is the dataset's (or flow's) name: the name= keyword, or the
 	// function's name.
 	Name string
-	// Kind is the dataset kind; empty for an append flow.
+	// Kind is the dataset kind (ir.Sink for create_sink); empty for a
+	// flow (append_flow, create_auto_cdc_flow, apply_changes).
 	Kind ir.Kind
-	// Target is the dataset an append flow writes into (target=).
+	// Target is the dataset a flow writes into (target=).
 	Target string
 	// TargetLoc is the target= literal.
 	TargetLoc Span
 	// Comment is the comment= keyword, when a string literal.
 	Comment string
+	// Format is a sink's format= (kafka, delta...).
+	Format string
 	// Loc spans the definition: the decorators and the function, or the
-	// create_streaming_table call.
+	// call.
 	Loc Span
 	// NameLoc is the name= literal, or the function's name.
 	NameLoc Span
@@ -70,6 +131,14 @@ type Definition struct {
 	Reads []Read
 	// Unknown are the reads whose table name is computed at run time.
 	Unknown []Unknown
+	// Query is the body's meaning in Spark SQL, nil when Thund cannot
+	// state it (Opaque then says why).
+	Query  *Query
+	Opaque string
+	// Expectations are the @expect* decorators, in source order.
+	Expectations []Expectation
+	// CDC is set for create_auto_cdc_flow and apply_changes.
+	CDC *CDC
 }
 
 // File is what Parse learns from one .py file.
@@ -79,6 +148,12 @@ type File struct {
 	// Aliases maps each local name bound to a pipelines module (dp, dlt)
 	// to the module it imports.
 	Aliases map[string]string
+	// Errors are the places the file does not parse (the first few);
+	// the definitions elsewhere are still read.
+	Errors []SyntaxError
+	// Unknown are names computed at run time outside any function body
+	// (a definition's name= or a create_* call's name).
+	Unknown []Unknown
 }
 
 // SyntaxError is a Python syntax error at a byte offset of the file.
@@ -93,33 +168,50 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Message)
 }
 
-// Parse reads the Python file text (named filename in errors). A file
-// that does not parse gives a *SyntaxError. Parse never panics.
+// maxErrors is how many syntax errors a File keeps.
+const maxErrors = 3
+
+var language = sitter.NewLanguage(python.Language())
+
+// Parse reads the Python file text (named filename in errors). The parser
+// recovers from syntax errors: they are listed in File.Errors and the
+// statements that parse are still read. Parse never panics; err is set
+// only when the parser could not run at all.
 func Parse(filename, text string) (f File, err error) {
-	lines := lineStarts(text)
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = File{}, &SyntaxError{Line: 1, Column: 1, Message: fmt.Sprintf("the Python parser stopped: %v", r)}
 		}
 	}()
-	mod, perr := parser.Parse(strings.NewReader(text), filename, py.ExecMode)
-	if perr != nil {
-		return File{}, syntaxError(perr, lines, text)
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		return File{}, fmt.Errorf("%s: the Python grammar: %w", filename, err)
 	}
-	m, ok := mod.(*ast.Module)
-	if !ok {
-		return File{}, &SyntaxError{Line: 1, Column: 1, Message: "not a Python module"}
+	src := []byte(text)
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		return File{}, &SyntaxError{Line: 1, Column: 1, Message: "the Python parser read nothing"}
 	}
-	r := &reader{text: text, lines: lines, aliases: map[string]string{}}
-	r.imports(m.Body)
-	for i, st := range m.Body {
+	defer tree.Close()
+	root := tree.RootNode()
+	r := &reader{text: text, src: src, aliases: map[string]string{}}
+	if root.HasError() {
+		r.syntaxErrors(root)
+	}
+	stmts := children(root)
+	r.imports(stmts)
+	for i, st := range stmts {
 		next := len(text)
-		if i+1 < len(m.Body) {
-			next = r.stmtStart(m.Body[i+1])
+		if i+1 < len(stmts) {
+			next = int(stmts[i+1].StartByte())
+		}
+		if st.HasError() || st.IsError() {
+			continue
 		}
 		r.statement(st, next)
 	}
-	return File{Definitions: r.defs, Aliases: r.aliases}, nil
+	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown}, nil
 }
 
 // Modules a pipeline file imports its API from.
@@ -130,41 +222,110 @@ const (
 
 type reader struct {
 	text    string
-	lines   []int
+	src     []byte
 	aliases map[string]string
 	defs    []Definition
+	errs    []SyntaxError
+	unknown []Unknown
+}
+
+func (r *reader) srcOf(n *sitter.Node) string { return r.text[n.StartByte():n.EndByte()] }
+
+func span(n *sitter.Node) Span { return Span{int(n.StartByte()), int(n.EndByte())} }
+
+// children returns n's named children, comments left out.
+func children(n *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); c.Kind() != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// unparen strips parentheses around an expression.
+func unparen(n *sitter.Node) *sitter.Node {
+	for n != nil && n.Kind() == "parenthesized_expression" && n.NamedChildCount() == 1 {
+		n = n.NamedChild(0)
+	}
+	return n
+}
+
+// syntaxErrors records the first ERROR and MISSING nodes.
+func (r *reader) syntaxErrors(n *sitter.Node) {
+	if len(r.errs) >= maxErrors || !n.HasError() && !n.IsMissing() {
+		return
+	}
+	if n.IsError() || n.IsMissing() {
+		pos := n.StartPosition()
+		msg := "invalid syntax"
+		if n.IsMissing() {
+			msg = fmt.Sprintf("%s expected here", n.Kind())
+		} else if n.EndByte() > n.StartByte() {
+			tok := strings.TrimSpace(firstLine(r.srcOf(n)))
+			if len(tok) > 40 {
+				tok = tok[:40] + "..."
+			}
+			msg = fmt.Sprintf("invalid syntax at %q", tok)
+		}
+		r.errs = append(r.errs, SyntaxError{Offset: int(n.StartByte()), Line: int(pos.Row) + 1, Column: int(pos.Column) + 1, Message: msg})
+		return
+	}
+	for i := uint(0); i < n.ChildCount(); i++ {
+		r.syntaxErrors(n.Child(i))
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // imports records the names bound to pyspark.pipelines or dlt by the
 // module's top-level imports.
-func (r *reader) imports(body []ast.Stmt) {
-	for _, st := range body {
-		switch s := st.(type) {
-		case *ast.Import:
-			for _, a := range s.Names {
-				name := string(a.Name)
-				if name != modPipelines && name != modDLT {
+func (r *reader) imports(stmts []*sitter.Node) {
+	for _, st := range stmts {
+		switch st.Kind() {
+		case "import_statement":
+			for _, c := range children(st) {
+				name, alias := c, (*sitter.Node)(nil)
+				if c.Kind() == "aliased_import" {
+					name, alias = c.ChildByFieldName("name"), c.ChildByFieldName("alias")
+				}
+				if name == nil {
 					continue
 				}
-				if a.AsName != "" {
-					r.aliases[string(a.AsName)] = name
-				} else if name == modDLT {
+				mod := dottedName(r, name)
+				if mod != modPipelines && mod != modDLT {
+					continue
+				}
+				if alias != nil {
+					r.aliases[r.srcOf(alias)] = mod
+				} else if mod == modDLT {
 					r.aliases[modDLT] = modDLT
 				}
 				// A bare `import pyspark.pipelines` is used through the
 				// full dotted path, handled in apiOf.
 			}
-		case *ast.ImportFrom:
-			if string(s.Module) != "pyspark" || s.Level != 0 {
+		case "import_from_statement":
+			m := st.ChildByFieldName("module_name")
+			if m == nil || m.Kind() != "dotted_name" || dottedName(r, m) != "pyspark" {
 				continue
 			}
-			for _, a := range s.Names {
-				if string(a.Name) != "pipelines" {
+			for _, c := range children(st)[1:] {
+				name, alias := c, (*sitter.Node)(nil)
+				if c.Kind() == "aliased_import" {
+					name, alias = c.ChildByFieldName("name"), c.ChildByFieldName("alias")
+				}
+				if name == nil || dottedName(r, name) != "pipelines" {
 					continue
 				}
-				local := string(a.AsName)
-				if local == "" {
-					local = "pipelines"
+				local := "pipelines"
+				if alias != nil {
+					local = r.srcOf(alias)
 				}
 				r.aliases[local] = modPipelines
 			}
@@ -172,11 +333,43 @@ func (r *reader) imports(body []ast.Stmt) {
 	}
 }
 
-// apiOf returns the alias and the attribute when e is ALIAS.attr for a
+// dottedName is a dotted_name node's text without blanks.
+func dottedName(r *reader, n *sitter.Node) string {
+	var parts []string
+	for _, c := range children(n) {
+		parts = append(parts, r.srcOf(c))
+	}
+	if len(parts) == 0 {
+		return r.srcOf(n)
+	}
+	return strings.Join(parts, ".")
+}
+
+// dotted returns a.b.c for a chain of names and attributes, or "".
+func (r *reader) dotted(n *sitter.Node) string {
+	n = unparen(n)
+	if n == nil {
+		return ""
+	}
+	switch n.Kind() {
+	case "identifier":
+		return r.srcOf(n)
+	case "attribute":
+		obj, attr := n.ChildByFieldName("object"), n.ChildByFieldName("attribute")
+		if obj == nil || attr == nil {
+			return ""
+		}
+		if v := r.dotted(obj); v != "" {
+			return v + "." + r.srcOf(attr)
+		}
+	}
+	return ""
+}
+
+// apiOf returns the alias and the attribute when n is ALIAS.attr for a
 // pipelines module alias (or pyspark.pipelines.attr spelled out).
-func (r *reader) apiOf(e ast.Expr) (alias, attr string, ok bool) {
-	// The parser gives a decorator's dotted name as one ast.Name (dp.table).
-	full := dotted(e)
+func (r *reader) apiOf(n *sitter.Node) (alias, attr string, ok bool) {
+	full := r.dotted(n)
 	i := strings.LastIndexByte(full, '.')
 	if i < 0 {
 		return "", "", false
@@ -191,19 +384,6 @@ func (r *reader) apiOf(e ast.Expr) (alias, attr string, ok bool) {
 	return "", "", false
 }
 
-// dotted returns a.b.c for a chain of names, or "".
-func dotted(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.Name:
-		return string(x.Id)
-	case *ast.Attribute:
-		if v := dotted(x.Value); v != "" {
-			return v + "." + string(x.Attr)
-		}
-	}
-	return ""
-}
-
 // decoratorKinds maps a decorator to the kind it defines; "" marks a flow.
 var decoratorKinds = map[string]ir.Kind{
 	"materialized_view": ir.MaterializedView,
@@ -213,334 +393,404 @@ var decoratorKinds = map[string]ir.Kind{
 	"append_flow":       "",
 }
 
+// expectActions maps the expectation decorators to their action; the
+// _all forms take a dict of name: constraint.
+var expectActions = map[string]string{
+	"expect": "warn", "expect_or_drop": "drop", "expect_or_fail": "fail",
+	"expect_all": "warn", "expect_all_or_drop": "drop", "expect_all_or_fail": "fail",
+}
+
+// call splits a call node into its callee, positional arguments and
+// keyword arguments; ok is false when n is not a call.
+func (r *reader) call(n *sitter.Node) (fn *sitter.Node, args []*sitter.Node, kw map[string]*sitter.Node, kwName map[string]*sitter.Node, ok bool) {
+	n = unparen(n)
+	if n == nil || n.Kind() != "call" {
+		return nil, nil, nil, nil, false
+	}
+	fn = n.ChildByFieldName("function")
+	kw, kwName = map[string]*sitter.Node{}, map[string]*sitter.Node{}
+	al := n.ChildByFieldName("arguments")
+	if al == nil || al.Kind() != "argument_list" {
+		return fn, nil, kw, kwName, fn != nil
+	}
+	for _, a := range children(al) {
+		if a.Kind() == "keyword_argument" {
+			name, val := a.ChildByFieldName("name"), a.ChildByFieldName("value")
+			if name != nil && val != nil {
+				kw[r.srcOf(name)] = val
+				kwName[r.srcOf(name)] = name
+			}
+			continue
+		}
+		args = append(args, a)
+	}
+	return fn, args, kw, kwName, fn != nil
+}
+
+// arg returns the keyword argument name, else the i-th positional one.
+func arg(args []*sitter.Node, kw map[string]*sitter.Node, i int, name string) *sitter.Node {
+	if v := kw[name]; v != nil {
+		return v
+	}
+	if i >= 0 && i < len(args) {
+		return args[i]
+	}
+	return nil
+}
+
 // statement reads one top-level statement; next is where the following
 // one starts (the end of this one's span is found before it).
-func (r *reader) statement(st ast.Stmt, next int) {
-	switch s := st.(type) {
-	case *ast.FunctionDef:
-		r.function(s, next)
-	case *ast.ExprStmt:
-		call, ok := s.Value.(*ast.Call)
-		if !ok {
-			return
+func (r *reader) statement(st *sitter.Node, next int) {
+	switch st.Kind() {
+	case "decorated_definition":
+		fn := st.ChildByFieldName("definition")
+		if fn != nil && fn.Kind() == "function_definition" {
+			r.function(st, fn)
 		}
-		alias, attr, ok := r.apiOf(call.Func)
-		if !ok || attr != "create_streaming_table" {
-			return
+	case "expression_statement":
+		for _, e := range children(st) {
+			r.topCall(e, st)
 		}
-		d := Definition{Kind: ir.StreamingTable, API: alias, Loc: Span{r.lineStart(s), r.trimEnd(r.lineStart(s), next)}}
-		var nameArg ast.Expr
-		if len(call.Args) > 0 {
-			nameArg = call.Args[0]
-		}
-		for _, k := range call.Keywords {
-			switch string(k.Arg) {
-			case "name":
-				nameArg = k.Value
-			case "comment":
-				d.Comment, _ = r.literal(k.Value)
-			}
-		}
-		if nameArg == nil {
-			return
-		}
-		name, ok := r.literal(nameArg)
-		if !ok {
-			return // a computed name: nothing Thund can name
-		}
-		d.Name, d.NameLoc = name, r.stringSpan(nameArg)
-		r.defs = append(r.defs, d)
 	}
 }
 
-// function reads a decorated dataset or flow function.
-func (r *reader) function(fn *ast.FunctionDef, next int) {
-	for _, dec := range fn.DecoratorList {
-		call, _ := dec.(*ast.Call)
-		fexpr := dec
-		if call != nil {
-			fexpr = call.Func
+// topCall reads a module-level API call: create_streaming_table,
+// create_sink, create_auto_cdc_flow, apply_changes.
+func (r *reader) topCall(e, st *sitter.Node) {
+	fn, args, kw, _, ok := r.call(e)
+	if !ok {
+		return
+	}
+	alias, attr, ok := r.apiOf(fn)
+	if !ok {
+		return
+	}
+	d := Definition{API: alias, Loc: span(st)}
+	nameArg := arg(args, kw, 0, "name")
+	switch attr {
+	case "create_streaming_table", "create_target_table":
+		d.Kind = ir.StreamingTable
+	case "create_sink":
+		d.Kind = ir.Sink
+		if v, ok := r.literal(arg(args, kw, 1, "format")); ok {
+			d.Format = v.Value
 		}
-		alias, attr, ok := r.apiOf(fexpr)
+	case "create_auto_cdc_flow", "apply_changes", "create_auto_cdc_from_snapshot_flow", "apply_changes_from_snapshot":
+		r.cdcFlow(&d, attr, args, kw)
+		return
+	default:
+		return
+	}
+	if v, ok := r.literal(kw["comment"]); ok {
+		d.Comment = v.Value
+	}
+	if !r.named(&d, nameArg, attr) {
+		return
+	}
+	r.defs = append(r.defs, d)
+}
+
+// named sets d's name from the literal n; a computed name is an Unknown.
+func (r *reader) named(d *Definition, n *sitter.Node, call string) bool {
+	if n == nil {
+		return false
+	}
+	v, ok := r.literal(n)
+	if !ok {
+		r.unknown = append(r.unknown, Unknown{What: UnknownName, Call: call, Loc: span(n)})
+		return false
+	}
+	d.Name, d.NameLoc = v.Value, inner(&v)
+	return true
+}
+
+// cdcFlow reads create_auto_cdc_flow(target=, source=, keys=,
+// sequence_by=, stored_as_scd_type=, ...) and its Databricks spelling
+// apply_changes: a flow from the source's change feed into the target.
+func (r *reader) cdcFlow(d *Definition, attr string, args []*sitter.Node, kw map[string]*sitter.Node) {
+	target := arg(args, kw, 0, "target")
+	if target == nil {
+		return
+	}
+	tv, ok := r.literal(target)
+	if !ok {
+		r.unknown = append(r.unknown, Unknown{What: UnknownName, Call: attr + " target=", Loc: span(target)})
+		return
+	}
+	d.Target, d.TargetLoc = tv.Value, inner(&tv)
+	d.Name, d.NameLoc = tv.Value, d.TargetLoc
+	if v, ok := r.literal(kw["name"]); ok {
+		d.Name, d.NameLoc = v.Value, inner(&v)
+	}
+	c := &CDC{SCD: 1}
+	d.CDC = c
+	snapshot := strings.Contains(attr, "snapshot")
+	if src := arg(args, kw, 1, "source"); src != nil {
+		if v, ok := r.literal(src); ok && !snapshot {
+			d.Reads = append(d.Reads, Read{Name: v.Value, Streaming: true, Loc: v.Loc, Inner: inner(&v), Call: attr + " source="})
+		} else if !ok {
+			d.Unknown = append(d.Unknown, Unknown{What: UnknownTable, Call: attr + " source=", Loc: span(src)})
+		}
+	}
+	c.Keys = r.names(arg(args, kw, 2, "keys"))
+	if v, ok := r.column(arg(args, kw, 3, "sequence_by")); ok {
+		c.SequenceBy = v
+	}
+	if n := kw["stored_as_scd_type"]; n != nil {
+		switch strings.Trim(r.srcOf(n), `'"`) {
+		case "2":
+			c.SCD = 2
+		}
+	}
+	if n := kw["apply_as_deletes"]; n != nil {
+		if v, ok := r.sqlExpr(n); ok {
+			c.Deletes = v
+		} else {
+			c.Unapplied = append(c.Unapplied, Arg{"apply_as_deletes", span(n)})
+		}
+	}
+	if n := kw["column_list"]; n != nil {
+		c.Columns = r.names(n)
+	}
+	if n := kw["except_column_list"]; n != nil {
+		c.Columns, c.ColumnsExcept = r.names(n), true
+	}
+	for _, k := range []string{"ignore_null_updates", "apply_as_truncates", "track_history_column_list", "track_history_except_column_list"} {
+		if n := kw[k]; n != nil {
+			c.Unapplied = append(c.Unapplied, Arg{k, span(n)})
+		}
+	}
+	if snapshot {
+		d.Opaque = "a snapshot CDC flow reads a snapshot function, which Thund does not run"
+		d.CDC = nil
+	} else if len(d.Reads) == 1 && c.SequenceBy != "" && len(c.Keys) > 0 {
+		d.Query = &Query{SQL: "SELECT * FROM STREAM(" + quoteTable(d.Reads[0].Name) + ")", Loc: d.Loc}
+	}
+	r.defs = append(r.defs, *d)
+}
+
+// names reads a list of column names: ["a", "b"] or [col("a")].
+func (r *reader) names(n *sitter.Node) []string {
+	n = unparen(n)
+	if n == nil || (n.Kind() != "list" && n.Kind() != "tuple") {
+		if v, ok := r.column(n); ok {
+			return []string{v}
+		}
+		return nil
+	}
+	var out []string
+	for _, c := range children(n) {
+		if v, ok := r.column(c); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// column reads a column name: "a", col("a"), F.col("a").
+func (r *reader) column(n *sitter.Node) (string, bool) {
+	if v, ok := r.literal(n); ok {
+		return v.Value, true
+	}
+	if fn, args, _, _, ok := r.call(n); ok && len(args) == 1 {
+		if name := r.dotted(fn); name == "col" || strings.HasSuffix(name, ".col") || name == "column" || strings.HasSuffix(name, ".column") {
+			if v, ok := r.literal(args[0]); ok {
+				return v.Value, true
+			}
+		}
+	}
+	return "", false
+}
+
+// sqlExpr reads a SQL expression: "a = 1" or expr("a = 1").
+func (r *reader) sqlExpr(n *sitter.Node) (string, bool) {
+	if v, ok := r.literal(n); ok {
+		return v.Value, true
+	}
+	if fn, args, _, _, ok := r.call(n); ok && len(args) == 1 {
+		if name := r.dotted(fn); name == "expr" || strings.HasSuffix(name, ".expr") {
+			if v, ok := r.literal(args[0]); ok {
+				return v.Value, true
+			}
+		}
+	}
+	return "", false
+}
+
+// function reads a decorated dataset or flow function.
+func (r *reader) function(st, fn *sitter.Node) {
+	var def *Definition
+	var exps []Expectation
+	for _, dec := range children(st) {
+		if dec.Kind() != "decorator" {
+			continue
+		}
+		exprs := children(dec)
+		if len(exprs) == 0 {
+			continue
+		}
+		e := exprs[0]
+		callee, args, kw, _, isCall := r.call(e)
+		if !isCall {
+			callee = e
+		}
+		alias, attr, ok := r.apiOf(callee)
 		if !ok {
 			continue
 		}
+		if action, ok := expectActions[attr]; ok {
+			exps = append(exps, r.expectations(dec, attr, action, args, kw)...)
+			continue
+		}
 		kind, known := decoratorKinds[attr]
-		if !known {
-			continue // @dp.expect... and the like: not a definition
+		if !known || def != nil {
+			continue
 		}
 		if kind == ir.View && r.aliases[alias] != modDLT {
 			continue // SDP has temporary_view, not view
 		}
-		start := r.lineStart(fn.DecoratorList[0])
-		d := Definition{Name: string(fn.Name), Kind: kind, API: alias,
-			Loc: Span{start, r.trimEnd(start, next)}, NameLoc: r.defName(fn)}
-		if call != nil {
-			for _, k := range call.Keywords {
-				switch string(k.Arg) {
-				case "name":
-					if v, ok := r.literal(k.Value); ok {
-						d.Name, d.NameLoc = v, r.stringSpan(k.Value)
-					}
-				case "comment":
-					d.Comment, _ = r.literal(k.Value)
-				case "target":
-					if v, ok := r.literal(k.Value); ok {
-						d.Target, d.TargetLoc = v, r.stringSpan(k.Value)
-					}
+		nameNode := fn.ChildByFieldName("name")
+		d := Definition{Name: r.srcOf(nameNode), Kind: kind, API: alias, Loc: span(st), NameLoc: span(nameNode)}
+		if isCall {
+			if n := kw["name"]; n != nil {
+				if !r.named(&d, n, "name=") {
+					continue
+				}
+			}
+			if v, ok := r.literal(kw["comment"]); ok {
+				d.Comment = v.Value
+			}
+			if n := kw["target"]; n != nil {
+				if v, ok := r.literal(n); ok {
+					d.Target, d.TargetLoc = v.Value, inner(&v)
+				} else {
+					r.unknown = append(r.unknown, Unknown{What: UnknownName, Call: "target=", Loc: span(n)})
 				}
 			}
 		}
 		if kind == "" && d.Target == "" {
 			continue // an append flow without a literal target
 		}
-		r.body(&d, fn.Body)
-		r.defs = append(r.defs, d)
+		def = &d
+	}
+	if def == nil {
 		return
 	}
+	def.Expectations = exps
+	if body := fn.ChildByFieldName("body"); body != nil {
+		r.body(def, body)
+		def.Query, def.Opaque = r.query(def, body)
+	}
+	r.defs = append(r.defs, *def)
 }
 
-// body collects the reads in a function body, in source order.
-func (r *reader) body(d *Definition, body []ast.Stmt) {
-	for _, st := range body {
-		ast.Walk(st, func(n ast.Ast) bool {
-			call, ok := n.(*ast.Call)
-			if !ok {
-				return true
+// expectations reads @expect("name", "cond") and @expect_all({...}).
+func (r *reader) expectations(dec *sitter.Node, attr, action string, args []*sitter.Node, kw map[string]*sitter.Node) []Expectation {
+	if strings.HasPrefix(attr, "expect_all") {
+		d := unparen(arg(args, kw, 0, "expectations"))
+		if d == nil || d.Kind() != "dictionary" {
+			return nil
+		}
+		var out []Expectation
+		for _, p := range children(d) {
+			if p.Kind() != "pair" {
+				continue
 			}
-			method, streaming, ok := r.readCall(call.Func)
-			if !ok {
-				return true
+			k, okK := r.literal(p.ChildByFieldName("key"))
+			v, okV := r.literal(p.ChildByFieldName("value"))
+			if okK && okV {
+				out = append(out, Expectation{Name: k.Value, Action: action, Loc: span(dec), Cond: v})
 			}
-			var arg ast.Expr
-			if len(call.Args) > 0 {
-				arg = call.Args[0]
-			}
-			for _, k := range call.Keywords {
-				if string(k.Arg) == "name" || string(k.Arg) == "tableName" {
-					arg = k.Value
-				}
-			}
-			if arg == nil {
-				return true
-			}
-			if name, ok := r.literal(arg); ok {
-				d.Reads = append(d.Reads, Read{Name: name, Streaming: streaming, Loc: r.stringSpan(arg), Call: method})
-			} else {
-				s := r.offset(arg)
-				d.Unknown = append(d.Unknown, Unknown{Call: method, Loc: Span{s, s + 1}})
-			}
-			return true
-		})
+		}
+		return out
 	}
+	k, okK := r.literal(arg(args, kw, 0, "description"))
+	v, okV := r.literal(arg(args, kw, 1, "constraint"))
+	if !okK || !okV {
+		return nil
+	}
+	return []Expectation{{Name: k.Value, Action: action, Loc: span(dec), Cond: v}}
+}
+
+// body collects the reads in a function body, in source order, and the
+// spark.sql calls whose text is computed.
+func (r *reader) body(d *Definition, body *sitter.Node) {
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if n.Kind() == "call" {
+			r.callRead(d, n)
+		}
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(body)
 	sort.SliceStable(d.Reads, func(i, j int) bool { return d.Reads[i].Loc.Start < d.Reads[j].Loc.Start })
+}
+
+// callRead records the read (or the spark.sql tables) of one call.
+func (r *reader) callRead(d *Definition, n *sitter.Node) {
+	fn, args, kw, _, _ := r.call(n)
+	if r.dotted(fn) == "spark.sql" {
+		a := arg(args, kw, 0, "sqlQuery")
+		if a == nil {
+			return
+		}
+		if _, computed, ok := r.literalNode(a); !ok {
+			what := "the query text is not a string literal"
+			if computed {
+				what = "an f-string with placeholders"
+			}
+			_ = what
+			d.Unknown = append(d.Unknown, Unknown{What: UnknownSQL, Call: "spark.sql", Loc: span(a)})
+		}
+		return
+	}
+	method, streaming, ok := r.readCall(fn)
+	if !ok {
+		return
+	}
+	a := arg(args, kw, 0, "name")
+	if a == nil {
+		a = kw["tableName"]
+	}
+	if a == nil {
+		return
+	}
+	if v, ok := r.literal(a); ok {
+		d.Reads = append(d.Reads, Read{Name: v.Value, Streaming: streaming, Loc: v.Loc, Inner: inner(&v), Call: method})
+	} else {
+		d.Unknown = append(d.Unknown, Unknown{What: UnknownTable, Call: method, Loc: span(a)})
+	}
 }
 
 // readCall recognises a table read: spark.read.table, spark.readStream.table,
 // spark.table, and read / read_stream of a pipelines module alias.
-func (r *reader) readCall(f ast.Expr) (method string, streaming, ok bool) {
+func (r *reader) readCall(f *sitter.Node) (method string, streaming, ok bool) {
 	if alias, attr, isAPI := r.apiOf(f); isAPI && (attr == "read" || attr == "read_stream") {
 		return alias + "." + attr, attr == "read_stream", true
 	}
-	switch dotted(f) {
-	case "spark.read.table":
-		return "spark.read.table", false, true
+	switch m := r.dotted(f); m {
+	case "spark.read.table", "spark.table":
+		return m, false, true
 	case "spark.readStream.table":
-		return "spark.readStream.table", true, true
-	case "spark.table":
-		return "spark.table", false, true
+		return m, true, true
 	}
 	return "", false, false
 }
 
-// literal returns the value of a plain string literal (implicit
-// concatenation included).
-func (r *reader) literal(e ast.Expr) (string, bool) {
-	s, ok := e.(*ast.Str)
-	if !ok {
-		return "", false
-	}
-	return string(s.S), true
+// literal returns a plain string literal (implicit concatenation
+// included; an f-string without placeholders counts).
+func (r *reader) literal(n *sitter.Node) (Literal, bool) {
+	v, _, ok := r.literalNode(n)
+	return v, ok
 }
 
-// lineStarts returns the byte offset of each line's start.
-func lineStarts(text string) []int {
-	out := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			out = append(out, i+1)
-		}
+// inner is the literal's value range when written as it is, else the
+// whole literal.
+func inner(l *Literal) Span {
+	if l.Contiguous() {
+		return Span{l.Offsets[0], l.Offsets[len(l.Offsets)-1]}
 	}
-	return out
-}
-
-// offset turns a node's 1-based line and byte column into a file offset.
-func (r *reader) offset(n ast.Ast) int {
-	line, col := nodePos(n)
-	return posOffset(r.lines, len(r.text), line, col)
-}
-
-// nodePos is n's 1-based line and byte column. The parser leaves a
-// decorator call's own position unset: its callee's stands in.
-func nodePos(n ast.Ast) (line, col int) {
-	if c, ok := n.(*ast.Call); ok && c.GetLineno() == 0 && c.Func != nil {
-		return nodePos(c.Func)
-	}
-	return n.GetLineno(), n.GetColOffset()
-}
-
-func posOffset(lines []int, size, line, col int) int {
-	if line < 1 {
-		return 0
-	}
-	if line > len(lines) {
-		return size
-	}
-	o := lines[line-1] + col
-	if o > size {
-		o = size
-	}
-	return o
-}
-
-// lineStart is the first non-blank byte of n's line (a decorator's '@').
-func (r *reader) lineStart(n ast.Ast) int {
-	line, _ := nodePos(n)
-	if line < 1 || line > len(r.lines) {
-		return r.offset(n)
-	}
-	o := r.lines[line-1]
-	for o < len(r.text) && (r.text[o] == ' ' || r.text[o] == '\t') {
-		o++
-	}
-	return o
-}
-
-// stmtStart is where a top-level statement starts: its first decorator's
-// line for a decorated function or class.
-func (r *reader) stmtStart(st ast.Stmt) int {
-	switch s := st.(type) {
-	case *ast.FunctionDef:
-		if len(s.DecoratorList) > 0 {
-			return r.lineStart(s.DecoratorList[0])
-		}
-	case *ast.ClassDef:
-		if len(s.DecoratorList) > 0 {
-			return r.lineStart(s.DecoratorList[0])
-		}
-	}
-	return r.lineStart(st)
-}
-
-// trimEnd backs off from next over blank space and comment-only lines
-// that precede it, so a span ends at its last statement's text.
-func (r *reader) trimEnd(start, next int) int {
-	end := next
-	for {
-		for end > 0 && strings.ContainsRune(" \t\r\n", rune(r.text[end-1])) {
-			end--
-		}
-		ls := strings.LastIndexByte(r.text[:end], '\n') + 1
-		if strings.HasPrefix(strings.TrimLeft(r.text[ls:end], " \t"), "#") && ls > 0 {
-			end = ls
-			continue
-		}
-		if end < start {
-			return start
-		}
-		return end
-	}
-}
-
-// defName is the function's name after `def`.
-func (r *reader) defName(fn *ast.FunctionDef) Span {
-	o := r.offset(fn)
-	if strings.HasPrefix(r.text[o:], "def") {
-		o += 3
-	}
-	for o < len(r.text) && (r.text[o] == ' ' || r.text[o] == '\t') {
-		o++
-	}
-	return Span{o, o + len(fn.Name)}
-}
-
-// stringSpan is the range of the string literal starting at e, quotes and
-// prefix included; adjacent literals (implicit concatenation) all count.
-func (r *reader) stringSpan(e ast.Expr) Span {
-	start := r.offset(e)
-	end := literalEnd(r.text, start)
-	for {
-		o := end
-		for o < len(r.text) && strings.ContainsRune(" \t\\\r\n", rune(r.text[o])) {
-			o++
-		}
-		if e2 := literalEnd(r.text, o); e2 > o && o < len(r.text) && isQuoteStart(r.text[o:]) {
-			end = e2
-			continue
-		}
-		return Span{start, end}
-	}
-}
-
-// isQuoteStart reports whether s starts with an optional string prefix and
-// a quote.
-func isQuoteStart(s string) bool {
-	i := 0
-	for i < len(s) && i < 2 && strings.ContainsRune("rRbBuU", rune(s[i])) {
-		i++
-	}
-	return i < len(s) && (s[i] == '\'' || s[i] == '"')
-}
-
-// literalEnd returns the offset just past the string literal at start (a
-// prefix, then '...', "...", ”'...”' or """..."""), honouring
-// backslash escapes; start itself when no literal starts there.
-func literalEnd(text string, start int) int {
-	if !isQuoteStart(text[start:]) {
-		return start
-	}
-	i := start
-	for text[i] != '\'' && text[i] != '"' {
-		i++
-	}
-	q := text[i : i+1]
-	if strings.HasPrefix(text[i:], q+q+q) {
-		q = q + q + q
-	}
-	i += len(q)
-	for i < len(text) {
-		if text[i] == '\\' {
-			i += 2
-			continue
-		}
-		if strings.HasPrefix(text[i:], q) {
-			return i + len(q)
-		}
-		if len(q) == 1 && text[i] == '\n' {
-			return i
-		}
-		i++
-	}
-	return len(text)
-}
-
-// syntaxError turns the parser's exception into a *SyntaxError.
-func syntaxError(err error, lines []int, text string) *SyntaxError {
-	se := &SyntaxError{Line: 1, Column: 1, Message: err.Error()}
-	if ex, ok := err.(*py.Exception); ok {
-		if l, ok := ex.Dict["lineno"].(py.Int); ok {
-			se.Line = int(l)
-		}
-		if c, ok := ex.Dict["offset"].(py.Int); ok {
-			se.Column = int(c) + 1
-		}
-		if len(ex.Args.(py.Tuple)) > 0 {
-			se.Message = fmt.Sprint(ex.Args.(py.Tuple)[0])
-		}
-	}
-	if se.Line < 1 {
-		se.Line = 1
-	}
-	se.Offset = posOffset(lines, len(text), se.Line, se.Column-1)
-	return se
+	return l.Loc
 }

@@ -1,7 +1,6 @@
 package pylib
 
 import (
-	"errors"
 	"os"
 	"testing"
 
@@ -77,14 +76,14 @@ func TestMixedFile(t *testing.T) {
 		}
 	}
 	silver := f.Definitions[2]
-	if got := text[silver.NameLoc.Start:silver.NameLoc.End]; got != `"silver_users"` {
+	if got := text[silver.NameLoc.Start:silver.NameLoc.End]; got != `silver_users` {
 		t.Errorf("name= literal covers %q", got)
 	}
-	if got := text[silver.Unknown[0].Loc.Start:silver.Unknown[0].Loc.End]; got != "T" || silver.Unknown[0].Call != "spark.table" {
+	if got := text[silver.Unknown[0].Loc.Start:silver.Unknown[0].Loc.End]; got != "TABLE" || silver.Unknown[0].Call != "spark.table" {
 		t.Errorf("unknown read at %q via %s", got, silver.Unknown[0].Call)
 	}
 	flow := f.Definitions[1]
-	if got := text[flow.TargetLoc.Start:flow.TargetLoc.End]; got != `"bronze_events"` {
+	if got := text[flow.TargetLoc.Start:flow.TargetLoc.End]; got != `bronze_events` {
 		t.Errorf("target covers %q", got)
 	}
 	if got := text[f.Definitions[0].Loc.Start:f.Definitions[0].Loc.End]; got != `dp.create_streaming_table("bronze_events", comment="raw events")` {
@@ -106,29 +105,16 @@ func TestNotPipelineFile(t *testing.T) {
 }
 
 func TestSyntaxError(t *testing.T) {
-	text := "from pyspark import pipelines as dp\n\n@dp.table\ndef x(:\n    pass\n"
-	_, err := Parse("bad.py", text)
-	var se *SyntaxError
-	if !errors.As(err, &se) {
-		t.Fatalf("want *SyntaxError, got %v", err)
+	text := "from pyspark import pipelines as dp\n\n@dp.table\ndef x(:\n    pass\n\n@dp.table\ndef y():\n    return spark.range(3)\n"
+	f, err := Parse("bad.py", text)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if se.Line != 4 || se.Offset < 0 || se.Offset > len(text) {
-		t.Errorf("syntax error at %+v", se)
+	if len(f.Errors) == 0 || f.Errors[0].Line != 4 || f.Errors[0].Offset < 0 || f.Errors[0].Offset > len(text) {
+		t.Fatalf("syntax errors %+v", f.Errors)
 	}
-}
-
-func TestLiteralEnd(t *testing.T) {
-	cases := map[string]string{
-		`"a\"b" + x`:    `"a\"b"`,
-		`'''x'y''' z`:   `'''x'y'''`,
-		`r"c:\d" q`:     `r"c:\d"`,
-		`"unterminated`: `"unterminated`,
-		`x`:             ``,
-	}
-	for in, want := range cases {
-		if got := in[:literalEnd(in, 0)]; got != want {
-			t.Errorf("literalEnd(%q) = %q, want %q", in, got, want)
-		}
+	if len(f.Definitions) != 1 || f.Definitions[0].Name != "y" {
+		t.Errorf("the definition after the error is still read, got %+v", f.Definitions)
 	}
 }
 
@@ -145,6 +131,11 @@ func FuzzParse(f *testing.F) {
 		file, err := Parse("f.py", text)
 		if err != nil {
 			return
+		}
+		for _, u := range file.Unknown {
+			if u.Loc.Start < 0 || u.Loc.End > len(text) || u.Loc.Start > u.Loc.End {
+				t.Fatalf("unknown %+v out of %d bytes", u, len(text))
+			}
 		}
 		for _, d := range file.Definitions {
 			for _, s := range append([]Span{d.Loc, d.NameLoc}, spans(d)...) {

@@ -1,0 +1,203 @@
+package pylib
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+const header = "from pyspark import pipelines as dp\nimport dlt\n\n"
+
+func parseOne(t *testing.T, body string) (string, Definition) {
+	t.Helper()
+	text := header + body
+	f, err := Parse("q.py", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Errors) > 0 {
+		t.Fatalf("syntax errors: %+v", f.Errors)
+	}
+	if len(f.Definitions) != 1 {
+		t.Fatalf("got %d definitions: %+v", len(f.Definitions), f.Definitions)
+	}
+	return text, f.Definitions[0]
+}
+
+// TestQueries: the bodies whose meaning is stated in Spark SQL, and the
+// reason given for one that is not.
+func TestQueries(t *testing.T) {
+	cases := []struct{ body, sql, opaque string }{
+		{"return spark.range(10)", "SELECT id FROM range(0, 10, 1)", ""},
+		{"return spark.range(2, 20, 3)", "SELECT id FROM range(2, 20, 3)", ""},
+		{"return spark.range(start=-5, end=5)", "SELECT id FROM range(-5, 5, 1)", ""},
+		{"return spark.range(1_000)", "SELECT id FROM range(0, 1000, 1)", ""},
+		{`return spark.read.table("raw.orders")`, "SELECT * FROM `raw`.`orders`", ""},
+		{`return dlt.read_stream("ev")`, "SELECT * FROM STREAM(`ev`)", ""},
+		{`return spark.table("o").select("id", col("amount")).where("amount > 0").limit(5)`,
+			"SELECT * FROM (SELECT * FROM (SELECT `id`, `amount` FROM `o`) WHERE amount > 0) LIMIT 5", ""},
+		{`return dp.read("o").selectExpr("id", "amount * 2 AS twice").distinct()`,
+			"SELECT DISTINCT * FROM (SELECT id, amount * 2 AS twice FROM `o`)", ""},
+		{`"""Doc."""` + "\n    return spark.sql(\"SELECT 1 AS one\")", "SELECT 1 AS one", ""},
+		{`return spark.table("o").withColumn("x", F.lit(1))`, "", "it calls .withColumn, which Thund does not map to SQL"},
+		{"df = spark.range(3)\n    return df", "", "its body does more than return one expression (line 6)"},
+		{`return spark.table("o").filter(col("a") > 1)`, "", `.filter(col("a") > 1) is a Column expression`},
+		{`return spark.sql(f"SELECT * FROM {t}")`, "", "f-string with placeholders"},
+	}
+	for _, c := range cases {
+		_, d := parseOne(t, "@dp.materialized_view\ndef ds():\n    "+c.body+"\n")
+		if c.sql != "" {
+			if d.Query == nil || d.Query.SQL != c.sql {
+				t.Errorf("%s:\n got %+v (opaque %q)\nwant %s", c.body, d.Query, d.Opaque, c.sql)
+			}
+			continue
+		}
+		if d.Query != nil || !strings.Contains(d.Opaque, c.opaque) {
+			t.Errorf("%s: want opaque %q, got %+v %q", c.body, c.opaque, d.Query, d.Opaque)
+		}
+	}
+}
+
+// TestSQLLiteral: the bytes of a spark.sql literal map back to the file
+// through escapes and implicit concatenation.
+func TestSQLLiteral(t *testing.T) {
+	text, d := parseOne(t, "@dp.table\ndef t():\n    return spark.sql(\"SELECT a \"\n        'FROM src WHERE b = \\'x\\'')\n")
+	q := d.Query
+	if q == nil || q.Lit == nil {
+		t.Fatalf("no literal query: %+v %q", q, d.Opaque)
+	}
+	if q.SQL != "SELECT a FROM src WHERE b = 'x'" {
+		t.Fatalf("SQL = %q", q.SQL)
+	}
+	i := strings.Index(q.SQL, "src")
+	if o := q.Lit.FileOffset(i); text[o:o+3] != "src" {
+		t.Errorf("src maps to %q", text[o:o+3])
+	}
+	j := strings.Index(q.SQL, "'x'")
+	if o := q.Lit.FileOffset(j + 1); text[o] != 'x' {
+		t.Errorf("x maps to %q", text[o])
+	}
+	if q.Lit.Contiguous() {
+		t.Error("two pieces with escapes are not contiguous")
+	}
+	if _, ok := Overlay(text, q.Lit); ok {
+		t.Error("an escaped quote inside an SQL string cannot be blanked")
+	}
+	// Two pieces without escapes overlay exactly.
+	text, d = parseOne(t, "@dp.table\ndef t():\n    return spark.sql(\"SELECT a \"\n        \"FROM src\")\n")
+	over, ok := Overlay(text, d.Query.Lit)
+	if !ok || len(over) != len(text) {
+		t.Fatalf("overlay %v", ok)
+	}
+	lit := d.Query.Lit
+	if got := strings.Join(strings.Fields(over[lit.Loc.Start:lit.Loc.End]), " "); got != "SELECT a FROM src" {
+		t.Errorf("overlay reads %q", got)
+	}
+	// Splitting a word is refused.
+	text, d = parseOne(t, "@dp.table\ndef t():\n    return spark.sql(\"SEL\" \"ECT 1\")\n")
+	if _, ok := Overlay(text, d.Query.Lit); ok || d.Query.SQL != "SELECT 1" {
+		t.Errorf("a split word: ok=%v SQL=%q", ok, d.Query.SQL)
+	}
+}
+
+func TestExpectationsAndFString(t *testing.T) {
+	text, d := parseOne(t, "@dlt.table(name=f\"silver\", comment=\"c\")\n@dlt.expect(\"id\", \"id IS NOT NULL\")\n@dlt.expect_all_or_drop({\"pos\": \"amount > 0\", 'cur': 'cur IN (\\'EUR\\')'})\ndef s() -> DataFrame:\n    x: int = 1\n    return dlt.read(\"bronze\")\n")
+	if d.Name != "silver" || text[d.NameLoc.Start:d.NameLoc.End] != "silver" {
+		t.Errorf("name %q at %q", d.Name, text[d.NameLoc.Start:d.NameLoc.End])
+	}
+	if len(d.Expectations) != 3 {
+		t.Fatalf("expectations %+v", d.Expectations)
+	}
+	e := d.Expectations[0]
+	if e.Name != "id" || e.Action != "warn" || e.Cond.Value != "id IS NOT NULL" || !e.Cond.Contiguous() {
+		t.Errorf("expect = %+v", e)
+	}
+	if e := d.Expectations[2]; e.Name != "cur" || e.Action != "drop" || e.Cond.Value != "cur IN ('EUR')" {
+		t.Errorf("expect_all_or_drop = %+v", e)
+	}
+	if len(d.Reads) != 1 || d.Reads[0].Name != "bronze" {
+		t.Errorf("reads %+v", d.Reads)
+	}
+	if d.Query != nil {
+		t.Errorf("a body with an annotated assignment is opaque, got %+v", d.Query)
+	}
+}
+
+func TestFlowsAndSinks(t *testing.T) {
+	text := header + `dp.create_streaming_table("customers")
+dp.create_auto_cdc_flow(
+    target="customers",
+    source="customers_cdc",
+    keys=["id"],
+    sequence_by=col("ts"),
+    stored_as_scd_type=2,
+    apply_as_deletes=expr("op = 'D'"),
+    except_column_list=["op"],
+)
+dlt.apply_changes(target="c2", source=f"{src}", keys=["id"], sequence_by="ts")
+dp.create_sink("out", "kafka", {"topic": "t"})
+dp.create_streaming_table(name=NAME)
+
+@dp.append_flow(target="out", name="to_kafka")
+def to_kafka():
+    return spark.readStream.table("customers")
+`
+	f, err := Parse("f.py", text)
+	if err != nil || len(f.Errors) > 0 {
+		t.Fatal(err, f.Errors)
+	}
+	if len(f.Definitions) != 5 {
+		t.Fatalf("definitions %+v", f.Definitions)
+	}
+	cdc := f.Definitions[1]
+	if cdc.Target != "customers" || cdc.CDC == nil || cdc.CDC.SCD != 2 || cdc.CDC.SequenceBy != "ts" || cdc.CDC.Deletes != "op = 'D'" ||
+		strings.Join(cdc.CDC.Keys, ",") != "id" || !cdc.CDC.ColumnsExcept || len(cdc.Reads) != 1 || !cdc.Reads[0].Streaming {
+		t.Errorf("cdc = %+v %+v", cdc, cdc.CDC)
+	}
+	if cdc.Query == nil || cdc.Query.SQL != "SELECT * FROM STREAM(`customers_cdc`)" {
+		t.Errorf("cdc query %+v", cdc.Query)
+	}
+	if c2 := f.Definitions[2]; c2.Target != "c2" || len(c2.Unknown) != 1 || c2.Unknown[0].What != UnknownTable {
+		t.Errorf("apply_changes with a computed source = %+v", c2)
+	}
+	if s := f.Definitions[3]; s.Kind != ir.Sink || s.Name != "out" || s.Format != "kafka" {
+		t.Errorf("sink = %+v", s)
+	}
+	if fl := f.Definitions[4]; fl.Name != "to_kafka" || fl.Target != "out" || fl.Query == nil {
+		t.Errorf("append flow = %+v", fl)
+	}
+	if len(f.Unknown) != 1 || f.Unknown[0].What != UnknownName || text[f.Unknown[0].Loc.Start:f.Unknown[0].Loc.End] != "NAME" {
+		t.Errorf("unknown = %+v", f.Unknown)
+	}
+}
+
+// TestModernSyntax: files using syntax newer than Python 3.4 are read.
+func TestModernSyntax(t *testing.T) {
+	text := header + `type Row = dict[str, int]
+
+async def fetch() -> None:
+    await x
+
+def pick(v):
+    match v:
+        case {"k": k}:
+            return k
+    if (n := len(v)) > 1_000:
+        return n
+
+@dp.materialized_view(name=f"gold")
+def gold(limit: int = 3, *, tag: str | None = None) -> DataFrame:
+    return spark.sql(f"""SELECT * FROM silver""")
+`
+	f, err := Parse("m.py", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Errors) > 0 {
+		t.Fatalf("errors %+v", f.Errors)
+	}
+	if len(f.Definitions) != 1 || f.Definitions[0].Query == nil || f.Definitions[0].Query.SQL != "SELECT * FROM silver" {
+		t.Fatalf("definitions %+v", f.Definitions)
+	}
+}

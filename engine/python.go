@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/ir"
+)
+
+// standInExts are the sample formats a Python dataset's stand-in may
+// have, in the order analysis's convention prefers them (by path).
+var standInExts = []string{".csv", ".json", ".ndjson", ".parquet"}
+
+// pythonStandIn returns the sample that stands in for the rows of dataset
+// d when a flow into it is a Python function Thund does not state in SQL
+// (analysis.DefinedInPython): samples/<name>.csv, .json, .ndjson or
+// .parquet in the pipeline folder, or "" when there is none.
+func (st *runState) pythonStandIn(d *ir.Dataset) string {
+	for _, ext := range standInExts {
+		rel := "samples/" + strings.ToLower(d.Name) + ext
+		if fi, err := os.Stat(filepath.Join(st.s.Root, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() {
+			return rel
+		}
+	}
+	return ""
+}
+
+// standInFlow returns the flow that fills d from its stand-in sample in
+// place of the Python flow f: the sample is read as a view (like a
+// source's), and the flow selects every row of it as a batch.
+func (st *runState) standInFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow) (*ir.Flow, error) {
+	sample := st.pythonStandIn(d)
+	if sample == "" {
+		return nil, &flowError{f.Name, fmt.Errorf("%s", analysis.PythonNotRun)}
+	}
+	src := &ir.Source{Name: "thund_standin_" + d.Name, Sample: sample}
+	if err := st.registerSource(ctx, src); err != nil {
+		return nil, &flowError{f.Name, err}
+	}
+	g := *f
+	g.SQL = ""
+	g.Normalized = "SELECT * FROM " + quoteIdent(relationName(src.Name))
+	g.Dialect = "duckdb"
+	g.Streaming, g.CDC, g.Watermark, g.Reads = false, nil, nil, nil
+	return &g, nil
+}
