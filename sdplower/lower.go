@@ -211,10 +211,12 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 	}
 	included := map[string]bool{}
 	for _, d := range p.Datasets {
-		// A dataset a Python library defines has no SQL Thund could send
-		// (analysis reads Python files, never runs them): left out, like
-		// one whose @backends exclude the target.
-		if !runsOn(d, backend) || isPython(d.Loc.File) {
+		// A dataset a Python library defines in a form analysis does not
+		// state in SQL has nothing Thund could send (it never runs
+		// Python): left out, like one whose @backends exclude the target.
+		// One whose body analysis states in SQL (spark.sql of a literal,
+		// spark.range, a table read) is sent as that SQL.
+		if !runsOn(d, backend) || pythonOnly(p, d) {
 			g.Skipped = append(g.Skipped, d.Name)
 			continue
 		}
@@ -226,7 +228,13 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 			continue
 		}
 		for _, r := range f.Reads {
-			if d := p.Resolve(r.Name); d != nil && !included[ir.NameKey(d.Name)] {
+			if d := p.Resolve(r.Name); d != nil && !included[ir.NameKey(d.Name)] && pythonOnly(p, d) {
+				errs = append(errs, ir.Diagnostic{
+					Loc: r.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
+					Message: fmt.Sprintf("%s reads %s, which %s defines in Python in a form Thund cannot send to %s (Thund never runs Python; it sends only the Python datasets it states in SQL: spark.sql of a literal, spark.range, table reads with simple steps), so this push cannot run %s: run the folder with spark-pipelines run, or write %s in SQL",
+						f.Target, d.Name, d.Loc.File, backend, f.Target, d.Name),
+				})
+			} else if d != nil && !included[ir.NameKey(d.Name)] {
 				errs = append(errs, ir.Diagnostic{
 					Loc: r.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend,
 					Message: fmt.Sprintf("%s reads %s, which is restricted to other backends (@backends), so %s cannot run %s: restrict %s the same way, or let %s run on %s",
@@ -512,6 +520,21 @@ func unfaithful(p *ir.Pipeline, backend ir.Backend, included map[string]bool, re
 		}
 	}
 	return out
+}
+
+// pythonOnly reports whether a Python library defines d with a flow that
+// has no SQL (analysis.DefinedInPython): nothing Thund can send.
+func pythonOnly(p *ir.Pipeline, d *ir.Dataset) bool {
+	if !isPython(d.Loc.File) {
+		return false
+	}
+	flows := p.FlowsInto(d.Name)
+	for _, f := range flows {
+		if f.SQL == "" {
+			return true
+		}
+	}
+	return len(flows) == 0 && d.Kind == ir.Sink
 }
 
 // isPython reports whether file is a Python library.
