@@ -538,7 +538,7 @@ func TestRegistersFileWatchers(t *testing.T) {
 	conn.Notify(context.Background(), "initialized", map[string]any{})
 	select {
 	case p := <-got:
-		if !strings.Contains(p, "workspace/didChangeWatchedFiles") || !strings.Contains(p, "**/*.sql") {
+		if !strings.Contains(p, "workspace/didChangeWatchedFiles") || !strings.Contains(p, "**/*.sql") || !strings.Contains(p, "**/*.py") {
 			t.Fatalf("registration: %s", p)
 		}
 	case <-timeout(t):

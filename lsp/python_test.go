@@ -1,0 +1,69 @@
+package lsp
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// TestPythonFiles: in the spark-pipelines init layout, hover and
+// definition work on the Python dataset's name and from the SQL read of
+// it, references of the Python dataset include the SQL read, a syntax
+// error in the .py file is published at its line, and the .py file has
+// document symbols.
+func TestPythonFiles(t *testing.T) {
+	root := copyTree(t, "../testdata/python_init")
+	c := startServer(t)
+	tr := filepath.Join(root, "transformations")
+	pyPath := filepath.Join(tr, "example_python_materialized_view.py")
+	pu, ptext := c.open(t, pyPath)
+	su, stext := c.open(t, filepath.Join(tr, "example_sql_materialized_view.sql"))
+
+	var h protocol.Hover
+	c.call(t, protocol.MethodTextDocumentHover, tdp(pu, posOf(t, ptext, "example_python_materialized_view", 0, 2)), &h)
+	if !strings.Contains(h.Contents.Value, "**example_python_materialized_view** · materialized view") || !strings.Contains(h.Contents.Value, "example_sql_materialized_view") {
+		t.Errorf("hover on the Python name:\n%s", h.Contents.Value)
+	}
+	var locs []protocol.Location
+	c.call(t, protocol.MethodTextDocumentDefinition, tdp(su, posOf(t, stext, "example_python_materialized_view", 0, 1)), &locs)
+	if len(locs) != 1 || locs[0].URI.Filename() != pyPath || locs[0].Range.Start != posOf(t, ptext, "example_python_materialized_view", 0, 0) {
+		t.Fatalf("definition from SQL: %+v", locs)
+	}
+	var refs []protocol.Location
+	c.call(t, protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{TextDocumentPositionParams: tdp(pu, posOf(t, ptext, "example_python_materialized_view", 0, 1)),
+		Context: protocol.ReferenceContext{IncludeDeclaration: true}}, &refs)
+	files := map[string]int{}
+	for _, r := range refs {
+		files[filepath.Base(r.URI.Filename())]++
+	}
+	if files["example_sql_materialized_view.sql"] != 1 || files["example_python_materialized_view.py"] != 1 {
+		t.Errorf("references: %v", files)
+	}
+	var syms []protocol.DocumentSymbol
+	c.call(t, protocol.MethodTextDocumentDocumentSymbol, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: pu}}, &syms)
+	if len(syms) == 0 || syms[0].Name != "example_python_materialized_view" {
+		t.Errorf("document symbols: %+v", syms)
+	}
+
+	// A syntax error: a warning at its line, in the .py file.
+	broken := strings.Replace(ptext, "return spark.range(10)", "return spark.range(10", 1)
+	c.change(t, pu, 2, broken)
+	for {
+		p := c.waitFor(t, pyPath)
+		if p.Version != 2 {
+			continue
+		}
+		found := false
+		for _, d := range p.Diagnostics {
+			if strings.Contains(d.Message, "Python syntax error") && d.Severity == protocol.DiagnosticSeverityWarning {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("diagnostics for the broken .py: %+v", p.Diagnostics)
+		}
+		break
+	}
+}
