@@ -78,3 +78,17 @@ func TestPythonStandIn(t *testing.T) {
 		t.Errorf("top = %+v", d)
 	}
 }
+
+// TestPythonMixedRuns: testdata/python_mixed (Python bronze from a stand-in
+// sample, a Python append flow, spark.sql in Python, SQL, and a Python read
+// of the SQL dataset) runs natively with the figures of its README.
+func TestPythonMixedRuns(t *testing.T) {
+	res := runPython(t, filepath.Join("..", "testdata", "python_mixed"))
+	want := map[string]int64{"raw_readings": 7, "valid_readings": 5, "sensors": 3, "site_temperature": 2, "hot_sites": 1}
+	for name, rows := range want {
+		d := res.Datasets[name]
+		if d == nil || d.Phase != Completed || d.Rows != rows {
+			t.Errorf("%s = %+v, want %d rows", name, d, rows)
+		}
+	}
+}
