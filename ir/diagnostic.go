@@ -14,10 +14,16 @@ const (
 	Spark41 Backend = "spark-4.1"
 	Spark42 Backend = "spark-4.2"
 	Spark43 Backend = "spark-4.3"
+	// Databricks is Lakeflow Declarative Pipelines (formerly Delta Live
+	// Tables) SQL: Spark SQL with Databricks' pipeline statements
+	// (CREATE OR REFRESH, LIVE, CONSTRAINT ... EXPECT, APPLY CHANGES,
+	// read_files). Thund checks against it and runs its pipelines
+	// natively; it pushes nothing to Databricks.
+	Databricks Backend = "databricks"
 )
 
 // AllBackends lists every backend, in documentation order.
-var AllBackends = []Backend{Native, Spark41, Spark42, Spark43}
+var AllBackends = []Backend{Native, Spark41, Spark42, Spark43, Databricks}
 
 // SparkBackends lists the Spark backends, oldest first; the last is the
 // one a push targets when thund.yaml names no `spark: version:`.
@@ -111,6 +117,10 @@ const (
 	CodePathEscape    Code = "path-outside-root"
 	CodeFileRead      Code = "file-unreadable"
 	CodeFileEncoding  Code = "file-encoding"
+	// CodeNotebookCell is a cell of a Databricks notebook export in
+	// another language than SQL (%python, %scala, %r), which is not
+	// analysed.
+	CodeNotebookCell Code = "notebook-cell-not-analysed"
 
 	// Pragma headers.
 	CodePragmaUnknown   Code = "pragma-unknown-key"
@@ -168,7 +178,7 @@ const (
 // Codes lists every code, for documentation checks.
 var Codes = []Code{
 	CodeSpecError, CodeSpecUnknown, CodeSpecAmbiguous, CodeConfigError,
-	CodeLibraryPython, CodeLibraryEmpty, CodePathEscape, CodeFileRead, CodeFileEncoding,
+	CodeLibraryPython, CodeLibraryEmpty, CodePathEscape, CodeFileRead, CodeFileEncoding, CodeNotebookCell,
 	CodePragmaUnknown, CodePragmaDuplicate, CodePragmaValue, CodePragmaSyntax, CodePragmaMisplaced,
 	CodeSQLSyntax, CodeSQLUnsupported, CodeSQLEmpty, CodeSQLMultiQuery, CodeSQLNotQuery,
 	CodeUnknownRef, CodeDuplicate, CodeDuplicateFlow, CodeUnknownTarget, CodeCycle,

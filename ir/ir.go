@@ -162,6 +162,20 @@ type Dataset struct {
 	FromStem bool
 	// KindLoc is the `@kind` pragma value or the CREATE keyword run.
 	KindLoc Loc
+	// Syntax lists the constructs of the defining statement that only
+	// some backends read (CREATE OR REFRESH, LIVE, PRIVATE...), for the
+	// capability matrix.
+	Syntax []Construct
+}
+
+// Construct is one use of SQL syntax that only some backends read: a
+// Databricks pipeline statement or clause, or Spark 4.3's AUTO CDC.
+type Construct struct {
+	// Name is the construct as the capability matrix knows it, e.g.
+	// "CREATE OR REFRESH" or "LIVE.x references" (package capab's
+	// syntax features).
+	Name string
+	Loc  Loc
 }
 
 // Ref is one table reference in a query.
@@ -172,6 +186,10 @@ type Ref struct {
 	// Streaming marks a STREAM(x) / STREAM x read.
 	Streaming bool
 	Loc       Loc
+	// Path is set for a read of files by path (read_files(path, ...),
+	// cloud_files(path, ...)): the path as written; Name is then the
+	// source it stands for, the path's last segment.
+	Path string
 }
 
 // Action is what an expectation does with a violating row.
@@ -192,6 +210,10 @@ type Expectation struct {
 	Loc    Loc
 	// SQLLoc is the range of the boolean expression.
 	SQLLoc Loc
+	// InSQL is set for an expectation written in the statement itself
+	// (CONSTRAINT name EXPECT (cond) [ON VIOLATION ...]) rather than as
+	// an `@expect` pragma.
+	InSQL bool
 }
 
 // TriggerKind is a streaming trigger.
@@ -243,6 +265,20 @@ type CDC struct {
 	// _change_type = 'DELETE'.
 	Deletes string
 	Loc     Loc
+	// Columns are the changelog columns the target keeps (COLUMNS (a, b)
+	// of APPLY CHANGES / AUTO CDC); with ColumnsExcept, the ones it
+	// leaves out (COLUMNS * EXCEPT (a, b)). Empty: every column but
+	// _change_type.
+	Columns       []string
+	ColumnsExcept bool
+	// StartAt and EndAt name the SCD 2 validity columns; empty means
+	// __start_at and __end_at (the `@cdc` pragma's). The SQL forms use
+	// Spark's and Databricks' __START_AT and __END_AT.
+	StartAt, EndAt string
+	// Unapplied lists clauses the native engine does not apply (TRACK
+	// HISTORY ON, IGNORE NULL UPDATES, APPLY AS TRUNCATE WHEN), each at
+	// its range, so analysis can say so.
+	Unapplied []Construct
 }
 
 // SourceKind is the kind of an unbounded source declared with `@source`.
@@ -306,6 +342,10 @@ type Flow struct {
 	CDC          *CDC
 	Conf         map[string]string
 	Loc          Loc
+	// Syntax lists the constructs of the flow's statement that only some
+	// backends read (APPLY CHANGES INTO, AUTO CDC, read_files...), for
+	// the capability matrix.
+	Syntax []Construct
 }
 
 // SyntaxStop is where a parser stopped reading a query, and why.

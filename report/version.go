@@ -18,10 +18,8 @@ import (
 // to over Spark Connect).
 func VersionLine(binary string) string {
 	var spark []string
-	for _, b := range ir.AllBackends {
-		if b != ir.Native {
-			spark = append(spark, strings.TrimPrefix(string(b), "spark-"))
-		}
+	for _, b := range ir.SparkBackends {
+		spark = append(spark, strings.TrimPrefix(string(b), "spark-"))
 	}
 	return fmt.Sprintf("%s %s (DuckDB %s; Spark %s over Spark Connect)", binary, thundVersion(), duckDBVersion(), strings.Join(spark, ", "))
 }

@@ -108,6 +108,9 @@ type Use struct {
 	// Detail, when set, is what the backend itself said (DuckDB's parser
 	// message for Spark-only syntax); it ends the diagnostic.
 	Detail string
+	// InSQL marks a CDC use written as a statement (APPLY CHANGES INTO,
+	// AUTO CDC) rather than as an `@cdc` pragma.
+	InSQL bool
 }
 
 // Uses lists the matrix features dataset d and the flows into it use.
@@ -119,8 +122,17 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 	if d.Kind == ir.View {
 		out = append(out, Use{Feature: PersistentView, Loc: d.KindLoc})
 	}
+	for _, c := range d.Syntax {
+		out = append(out, Use{Feature: Feature(c.Name), Loc: c.Loc})
+	}
 	for _, f := range p.FlowsInto(d.Name) {
+		for _, c := range f.Syntax {
+			out = append(out, Use{Feature: Feature(c.Name), Loc: c.Loc})
+		}
 		for _, e := range f.Expectations {
+			if e.InSQL {
+				continue // the CONSTRAINT ... EXPECT construct says it
+			}
 			out = append(out, Use{Feature: Expectations, Loc: e.Loc})
 		}
 		switch f.OutputMode {
@@ -130,9 +142,10 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 			out = append(out, Use{Feature: OutputModeComplete, Loc: f.OutputLoc})
 		}
 		if f.CDC != nil {
-			out = append(out, Use{Feature: CDCFlow, Loc: f.CDC.Loc})
+			inSQL := sqlCDC(f)
+			out = append(out, Use{Feature: CDCFlow, Loc: f.CDC.Loc, InSQL: inSQL})
 			if f.CDC.SCD == 2 {
-				out = append(out, Use{Feature: CDCSCD2, Loc: f.CDC.Loc})
+				out = append(out, Use{Feature: CDCSCD2, Loc: f.CDC.Loc, InSQL: inSQL})
 			}
 		}
 		if f.Watermark != nil && !f.Watermark.InSQL {
@@ -154,9 +167,23 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 // cell is the matrix cell of use u on backend b, and false when there is
 // none or when another of uses already refuses the same thing more
 // broadly: SCD 2 on a backend without apply-changes flows at all is the
-// CDC flow's error only.
+// CDC flow's error only, and a CDC flow written as a statement the
+// backend does not read (APPLY CHANGES INTO on Spark) is that
+// statement's error only.
 func cell(uses []Use, u Use, b ir.Backend) (Support, bool) {
 	s, ok := Matrix[u.Feature][b]
+	if (u.Feature == CDCFlow || u.Feature == CDCSCD2) && u.InSQL {
+		if b == ir.Databricks {
+			return yes, true // the statement is Databricks SQL
+		}
+		for _, o := range uses {
+			if (o.Feature == SynApplyChanges || o.Feature == SynAutoCDC) && o.Loc == u.Loc {
+				if c, ok := Matrix[o.Feature][b]; ok && !c.OK {
+					return Support{}, false
+				}
+			}
+		}
+	}
 	if u.Feature == CDCSCD2 {
 		for _, o := range uses {
 			if o.Feature == CDCFlow && o.Loc == u.Loc {

@@ -32,6 +32,9 @@ func TestCheckPerBackend(t *testing.T) {
 		// x is stored as parquet, which cannot merge.
 		"spark-4.2 x applies changes (@cdc)": 1,
 		"spark-4.3 x applies changes (@cdc)": 1,
+		// Databricks reads the pragmas as comments.
+		"databricks x uses expectations":      1,
+		"databricks x uses CDC apply changes": 1,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)

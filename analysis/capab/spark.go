@@ -36,7 +36,7 @@ func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 	out = append(out, streamsIntoFiles(p, b)...)
 	out = append(out, cdcFormats(p, b)...)
 	out = append(out, appendWatermark(p, b)...)
-	return out
+	return unreadCDC(p, b, out)
 }
 
 // MergeFormats are, per Spark backend, the table formats an apply-changes

@@ -29,8 +29,10 @@ type Config struct {
 	// Backends are the backends diagnostics check; nil when not set (the
 	// caller applies ir.DefaultBackends).
 	Backends []ir.Backend
-	// Dialect is `dialect`: "spark" (Spark SQL, also when not set) or
-	// "duckdb" (DuckDB's syntax, for a pipeline that only runs natively).
+	// Dialect is `dialect`: "spark" (Spark SQL, also when not set),
+	// "databricks" (Spark SQL with Databricks' pipeline statements: a
+	// Lakeflow Declarative Pipelines project) or "duckdb" (DuckDB's
+	// syntax, for a pipeline that only runs natively).
 	Dialect string
 	// SparkRemote is the Spark Connect endpoint (sc://host:port).
 	SparkRemote string
@@ -82,7 +84,7 @@ const maxQueryTimeoutText = "1h"
 
 var (
 	configKeys  = []string{"backends", "dialect", "spark", "samples", "preview", "limits"}
-	dialects    = []string{"spark", "duckdb"}
+	dialects    = []string{"spark", "duckdb", "databricks"}
 	sparkKeys   = []string{"remote", "version"}
 	previewKeys = []string{"limit"}
 	limitsKeys  = []string{"query_timeout", "memory", "temp"}
@@ -117,8 +119,8 @@ func ParseConfig(file string, text []byte) (Config, []ir.Diagnostic) {
 		case "dialect":
 			cfg.Loc["dialect"] = loc
 			if v, ok := d.configScalar(p); ok {
-				if v != "spark" && v != "duckdb" {
-					d.errorf(d.at(p.raw), "`dialect` must be `spark` (the default: queries are Spark SQL) or `duckdb` (a pipeline that only runs natively, in DuckDB's syntax), not `%s`%s", v, didYouMean(v, dialects))
+				if v != "spark" && v != "duckdb" && v != "databricks" {
+					d.errorf(d.at(p.raw), "`dialect` must be `spark` (the default: queries are Spark SQL), `databricks` (Spark SQL with Databricks' pipeline statements, checked against the databricks backend) or `duckdb` (a pipeline that only runs natively, in DuckDB's syntax), not `%s`%s", v, didYouMean(v, dialects))
 					break
 				}
 				cfg.Dialect = v
@@ -287,11 +289,15 @@ func (c Config) SparkBackend() (ir.Backend, bool) {
 // CheckedBackends are the backends diagnostics check: `backends` when
 // set; otherwise native and, when `spark.version` names one, that Spark
 // version (a pipeline meant for Spark 4.2 is checked against 4.2, not
-// against the default); nil when neither is set (the caller applies
+// against the default), or native and databricks for `dialect:
+// databricks`; nil when none is set (the caller applies
 // ir.DefaultBackends).
 func (c Config) CheckedBackends() []ir.Backend {
 	if len(c.Backends) > 0 {
 		return c.Backends
+	}
+	if c.Dialect == "databricks" {
+		return []ir.Backend{ir.Native, ir.Databricks}
 	}
 	if b, ok := SparkBackendOf(c.SparkVersion); ok {
 		return []ir.Backend{ir.Native, b}

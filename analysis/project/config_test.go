@@ -106,7 +106,7 @@ func TestParseConfigErrors(t *testing.T) {
 		text string
 		want []wantDiag
 	}{
-		{"bad backend", "backends: [native, spark-4.0]\n", []wantDiag{{C, E, "spark-4.0", "use `native`, `spark-4.1`, `spark-4.2` or `spark-4.3` (nearest: `spark-4.1`)"}}},
+		{"bad backend", "backends: [native, spark-4.0]\n", []wantDiag{{C, E, "spark-4.0", "use `native`, `spark-4.1`, `spark-4.2`, `spark-4.3` or `databricks` (nearest: `spark-4.1`)"}}},
 		{"bad backend block", "backends:\n  - natve\n", []wantDiag{{C, E, "natve", "nearest: `native`"}}},
 		{"backend list item", "backends: [[native]]\n", []wantDiag{{C, E, "[native]", "must be one of"}}},
 		{"backends mapping", "backends: {a: b}\n", []wantDiag{{C, E, "{a: b}", "must be a list"}}},

@@ -1,0 +1,161 @@
+package capab
+
+import "github.com/thund-dev/thund/ir"
+
+// Syntax features: SQL constructs that only some backends read. Analysis
+// records each use on the dataset or flow (ir.Construct, whose Name is
+// the feature), and the matrix below says who reads it. The Databricks
+// cells follow Databricks' public SQL reference for Lakeflow Declarative
+// Pipelines ("CREATE STREAMING TABLE (pipelines)", "CREATE MATERIALIZED
+// VIEW (pipelines)", "Manage data quality with pipeline expectations",
+// "AUTO CDC INTO (pipelines)", "APPLY CHANGES INTO", "read_files table-
+// valued function", "LIVE schema (legacy)"); the Spark cells were checked
+// against Spark's own parser (4.1.4 and 4.3.0, docs/format.md §6).
+const (
+	SynOrRefresh    Feature = "CREATE OR REFRESH"
+	SynPrivate      Feature = "CREATE PRIVATE"
+	SynTemporary    Feature = "a TEMPORARY streaming table or materialized view"
+	SynLive         Feature = "a LIVE table or view"
+	SynLiveRef      Feature = "a LIVE.x reference"
+	SynExpect       Feature = "CONSTRAINT ... EXPECT"
+	SynApplyChanges Feature = "APPLY CHANGES INTO"
+	SynAutoCDC      Feature = "AUTO CDC"
+	SynTruncateWhen Feature = "APPLY AS TRUNCATE WHEN"
+	SynIgnoreNulls  Feature = "IGNORE NULL UPDATES"
+	SynTrackHistory Feature = "TRACK HISTORY ON"
+	SynReadFiles    Feature = "read_files(...)"
+	SynCloudFiles   Feature = "cloud_files(...)"
+)
+
+// onDatabricks names Databricks as the backend that reads a construct,
+// for the Spark cells' reasons.
+const onDatabricks = " (it is Databricks SQL: check against the databricks backend, or run natively)"
+
+// nativeCDCGap is the native cell of a CDC clause the engine does not
+// apply yet.
+func nativeCDCGap(what string) Support {
+	return differs("the native engine does not apply " + what + " yet, so the native run differs from Databricks there")
+}
+
+// syntaxRows are the syntax features' cells: native's, each Spark
+// version's and Databricks'.
+var syntaxRows = map[Feature]map[ir.Backend]Support{
+	SynOrRefresh: dbxOnly(no("Spark's grammar has no CREATE OR REFRESH (Spark refreshes every dataset on each run): write CREATE MATERIALIZED VIEW or CREATE STREAMING TABLE" + onDatabricks)),
+	SynPrivate:   dbxOnly(no("Spark's grammar has no PRIVATE datasets: write CREATE TEMPORARY VIEW for a dataset only the pipeline reads, or drop PRIVATE" + onDatabricks)),
+	SynTemporary: dbxOnly(no("Spark has no temporary streaming tables or materialized views: write CREATE TEMPORARY VIEW, or drop TEMPORARY" + onDatabricks)),
+	SynLive:      dbxOnly(no("Spark's grammar has no LIVE tables or views: write CREATE MATERIALIZED VIEW for LIVE TABLE, CREATE STREAMING TABLE for STREAMING LIVE TABLE, CREATE TEMPORARY VIEW for LIVE VIEW" + onDatabricks)),
+	SynLiveRef:   dbxOnly(no("Spark has no LIVE schema, so LIVE.x names a table x in a schema called LIVE (TABLE_OR_VIEW_NOT_FOUND): read the dataset by its own name" + onDatabricks)),
+	SynExpect:    dbxOnly(no("open-source Spark Declarative Pipelines have no expectations: CONSTRAINT ... EXPECT is in none of the Spark 4.1 to 4.3 grammars; remove the constraint, or restrict the dataset with `-- @backends: native`" + onDatabricks)),
+	SynApplyChanges: {
+		ir.Native:     yes,
+		ir.Spark41:    no("Spark 4.1 has no apply-changes flows, in SQL or otherwise: target spark-4.3 (CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...) or databricks, or run natively"),
+		ir.Spark42:    no("Spark 4.2 has no CDC in SQL (its apply-changes flows come over Spark Connect only): target spark-4.3, which writes it CREATE FLOW f AS AUTO CDC INTO t ..., or databricks, or run natively"),
+		ir.Spark43:    no("Spark 4.3 writes it CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...; APPLY CHANGES INTO is Databricks SQL"),
+		ir.Databricks: yes,
+	},
+	SynAutoCDC: {
+		ir.Native:     yes,
+		ir.Spark41:    no("Spark 4.3 accepts AUTO CDC INTO; Spark 4.1 has no CDC: target spark-4.3 or databricks, or run natively"),
+		ir.Spark42:    no("Spark 4.3 accepts AUTO CDC INTO; Spark 4.2 has no CDC in SQL: target spark-4.3 or databricks, or run natively"),
+		ir.Spark43:    yes,
+		ir.Databricks: yes,
+	},
+	SynTruncateWhen: dbxClause(nativeCDCGap("APPLY AS TRUNCATE WHEN (the change is applied as an upsert)"),
+		no("Spark's AUTO CDC has no APPLY AS TRUNCATE WHEN (Databricks SQL, SCD type 1 only): leave it out"+onDatabricks)),
+	SynIgnoreNulls: dbxClause(nativeCDCGap("IGNORE NULL UPDATES (a NULL in a change overwrites the stored value)"),
+		no("Spark's AUTO CDC has no IGNORE NULL UPDATES (Databricks SQL): leave it out"+onDatabricks)),
+	// TRACK HISTORY ON is in Spark 4.3's AUTO CDC; on 4.1 and 4.2 the
+	// AUTO CDC or APPLY CHANGES error already refuses the flow.
+	SynTrackHistory: {
+		ir.Native:     nativeCDCGap("TRACK HISTORY ON (every change opens a new version, whichever columns it changes)"),
+		ir.Spark41:    yes,
+		ir.Spark42:    yes,
+		ir.Spark43:    yes,
+		ir.Databricks: yes,
+	},
+	SynReadFiles:  dbxOnly(no("Spark has no read_files table function (Databricks SQL): declare the files as a source (`-- @source: files format=csv path=...`), or read them as format.`path`" + onDatabricks)),
+	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader): declare the files as a source (`-- @source: files format=csv path=...`)" + onDatabricks)),
+}
+
+// dbxOnly is a row natively run and read by Databricks that every Spark
+// version refuses with s.
+func dbxOnly(s Support) map[ir.Backend]Support {
+	return map[ir.Backend]Support{ir.Native: yes, ir.Spark41: s, ir.Spark42: s, ir.Spark43: s, ir.Databricks: yes}
+}
+
+// dbxClause is dbxOnly with its own native cell.
+func dbxClause(native, s Support) map[ir.Backend]Support {
+	r := dbxOnly(s)
+	r[ir.Native] = native
+	return r
+}
+
+// pragmaOnDatabricks ends the reason Databricks cannot run a pragma:
+// Databricks reads a `-- @...` line as the comment it is.
+const pragmaOnDatabricks = "Databricks reads the pragma as a comment, so its pipeline would run without it: "
+
+// databricksCells are the Databricks cells of the features the Spark
+// matrix lists: what a Databricks pipeline runs of Thund's pragmas and
+// query syntax.
+var databricksCells = map[Feature]Support{
+	Expectations:       no(pragmaOnDatabricks + "write the expectation in the statement, CONSTRAINT name EXPECT (cond) [ON VIOLATION DROP ROW | FAIL UPDATE]"),
+	OutputModeUpdate:   no("Databricks streaming tables only append; use a materialized view for an aggregate that updates"),
+	OutputModeComplete: no("Databricks streaming tables only append; a materialized view gives the complete result"),
+	CDCFlow:            no(pragmaOnDatabricks + "write the flow as AUTO CDC INTO (or APPLY CHANGES INTO) target FROM STREAM(source) KEYS (...) SEQUENCE BY ..."),
+	CDCSCD2:            no(pragmaOnDatabricks + "write the flow as AUTO CDC INTO ... STORED AS SCD TYPE 2"),
+	SinkDataset:        no("Databricks defines sinks only from Python (create_sink), not from SQL; define the sink in a Python file, or restrict it with `-- @backends: native`"),
+	WatermarkSetting:   no(pragmaOnDatabricks + "write the query's own WATERMARK col DELAY OF INTERVAL ... clause"),
+	PersistentView:     yes,
+	TriggerInterval:    differs("Databricks sets triggers for the whole pipeline (triggered or continuous mode), not per flow; the interval is ignored there"),
+	DuckDBSyntax:       differs("only DuckDB's parser accepts this query (EXCLUDE, FROM-first, ...), and Databricks SQL will likely reject it; rewrite it in Spark SQL, or restrict the dataset with `-- @backends: native`"),
+	SparkSyntax:        yes,
+}
+
+func init() {
+	for f, s := range databricksCells {
+		if cells, ok := Matrix[f]; ok {
+			cells[ir.Databricks] = s
+		}
+	}
+	for f, cells := range syntaxRows {
+		Matrix[f] = cells
+	}
+}
+
+// sqlCDC reports whether a flow's CDC spec comes from its statement
+// (APPLY CHANGES INTO, AUTO CDC) rather than from an `@cdc` pragma.
+func sqlCDC(f *ir.Flow) bool {
+	for _, c := range f.Syntax {
+		if c.Name == string(SynApplyChanges) || c.Name == string(SynAutoCDC) {
+			return true
+		}
+	}
+	return false
+}
+
+// unreadCDC drops the findings about CDC flows whose statement b does
+// not read (APPLY CHANGES INTO on Spark, AUTO CDC before 4.3): b stops at
+// the statement, so the statement's error is the whole story.
+func unreadCDC(p *ir.Pipeline, b ir.Backend, fs []Finding) []Finding {
+	unread := map[ir.Loc]bool{}
+	for _, f := range p.Flows {
+		for _, c := range f.Syntax {
+			if c.Name != string(SynApplyChanges) && c.Name != string(SynAutoCDC) {
+				continue
+			}
+			if s, ok := Matrix[Feature(c.Name)][b]; ok && !s.OK {
+				unread[c.Loc] = true
+			}
+		}
+	}
+	if len(unread) == 0 {
+		return fs
+	}
+	out := fs[:0:0]
+	for _, f := range fs {
+		if !unread[f.Diagnostic.Loc] {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package capab
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/ir"
+)
+
+// TestDatabricksConstructs: each Databricks construct is an error on
+// every Spark backend, naming the construct, the backend and what to
+// write there, and fine natively and on databricks.
+func TestDatabricksConstructs(t *testing.T) {
+	at := func(s int) ir.Loc { return ir.Loc{File: "a.sql", Start: s, End: s + 2} }
+	for i, f := range []Feature{SynOrRefresh, SynPrivate, SynTemporary, SynLive, SynLiveRef, SynExpect, SynReadFiles, SynCloudFiles} {
+		p := pipelineWith(&ir.Dataset{Name: "a", Kind: ir.MaterializedView, Syntax: []ir.Construct{{Name: string(f), Loc: at(i)}}},
+			&ir.Flow{Name: "a"})
+		var got []string
+		for _, d := range Check(p, ir.AllBackends) {
+			if d.Loc != at(i) || d.Severity != ir.Error || d.Code != ir.CodeUnsupported {
+				t.Errorf("%s: %+v", f, d)
+			}
+			if !strings.Contains(d.Message, "a uses "+string(f)+", which "+string(d.Backend)+" cannot run") ||
+				!strings.Contains(d.Message, "databricks backend") && f != SynExpect {
+				t.Errorf("%s: message %q", f, d.Message)
+			}
+			got = append(got, string(d.Backend))
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != "spark-4.1 spark-4.2 spark-4.3" {
+			t.Errorf("%s refused on %v, want every Spark backend only", f, got)
+		}
+	}
+}
+
+// TestDatabricksCDC: APPLY CHANGES INTO is one error per Spark backend
+// (4.3 is told to write AUTO CDC), never also the CDC flow's; AUTO CDC
+// runs on 4.3 and databricks; on databricks a SQL CDC flow runs and an
+// @cdc pragma does not (Databricks reads it as a comment).
+func TestDatabricksCDC(t *testing.T) {
+	loc := ir.Loc{File: "c.sql", Start: 40, End: 58}
+	flow := func(form Feature, scd int) *ir.Pipeline {
+		f := &ir.Flow{Name: "c", Streaming: true, CDC: &ir.CDC{Keys: []string{"id"}, SequenceBy: "seq", SCD: scd, Loc: loc}}
+		if form != "" {
+			f.Syntax = []ir.Construct{{Name: string(form), Loc: loc}}
+		}
+		return pipelineWith(&ir.Dataset{Name: "c", Kind: ir.StreamingTable, Format: "delta"}, f)
+	}
+	messages := func(p *ir.Pipeline, b ir.Backend) []string {
+		var out []string
+		for _, d := range Check(p, []ir.Backend{b}) {
+			out = append(out, d.Message)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		form Feature
+		scd  int
+		b    ir.Backend
+		want []string // one message each; nil: runs
+	}{
+		{SynApplyChanges, 2, ir.Spark41, []string{"APPLY CHANGES INTO, which spark-4.1 cannot run: Spark 4.1 has no apply-changes flows"}},
+		{SynApplyChanges, 1, ir.Spark42, []string{"APPLY CHANGES INTO, which spark-4.2 cannot run"}},
+		{SynApplyChanges, 1, ir.Spark43, []string{"CREATE FLOW f AS AUTO CDC INTO"}},
+		{SynApplyChanges, 2, ir.Databricks, nil},
+		{SynApplyChanges, 2, ir.Native, nil},
+		{SynAutoCDC, 1, ir.Spark41, []string{"Spark 4.3 accepts AUTO CDC INTO; Spark 4.1 has no CDC: target spark-4.3 or databricks, or run natively"}},
+		// 4.3 reads it; the table format is then what it refuses.
+		{SynAutoCDC, 2, ir.Spark43, []string{"its table format, delta, does not"}},
+		{SynAutoCDC, 2, ir.Databricks, nil},
+		{"", 1, ir.Databricks, []string{"Databricks reads the pragma as a comment", "AUTO CDC INTO"}},
+	} {
+		got := messages(flow(c.form, c.scd), c.b)
+		if c.want == nil {
+			if len(got) != 0 {
+				t.Errorf("%q SCD %d on %s: %q, want it to run", c.form, c.scd, c.b, got)
+			}
+			continue
+		}
+		if len(got) != 1 {
+			t.Errorf("%q SCD %d on %s: %q, want one error", c.form, c.scd, c.b, got)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got[0], w) {
+				t.Errorf("%q SCD %d on %s: %q lacks %q", c.form, c.scd, c.b, got[0], w)
+			}
+		}
+	}
+}
+
+// TestDatabricksExpectations: a CONSTRAINT ... EXPECT expectation is the
+// construct's finding, not the @expect pragma's; an @expect pragma is
+// refused on databricks, which reads it as a comment.
+func TestDatabricksExpectations(t *testing.T) {
+	loc := ir.Loc{File: "e.sql", Start: 5, End: 30}
+	p := pipelineWith(&ir.Dataset{Name: "e", Kind: ir.MaterializedView, Syntax: []ir.Construct{{Name: string(SynExpect), Loc: loc}}},
+		&ir.Flow{Name: "e", Expectations: []ir.Expectation{{Name: "ok", SQL: "a > 0", Action: ir.Drop, Loc: loc, InSQL: true}}})
+	if ds := Check(p, []ir.Backend{ir.Native, ir.Databricks}); len(ds) != 0 {
+		t.Errorf("native and databricks: %+v", ds)
+	}
+	if ds := Check(p, []ir.Backend{ir.Spark41}); len(ds) != 1 || !strings.Contains(ds[0].Message, "CONSTRAINT ... EXPECT, which spark-4.1 cannot run") {
+		t.Errorf("spark-4.1: %+v", ds)
+	}
+	pragma := pipelineWith(&ir.Dataset{Name: "e", Kind: ir.MaterializedView},
+		&ir.Flow{Name: "e", Expectations: []ir.Expectation{{Name: "ok", SQL: "a > 0", Action: ir.Drop, Loc: loc}}})
+	if ds := Check(pragma, []ir.Backend{ir.Databricks}); len(ds) != 1 || !strings.Contains(ds[0].Message, "CONSTRAINT name EXPECT (cond)") {
+		t.Errorf("@expect on databricks: %+v", ds)
+	}
+}
