@@ -262,6 +262,9 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string) ir.Diagnostic {
 	for _, d := range p.Datasets {
 		names = append(names, d.Name)
 	}
+	if ref.Path != "" {
+		return fileReadSample(ref)
+	}
 	msg := fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data", ref.Name)
 	// The sample is named after the table as read, qualifiers included
 	// (samples/raw.orders.csv binds raw.orders).
@@ -277,6 +280,19 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string) ir.Diagnostic {
 		msg += " (a warning: this pipeline has Python code Thund cannot fully read, which may define it)"
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: sev, Code: ir.CodeUnknownRef, Message: msg}
+}
+
+// fileReadSample reports a read of files by path (read_files,
+// cloud_files) with no sample: which file or folder to add, named after
+// the path's last segment.
+func fileReadSample(ref ir.Ref) ir.Diagnostic {
+	want := fmt.Sprintf("samples/%s.csv (or .json, .parquet)", ref.Name)
+	if ref.Streaming {
+		want = fmt.Sprintf("a folder samples/%s/ with one file per micro-batch (001.csv, 002.csv...; .json and .parquet too)", ref.Name)
+	}
+	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeMissingSample,
+		Message: fmt.Sprintf("the files at %s have no sample data, so this read cannot be previewed: add %s, or bind one with `-- @sample.%s: path` or thund.yaml `samples: {%s: path}`",
+			ref.Path, want, ref.Name, ref.Name)}
 }
 
 func sourceNames(p *ir.Pipeline) []string {

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/pragma"
 	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
@@ -251,18 +252,14 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 				Message: "a bare query in a file of SDP statements defines nothing: wrap it as CREATE MATERIALIZED VIEW name AS ..., or move it into its own pragma-form file",
 			})
 			continue
-		case sqlfront.CreateFlow:
+		case sqlfront.CreateFlow, sqlfront.ApplyChanges:
 			if st.Query == nil {
 				continue
 			}
 			f := newFlow(file, st.Query, set)
+			res.fromStatement(f, st)
 			res.noteFuncs(f, st.Query)
-			if st.Query != nil {
-				res.noteTree(f, st.Query.Spark)
-			}
-			if st.Query != nil {
-				res.noteTree(f, st.Query.Spark)
-			}
+			res.noteTree(f, st.Query.Spark)
 			f.Name = st.Name
 			f.Target = st.Target
 			f.TargetLoc = ir.Loc{File: file, Start: st.TargetLoc.Start, End: st.TargetLoc.End}
@@ -294,6 +291,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			Loc:         stmtLoc,
 			NameLoc:     nameLoc,
 			KindLoc:     kwLoc,
+			Syntax:      constructs(file, st.Syntax),
 		}
 		if d.Comment == "" {
 			d.Comment = firstNonEmpty(set.Comment, block.Doc)
@@ -305,10 +303,9 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			continue
 		}
 		f := newFlow(file, st.Query, set)
+		res.fromStatement(f, st)
 		res.noteFuncs(f, st.Query)
-		if st.Query != nil {
-			res.noteTree(f, st.Query.Spark)
-		}
+		res.noteTree(f, st.Query.Spark)
 		f.Name = firstNonEmpty(set.Flow, d.Name)
 		f.Target = d.Name
 		f.Loc = nameLoc
@@ -443,4 +440,61 @@ func firstLineEnd(text string, start, end int) int {
 		return start + i
 	}
 	return end
+}
+
+// constructs turns the front end's construct uses into the IR's.
+func constructs(file string, us []sqlfront.SyntaxUse) []ir.Construct {
+	var out []ir.Construct
+	for _, u := range us {
+		out = append(out, ir.Construct{Name: string(u.Feature), Loc: u.Loc(file)})
+	}
+	return out
+}
+
+// fromStatement adds to f what its statement says beyond the query: the
+// CONSTRAINT ... EXPECT expectations (before the pragmas', as written
+// first), the CDC flow of APPLY CHANGES INTO / AUTO CDC, and the
+// constructs of its query and CDC clauses.
+func (res *fileResult) fromStatement(f *ir.Flow, st sqlfront.Statement) {
+	file := res.path
+	if st.Query != nil {
+		f.Syntax = append(f.Syntax, constructs(file, st.Query.Syntax)...)
+	}
+	if len(st.Expects) > 0 {
+		var exps []ir.Expectation
+		for _, e := range st.Expects {
+			exps = append(exps, ir.Expectation{
+				Name: e.Name, SQL: e.DuckCond, Action: e.Action, InSQL: true,
+				Loc: e.Span.Loc(file), SQLLoc: e.CondLoc.Loc(file),
+			})
+		}
+		f.Expectations = append(exps, f.Expectations...)
+	}
+	if c := st.CDC; c != nil {
+		if f.CDC != nil {
+			res.diags = append(res.diags, ir.Diagnostic{
+				Loc: f.CDC.Loc, Severity: ir.Warning, Code: ir.CodePragmaMisplaced,
+				Message: "@cdc has no effect here: the statement is a CDC flow itself (its KEYS, SEQUENCE BY and STORED AS say it); remove the pragma",
+			})
+		}
+		f.CDC = &ir.CDC{
+			Keys: c.Keys, SequenceBy: c.SequenceBy, SCD: c.SCD, Deletes: c.DeleteWhen,
+			Loc: c.Loc.Loc(file), Columns: c.Columns, ColumnsExcept: c.ColumnsExcept,
+			StartAt: "__START_AT", EndAt: "__END_AT",
+		}
+		f.Syntax = append(f.Syntax, constructs(file, c.Syntax)...)
+		for _, u := range c.Syntax {
+			switch u.Feature {
+			case capab.SynTrackHistory, capab.SynIgnoreNulls, capab.SynTruncateWhen:
+				f.CDC.Unapplied = append(f.CDC.Unapplied, ir.Construct{Name: string(u.Feature), Loc: u.Loc(file)})
+			}
+		}
+		f.Streaming = true
+		if f.Trigger.Kind == "" {
+			f.Trigger.Kind = ir.AvailableNow
+		}
+		if f.OutputMode == "" {
+			f.OutputMode = ir.Append
+		}
+	}
 }

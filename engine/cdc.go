@@ -24,7 +24,10 @@ package engine
 //   - SCD 2: the target holds every version, with `__start_at` (the
 //     sequence of the change that wrote it) and `__end_at` (the sequence of
 //     the key's next change, NULL for the open version); a delete closes
-//     the open version. A late change is slotted into the history at its
+//     the open version. The SQL forms (AUTO CDC, APPLY CHANGES INTO) name
+//     them `__START_AT` and `__END_AT`, as Spark and Databricks do.
+//   - COLUMNS (a, b) keeps only those changelog columns in the target,
+//     COLUMNS * EXCEPT (a, b) all but those (ir.CDC.Columns). A late change is slotted into the history at its
 //     sequence; a change whose key and sequence were already applied is
 //     ignored.
 //
@@ -64,6 +67,18 @@ const (
 	startAtCol    = "__start_at"
 	endAtCol      = "__end_at"
 )
+
+// scdColumns are the names of the SCD 2 validity columns of c.
+func scdColumns(c *ir.CDC) (string, string) {
+	start, end := startAtCol, endAtCol
+	if c.StartAt != "" {
+		start = c.StartAt
+	}
+	if c.EndAt != "" {
+		end = c.EndAt
+	}
+	return start, end
+}
 
 // cdcFor returns the CDC state of d's target, checking f's spec.
 func (st *runState) cdcFor(d *ir.Dataset, f *ir.Flow) (*cdcState, error) {
@@ -119,11 +134,22 @@ func (fr *flowRun) cdcColumns() (cdcCols, error) {
 		return cc, fr.fail("cdc sequence_by %s is not a column of the changes (columns: %s)", fr.f.CDC.SequenceBy, strings.Join(fr.cols, ", "))
 	}
 	cc.ct = find(changeTypeCol)
+	// COLUMNS (a, b) keeps those columns; COLUMNS * EXCEPT (a, b) leaves
+	// them out (the keys and the sequence still order the changes).
+	listed := map[string]bool{}
+	for _, c := range fr.f.CDC.Columns {
+		n := find(c)
+		if n == "" {
+			return cc, fr.fail("cdc column %s is not a column of the changes (columns: %s)", c, strings.Join(fr.cols, ", "))
+		}
+		listed[n] = true
+	}
+	startAt, endAt := scdColumns(fr.f.CDC)
 	for _, c := range fr.cols {
-		if c == cc.ct {
+		if c == cc.ct || len(listed) > 0 && listed[c] == fr.f.CDC.ColumnsExcept {
 			continue
 		}
-		if fr.cdc.scd == 2 && (strings.EqualFold(c, startAtCol) || strings.EqualFold(c, endAtCol)) {
+		if fr.cdc.scd == 2 && (strings.EqualFold(c, startAt) || strings.EqualFold(c, endAt)) {
 			return cc, fr.fail("the changes have a column %s, which SCD 2 adds itself", c)
 		}
 		if strings.HasPrefix(strings.ToLower(c), "__thund_") {
@@ -155,11 +181,13 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		return strings.Join(out, " AND ")
 	}
 	out := strings.Join(cc.out, ", ")
+	startAt, endAt := scdColumns(fr.f.CDC)
+	startAt, endAt = quoteIdent(startAt), quoteIdent(endAt)
 
 	if t == 1 && !fr.created {
 		cols := out
 		if cs.scd == 2 {
-			cols += ", " + seq + " AS " + startAtCol + ", " + seq + " AS " + endAtCol
+			cols += ", " + seq + " AS " + startAt + ", " + seq + " AS " + endAt
 		}
 		if _, err := fr.exec(ctx, "create "+fr.d.Name, "CREATE TABLE "+fr.target+" AS SELECT "+cols+" FROM "+changes+" LIMIT 0"); err != nil {
 			return "", err
@@ -249,7 +277,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 			{"apply changes to " + fr.d.Name, "INSERT INTO " + fr.target + " BY NAME SELECT " + out + " FROM " + app + " WHERE __thund_kind = 'U'"},
 		}
 	} else {
-		versions := "SELECT " + out + ", " + seq + " AS " + startAtCol + ", __thund_end AS " + endAtCol +
+		versions := "SELECT " + out + ", " + seq + " AS " + startAt + ", __thund_end AS " + endAt +
 			" FROM (SELECT *, lead(" + seq + ") OVER (PARTITION BY " + strings.Join(keys, ", ") + " ORDER BY " + seq + ") AS __thund_end FROM " +
 			cs.state + " AS __thund_s WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", "__thund_s") + ")) WHERE __thund_kind = 'U'"
 		steps = [][2]string{

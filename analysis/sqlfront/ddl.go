@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -35,6 +36,8 @@ func parseStatement(file, text string, r rawStmt, dialect Dialect) (Statement, [
 		p.set()
 	case p.kw(0, "USE"):
 		p.use()
+	case p.kw(0, "APPLY") && p.kw(1, "CHANGES"):
+		p.applyChanges()
 	case startsQuery(text, p.toks):
 		st.Kind = QueryStmt
 		var d []ir.Diagnostic
@@ -216,7 +219,10 @@ func (p *stmtParser) unsupported() {
 }
 
 // create parses CREATE [OR REFRESH|OR REPLACE] {MATERIALIZED VIEW | STREAMING
-// TABLE | FLOW | TEMP[ORARY] VIEW | VIEW} ...
+// TABLE | FLOW | TEMP[ORARY] VIEW | VIEW} ..., and Databricks' forms:
+// CREATE [OR REFRESH] [PRIVATE | TEMPORARY] {MATERIALIZED VIEW | STREAMING
+// TABLE} and the legacy CREATE [OR REFRESH] [TEMPORARY] {[STREAMING] LIVE
+// TABLE | LIVE VIEW}, each recorded as a construct.
 func (p *stmtParser) create() {
 	i := 1
 	modIdx := -1
@@ -224,7 +230,18 @@ func (p *stmtParser) create() {
 		modIdx = i
 		i += 2
 	}
+	if p.kw(i, "PRIVATE") && p.kw(i+1, "MATERIALIZED", "STREAMING") {
+		p.syntax(capab.SynPrivate, p.toks[i].start, p.toks[i].end)
+		i++
+	}
+	tempTable := -1
+	if p.kw(i, "TEMPORARY", "TEMP") && (p.kw(i+1, "MATERIALIZED") || p.kw(i+1, "STREAMING") || p.kw(i+1, "LIVE") && p.kw(i+2, "TABLE")) {
+		tempTable = i
+		p.syntax(capab.SynTemporary, p.toks[i].start, p.toks[i].end)
+		i++
+	}
 	kindStart := i
+	live := false
 	switch {
 	case p.kw(i, "MATERIALIZED") && p.kw(i+1, "VIEW"):
 		p.st.Kind = CreateMaterializedView
@@ -232,6 +249,21 @@ func (p *stmtParser) create() {
 	case p.kw(i, "STREAMING") && p.kw(i+1, "TABLE"):
 		p.st.Kind = CreateStreamingTable
 		i += 2
+	case p.kw(i, "STREAMING") && p.kw(i+1, "LIVE") && p.kw(i+2, "TABLE"):
+		p.st.Kind, live = CreateStreamingTable, true
+		i += 3
+	case p.kw(i, "LIVE") && p.kw(i+1, "TABLE"):
+		p.st.Kind, live = CreateMaterializedView, true
+		i += 2
+	case p.kw(i, "LIVE") && p.kw(i+1, "VIEW"), p.kw(i, "TEMPORARY", "TEMP") && p.kw(i+1, "LIVE") && p.kw(i+2, "VIEW"):
+		p.st.Kind, live = CreateTemporaryView, true
+		if !p.kw(i, "LIVE") {
+			i++
+		}
+		i += 2
+	case tempTable >= 0:
+		p.unsupported()
+		return
 	case p.kw(i, "FLOW"):
 		p.st.Kind = CreateFlow
 		i++
@@ -245,17 +277,25 @@ func (p *stmtParser) create() {
 		p.unsupported()
 		return
 	}
+	if live {
+		p.syntax(capab.SynLive, p.toks[kindStart].start, p.toks[i-1].end)
+	}
 	kindWords := Span{p.toks[kindStart].start, p.toks[i-1].end}
 	if modIdx >= 0 {
 		mod := p.word(modIdx + 1)
 		modSpan := Span{p.toks[modIdx].start, p.toks[modIdx+1].end}
-		switch p.st.Kind {
-		case CreateMaterializedView, CreateStreamingTable:
+		if mod == "REFRESH" {
+			p.syntax(capab.SynOrRefresh, modSpan.Start, modSpan.End)
+		}
+		switch {
+		case live && mod == "REFRESH":
+			// CREATE OR REFRESH LIVE VIEW: Databricks reads it
+		case p.st.Kind == CreateMaterializedView, p.st.Kind == CreateStreamingTable:
 			if mod != "REFRESH" {
 				p.errSpan(modSpan.Start, modSpan.End, fmt.Sprintf("%s does not take OR REPLACE: write CREATE OR REFRESH %s or plain CREATE %s",
 					p.st.Kind, tokText(p.text, kindWords), tokText(p.text, kindWords)))
 			}
-		case CreateFlow:
+		case p.st.Kind == CreateFlow:
 			p.errSpan(modSpan.Start, modSpan.End, fmt.Sprintf("CREATE FLOW does not take OR %s: write CREATE FLOW name AS INSERT INTO target SELECT ...", mod))
 		default:
 			if mod != "REPLACE" {
@@ -385,6 +425,12 @@ func (p *stmtParser) dataset(i int) {
 			return
 		}
 		p.st.Columns = p.text[p.toks[i].start:p.toks[c].end]
+		for k := i + 1; k < c; k++ {
+			if p.kw(k, "EXPECT") {
+				p.expectations()
+				break
+			}
+		}
 		i = c + 1
 	}
 	seen := map[string]bool{}
@@ -396,6 +442,14 @@ func (p *stmtParser) dataset(i int) {
 		switch opt {
 		case "AS":
 			p.query(i)
+			return
+		case "FLOW":
+			if kind == CreateStreamingTable && p.kw(i+1, "AUTO") && p.kw(i+2, "CDC") {
+				p.autoCDCTable(i)
+				return
+			}
+			p.errTok(i, fmt.Sprintf("unexpected %s in %s: a streaming table's own flow is FLOW AUTO CDC FROM STREAM(source) KEYS (...) SEQUENCE BY ..., or AS followed by a query",
+				p.tokDesc(i), kind))
 			return
 		case "COMMENT", "PARTITIONED BY", "CLUSTER BY", "TBLPROPERTIES", "USING", "LOCATION", "OPTIONS":
 		default:
@@ -465,8 +519,22 @@ func (p *stmtParser) query(i int) {
 	}
 	sp := Span{p.toks[i+1].start, p.end}
 	var d []ir.Diagnostic
-	p.st.Query, d = parseQuery(p.file, p.text, sp, p.toks[i+1:], p.dialect)
+	// A file read named like the dataset itself (CREATE STREAMING TABLE
+	// orders AS ... read_files('/landing/orders')) must not read it.
+	own := p.st.Name
+	if p.st.Kind == CreateFlow {
+		own = p.st.Target
+	}
+	p.st.Query, d = withFileReads(p.file, p.text, sp, p.toks[i+1:], p.dialect, lastPart(own))
 	p.diags = append(p.diags, d...)
+}
+
+// lastPart is a dotted name's last part.
+func lastPart(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
 }
 
 // columnList reads "(a, b, ...)" at token i.
@@ -592,6 +660,10 @@ func (p *stmtParser) flow(i int) {
 		return
 	}
 	i++
+	if p.kw(i, "AUTO") && p.kw(i+1, "CDC") {
+		p.autoCDCFlow(i)
+		return
+	}
 	if !p.kw(i, "INSERT") || !p.kw(i+1, "INTO") {
 		at := i
 		if p.kw(i, "INSERT") {
@@ -614,6 +686,7 @@ func (p *stmtParser) flow(i int) {
 		return
 	}
 	p.st.Target, p.st.TargetLoc = name, sp
+	p.liveTarget()
 	i = next
 	if p.kw(i, "BY") && p.kw(i+1, "NAME") {
 		p.st.ByName = true

@@ -62,6 +62,11 @@ func (s *scope) has(name string, fold bool) bool {
 
 // parseQuery parses the query text[sp], whose tokens are toks.
 func parseQuery(file, text string, sp Span, toks []token, dialect Dialect) (*Query, []ir.Diagnostic) {
+	return withFileReads(file, text, sp, toks, dialect, "")
+}
+
+// parseQueryText is parseQuery once file reads are written as names.
+func parseQueryText(file, text string, sp Span, toks []token, dialect Dialect) (*Query, []ir.Diagnostic) {
 	q := &Query{Span: sp, Text: text[sp.Start:sp.End]}
 	for k, t := range toks {
 		// A quoted function name is a call (its name is checked as one),

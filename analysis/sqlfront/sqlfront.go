@@ -13,6 +13,7 @@ package sqlfront
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 
@@ -36,6 +37,9 @@ const (
 	UseCatalog
 	UseSchema
 	Unsupported
+	// ApplyChanges is Databricks' APPLY CHANGES INTO target FROM ...: a
+	// CDC flow into target (Name and Target), its source query in Query.
+	ApplyChanges
 )
 
 // String returns the statement's leading keywords ("CREATE MATERIALIZED
@@ -62,6 +66,8 @@ func (k StmtKind) String() string {
 		return "USE SCHEMA"
 	case Unsupported:
 		return "unsupported statement"
+	case ApplyChanges:
+		return "APPLY CHANGES INTO"
 	}
 	return fmt.Sprintf("StmtKind(%d)", int(k))
 }
@@ -131,8 +137,19 @@ type Statement struct {
 	// Query is the statement's query: the AS query of a CREATE, the query
 	// of a flow, or the statement itself for a bare query. It is nil for
 	// SET, USE, unsupported statements, a CREATE STREAMING TABLE without
-	// AS, and a CREATE whose header could not be read.
+	// AS, and a CREATE whose header could not be read. For a CDC flow
+	// (CDC set) it is "SELECT * FROM STREAM(source)", written over the
+	// statement's text from its leading keywords to the source.
 	Query *Query
+	// Syntax lists the statement's constructs that only some backends
+	// read (CREATE OR REFRESH, PRIVATE, LIVE, CONSTRAINT ... EXPECT).
+	Syntax []SyntaxUse
+	// Expects are the CONSTRAINT ... EXPECT clauses of a CREATE.
+	Expects []Expect
+	// CDC is the change-data-capture flow of APPLY CHANGES INTO, CREATE
+	// FLOW ... AS AUTO CDC INTO and CREATE STREAMING TABLE ... FLOW AUTO
+	// CDC.
+	CDC *CDCSpec
 }
 
 // Query is one parsed query.
@@ -184,6 +201,14 @@ type Query struct {
 	// when the dialect is DuckDB or the query has a syntax error). Its
 	// offsets are file offsets.
 	Spark *ast.Query
+	// Syntax lists the query's constructs that only some backends read
+	// (LIVE.x references, read_files).
+	Syntax []SyntaxUse
+	// FileReads are the query's read_files(...) and cloud_files(...)
+	// relations. Text and Normalized have each call written as its
+	// source's name (padded to the call's length), and Refs read that
+	// source at the call, its Path set.
+	FileReads []FileRead
 	// Funcs are the function calls of the query (scalar, aggregate, window
 	// and table functions, in every clause and subquery), in text order.
 	// Only calls written as a name followed by "(" are listed: operators,
@@ -247,8 +272,30 @@ func Parse(file, text string) File { return ParseDialect(file, text, DialectSpar
 func ParseDialect(file, text string, dialect Dialect) File {
 	var f File
 	raw, openComment := splitRange(text, 0, len(text))
+	if cells := notebookCells(text); cells != nil {
+		// A notebook export: each cell is split on its own (no ';' is
+		// needed between cells), and a cell in another language is
+		// said so, never read as SQL.
+		raw, openComment = nil, -1
+		for _, c := range cells {
+			if c.lang != "" {
+				f.Diags = append(f.Diags, ir.Diagnostic{
+					Loc: c.magic.Loc(file), Severity: ir.Info, Code: ir.CodeNotebookCell,
+					Message: fmt.Sprintf("this %s cell is not analysed: Thund reads the notebook's SQL cells only (and a pipeline runs only the cells in the notebook's language); define datasets in SQL cells, or in a .py file", c.lang),
+				})
+				continue
+			}
+			r, open := splitRange(text, c.Start, c.End)
+			raw = append(raw, r...)
+			if open >= 0 && openComment < 0 {
+				openComment = open
+			}
+		}
+	}
 	for _, r := range raw {
 		st, diags := parseStatement(file, text, r, dialect)
+		liveRefs(text, st.Query)
+		sort.SliceStable(st.Syntax, func(i, j int) bool { return st.Syntax[i].Start < st.Syntax[j].Start })
 		f.Statements = append(f.Statements, st)
 		f.Diags = append(f.Diags, diags...)
 	}
@@ -311,6 +358,7 @@ func ParseQueryDialect(file, text string, span Span, dialect Dialect) (*Query, [
 		})
 	}
 	q, qd := parseQuery(file, text, first, toks, dialect)
+	liveRefs(text, q)
 	return q, append(diags, qd...)
 }
 
