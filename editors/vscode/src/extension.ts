@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 
+import { PipelineLanguage } from './language';
 import { LineagePanel } from './lineagePanel';
 import { PipelineNotebooks } from './notebook';
 import { anchorOf, currentRoot, rootOf, samePath, toPath } from './pipelines';
@@ -10,7 +11,7 @@ import { PreviewPanel } from './previewPanel';
 import type { DatasetRef, GraphNode, RunResult, SparkDryRunResult } from './protocol';
 import { remoteUnconfirmed } from './protocol';
 import { sparkReport, sparkSummary } from './render';
-import { errorText, isCancelled, ThundServer } from './server';
+import { errorText, isCancelled, SQL_LANGUAGES, ThundServer } from './server';
 import { StatusItem } from './status';
 import { isTrusted, requireTrust } from './trust';
 
@@ -22,7 +23,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   server = srv;
   const status = new StatusItem();
   const notebooks = new PipelineNotebooks(srv, output);
-  ctx.subscriptions.push(output, srv, status, notebooks);
+  ctx.subscriptions.push(output, srv, status, notebooks, new PipelineLanguage());
 
   const setContext = () => void vscode.commands.executeCommand('setContext', 'thund.trusted', isTrusted());
   setContext();
@@ -45,6 +46,7 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
   };
 
   ctx.subscriptions.push(
+    srv.onRecord((root) => LineagePanel.refreshRoot(root)),
     srv.onReady(() => {
       status.root = undefined; // re-resolve the pipeline name
       void updateStatus();
@@ -72,6 +74,27 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<void> {
         });
       }
     }),
+  );
+
+  // Expectations that passed on the last run: a hint at the end of their
+  // pragma line (the server sends them as information diagnostics; the
+  // client middleware takes them out of the Problems view).
+  ctx.subscriptions.push(
+    vscode.languages.registerInlayHintsProvider(
+      SQL_LANGUAGES.map((language) => ({ scheme: 'file', language })),
+      {
+        onDidChangeInlayHints: srv.onPasses,
+        provideInlayHints: (doc, range) =>
+          (srv.passes.get(doc.uri.toString()) ?? [])
+            .filter((h) => h.line >= range.start.line && h.line <= range.end.line && h.line < doc.lineCount)
+            .map((h) => {
+              const hint = new vscode.InlayHint(doc.lineAt(h.line).range.end, h.label);
+              hint.paddingLeft = true;
+              hint.tooltip = h.tooltip;
+              return hint;
+            }),
+      },
+    ),
   );
 
   const command = (id: string, fn: (...args: any[]) => unknown) =>
@@ -280,10 +303,6 @@ async function runWithProgress(
   }
   status.lastRuns.set(root, { at: new Date(), elapsedMs: res.elapsed_ms, failed: res.failed, datasets: res.datasets.length });
   status.update();
-  const phases: Record<string, string> = { ...(LineagePanel.phases.get(root) ?? {}) };
-  for (const d of res.datasets) phases[d.name.toLowerCase()] = d.phase;
-  LineagePanel.phases.set(root, phases);
-  LineagePanel.refreshAll();
   output.appendLine(`\n${new Date().toLocaleTimeString()} ${ref ? `run of ${ref.dataset} and downstream` : 'pipeline run'}: ${res.elapsed_ms} ms${res.failed ? ', FAILED' : ''}`);
   for (const d of res.datasets) {
     output.appendLine(`  ${d.phase.padEnd(9)} ${d.name.padEnd(28)} ${String(d.rows).padStart(8)} rows ${String(d.elapsed_ms).padStart(6)} ms${d.error ? `  ${d.error}` : ''}`);

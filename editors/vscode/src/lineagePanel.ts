@@ -5,7 +5,8 @@
 
 import * as vscode from 'vscode';
 
-import type { GraphResult, LineageInbound, LineageOutbound } from './protocol';
+import type { DatasetRecord } from './lenses';
+import type { GraphResult, LineageInbound, LineageOutbound, NodeRun } from './protocol';
 import { errorText, ThundServer } from './server';
 import { LINEAGE_CSS, BASE_CSS } from './styles';
 import { anchorOf, rootOf, toPath } from './pipelines';
@@ -36,10 +37,20 @@ export function errorsByNode(graph: GraphResult): Record<string, number> {
   return out;
 }
 
+/** Each dataset node's last preview or run, from what the extension recorded. */
+export function runsByNode(graph: GraphResult, records: ReadonlyMap<string, DatasetRecord> | undefined): Record<string, NodeRun> {
+  const out: Record<string, NodeRun> = {};
+  if (!records) return out;
+  for (const n of graph.nodes) {
+    if (n.kind === 'source') continue;
+    const r = records.get(n.name.toLowerCase());
+    if (r) out[n.id] = { phase: r.phase, rows: r.rows, elapsed_ms: r.elapsedMs, at: r.at };
+  }
+  return out;
+}
+
 export class LineagePanel {
   private static readonly panels = new Map<string, LineagePanel>();
-  /** Last run's phase per dataset id, per root, for the node labels. */
-  static readonly phases = new Map<string, Record<string, string>>();
 
   static show(ctx: vscode.ExtensionContext, server: ThundServer, root: string): LineagePanel {
     const have = LineagePanel.panels.get(root);
@@ -57,6 +68,11 @@ export class LineagePanel {
     const root = rootOf(uri);
     const p = root ? LineagePanel.panels.get(root) : undefined;
     p?.schedule();
+  }
+
+  /** Redraws the graph of a root (after a preview or run there). */
+  static refreshRoot(root: string): void {
+    LineagePanel.panels.get(root)?.schedule();
   }
 
   static refreshAll(): void {
@@ -116,7 +132,7 @@ export class LineagePanel {
       .graph(anchorOf(this.root))
       .then((graph) => {
         this.panel.title = `Lineage: ${graph.pipeline}`;
-        this.post({ type: 'graph', graph, errors: errorsByNode(graph), phases: LineagePanel.phases.get(this.root) ?? {} });
+        this.post({ type: 'graph', graph, errors: errorsByNode(graph), runs: runsByNode(graph, this.server.records.get(this.root)) });
         // A server without thund/lineage (an older thund-lsp) leaves the
         // graph at the dataset level.
         if (!this.server.requests().includes('thund/lineage')) return;

@@ -24,10 +24,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 
+import { PIPELINE_SQL } from './language';
 import { cellsToRefresh, planCells } from './notebookModel';
 import { anchorOf, rootOf, samePath, toPath } from './pipelines';
 import type { GraphResult, PreviewResult, RunResult } from './protocol';
-import { escapeHtml, renderNotebookOutput, renderTextTable, UNTRUSTED_TEXT } from './render';
+import { escapeHtml, renderError, renderNotebookOutput, renderTextTable, runNote, UNTRUSTED_TEXT } from './render';
 import { errorText, isCancelled, ThundServer } from './server';
 import { NOTEBOOK_CSS } from './styles';
 import { isTrusted } from './trust';
@@ -156,7 +157,8 @@ class Serializer implements vscode.NotebookSerializer {
     const cells = planCells(graph).map((p) => {
       const file = toPath(p.uri);
       const text = openDoc(file)?.getText() ?? readText(file);
-      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, text, 'sql');
+      const lang = vscode.workspace.getConfiguration('thund').get<string>('sqlLanguage', 'pipeline') === 'sql' ? 'sql' : PIPELINE_SQL;
+      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, text, lang);
       cell.metadata = { file: p.uri, datasets: p.datasets } satisfies CellMeta;
       return cell;
     });
@@ -215,7 +217,7 @@ export class PipelineNotebooks implements vscode.Disposable {
       }),
     );
     this.controller = vscode.notebooks.createNotebookController('thund-notebook-controller', NOTEBOOK_TYPE, 'Thund');
-    this.controller.supportedLanguages = ['sql'];
+    this.controller.supportedLanguages = [PIPELINE_SQL, 'sql'];
     this.controller.supportsExecutionOrder = true;
     this.controller.description = 'Preview on embedded DuckDB';
     this.controller.executeHandler = (cells, nb) => this.execute(cells, nb);
@@ -466,14 +468,5 @@ function htmlOutput(html: string, text: string): vscode.NotebookCellOutput {
 }
 
 function errorOutput(message: string): vscode.NotebookCellOutput {
-  return htmlOutput(`<div class="thund-nb"><div class="error-banner">${escapeHtml(message)}</div></div>`, message);
-}
-
-/** What Run All says above a cell's preview: the run, and its datasets' part in it. */
-export function runNote(run: RunResult, datasets: string[]): string {
-  const mine = new Set(datasets.map((d) => d.toLowerCase()));
-  const parts = run.datasets
-    .filter((d) => mine.has(d.name.toLowerCase()))
-    .map((d) => `${d.name} ${d.phase}, ${d.rows} rows in ${d.elapsed_ms} ms${d.error ? `: ${d.error}` : ''}`);
-  return `Pipeline run: ${run.datasets.length} datasets in ${run.elapsed_ms} ms${run.failed ? ', failed' : ''}. ${parts.join('; ')}`.trim();
+  return htmlOutput(`<div class="thund-nb">${renderError('', message)}</div>`, message);
 }

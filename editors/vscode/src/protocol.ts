@@ -127,9 +127,19 @@ export type PreviewOutbound =
   | { type: 'refresh' }
   | { type: 'trust' };
 
+/** A dataset's last preview or run, as the lineage graph shows it on its node. */
+export interface NodeRun {
+  /** completed, failed or skipped */
+  phase: string;
+  rows: number;
+  elapsed_ms: number;
+  /** Date.now() when it finished. */
+  at: number;
+}
+
 /** Messages from the extension to the lineage webview. */
 export type LineageInbound =
-  | { type: 'graph'; graph: GraphResult; errors: Record<string, number>; phases: Record<string, string> }
+  | { type: 'graph'; graph: GraphResult; errors: Record<string, number>; runs: Record<string, NodeRun> }
   | { type: 'error'; message: string };
 
 /** Messages from the lineage webview to the extension. */

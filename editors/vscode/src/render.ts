@@ -12,8 +12,10 @@ import type {
   GraphNode,
   GraphResult,
   Increment,
+  NodeRun,
   PreviewResult,
   Row,
+  RunResult,
   SparkDryRunResult,
 } from './protocol';
 
@@ -57,8 +59,28 @@ export function formatNumber(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+const DECIMAL_TYPE = /^(?:DECIMAL|NUMERIC)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i;
+
+/** The scale of a DECIMAL(p,s) type, or undefined for any other type. */
+export function decimalScale(type: string | undefined): number | undefined {
+  const m = DECIMAL_TYPE.exec((type ?? '').trim());
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * A decimal keeps its scale: thund-lsp sends DECIMAL values as strings
+ * ("10.80"), shown as they are; a number (an older server, or a value
+ * inside a list) is written with the column's scale.
+ */
+function withScale(v: Cell | undefined, type: string | undefined): Cell | undefined {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return v;
+  const scale = decimalScale(type);
+  return scale === undefined || scale > 20 ? v : v.toFixed(scale);
+}
+
 /** Renders one value as HTML: NULL is marked, distinct from the string 'NULL'. */
-export function renderCell(v: Cell | undefined): string {
+export function renderCell(v: Cell | undefined, type?: string): string {
+  v = withScale(v, type);
   if (v === null || v === undefined) {
     return '<span class="null" title="NULL">NULL</span>';
   }
@@ -75,7 +97,8 @@ export function renderCell(v: Cell | undefined): string {
 }
 
 /** Plain text of a value, for notebook text outputs. */
-export function cellText(v: Cell | undefined): string {
+export function cellText(v: Cell | undefined, type?: string): string {
+  v = withScale(v, type);
   if (v === null || v === undefined) {
     return 'NULL';
   }
@@ -234,7 +257,7 @@ export function renderTable(
       const r = rows[i];
       const cls = marks[i] ? ' class="row-added"' : '';
       const mark = marks[i] ? '<span class="mark" title="Added since the previous preview">+</span>' : '';
-      const cells = columns.map((_, j) => `<td${numeric[j] ? ' class="num"' : ''}>${renderCell(r[j])}</td>`).join('');
+      const cells = columns.map((c, j) => `<td${numeric[j] ? ' class="num"' : ''}>${renderCell(r[j], c.type)}</td>`).join('');
       return `<tr${cls}><td class="gutter">${mark}${offset + i + 1}</td>${cells}</tr>`;
     })
     .join('');
@@ -324,7 +347,7 @@ export function renderRemoved(columns: Column[], diff: Diff | null | undefined):
     .map(
       (r) =>
         `<tr class="row-removed"><td class="gutter"><span class="mark" title="Removed since the previous preview">\u2212</span></td>` +
-        cols.map((c, j) => `<td${isNumericType(c.type) ? ' class="num"' : ''}>${renderCell(r[j])}</td>`).join('') +
+        cols.map((c, j) => `<td${isNumericType(c.type) ? ' class="num"' : ''}>${renderCell(r[j], c.type)}</td>`).join('') +
         `</tr>`,
     )
     .join('');
@@ -351,18 +374,19 @@ export function renderPreview(view: PreviewView): string {
   if (r.error) {
     return (
       head +
-      `<div class="error-banner" role="alert"><strong>Could not preview ${escapeHtml(r.dataset)}.</strong> ` +
-      `<span>${escapeHtml(r.error)}</span></div>` +
+      renderError(`Could not preview ${r.dataset}.`, r.error) +
       renderExpectations(r.expectations ?? []) +
       renderIncrements(r.increments ?? [])
     );
   }
   const sortNote = view.sort ? `<span class="muted sort-note">sorted within this page</span>` : '';
+  // Filled in by the webview when the table is wider than the panel.
+  const clipNote = `<span class="clip-note" hidden></span>`;
   return (
     head +
     renderBounds(r) +
     renderDiffSummary(diff) +
-    `<div class="toolbar">${renderPager(r.offset, view.pageSize, r.total_rows, r.rows.length)}${sortNote}</div>` +
+    `<div class="toolbar">${renderPager(r.offset, view.pageSize, r.total_rows, r.rows.length)}${sortNote}${clipNote}</div>` +
     `<div class="table-wrap">${renderTable(r.columns, r.rows, {
       offset: r.offset,
       sort: view.sort,
@@ -374,6 +398,28 @@ export function renderPreview(view: PreviewView): string {
   );
 }
 
+/**
+ * What the preview says when its table is wider than the panel: which
+ * columns are in view, from the columns' left and right edges and the
+ * visible part of the table (in the same coordinates). Empty when every
+ * column is in view.
+ */
+export function clipNote(columns: { left: number; right: number }[], viewLeft: number, viewRight: number): string {
+  if (columns.length === 0) return '';
+  const seen = columns.map((c) => c.left >= viewLeft - 1 && c.right <= viewRight + 1);
+  if (seen.every(Boolean)) return '';
+  const first = seen.indexOf(true);
+  const last = seen.lastIndexOf(true);
+  const hiddenRight = columns.length - 1 - Math.max(last, first - 1);
+  const hiddenLeft = first < 0 ? 0 : first;
+  const parts: string[] = [];
+  if (first < 0) return `${plural(columns.length, 'column')}: scroll sideways to see them`;
+  parts.push(`columns ${first + 1}\u2013${last + 1} of ${columns.length} in view`);
+  if (hiddenLeft > 0) parts.push(`\u2190 ${hiddenLeft} more`);
+  if (hiddenRight > 0) parts.push(`${hiddenRight} more \u2192`);
+  return parts.join(' \u00b7 ');
+}
+
 /** Notes on what the server left out of a page: cut values, a cut page, a skipped diff. */
 export function renderBounds(r: PreviewResult): string {
   const notes: string[] = [];
@@ -383,6 +429,26 @@ export function renderBounds(r: PreviewResult): string {
   if (r.diff_skipped) notes.push(r.diff_skipped);
   if (notes.length === 0) return '';
   return `<div class="bounds muted" role="note">${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('')}</div>`;
+}
+
+/**
+ * An error as the server wrote it: its first line as the message, and
+ * the lines after it (DuckDB's "LINE 1: ..." with a caret under the
+ * error) kept as they are, in the editor's font, so the caret points
+ * where it should.
+ */
+export function renderError(title: string, message: string): string {
+  const text = message.replace(/\s+$/, '');
+  const nl = text.indexOf('\n');
+  const first = nl < 0 ? text : text.slice(0, nl);
+  const rest = nl < 0 ? '' : text.slice(nl + 1).replace(/^\s*\n/, '');
+  return (
+    `<div class="error-banner" role="alert">` +
+    (title ? `<strong>${escapeHtml(title)}</strong> ` : '') +
+    `<span class="error-message">${escapeHtml(first)}</span>` +
+    (rest ? `<pre class="error-detail">${escapeHtml(rest)}</pre>` : '') +
+    `</div>`
+  );
 }
 
 export function renderMessage(title: string, body: string, action?: { label: string; action: string }): string {
@@ -457,73 +523,130 @@ export interface PlacedNode {
 
 export interface Layout {
   nodes: PlacedNode[];
+  /** Each edge's SVG path, made of M, L and C commands only. */
   edges: { edge: GraphEdge; path: string }[];
   width: number;
   height: number;
 }
 
-export const NODE_W = 180;
-export const NODE_H = 66;
-const GAP_X = 48;
+export const NODE_W = 184;
+export const NODE_H = 84;
+const GAP_X = 64;
 const GAP_Y = 22;
+/** The room a long edge takes where it passes through a layer. */
+const LANE_H = 14;
 const PAD = 16;
 
+/** One entry of a layer: a node, or a long edge passing through. */
+interface Slot {
+  id: string;
+  node?: GraphNode;
+  /** The edge a lane belongs to (its index in graph.edges). */
+  edge?: number;
+  h: number;
+  y: number;
+}
+
 /**
- * Lays the graph out in layers by depth, left to right; within a layer,
- * nodes are ordered by the mean position of what feeds them (one sweep),
- * which keeps most edges short and uncrossed on pipelines of this size.
+ * Lays the graph out in layers, left to right (a Sugiyama layout): a
+ * dataset one layer right of the deepest thing it reads, a source one
+ * layer left of its first reader. An edge spanning several layers gets a
+ * lane in each layer it crosses, ordered with the nodes, so no edge runs
+ * behind a node; a few sweeps order each layer by the mean position of
+ * its neighbours, and each layer is centred on the graph's height.
  */
 export function layoutGraph(graph: GraphResult): Layout {
   const d = depths(graph);
-  const layers: GraphNode[][] = [];
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  const edges = graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to) && e.from !== e.to);
+  // Sources (nothing feeds them) sit just left of their first reader.
+  const hasPred = new Set(edges.map((e) => e.to));
   for (const n of graph.nodes) {
-    const k = d.get(n.id) ?? 0;
-    (layers[k] ??= []).push(n);
+    if (hasPred.has(n.id)) continue;
+    const reads = edges.filter((e) => e.from === n.id).map((e) => d.get(e.to)!);
+    if (reads.length) d.set(n.id, Math.max(0, Math.min(...reads) - 1));
   }
-  const preds = new Map<string, string[]>();
-  for (const e of graph.edges) {
-    if (!preds.has(e.to)) preds.set(e.to, []);
-    preds.get(e.to)!.push(e.from);
-  }
-  const slot = new Map<string, number>();
-  layers.forEach((layer, li) => {
-    if (li > 0) {
-      const key = (n: GraphNode) => {
-        const ps = (preds.get(n.id) ?? []).filter((p) => slot.has(p));
-        return ps.length ? ps.reduce((s, p) => s + slot.get(p)!, 0) / ps.length : Number.MAX_SAFE_INTEGER;
-      };
-      const keyed = layer.map((n, i) => ({ n, k: key(n), i }));
-      keyed.sort((a, b) => a.k - b.k || a.i - b.i);
-      layers[li] = keyed.map((x) => x.n);
+  const layers: Slot[][] = [];
+  const at = (k: number) => (layers[k] ??= []);
+  for (const n of graph.nodes) at(d.get(n.id) ?? 0).push({ id: n.id, node: n, h: NODE_H, y: 0 });
+  for (let k = 0; k < layers.length; k++) at(k);
+  // Lanes of long edges; an edge against the layering (a cycle) is drawn
+  // straight, as it is already reported as an error.
+  const chains: string[][] = edges.map((e, i) => {
+    const a = d.get(e.from)!;
+    const b = d.get(e.to)!;
+    const chain = [e.from];
+    for (let k = a + 1; k < b; k++) {
+      const id = `lane:${i}:${k}`;
+      at(k).push({ id, edge: i, h: LANE_H, y: 0 });
+      chain.push(id);
     }
-    layers[li].forEach((n, i) => slot.set(n.id, i));
+    chain.push(e.to);
+    return chain;
   });
-  const tallest = Math.max(0, ...layers.map((l) => (l ? l.length : 0)));
-  const height = PAD * 2 + tallest * NODE_H + Math.max(0, tallest - 1) * GAP_Y;
-  const placed = new Map<string, PlacedNode>();
-  layers.forEach((layer, li) => {
-    if (!layer) return;
-    const span = layer.length * NODE_H + (layer.length - 1) * GAP_Y;
-    const top = PAD + (height - PAD * 2 - span) / 2;
-    layer.forEach((n, i) => {
-      placed.set(n.id, { node: n, depth: li, x: PAD + li * (NODE_W + GAP_X), y: top + i * (NODE_H + GAP_Y) });
+  const up = new Map<string, string[]>();
+  const down = new Map<string, string[]>();
+  for (const c of chains) {
+    for (let i = 0; i + 1 < c.length; i++) {
+      (down.get(c[i]) ?? down.set(c[i], []).get(c[i])!).push(c[i + 1]);
+      (up.get(c[i + 1]) ?? up.set(c[i + 1], []).get(c[i + 1])!).push(c[i]);
+    }
+  }
+  const pos = new Map<string, number>();
+  const number = () => layers.forEach((l) => l.forEach((s, i) => pos.set(s.id, i)));
+  number();
+  const sweep = (k: number, nbrs: Map<string, string[]>) => {
+    const keyed = layers[k].map((s, i) => {
+      const ps = (nbrs.get(s.id) ?? []).filter((p) => pos.has(p));
+      return { s, i, k: ps.length ? ps.reduce((a, p) => a + pos.get(p)!, 0) / ps.length : i };
     });
+    keyed.sort((a, b) => a.k - b.k || a.i - b.i);
+    layers[k] = keyed.map((x) => x.s);
+    layers[k].forEach((s, i) => pos.set(s.id, i));
+  };
+  for (let it = 0; it < 4; it++) {
+    for (let k = 1; k < layers.length; k++) sweep(k, up);
+    for (let k = layers.length - 2; k >= 0; k--) sweep(k, down);
+  }
+  const span = (l: Slot[]) => l.reduce((a, s) => a + s.h, 0) + Math.max(0, l.length - 1) * GAP_Y;
+  const inner = Math.max(NODE_H, ...layers.map(span));
+  const height = PAD * 2 + inner;
+  const byId = new Map<string, Slot>();
+  layers.forEach((l) => {
+    let y = PAD + (inner - span(l)) / 2;
+    for (const s of l) {
+      s.y = y;
+      y += s.h + GAP_Y;
+      byId.set(s.id, s);
+    }
   });
+  const colX = (k: number) => PAD + k * (NODE_W + GAP_X);
   const width = PAD * 2 + layers.length * NODE_W + Math.max(0, layers.length - 1) * GAP_X;
-  const edges = graph.edges
-    .filter((e) => placed.has(e.from) && placed.has(e.to))
-    .map((e) => {
-      const a = placed.get(e.from)!;
-      const b = placed.get(e.to)!;
-      const x1 = a.x + NODE_W;
-      const y1 = a.y + NODE_H / 2;
-      const x2 = b.x;
-      const y2 = b.y + NODE_H / 2;
-      const mx = (x1 + x2) / 2;
-      const path = `M${r1(x1)},${r1(y1)} C${r1(mx)},${r1(y1)} ${r1(mx)},${r1(y2)} ${r1(x2 - 4)},${r1(y2)}`;
-      return { edge: e, path };
-    });
-  return { nodes: graph.nodes.map((n) => placed.get(n.id)!).filter(Boolean), edges, width, height };
+  const mid = (s: Slot) => s.y + s.h / 2;
+  const placed = graph.nodes.map((n) => ({ node: n, depth: d.get(n.id) ?? 0, x: colX(d.get(n.id) ?? 0), y: byId.get(n.id)!.y }));
+  const paths = edges.map((e, i) => {
+    const c = chains[i].map((id) => byId.get(id)!);
+    const ks = chains[i].map((_, j) => (j === 0 ? d.get(e.from)! : j === chains[i].length - 1 ? d.get(e.to)! : d.get(e.from)! + j));
+    let x = colX(ks[0]) + NODE_W;
+    let y = mid(c[0]);
+    let path = `M${r1(x)},${r1(y)}`;
+    for (let j = 1; j < c.length; j++) {
+      const last = j === c.length - 1;
+      const x2 = colX(ks[j]) - (last ? 4 : 0);
+      const y2 = mid(c[j]);
+      const mx = (x + x2) / 2;
+      path += ` C${r1(mx)},${r1(y)} ${r1(mx)},${r1(y2)} ${r1(x2)},${r1(y2)}`;
+      x = x2;
+      y = y2;
+      if (!last) {
+        // Straight through the layer, in its lane.
+        x = colX(ks[j]) + NODE_W;
+        path += ` L${r1(x)},${r1(y)}`;
+      }
+    }
+    return { edge: e, path };
+  });
+  return { nodes: placed, edges: paths, width, height };
 }
 
 function r1(n: number): string {
@@ -545,10 +668,25 @@ export function supportSummary(support: Record<string, string[]>): { backend: st
     .map((b) => ({ backend: b, ok: (support[b] ?? []).length === 0, reasons: support[b] ?? [] }));
 }
 
+/** The time of day of a Date.now() value, as HH:MM:SS. */
+export function clockTime(at: number): string {
+  const d = new Date(at);
+  const p = (x: number) => String(x).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** The run line of a node: "✓ 52 rows · 31 ms", "✗ failed · 2 ms". */
+export function runLine(r: NodeRun): string {
+  const ms = `${formatNumber(r.elapsed_ms)} ms`;
+  if (r.phase === 'completed') return `\u2713 ${plural(r.rows, 'row')} \u00b7 ${ms}`;
+  if (r.phase === 'failed') return `\u2717 failed \u00b7 ${ms}`;
+  return `\u2013 ${r.phase}`;
+}
+
 export function renderLineage(
   graph: GraphResult,
   errors: Record<string, number> = {},
-  phases: Record<string, string> = {},
+  runs: Record<string, NodeRun> = {},
 ): string {
   if (graph.nodes.length === 0) {
     return `<p class="muted">This pipeline defines no datasets yet.</p>`;
@@ -565,7 +703,8 @@ export function renderLineage(
     .map((p) => {
       const n = p.node;
       const errs = errors[n.id] ?? 0;
-      const phase = phases[n.id];
+      const run = runs[n.id];
+      const phase = run?.phase;
       const cls = [
         'node',
         `kind-${n.kind.replace(/[^a-z0-9_-]/gi, '')}`,
@@ -579,7 +718,7 @@ export function renderLineage(
         ? ` data-uri="${escapeHtml(n.uri)}" data-line="${n.line}" tabindex="0" role="button" aria-label="Open ${escapeHtml(n.name)}"`
         : '';
       const badges = supportSummary(n.support);
-      let bx = p.x + 10;
+      let bx = p.x + 12;
       const badgeSvg = badges
         .map((b) => {
           const label = `${b.backend} ${b.ok ? '\u2713' : '\u2717'}`;
@@ -587,8 +726,8 @@ export function renderLineage(
           const tip = b.ok ? `Runs on ${b.backend}` : `Not on ${b.backend}: ${b.reasons.join('; ')}`;
           const svg =
             `<g class="support ${b.ok ? 'ok' : 'bad'}"><title>${escapeHtml(tip)}</title>` +
-            `<rect x="${r1(bx)}" y="${r1(p.y + 44)}" width="${r1(w)}" height="15" rx="3"></rect>` +
-            `<text x="${r1(bx + 5)}" y="${r1(p.y + 55)}">${escapeHtml(label)}</text></g>`;
+            `<rect x="${r1(bx)}" y="${r1(p.y + 62)}" width="${r1(w)}" height="15" rx="3"></rect>` +
+            `<text x="${r1(bx + 5)}" y="${r1(p.y + 73)}">${escapeHtml(label)}</text></g>`;
           bx += w + 4;
           return svg;
         })
@@ -597,16 +736,22 @@ export function renderLineage(
         errs > 0
           ? `<text class="errors" x="${r1(p.x + NODE_W - 8)}" y="${r1(p.y + 18)}" text-anchor="end">${errs} error${errs === 1 ? '' : 's'}</text>`
           : '';
-      const phaseSvg = phase
-        ? `<text class="phase" x="${r1(p.x + NODE_W - 8)}" y="${r1(p.y + 36)}" text-anchor="end">${escapeHtml(phase)}</text>`
-        : '';
+      // The last run, as Databricks' graph shows it: a status colour down
+      // the node's left edge, and rows and time on a line of their own.
+      const runSvg = run
+        ? `<rect class="status-bar" x="${r1(p.x)}" y="${r1(p.y)}" width="5" height="${NODE_H}" rx="2"></rect>` +
+          `<text class="run" x="${r1(p.x + 12)}" y="${r1(p.y + 54)}">${escapeHtml(runLine(run))}` +
+          `<title>${escapeHtml(`${n.name} ${run.phase} at ${clockTime(run.at)}: ${plural(run.rows, 'row')} in ${formatNumber(run.elapsed_ms)} ms`)}</title></text>`
+        : kindIsSource(n)
+          ? ''
+          : `<text class="run none" x="${r1(p.x + 12)}" y="${r1(p.y + 54)}">not run yet</text>`;
       return (
         `<g class="${cls}" data-id="${escapeHtml(n.id)}"${attrs}><title>${escapeHtml(n.name)} (${escapeHtml(kindLabel(n.kind))})</title>` +
         `<rect class="box" x="${r1(p.x)}" y="${r1(p.y)}" width="${NODE_W}" height="${NODE_H}" rx="6"></rect>` +
-        `<text class="name" x="${r1(p.x + 10)}" y="${r1(p.y + 19)}">${escapeHtml(truncate(n.name, 21))}</text>` +
-        `<text class="kind" x="${r1(p.x + 10)}" y="${r1(p.y + 36)}">${escapeHtml(kindLabel(n.kind))}</text>` +
+        `<text class="name" x="${r1(p.x + 12)}" y="${r1(p.y + 19)}">${escapeHtml(truncate(n.name, 21))}</text>` +
+        `<text class="kind" x="${r1(p.x + 12)}" y="${r1(p.y + 36)}">${escapeHtml(kindLabel(n.kind))}</text>` +
         errSvg +
-        phaseSvg +
+        runSvg +
         badgeSvg +
         `</g>`
       );
@@ -614,6 +759,7 @@ export function renderLineage(
     .join('');
   return (
     `<svg class="lineage" xmlns="http://www.w3.org/2000/svg" width="${r1(lay.width)}" height="${r1(lay.height)}" ` +
+    `data-width="${r1(lay.width)}" data-height="${r1(lay.height)}" ` +
     `viewBox="0 0 ${r1(lay.width)} ${r1(lay.height)}" role="img" aria-label="Lineage of ${escapeHtml(graph.pipeline)}">` +
     `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">` +
     `<path class="arrowhead" d="M0,0 L10,5 L0,10 z"></path></marker></defs>` +
@@ -621,10 +767,14 @@ export function renderLineage(
   );
 }
 
+function kindIsSource(n: GraphNode): boolean {
+  return n.kind === 'source';
+}
+
 export function renderLineagePage(
   graph: GraphResult,
   errors: Record<string, number> = {},
-  phases: Record<string, string> = {},
+  runs: Record<string, NodeRun> = {},
 ): string {
   const datasets = graph.nodes.filter((n) => n.kind !== 'source').length;
   const sources = graph.nodes.length - datasets;
@@ -634,9 +784,16 @@ export function renderLineagePage(
     `<span class="stats">${plural(datasets, 'dataset')} \u00b7 ${plural(sources, 'source')} \u00b7 ${plural(graph.edges.length, 'read')}` +
     (totalErrors ? ` \u00b7 <span class="error-text">${plural(totalErrors, 'error')}</span>` : '') +
     `</span><span class="spacer"></span>` +
+    `<span class="zoom" role="group" aria-label="Zoom">` +
+    `<button class="page" data-zoom="out" title="Zoom out (Ctrl+wheel)">\u2212</button>` +
+    `<span class="zoom-level">100%</span>` +
+    `<button class="page" data-zoom="in" title="Zoom in (Ctrl+wheel)">+</button>` +
+    `<button class="page" data-zoom="fit" title="Fit the graph to the panel">Fit</button></span>` +
     `<button data-action="refresh" title="Ask the server for the graph again">Refresh</button></header>` +
-    `<div class="legend muted">Click a dataset to open its file. Dashed edges are streaming reads.</div>` +
-    `<div class="graph-wrap">${renderLineage(graph, errors, phases)}</div>`
+    `<div class="legend muted">Click a dataset to open its file. Dashed edges are streaming reads. ` +
+    `Each dataset shows its last preview or run: <span class="legend-ok">\u2713 completed</span>, ` +
+    `<span class="legend-failed">\u2717 failed</span>, <span class="legend-skipped">\u2013 skipped</span>.</div>` +
+    `<div class="graph-wrap">${renderLineage(graph, errors, runs)}</div>`
   );
 }
 
@@ -651,7 +808,7 @@ export function renderNotebookOutput(results: PreviewResult[], pageSize: number)
       (r.total_rows > r.rows.length ? ` \u00b7 first ${formatNumber(r.rows.length)} shown` : '') +
       `</span></div>`;
     if (r.error) {
-      return `${head}<div class="error-banner">${escapeHtml(r.error)}</div>`;
+      return `<div class="nb-head"><strong>${escapeHtml(r.dataset)}</strong></div>${renderError('', r.error)}`;
     }
     const diff = r.diff;
     const exps = r.expectations?.length
@@ -676,11 +833,24 @@ export function renderNotebookOutput(results: PreviewResult[], pageSize: number)
   return `<div class="thund-nb">${parts.join('')}</div>`;
 }
 
+/**
+ * What Run All says above a cell's preview: the run, and its datasets'
+ * part in it. A dataset's error is not repeated here: the cell's preview
+ * below shows it, whole.
+ */
+export function runNote(run: RunResult, datasets: string[]): string {
+  const mine = new Set(datasets.map((d) => d.toLowerCase()));
+  const parts = run.datasets
+    .filter((d) => mine.has(d.name.toLowerCase()))
+    .map((d) => (d.phase === 'completed' ? `${d.name} completed, ${plural(d.rows, 'row')} in ${formatNumber(d.elapsed_ms)} ms` : `${d.name} ${d.phase}`));
+  return `Pipeline run: ${plural(run.datasets.length, 'dataset')} in ${formatNumber(run.elapsed_ms)} ms${run.failed ? ', failed' : ''}. ${parts.join('; ')}`.trim();
+}
+
 /** A plain-text table, for outputs shown as text. */
 export function renderTextTable(r: PreviewResult, max = 20): string {
   if (r.error) return `${r.dataset}: ${r.error}`;
   const cols = r.columns.map((c) => c.name);
-  const rows = r.rows.slice(0, max).map((row) => cols.map((_, j) => cellText(row[j])));
+  const rows = r.rows.slice(0, max).map((row) => cols.map((_, j) => cellText(row[j], r.columns[j].type)));
   const widths = cols.map((c, j) => Math.min(40, Math.max(c.length, ...rows.map((row) => row[j].length))));
   const line = (cells: string[]) => cells.map((c, j) => truncate(c, widths[j]).padEnd(widths[j])).join(' | ');
   return [

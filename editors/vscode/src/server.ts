@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   CancellationToken,
+  CodeLensRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -15,9 +16,12 @@ import {
 
 import type { GraphResult, PreviewParams, PreviewResult, RunParams, RunResult } from './protocol';
 import type { LineageResult } from './columnLineage';
+import { DatasetRecord, LensData, passHints, PassHint, rewriteLenses } from './lenses';
+import { rootOf } from './pipelines';
 import { isTrusted } from './trust';
 
-const RUNNING_COMMANDS = new Set(['thund.preview', 'thund.runDownstream', 'thund.sparkDryRun']);
+/** The languages thund-lsp serves: pipeline SQL (ours) and plain SQL. */
+export const SQL_LANGUAGES = ['thund-sql', 'sql'];
 
 /** The settings thund-lsp reads (lsp.Settings): the "thund" section, as it is. */
 export function serverSettings(): Record<string, unknown> {
@@ -52,6 +56,16 @@ export class ThundServer implements vscode.Disposable {
   /** Fires each time a server (re)started. */
   readonly onReady = this.onReadyEmitter.event;
   private starting: Promise<LanguageClient | undefined> | undefined;
+  /** Per pipeline root, the newest result of each dataset (lower-cased name). */
+  readonly records = new Map<string, Map<string, DatasetRecord>>();
+  /** Per document URI, the expectations that passed on the last run. */
+  readonly passes = new Map<string, PassHint[]>();
+  private readonly onPassesEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the passed expectations of some document changed. */
+  readonly onPasses = this.onPassesEmitter.event;
+  private readonly onRecordEmitter = new vscode.EventEmitter<string>();
+  /** Fires with the pipeline root after a preview or run was recorded. */
+  readonly onRecord = this.onRecordEmitter.event;
 
   constructor(
     private readonly ctx: vscode.ExtensionContext,
@@ -93,7 +107,7 @@ export class ThundServer implements vscode.Disposable {
     }
     const serverOptions: ServerOptions = { command: bin.path, args: [], options: { env: process.env } };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: 'file', language: 'sql' }],
+      documentSelector: SQL_LANGUAGES.map((language) => ({ scheme: 'file', language })),
       initializationOptions: serverSettings(),
       // Settings go to the server as didChangeConfiguration; file watching
       // the server registers itself (dynamic didChangeWatchedFiles).
@@ -101,29 +115,46 @@ export class ThundServer implements vscode.Disposable {
       outputChannel: this.output,
       middleware: {
         // In Restricted Mode nothing may run SQL: the server's Preview and
-        // Run lenses become one lens that says so.
+        // Run lenses become one lens that says so. Trusted, the row count
+        // lens follows the newest preview or run (see lenses.ts).
         provideCodeLenses: async (doc, token, next) => {
           const lenses = await next(doc, token);
-          if (!lenses || isTrusted()) return lenses;
-          const out: vscode.CodeLens[] = [];
-          const seen = new Set<string>();
-          for (const l of lenses) {
-            if (l.command && RUNNING_COMMANDS.has(l.command.command)) {
-              const k = `${l.range.start.line}:${l.range.start.character}`;
-              if (seen.has(k)) continue;
-              seen.add(k);
-              out.push(
-                new vscode.CodeLens(l.range, {
-                  title: '$(shield) Restricted Mode: previews are off',
-                  command: 'workbench.trust.manage',
-                  tooltip: 'Trust this workspace to let Thund run SQL',
-                }),
-              );
-            } else {
-              out.push(l);
-            }
-          }
-          return out;
+          if (!lenses) return lenses;
+          const root = rootOf(doc.uri);
+          const data: LensData<vscode.Range>[] = lenses.map((l) => ({
+            range: l.range,
+            title: l.command?.title ?? '',
+            command: l.command?.command ?? '',
+            args: l.command?.arguments,
+            tooltip: l.command?.tooltip,
+          }));
+          const out = rewriteLenses(data, {
+            trusted: isTrusted(),
+            records: (root && this.records.get(root)) || new Map(),
+            key: (r) => `${r.start.line}:${r.start.character}`,
+          });
+          return out.map((l) => new vscode.CodeLens(l.range, { title: l.title, command: l.command, arguments: l.args, tooltip: l.tooltip }));
+        },
+        // An expectation that passed is no problem: it leaves the
+        // diagnostics (no squiggle, nothing in the Problems view) for an
+        // inlay hint at the end of its pragma line.
+        handleDiagnostics: (uri, diagnostics, next) => {
+          const plain = diagnostics.map((d) => ({
+            code: d.code as string | number | { value: string | number } | undefined,
+            severity: d.severity,
+            message: d.message,
+            line: d.range.start.line,
+          }));
+          const hints = passHints(plain);
+          const key = uri.toString();
+          const had = this.passes.get(key)?.length ?? 0;
+          if (hints.length) this.passes.set(key, hints);
+          else this.passes.delete(key);
+          if (hints.length || had) this.onPassesEmitter.fire();
+          next(
+            uri,
+            diagnostics.filter((_, i) => !hints.length || !passHints([plain[i]]).length),
+          );
         },
       },
     };
@@ -187,7 +218,35 @@ export class ThundServer implements vscode.Disposable {
   async preview(params: PreviewParams, token?: CancellationToken): Promise<PreviewResult> {
     if (!isTrusted()) throw new RestrictedError();
     const c = await this.need();
-    return send<PreviewResult>(c, 'thund/preview', params, token);
+    const res = await send<PreviewResult>(c, 'thund/preview', params, token);
+    const phase = !res.error ? 'completed' : /^\S+ skipped: /.test(res.error) ? 'skipped' : 'failed';
+    this.record(params.uri, [{ name: res.dataset, rows: res.total_rows, elapsed_ms: res.elapsed_ms, phase }], 'preview');
+    return res;
+  }
+
+  /** Notes what a preview or run gave, and has the editor ask for lenses again. */
+  private record(uri: string, datasets: { name: string; rows: number; elapsed_ms: number; phase: string }[], from: 'preview' | 'run'): void {
+    const root = rootOf(vscode.Uri.parse(uri));
+    if (!root) return;
+    let m = this.records.get(root);
+    if (!m) this.records.set(root, (m = new Map()));
+    const at = Date.now();
+    for (const d of datasets) m.set(d.name.toLowerCase(), { rows: d.rows, elapsedMs: d.elapsed_ms, phase: d.phase, at, from });
+    this.refreshLenses();
+    this.onRecordEmitter.fire(root);
+  }
+
+  /** Asks the editor for every document's code lenses again. */
+  refreshLenses(): void {
+    const feature = this.client?.getFeature(CodeLensRequest.method);
+    if (!feature) return;
+    const fired = new Set<unknown>();
+    for (const doc of vscode.workspace.textDocuments) {
+      const p = feature.getProvider(doc);
+      if (!p || fired.has(p)) continue;
+      fired.add(p);
+      p.onDidChangeCodeLensEmitter.fire();
+    }
   }
 
   /** thund/run, with the server's $/progress reported to the given progress. */
@@ -209,7 +268,9 @@ export class ThundServer implements vscode.Disposable {
       }
     });
     try {
-      return await send<RunResult>(c, 'thund/run', { ...params, workDoneToken }, token);
+      const res = await send<RunResult>(c, 'thund/run', { ...params, workDoneToken }, token);
+      this.record(params.uri, res.datasets, 'run');
+      return res;
     } finally {
       sub.dispose();
     }
@@ -224,6 +285,8 @@ export class ThundServer implements vscode.Disposable {
   dispose(): void {
     void this.client?.stop();
     this.onReadyEmitter.dispose();
+    this.onPassesEmitter.dispose();
+    this.onRecordEmitter.dispose();
   }
 }
 

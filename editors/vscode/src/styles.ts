@@ -33,7 +33,18 @@ button.page:hover:not([disabled]) { background: var(--vscode-button-secondaryHov
 .toolbar { display: flex; align-items: center; gap: 12px; margin: 6px 0; }
 .pager { display: flex; align-items: center; gap: 4px; }
 .pager .range { padding: 0 8px; }
-.table-wrap { overflow: auto; max-width: 100%; }
+.table-wrap { overflow: auto; max-width: 100%; max-height: 70vh; }
+/* The scrollbars stay visible: a table wider than the panel must look it. */
+.table-wrap::-webkit-scrollbar { width: 12px; height: 12px; }
+.table-wrap::-webkit-scrollbar-thumb { background: var(--vscode-scrollbarSlider-background); border-radius: 6px; }
+.table-wrap::-webkit-scrollbar-thumb:hover { background: var(--vscode-scrollbarSlider-hoverBackground); }
+.table-wrap::-webkit-scrollbar-track { background: var(--vscode-editorWidget-background); }
+.table-wrap::-webkit-scrollbar-corner { background: transparent; }
+.table-wrap .thund-table td.gutter, .table-wrap .thund-table th.gutter {
+  position: sticky; left: 0; z-index: 1; background: var(--vscode-editor-background);
+}
+.table-wrap .thund-table th.gutter { z-index: 2; background: var(--vscode-editorWidget-background); }
+.clip-note { color: var(--vscode-editorInfo-foreground); font-size: 0.92em; }
 table.thund-table {
   border-collapse: collapse;
   font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size);
@@ -76,6 +87,10 @@ tr.row-removed .mark, .removed-count { color: var(--vscode-gitDecoration-deleted
   border-left: 3px solid var(--vscode-editorError-foreground);
   background: var(--vscode-inputValidation-errorBackground); padding: 6px 10px; margin: 8px 0;
 }
+.error-banner .error-detail, .thund-nb .error-detail {
+  margin: 4px 0 0; white-space: pre; overflow-x: auto;
+  font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size);
+}
 .error-text { color: var(--vscode-editorError-foreground); }
 .increment { margin: 6px 0; }
 .increment summary { cursor: pointer; }
@@ -90,7 +105,22 @@ tr.row-removed .mark, .removed-count { color: var(--vscode-gitDecoration-deleted
 
 export const LINEAGE_CSS = `
 .legend { margin-bottom: 8px; }
-.graph-wrap { overflow: auto; }
+.graph-wrap { overflow: auto; display: flex; border: 1px solid var(--vscode-panel-border, transparent); border-radius: 4px; }
+.graph-wrap svg.lineage { margin: auto; flex: none; }
+.zoom { display: inline-flex; align-items: center; gap: 4px; }
+.zoom-level { min-width: 6.5em; text-align: center; color: var(--vscode-descriptionForeground); }
+.legend-ok { color: var(--vscode-testing-iconPassed); }
+.legend-failed { color: var(--vscode-editorError-foreground); }
+.legend-skipped { color: var(--vscode-editorWarning-foreground); }
+.node .status-bar { fill: var(--vscode-descriptionForeground); }
+.node.phase-completed .status-bar { fill: var(--vscode-testing-iconPassed); }
+.node.phase-failed .status-bar { fill: var(--vscode-editorError-foreground); }
+.node.phase-skipped .status-bar { fill: var(--vscode-editorWarning-foreground); }
+.node .run { font-size: 11.5px; fill: var(--vscode-foreground); }
+.node .run.none { fill: var(--vscode-descriptionForeground); font-style: italic; }
+.node.phase-completed .run { fill: var(--vscode-testing-iconPassed); }
+.node.phase-failed .run { fill: var(--vscode-editorError-foreground); }
+.node.phase-skipped .run { fill: var(--vscode-editorWarning-foreground); }
 svg.lineage { font-family: var(--vscode-font-family); font-size: 12px; }
 .edge { fill: none; stroke: var(--vscode-descriptionForeground); stroke-width: 1.4; }
 .edge.streaming { stroke-dasharray: 5 3; }
@@ -108,9 +138,6 @@ svg.lineage { font-family: var(--vscode-font-family); font-size: 12px; }
 .node .name { font-weight: 600; font-size: 13px; }
 .node .kind { fill: var(--vscode-descriptionForeground); }
 .node .errors { fill: var(--vscode-editorError-foreground); font-size: 11px; }
-.node .phase { fill: var(--vscode-descriptionForeground); font-size: 11px; }
-.node.phase-failed .phase { fill: var(--vscode-editorError-foreground); }
-.node.phase-completed .phase { fill: var(--vscode-testing-iconPassed); }
 .support rect { fill: none; stroke-width: 1; }
 .support text { font-size: 10.5px; }
 .support.ok rect { stroke: var(--vscode-testing-iconPassed); }
@@ -141,6 +168,7 @@ export const NOTEBOOK_CSS = `
 .thund-nb .status-dropped { color: var(--vscode-editorInfo-foreground); }
 .thund-nb .status-failed { color: var(--vscode-editorError-foreground); }
 .thund-nb .error-banner { border-left: 3px solid var(--vscode-editorError-foreground); padding: 4px 8px; }
+.thund-nb .error-detail { margin: 4px 0 0; white-space: pre; overflow-x: auto; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
 .thund-nb .added-count { color: var(--vscode-gitDecoration-addedResourceForeground); }
 .thund-nb .removed-count { color: var(--vscode-gitDecoration-deletedResourceForeground); }
 `;

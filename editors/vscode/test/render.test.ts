@@ -96,7 +96,7 @@ describe('preview table', () => {
     const html = renderTable(cleanOrders().columns, cleanOrders().rows);
     assert.match(html, /<span class="col-name">order_id<\/span><span class="col-type">INTEGER<\/span>/);
     assert.match(html, /<span class="col-type">DECIMAL\(10,2\)<\/span>/);
-    assert.equal(bodyRows(html)[0], '1 10001 C001 P10 2025-03-02 1 10.8 10.8 shipped');
+    assert.equal(bodyRows(html)[0], '1 10001 C001 P10 2025-03-02 1 10.80 10.80 shipped');
   });
 
   it('right-aligns numeric columns', () => {
@@ -196,7 +196,7 @@ describe('preview panel', () => {
   });
 
   it('marks the diff against the previous preview', () => {
-    const r: PreviewResult = { ...cleanOrders(), diff: { added: [[10002, 'C001', 'P01', '2025-03-03', 1, 21.6, 21.6, 'completed']], removed: [[10003, 'C008', 'P05', '2025-03-03', 1, 11, 11, 'cancelled']], first: false } };
+    const r: PreviewResult = { ...cleanOrders(), diff: { added: [[10002, 'C001', 'P01', '2025-03-03', 1, '21.60', '21.60', 'completed']], removed: [[10003, 'C008', 'P05', '2025-03-03', 1, '11.00', '11.00', 'cancelled']], first: false } };
     const html = renderPreview({ result: r, pageSize: 100 });
     assert.match(text(html), /Since the previous preview: \+1 added , \u22121 removed/);
     assert.equal((html.match(/<tr class="row-added">/g) ?? []).length, 1);
@@ -278,7 +278,7 @@ describe('lineage', () => {
   });
 
   it('renders nodes with kind, support and a link to their file', () => {
-    const svg = renderLineage(retailGraph(), { clean_orders: 2 }, { clean_orders: 'completed' });
+    const svg = renderLineage(retailGraph(), { clean_orders: 2 }, { clean_orders: { phase: 'completed', rows: 52, elapsed_ms: 31, at: 0 } });
     assert.match(svg, /^<svg class="lineage"/);
     assert.match(svg, /data-uri="file:\/\/\/w\/retail\/transformations\/revenue\.sql" data-line="11"/);
     assert.match(svg, />materialized view</);
@@ -316,7 +316,7 @@ describe('notebook output', () => {
 
   it('shows an error per dataset', () => {
     const html = renderNotebookOutput([{ ...cleanOrders(), error: 'boom <x>' }], 10);
-    assert.match(html, /class="error-banner">boom &lt;x&gt;/);
+    assert.match(html, /class="error-banner" role="alert"><span class="error-message">boom &lt;x&gt;/);
   });
 
   it('has a plain-text form', () => {

@@ -13,6 +13,59 @@ const api = vscodeApi<LineageOutbound, unknown>();
 const app = document.getElementById('app')!;
 
 let columns: LineageResult | undefined;
+
+// Zoom: 'fit' (the default) scales the graph to the panel, never above
+// 100%, and follows the panel's size; a number is a fixed scale.
+let zoom: number | 'fit' = 'fit';
+const ZOOM_MIN = 0.2;
+const ZOOM_MAX = 3;
+
+/** The graph's room: the panel's width, and its height below the header. */
+function room(wrap: HTMLElement): { w: number; h: number } {
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  return { w: Math.max(100, wrap.clientWidth - 2), h: Math.max(240, window.innerHeight - top - 16) };
+}
+
+/** Sizes the graph for the zoom, centred in its room. */
+function applyZoom(): void {
+  const svg = app.querySelector('svg.lineage') as SVGSVGElement | null;
+  const wrap = app.querySelector('.graph-wrap') as HTMLElement | null;
+  if (!svg || !wrap) return;
+  const w = Number(svg.dataset.width);
+  const h = Number(svg.dataset.height);
+  const r = room(wrap);
+  wrap.style.maxHeight = `${Math.round(r.h)}px`;
+  const z = zoom === 'fit' ? Math.min(1, r.w / w, r.h / h) : zoom;
+  svg.setAttribute('width', String(Math.round(w * z)));
+  svg.setAttribute('height', String(Math.round(h * z)));
+  const label = app.querySelector('.zoom-level');
+  if (label) label.textContent = `${Math.round(z * 100)}%${zoom === 'fit' ? ' (fit)' : ''}`;
+}
+
+function currentScale(): number {
+  const svg = app.querySelector('svg.lineage') as SVGSVGElement | null;
+  if (!svg) return 1;
+  return Number(svg.getAttribute('width')) / Number(svg.dataset.width);
+}
+
+function zoomBy(f: number): void {
+  zoom = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, Math.round(currentScale() * f * 100) / 100));
+  applyZoom();
+}
+
+window.addEventListener('resize', () => {
+  if (zoom === 'fit') applyZoom();
+});
+
+app.addEventListener(
+  'wheel',
+  (ev) => {
+    if (!ev.ctrlKey || !(ev.target as Element).closest('.graph-wrap')) return;
+    ev.preventDefault();
+    zoomBy(ev.deltaY < 0 ? 1.1 : 1 / 1.1);
+  },
+  { passive: false },
+);
 const view: ColumnView = { expanded: new Set<string>() };
 
 /** Draws the columns section and marks the graph's nodes for the focus. */
@@ -42,7 +95,8 @@ function drawColumns(): void {
 window.addEventListener('message', (ev: MessageEvent<LineageInbound | ColumnsInbound>) => {
   const m = ev.data;
   if (m.type === 'graph') {
-    app.innerHTML = renderLineagePage(m.graph, m.errors, m.phases);
+    app.innerHTML = renderLineagePage(m.graph, m.errors, m.runs);
+    applyZoom();
     drawColumns();
   } else if (m.type === 'columns') {
     columns = m.result;
@@ -72,6 +126,16 @@ function focus(el: Element | null): boolean {
 
 app.addEventListener('click', (ev) => {
   const t = ev.target as Element;
+  const z = t.closest('button[data-zoom]') as HTMLElement | null;
+  if (z) {
+    if (z.dataset.zoom === 'fit') {
+      zoom = 'fit';
+      applyZoom();
+    } else {
+      zoomBy(z.dataset.zoom === 'in' ? 1.25 : 1 / 1.25);
+    }
+    return;
+  }
   if (t.closest('button[data-action="refresh"]')) {
     api.postMessage({ type: 'refresh' });
     return;

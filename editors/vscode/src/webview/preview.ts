@@ -2,7 +2,7 @@
 // renderer, sorts on header clicks and asks the extension for pages.
 
 import type { Diff, PreviewInbound, PreviewOutbound, PreviewResult } from '../protocol';
-import { diffToShow, nextSort, renderMessage, renderPreview, SortState, UNTRUSTED_TEXT } from '../render';
+import { clipNote, diffToShow, nextSort, renderMessage, renderPreview, SortState, UNTRUSTED_TEXT } from '../render';
 import { vscodeApi } from './api';
 
 interface State {
@@ -20,7 +20,30 @@ let loading = false;
 function draw(): void {
   if (!state.result) return;
   app.innerHTML = renderPreview({ result: state.result, pageSize: state.pageSize, sort: state.sort, diff: state.diff, loading });
+  const wrap = app.querySelector('.table-wrap');
+  wrap?.addEventListener('scroll', noteClipping, { passive: true });
+  noteClipping();
 }
+
+/** Says which columns are in view when the table is wider than the panel. */
+function noteClipping(): void {
+  const wrap = app.querySelector('.table-wrap') as HTMLElement | null;
+  const note = app.querySelector('.clip-note') as HTMLElement | null;
+  if (!wrap || !note) return;
+  const box = wrap.getBoundingClientRect();
+  const gutter = wrap.querySelector('thead th.gutter')?.getBoundingClientRect().width ?? 0;
+  const cols = Array.from(wrap.querySelectorAll('thead th[data-col]')).map((th) => {
+    const r = th.getBoundingClientRect();
+    return { left: r.left, right: r.right };
+  });
+  // The row numbers stay in view (sticky), so what they cover is hidden.
+  const text = clipNote(cols, box.left + gutter, box.left + wrap.clientWidth);
+  note.textContent = text;
+  note.hidden = text === '';
+  wrap.classList.toggle('clipped', text !== '');
+}
+
+window.addEventListener('resize', noteClipping);
 
 window.addEventListener('message', (ev: MessageEvent<PreviewInbound>) => {
   const m = ev.data;
