@@ -9,8 +9,8 @@ import (
 )
 
 // query states a dataset function's body in Spark SQL when its meaning is
-// certain: the body is one return statement (a docstring and comments
-// aside) of
+// certain: the body assigns DataFrames to names (df = ...) and returns
+// one (a docstring and comments aside), each of them
 //
 //   - spark.sql(LITERAL): the literal's text;
 //   - spark.range(end) / spark.range(start, end[, step]) with integer
@@ -24,48 +24,67 @@ import (
 // Anything else (other statements, UDFs, joins, withColumn...) is opaque:
 // the reason says what Thund stopped at.
 func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
+	env := map[string]frame{}
+	why := map[string]string{}
 	var ret *sitter.Node
 	for i, st := range children(body) {
+		if ret != nil {
+			return nil, fmt.Sprintf("its body goes on after its return (line %d)", int(st.StartPosition().Row)+1)
+		}
 		switch st.Kind() {
 		case "pass_statement":
 			continue
+		case "return_statement":
+			ret = st
+			continue
 		case "expression_statement":
-			if i == 0 && len(children(st)) == 1 && children(st)[0].Kind() == "string" {
+			kids := children(st)
+			if i == 0 && len(kids) == 1 && kids[0].Kind() == "string" {
 				continue // the docstring
 			}
-		case "return_statement":
-			if ret == nil {
-				ret = st
-				continue
+			if len(kids) == 1 && kids[0].Kind() == "assignment" {
+				left, right := kids[0].ChildByFieldName("left"), kids[0].ChildByFieldName("right")
+				if left != nil && right != nil && left.Kind() == "identifier" {
+					// df = spark.read.table("x"): the name stands for the
+					// frame from here on (a later df = df.filter(...)
+					// builds on it).
+					name := r.srcOf(left)
+					f, w := r.frameIn(right, env, why)
+					delete(env, name)
+					delete(why, name)
+					if w == "" {
+						env[name] = f
+					} else {
+						why[name] = w
+					}
+					continue
+				}
 			}
 		}
-		return nil, fmt.Sprintf("its body does more than return one expression (line %d)", int(st.StartPosition().Row)+1)
+		return nil, fmt.Sprintf("its body does more than assign DataFrames and return one (line %d)", int(st.StartPosition().Row)+1)
 	}
 	if ret == nil || len(children(ret)) != 1 {
 		return nil, "its body returns nothing Thund can read"
 	}
 	e := unparen(children(ret)[0])
-	if fn, args, kw, _, ok := r.call(e); ok && r.dotted(fn) == "spark.sql" && len(kw) == 0 && len(args) == 1 {
-		lit, computed, ok := r.literalNode(args[0])
-		if !ok {
-			if computed {
-				return nil, "spark.sql is given an f-string with placeholders, whose text is only known when the file runs"
-			}
-			return nil, "spark.sql is given a text computed at run time"
-		}
-		return &Query{SQL: lit.Value, Lit: &lit, Loc: span(e)}, ""
+	f, w := r.frameIn(e, env, why)
+	if w != "" {
+		return nil, w
 	}
-	f, why := r.frame(e)
-	if why != "" {
-		return nil, why
+	if f.lit != nil {
+		return &Query{SQL: f.lit.Value, Lit: f.lit, Loc: f.loc}, ""
 	}
-	return &Query{SQL: f.sql(), Loc: span(e)}, ""
+	return &Query{SQL: f.sql(), Loc: f.loc}, ""
 }
 
 // frame is a DataFrame expression as SQL: a table, or a query.
 type frame struct {
 	table string // a quoted table name, when the frame is a plain read
 	query string // otherwise
+	// lit is set when the frame is spark.sql(LITERAL) as it is, and loc
+	// is then that call.
+	lit *Literal
+	loc Span
 }
 
 func (f frame) from() string {
@@ -82,9 +101,30 @@ func (f frame) sql() string {
 	return f.query
 }
 
-// frame maps a DataFrame expression; why is set when it cannot.
-func (r *reader) frame(e *sitter.Node) (frame, string) {
+// frameIn maps a DataFrame expression, whose names are looked up in env
+// (or, for a name bound to what Thund cannot map, why); its reason is set
+// when it cannot.
+func (r *reader) frameIn(e *sitter.Node, env map[string]frame, why map[string]string) (frame, string) {
+	f, w := r.frameOf(e, env, why)
+	if w == "" && f.loc == (Span{}) && e != nil {
+		f.loc = span(unparen(e))
+	}
+	return f, w
+}
+
+// frameOf is frameIn without the frame's location.
+func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]string) (frame, string) {
 	e = unparen(e)
+	if e != nil && e.Kind() == "identifier" {
+		name := r.srcOf(e)
+		if f, ok := env[name]; ok {
+			return f, ""
+		}
+		if w, ok := why[name]; ok {
+			return frame{}, w
+		}
+		return frame{}, fmt.Sprintf("it returns %s, which is not a DataFrame Thund can read", name)
+	}
 	fn, args, kw, _, ok := r.call(e)
 	if !ok {
 		return frame{}, fmt.Sprintf("it returns %s, which is not a DataFrame Thund can read", clip(r.srcOf(e)))
@@ -94,12 +134,17 @@ func (r *reader) frame(e *sitter.Node) (frame, string) {
 		return r.sparkRange(args, kw)
 	}
 	if full == "spark.sql" {
-		if len(args) == 1 {
-			if lit, ok := r.literal(args[0]); ok {
-				return frame{query: lit.Value}, ""
-			}
+		if len(args) != 1 || len(kw) > 0 {
+			return frame{}, "spark.sql with arguments beside the query"
 		}
-		return frame{}, "spark.sql is given a text computed at run time"
+		lit, computed, ok := r.literalNode(r.constant(args[0]))
+		if !ok {
+			if computed {
+				return frame{}, "spark.sql is given an f-string with placeholders, whose text is only known when the file runs"
+			}
+			return frame{}, "spark.sql is given a text computed at run time"
+		}
+		return frame{query: lit.Value, lit: &lit, loc: span(e)}, ""
 	}
 	if _, streaming, ok := r.readCall(fn); ok {
 		a := arg(args, kw, 0, "name")
@@ -112,15 +157,23 @@ func (r *reader) frame(e *sitter.Node) (frame, string) {
 		}
 		return frame{table: quoteTable(lit.Value)}, ""
 	}
+	if root, format, ok := r.loadChain(e); ok {
+		what := root + ".format(...).load(...)"
+		if format != "" {
+			what = fmt.Sprintf("%s.format(%q)", root, format)
+		}
+		return frame{}, fmt.Sprintf("it loads data with %s, which Thund does not read natively", what)
+	}
 	fn = unparen(fn)
 	if fn == nil || fn.Kind() != "attribute" {
 		return frame{}, fmt.Sprintf("it calls %s, which Thund does not run", clip(r.srcOf(fn)))
 	}
 	method := r.srcOf(fn.ChildByFieldName("attribute"))
-	inner, why := r.frame(fn.ChildByFieldName("object"))
-	if why != "" {
-		return frame{}, why
+	inner, w := r.frameIn(fn.ChildByFieldName("object"), env, why)
+	if w != "" {
+		return frame{}, w
 	}
+	inner.lit = nil
 	switch method {
 	case "select":
 		var cols []string
@@ -178,6 +231,34 @@ func (r *reader) frame(e *sitter.Node) (frame, string) {
 		return frame{query: "SELECT DISTINCT * FROM " + inner.from()}, ""
 	}
 	return frame{}, fmt.Sprintf("it calls .%s, which Thund does not map to SQL", method)
+}
+
+// loadChain reports a chain of calls on spark.read or spark.readStream
+// (format, option, schema, load...), which reads files or a stream: its
+// root and the format= literal when there is one.
+func (r *reader) loadChain(e *sitter.Node) (root, format string, ok bool) {
+	for {
+		e = unparen(e)
+		fn, args, _, _, isCall := r.call(e)
+		if !isCall {
+			break
+		}
+		fn = unparen(fn)
+		if fn == nil || fn.Kind() != "attribute" {
+			return "", "", false
+		}
+		if r.srcOf(fn.ChildByFieldName("attribute")) == "format" && len(args) == 1 {
+			if v, ok := r.literal(args[0]); ok {
+				format = v.Value
+			}
+		}
+		e = fn.ChildByFieldName("object")
+	}
+	switch root = r.dotted(e); root {
+	case "spark.read", "spark.readStream":
+		return root, format, true
+	}
+	return "", "", false
 }
 
 // sparkRange maps spark.range(start, end=None, step=1, numPartitions=None):

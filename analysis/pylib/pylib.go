@@ -201,6 +201,7 @@ func Parse(filename, text string) (f File, err error) {
 	}
 	stmts := children(root)
 	r.imports(stmts)
+	r.constants(stmts)
 	for i, st := range stmts {
 		next := len(text)
 		if i+1 < len(stmts) {
@@ -224,6 +225,9 @@ type reader struct {
 	text    string
 	src     []byte
 	aliases map[string]string
+	// consts are the module's names bound once, at the top level, to a
+	// string or dict literal (NAME = "t", RULES = {...}).
+	consts  map[string]*sitter.Node
 	defs    []Definition
 	errs    []SyntaxError
 	unknown []Unknown
@@ -331,6 +335,53 @@ func (r *reader) imports(stmts []*sitter.Node) {
 			}
 		}
 	}
+}
+
+// constants records the names the module binds exactly once, at its top
+// level, to a string or dict literal: a read, a name= or an
+// @expect_all(RULES) written with such a name is as good as the literal.
+func (r *reader) constants(stmts []*sitter.Node) {
+	count := map[string]int{}
+	r.consts = map[string]*sitter.Node{}
+	for _, st := range stmts {
+		if st.Kind() != "expression_statement" {
+			continue
+		}
+		for _, e := range children(st) {
+			if e.Kind() != "assignment" && e.Kind() != "augmented_assignment" {
+				continue
+			}
+			left, right := e.ChildByFieldName("left"), e.ChildByFieldName("right")
+			if left == nil || left.Kind() != "identifier" {
+				continue
+			}
+			name := r.srcOf(left)
+			count[name]++
+			if right == nil || e.Kind() != "assignment" {
+				continue
+			}
+			switch unparen(right).Kind() {
+			case "string", "concatenated_string", "dictionary":
+				r.consts[name] = unparen(right)
+			}
+		}
+	}
+	for name, n := range count {
+		if n > 1 {
+			delete(r.consts, name)
+		}
+	}
+}
+
+// constant follows a name to the literal it is bound to (constants).
+func (r *reader) constant(n *sitter.Node) *sitter.Node {
+	n = unparen(n)
+	if n != nil && n.Kind() == "identifier" {
+		if v := r.consts[r.srcOf(n)]; v != nil {
+			return v
+		}
+	}
+	return n
 }
 
 // dottedName is a dotted_name node's text without blanks.
@@ -687,7 +738,7 @@ func (r *reader) function(st, fn *sitter.Node) {
 // expectations reads @expect("name", "cond") and @expect_all({...}).
 func (r *reader) expectations(dec *sitter.Node, attr, action string, args []*sitter.Node, kw map[string]*sitter.Node) []Expectation {
 	if strings.HasPrefix(attr, "expect_all") {
-		d := unparen(arg(args, kw, 0, "expectations"))
+		d := r.constant(arg(args, kw, 0, "expectations"))
 		if d == nil || d.Kind() != "dictionary" {
 			return nil
 		}
@@ -736,7 +787,7 @@ func (r *reader) callRead(d *Definition, n *sitter.Node) {
 		if a == nil {
 			return
 		}
-		if _, computed, ok := r.literalNode(a); !ok {
+		if _, computed, ok := r.literalNode(r.constant(a)); !ok {
 			what := "the query text is not a string literal"
 			if computed {
 				what = "an f-string with placeholders"
@@ -782,7 +833,7 @@ func (r *reader) readCall(f *sitter.Node) (method string, streaming, ok bool) {
 // literal returns a plain string literal (implicit concatenation
 // included; an f-string without placeholders counts).
 func (r *reader) literal(n *sitter.Node) (Literal, bool) {
-	v, _, ok := r.literalNode(n)
+	v, _, ok := r.literalNode(r.constant(n))
 	return v, ok
 }
 

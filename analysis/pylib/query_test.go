@@ -41,7 +41,10 @@ func TestQueries(t *testing.T) {
 			"SELECT DISTINCT * FROM (SELECT id, amount * 2 AS twice FROM `o`)", ""},
 		{`"""Doc."""` + "\n    return spark.sql(\"SELECT 1 AS one\")", "SELECT 1 AS one", ""},
 		{`return spark.table("o").withColumn("x", F.lit(1))`, "", "it calls .withColumn, which Thund does not map to SQL"},
-		{"df = spark.range(3)\n    return df", "", "its body does more than return one expression (line 6)"},
+		{"df = spark.range(3)\n    return df", "SELECT id FROM range(0, 3, 1)", ""},
+		{"df = spark.read.table(\"o\")\n    df = df.where(\"a > 1\")\n    return df.limit(2)", "SELECT * FROM (SELECT * FROM `o` WHERE a > 1) LIMIT 2", ""},
+		{"df = spark.read.table(\"o\")\n    df = df.withColumn(\"b\", F.lit(1))\n    return df", "", "it calls .withColumn"},
+		{"print(1)\n    return spark.range(3)", "", "its body does more than assign DataFrames and return one (line 6)"},
 		{`return spark.table("o").filter(col("a") > 1)`, "", `.filter(col("a") > 1) is a Column expression`},
 		{`return spark.sql(f"SELECT * FROM {t}")`, "", "f-string with placeholders"},
 	}
@@ -119,8 +122,8 @@ func TestExpectationsAndFString(t *testing.T) {
 	if len(d.Reads) != 1 || d.Reads[0].Name != "bronze" {
 		t.Errorf("reads %+v", d.Reads)
 	}
-	if d.Query != nil {
-		t.Errorf("a body with an annotated assignment is opaque, got %+v", d.Query)
+	if d.Query == nil || d.Query.SQL != "SELECT * FROM `bronze`" {
+		t.Errorf("an annotated assignment of a name the return does not use changes nothing, got %+v %q", d.Query, d.Opaque)
 	}
 }
 
@@ -199,5 +202,51 @@ def gold(limit: int = 3, *, tag: str | None = None) -> DataFrame:
 	}
 	if len(f.Definitions) != 1 || f.Definitions[0].Query == nil || f.Definitions[0].Query.SQL != "SELECT * FROM silver" {
 		t.Fatalf("definitions %+v", f.Definitions)
+	}
+}
+
+// TestConstants: names bound once at the module's top level to a string
+// or a dict stand for their literal; a name bound twice does not.
+func TestConstants(t *testing.T) {
+	text := header + `RULES = {"id": "id IS NOT NULL"}
+SOURCE = "landing.users"
+QUERY = """SELECT * FROM users_raw"""
+TWICE = "a"
+TWICE = "b"
+
+@dlt.table
+@dlt.expect_all_or_fail(RULES)
+def users_raw():
+    return spark.readStream.table(SOURCE)
+
+@dlt.table
+def users():
+    return spark.sql(QUERY)
+
+@dlt.view
+def other():
+    return spark.table(TWICE)
+`
+	f, err := Parse("c.py", text)
+	if err != nil || len(f.Definitions) != 3 {
+		t.Fatalf("%v %+v", err, f.Definitions)
+	}
+	raw := f.Definitions[0]
+	if len(raw.Expectations) != 1 || raw.Expectations[0].Action != "fail" || len(raw.Reads) != 1 || raw.Reads[0].Name != "landing.users" ||
+		text[raw.Reads[0].Inner.Start:raw.Reads[0].Inner.End] != "landing.users" {
+		t.Errorf("users_raw = %+v", raw)
+	}
+	if u := f.Definitions[1]; u.Query == nil || u.Query.Lit == nil || text[u.Query.Lit.Offsets[0]:u.Query.Lit.Offsets[0]+6] != "SELECT" {
+		t.Errorf("users = %+v", u)
+	}
+	if o := f.Definitions[2]; len(o.Reads) != 0 || len(o.Unknown) != 1 {
+		t.Errorf("other = %+v", o)
+	}
+}
+
+func TestLoadChainReason(t *testing.T) {
+	_, d := parseOne(t, "@dlt.table\ndef b():\n    return (spark\n        .readStream.format(\"cloudFiles\")\n        .option(\"cloudFiles.format\", \"csv\")\n        .load(\"/landing\"))\n")
+	if d.Query != nil || d.Opaque != `it loads data with spark.readStream.format("cloudFiles"), which Thund does not read natively` {
+		t.Errorf("opaque = %q", d.Opaque)
 	}
 }
