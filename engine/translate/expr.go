@@ -53,8 +53,17 @@ func (t *tr) expr1(x ast.Expr) frag {
 			return at(x, tBool, cat("(", a, " "+not+"IN (", t.query(x.Query), "))"))
 		}
 		items := make([]frag, len(x.List))
+		bad := false
+		names := []string{strings.ToUpper(a.typ.String())}
 		for i, it := range x.List {
 			items[i] = t.compatible(t.expr(it), a.typ)
+			bad = bad || t.incomparable(a.typ, items[i].typ)
+			names = append(names, strings.ToUpper(items[i].typ.String()))
+		}
+		if bad {
+			t.typeError(x, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", "Cannot resolve \"(%s)\" due to data type mismatch: Input to `in` should all be the same type, but it's [\"%s\"]. SQLSTATE: 42K09",
+				t.text(x), strings.Join(names, "\", \""))
+			return at(x, tBool, cat("NULL"))
 		}
 		return at(x, tBool, cat("(", a, " "+not+"IN (", items, "))"))
 	case *ast.Like:
@@ -424,6 +433,14 @@ func (t *tr) binary(b *ast.Binary) frag {
 		return at(b, tBool, cat("(", l, " "+b.Op+" ", r, ")"))
 	}
 	l, r := t.expr(b.L), t.expr(b.R)
+	if t.operandTypes(b, l.typ, r.typ) {
+		return at(b, tUnknown, cat("NULL"))
+	}
+	switch b.Op {
+	case "+", "-", "*", "/", "%":
+		l, r = t.stringOperand(b, l, r)
+		l, r = t.floatOperands(l, r)
+	}
 	switch b.Op {
 	case "+", "-", "*":
 		l, r = intLit(b.L, l), intLit(b.R, r)
@@ -443,6 +460,9 @@ func (t *tr) binary(b *ast.Binary) frag {
 	case "/":
 		return t.divide(b, l, r, false)
 	case "%":
+		if ty, ok := remainderDecimal(b, l.typ, r.typ); ok {
+			return at(b, ty, cat("CAST((", l, " % ", t.remainder(b.R, r), ") AS "+ty.duck()+")"))
+		}
 		ty := widen(l.typ, r.typ)
 		return at(b, ty, cat("(", l, " % ", t.remainder(b.R, r), ")"))
 	case "DIV":
@@ -484,6 +504,120 @@ func (t *tr) binary(b *ast.Binary) frag {
 	}
 	t.refuse(b, "the operator %s does not run natively", b.Op)
 	return at(b, tUnknown, cat("NULL"))
+}
+
+// operandTypes checks the operand types of a binary operator as Spark's
+// analyzer does, recording Spark's error when it rejects them, and
+// refuses interval operands other than a date or timestamp plus or minus
+// an interval (Spark's ANSI interval types compare and print differently
+// from DuckDB's INTERVAL). It reports whether the operator was rejected.
+// Checked on Spark 4.1.4: in ANSI mode a BOOLEAN meets no number (true =
+// 1, true + 1: DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES; without ANSI
+// true = 1 compares); in either mode a DATE or TIMESTAMP is compared with
+// no number.
+func (t *tr) operandTypes(b *ast.Binary, l, r *Type) bool {
+	switch b.Op {
+	case "=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>", "+", "-", "*", "/", "%", "DIV":
+	default:
+		return false
+	}
+	cmp := b.Op != "+" && b.Op != "-" && b.Op != "*" && b.Op != "/" && b.Op != "%" && b.Op != "DIV"
+	bad := false
+	switch {
+	case (l.is(Boolean) && r.numeric()) || (r.is(Boolean) && l.numeric()):
+		bad = t.ansi() || !cmp
+	case cmp:
+		bad = t.incomparable(l, r)
+	}
+	if bad {
+		op := b.Op
+		t.typeError(b, "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", "Cannot resolve \"(%s)\" due to data type mismatch: the left and right operands of the binary operator have incompatible types (\"%s\" and \"%s\"). SQLSTATE: 42K09",
+			t.text(b.L)+" "+op+" "+t.text(b.R), strings.ToUpper(l.String()), strings.ToUpper(r.String()))
+		return true
+	}
+	if (l.is(IntervalKind) || r.is(IntervalKind)) && l.known() && r.known() && !l.is(Null) && !r.is(Null) {
+		dated := func(x *Type) bool { return x.is(Date) || x.is(Timestamp) || x.is(TimestampNTZ) }
+		if !((b.Op == "+" || b.Op == "-") && (dated(l) || dated(r) || l.is(IntervalKind) && r.is(IntervalKind))) {
+			t.refuse(b, "this operation on an interval does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) compare, multiply and print differently from DuckDB's INTERVAL; only date or timestamp plus or minus an interval does")
+			return true
+		}
+	}
+	return false
+}
+
+// remainderDecimal is Spark's type of a % b (and pmod) with a DECIMAL
+// operand: DECIMAL(min(p1-s1, p2-s2) + max(s1, s2), max(s1, s2)), an
+// integer literal counting as its digits (checked on Spark 4.1.4:
+// CAST(7 AS DECIMAL(5,2)) % CAST(3 AS DECIMAL(3,1)) is DECIMAL(4,2),
+// 7 % CAST(3 AS DECIMAL(3,1)) DECIMAL(2,1)).
+func remainderDecimal(b *ast.Binary, l, r *Type) (*Type, bool) {
+	if !(l.is(Decimal) || r.is(Decimal)) || !(l.integral() || l.is(Decimal)) || !(r.integral() || r.is(Decimal)) {
+		return nil, false
+	}
+	a, c := asDecimalLit(b, true, l), asDecimalLit(b, false, r)
+	s := max(a.S, c.S)
+	return adjustedDecimal(min(a.P-a.S, c.P-c.S)+s, s), true
+}
+
+// stringOperand casts a STRING operand of arithmetic with a number as
+// Spark's type coercion does (checked on Spark 4.1.4): in ANSI mode to
+// BIGINT beside an integer and to DOUBLE beside a fractional or decimal
+// number ('1' + CAST(1 AS TINYINT) is a BIGINT, '1' + 1.5D and
+// '7' % CAST(3 AS DECIMAL(3,0)) DOUBLEs); without ANSI to DOUBLE always.
+// The other operand is then DOUBLE too when the string became one.
+func (t *tr) stringOperand(b *ast.Binary, l, r frag) (frag, frag) {
+	conv := func(x ast.Expr, other *Type) (frag, *Type) {
+		to, name := tDouble, "DOUBLE"
+		if t.ansi() && other.integral() {
+			to, name = tBigInt, "BIGINT"
+		}
+		return t.cast(&ast.Cast{Range: x.Span(), Form: "CAST", X: x, Type: &ast.DataType{Range: x.Span(), Name: name}}), to
+	}
+	switch {
+	case l.typ.is(String) && r.typ.numeric():
+		var to *Type
+		l, to = conv(b.L, r.typ)
+		if to.is(Double) {
+			r = t.castTo(r, tDouble)
+		}
+	case r.typ.is(String) && l.typ.numeric():
+		var to *Type
+		r, to = conv(b.R, l.typ)
+		if to.is(Double) {
+			l = t.castTo(l, tDouble)
+		}
+	}
+	return l, r
+}
+
+// incomparable reports two types Spark's analyzer does not compare
+// (checked on Spark 4.1.4): in ANSI mode a BOOLEAN and a number
+// (true = 1, true IN (1, 2)); in either mode a DATE or TIMESTAMP and a
+// number.
+func (t *tr) incomparable(a, b *Type) bool {
+	dated := func(x *Type) bool { return x.is(Date) || x.is(Timestamp) }
+	switch {
+	case (a.is(Boolean) && b.numeric()) || (b.is(Boolean) && a.numeric()):
+		return t.ansi()
+	case dated(a) && b.numeric(), dated(b) && a.numeric():
+		return true
+	}
+	return false
+}
+
+// floatOperands casts a FLOAT operand of arithmetic to DOUBLE where Spark
+// computes in DOUBLE: with a DECIMAL always, with an integer in ANSI mode
+// (checked on Spark 4.1.4: CAST(1.1 AS FLOAT) + 1 is the DOUBLE
+// 2.100000023841858; without ANSI it is a FLOAT).
+func (t *tr) floatOperands(l, r frag) (frag, frag) {
+	other := func(x *Type) bool { return x.is(Decimal) || (t.ansi() && x.integral()) }
+	switch {
+	case l.typ.is(Float) && other(r.typ):
+		l = t.castTo(l, tDouble)
+	case r.typ.is(Float) && other(l.typ):
+		r = t.castTo(r, tDouble)
+	}
+	return l, r
 }
 
 // coerce casts a string compared with a number, date or timestamp to the
@@ -693,23 +827,52 @@ func (t *tr) caseExpr(c *ast.Case) frag {
 		op = t.expr(c.Operand)
 		parts = append(parts, " ", op)
 	}
-	ty := tNull
-	for _, w := range c.Whens {
-		cond := t.expr(w.Cond)
+	conds := make([]frag, len(c.Whens))
+	results := make([]frag, 0, len(c.Whens)+1)
+	for i, w := range c.Whens {
+		conds[i] = t.expr(w.Cond)
 		if c.Operand != nil {
-			cond = t.compatible(cond, op.typ)
+			conds[i] = t.compatible(conds[i], op.typ)
 		}
-		res := t.expr(w.Result)
-		ty = widen(ty, res.typ)
-		parts = append(parts, at(w, nil, cat(" WHEN ", cond, " THEN ", res)))
+		results = append(results, t.expr(w.Result))
 	}
 	if c.Else != nil {
-		e := t.expr(c.Else)
-		ty = widen(ty, e.typ)
-		parts = append(parts, " ELSE ", e)
+		results = append(results, t.expr(c.Else))
+	}
+	ty := t.unify(results)
+	for i, w := range c.Whens {
+		parts = append(parts, at(w, nil, cat(" WHEN ", conds[i], " THEN ", results[i])))
+	}
+	if c.Else != nil {
+		parts = append(parts, " ELSE ", results[len(results)-1])
 	}
 	parts = append(parts, " END")
 	return at(c, ty, cat(parts...))
+}
+
+// unify is the common type of the branches of a CASE (Spark's type
+// coercion: in ANSI mode a FLOAT meets an integer or decimal as DOUBLE),
+// and casts each number branch of another type to it, so DuckDB computes
+// the result in Spark's type.
+func (t *tr) unify(fs []frag) *Type {
+	ty := tNull
+	float, exact := false, false
+	for _, f := range fs {
+		ty = widen(ty, f.typ)
+		float = float || f.typ.is(Float)
+		exact = exact || f.typ.integral() || f.typ.is(Decimal)
+	}
+	if ty.is(Float) && float && exact && t.ansi() {
+		ty = tDouble
+	}
+	if ty.numeric() {
+		for i, f := range fs {
+			if f.typ.numeric() && f.typ.duck() != ty.duck() {
+				fs[i] = t.castTo(f, ty)
+			}
+		}
+	}
+	return ty
 }
 
 // subscript translates x[i]: Spark's arrays count from 0, DuckDB's lists
@@ -750,6 +913,10 @@ func (t *tr) cast(c *ast.Cast) frag {
 	}
 	from := a.typ
 	d := to.duck()
+	if from.is(IntervalKind) || to.is(IntervalKind) {
+		t.refuse(c, "a cast from or to an interval does not run natively: Spark's ANSI interval types print as INTERVAL '3-1' YEAR TO MONTH and read their own literal forms, DuckDB's INTERVAL does neither")
+		return at(c, tUnknown, cat("NULL"))
+	}
 	switch {
 	case from.is(Null):
 		return at(c, to, cat("CAST(", a, " AS "+d+")"))

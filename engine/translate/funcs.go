@@ -99,6 +99,28 @@ func custom(name, duck string, fn func(t *tr, c *ast.Call, a []frag) frag, alias
 	return Function{Name: name, Aliases: aliases, DuckDB: duck, fn: fn}
 }
 
+// coalesceFn translates coalesce (and nvl): DuckDB's coalesce, its
+// number arguments cast to Spark's common type of them.
+func coalesceFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a) == 0 {
+		t.refuse(c, "%s takes at least one argument", c.Name.String())
+		return null(c)
+	}
+	ty := t.unify(a)
+	return at(c, ty, cat("coalesce(", a, ")"))
+}
+
+// typeCall is one of Spark's cast functions, float(x) for CAST(x AS
+// FLOAT): it translates as that CAST does.
+func typeCall(name, typ string) Function {
+	return custom(name, "CAST(x AS "+typ+")", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return t.cast(&ast.Cast{Range: c.Range, Form: "CAST", X: c.Args[0], Type: &ast.DataType{Range: c.Name.Range, Name: typ}})
+	})
+}
+
 // refused is a function that does not run natively.
 func refused(name, why string, aliases ...string) Function {
 	return Function{Name: name, Aliases: aliases, Refused: why}
@@ -157,20 +179,22 @@ var functions = []Function{
 	same("nth_value", argType(0)),
 
 	// Conditionals and NULLs.
-	same("coalesce", widenArgs),
-	renamed("nvl", "coalesce", widenArgs, "ifnull"),
+	custom("coalesce", "coalesce(...), the arguments cast to their common type", coalesceFn),
+	custom("nvl", "coalesce(a, b), the arguments cast to their common type", coalesceFn, "ifnull"),
 	custom("nvl2", "CASE WHEN a IS NOT NULL THEN b ELSE c END", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 3, 3) {
 			return null(c)
 		}
-		return at(c, widen(a[1].typ, a[2].typ), cat("CASE WHEN ", a[0], " IS NOT NULL THEN ", a[1], " ELSE ", a[2], " END"))
+		ty := t.unify(a[1:])
+		return at(c, ty, cat("CASE WHEN ", a[0], " IS NOT NULL THEN ", a[1], " ELSE ", a[2], " END"))
 	}),
 	same("nullif", argType(0)),
 	custom("if", "CASE WHEN c THEN a ELSE b END", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 3, 3) {
 			return null(c)
 		}
-		return at(c, widen(a[1].typ, a[2].typ), cat("CASE WHEN ", a[0], " THEN ", a[1], " ELSE ", a[2], " END"))
+		ty := t.unify(a[1:])
+		return at(c, ty, cat("CASE WHEN ", a[0], " THEN ", a[1], " ELSE ", a[2], " END"))
 	}, "iff"),
 	custom("isnull", "x IS NULL", wrap1(tBool, "(", " IS NULL)")),
 	custom("isnotnull", "x IS NOT NULL", wrap1(tBool, "(", " IS NOT NULL)")),
@@ -191,6 +215,10 @@ var functions = []Function{
 	custom("round", "round(x, d) (HALF_UP, as DuckDB rounds), as DECIMAL(p - s + d + 1, d) for decimals", roundFn("round")),
 	custom("bround", "round_even(x, d) (HALF_EVEN)", roundFn("round_even")),
 	custom("try_add", "TRY(a + b): NULL on overflow", tryArith("+"), "try_subtract", "try_multiply"),
+	typeCall("boolean", "BOOLEAN"), typeCall("tinyint", "TINYINT"), typeCall("smallint", "SMALLINT"),
+	typeCall("int", "INT"), typeCall("bigint", "BIGINT"), typeCall("float", "FLOAT"),
+	typeCall("double", "DOUBLE"), typeCall("decimal", "DECIMAL"), typeCall("string", "STRING"),
+	typeCall("binary", "BINARY"), typeCall("date", "DATE"), typeCall("timestamp", "TIMESTAMP"),
 	custom("typeof", "Spark's name of the argument's type, as a constant", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 1, 1) {
 			return null(c)
@@ -240,7 +268,11 @@ var functions = []Function{
 			return null(c)
 		}
 		n := t.remainder(c.Args[1], a[1])
-		return at(c, widen(a[0].typ, a[1].typ), cat("CASE WHEN ", a[0], " % ", n, " < 0 THEN (", a[0], " % ", n, " + ", a[1], ") % ", a[1], " ELSE ", a[0], " % ", n, " END"))
+		out := cat("CASE WHEN ", a[0], " % ", n, " < 0 THEN (", a[0], " % ", n, " + ", a[1], ") % ", a[1], " ELSE ", a[0], " % ", n, " END")
+		if ty, ok := remainderDecimal(&ast.Binary{L: c.Args[0], R: c.Args[1]}, a[0].typ, a[1].typ); ok {
+			return at(c, ty, cat("CAST(", out, " AS "+ty.duck()+")"))
+		}
+		return at(c, widen(a[0].typ, a[1].typ), out)
 	}),
 	custom("try_divide", "a / b, NULL for b = 0", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {

@@ -255,6 +255,9 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 		t.refuse(it, "a multi-column alias AS (a, b) is for generator functions only")
 	}
 	x := t.expr(it.X)
+	if x.typ.is(IntervalKind) {
+		t.refuse(it.X, "an interval value does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) print differently from DuckDB's INTERVAL")
+	}
 	alias := ""
 	switch {
 	case it.Alias != nil:

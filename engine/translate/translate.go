@@ -42,6 +42,12 @@ const CodeNotPortable = "not-portable"
 // written for DuckDB, not Spark, so a caller may run it as DuckDB SQL.
 const CodeDuckDBOnly = "duckdb-only"
 
+// CodeTypeError is the code of a finding at an expression Spark's
+// analyzer rejects for its operands' types (DATATYPE_MISMATCH.*): the
+// query fails on Spark as well, before running. The message is Spark's,
+// with its error class in brackets.
+const CodeTypeError = "type-error"
+
 // Options are the Spark settings the translation follows and what it
 // knows of the tables a query reads. The zero value is Spark 4's default
 // (ANSI mode, session time zone UTC) with no table known.
@@ -212,6 +218,18 @@ func (t *tr) refuse(n ast.Node, format string, args ...any) {
 		}
 	}
 	t.res.Findings = append(t.res.Findings, Finding{Range: r, Code: CodeNotPortable, Message: fmt.Sprintf(format, args...)})
+}
+
+// typeError records a CodeTypeError finding at n: Spark's error class
+// and message.
+func (t *tr) typeError(n ast.Node, class, format string, args ...any) {
+	r := n.Span()
+	for _, f := range t.res.Findings {
+		if f.Range == r {
+			return
+		}
+	}
+	t.res.Findings = append(t.res.Findings, Finding{Range: r, Code: CodeTypeError, Message: "[" + class + "] " + fmt.Sprintf(format, args...)})
 }
 
 // frag is a piece of generated SQL with its mappings (relative to the

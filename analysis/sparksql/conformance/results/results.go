@@ -360,6 +360,11 @@ func (s *session) create(ctx context.Context, c conformance.Case, st *ast.Create
 		return skip(c, "defines a view")
 	}
 	res := translate.Translate(st.Query, text, s.translateOptions(c))
+	if f, ok := typeError(res); ok {
+		v.failed = f.Message
+		s.views[name] = v
+		return skip(c, "defines a view")
+	}
 	if len(res.Findings) > 0 {
 		v.refused = res.Findings[0].Message
 		s.views[name] = v
@@ -388,6 +393,16 @@ func (s *session) create(ctx context.Context, c conformance.Case, st *ast.Create
 	v.cols = cc
 	s.views[name] = v
 	return skip(c, "defines a view")
+}
+
+// typeError returns the first type error among a translation's findings.
+func typeError(res *translate.Result) (translate.Finding, bool) {
+	for _, f := range res.Findings {
+		if f.Code == translate.CodeTypeError {
+			return f, true
+		}
+	}
+	return translate.Finding{}, false
 }
 
 // describe returns a view's columns with their Spark types.
@@ -490,6 +505,10 @@ func (s *session) query(ctx context.Context, c conformance.Case, q *ast.Query, t
 		}
 	}
 	res := translate.Translate(q, text, s.translateOptions(c))
+	if f, ok := typeError(res); ok {
+		// Spark's analyzer rejects it too, before running.
+		return s.failed(c, f.Message)
+	}
 	if len(res.Findings) > 0 {
 		f := res.Findings[0]
 		return Verdict{Case: c, Class: Refused, Reason: f.Message, Cause: cause(f.Message)}
