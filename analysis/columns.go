@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -39,10 +40,10 @@ func (res *fileResult) tree(f *ir.Flow) *ast.Query {
 	return nil
 }
 
-// checkedFlow is a flow's tree and its file's text.
+// checkedFlow is a flow's tree and its file.
 type checkedFlow struct {
-	q    *ast.Query
-	text string
+	q   *ast.Query
+	res *fileResult
 }
 
 // columnCheck resolves every column of every flow's query with the Spark
@@ -67,9 +68,24 @@ type columnCheck struct {
 	s     *Snapshot
 	p     *ir.Pipeline
 	trees map[*ir.Flow]checkedFlow
-	// prev are the previous snapshot's results; done this build's.
-	prev, done map[*ir.Flow]*flowColumns
+	// prev is what the previous build kept (nil on a cold load); done
+	// holds this build's results.
+	prev       *colState
+	done       map[*ir.Flow]*flowColumns
 	inProgress map[*ir.Flow]bool
+	// inc is set for an incremental build (see columnsIncremental):
+	// trees then holds the fresh flows only, dirty the flows to resolve
+	// again, and stale the flows of the files replaced since prev.
+	inc     bool
+	dirty   map[*ir.Flow]bool
+	queue   []*ir.Flow
+	stale   map[*ir.Flow]bool
+	ownOver map[string]*ir.Flow
+	// lastOut is the output last known of each dataset key whose own
+	// flow was resolved in this build, and users the flows resolved in
+	// this build by what they read.
+	lastOut map[string][]sema.Column
+	users   map[userKey][]*ir.Flow
 	// sameNames is set when the datasets, sources and qualifiers are the
 	// previous build's, so every name resolves as it did then.
 	sameNames bool
@@ -83,6 +99,10 @@ type columnCheck struct {
 
 // flowColumns is the column check's result for one flow.
 type flowColumns struct {
+	// q and res are the flow's tree and file, which an incremental build
+	// resolves again when what the flow reads changed.
+	q     *ast.Query
+	res   *fileResult
 	diags []ir.Diagnostic
 	// out are the query's output columns, nil when not known.
 	out []sema.Column
@@ -121,25 +141,28 @@ type resolver func(f *ir.Flow) (r *flowColumns, ok bool)
 // resolves them level by level on every core.
 const parallelFrom = 64
 
-// columns runs the column check over the pipeline.
-func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev map[*ir.Flow]*flowColumns) []ir.Diagnostic {
+// columns runs the column check over the pipeline: incrementally when
+// the previous build's state allows it (columnsIncremental), else over every
+// flow.
+func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev *colState) []ir.Diagnostic {
+	sig := s.nameSignature(p)
+	if prev != nil && sig == prev.names && len(s.fresh) < parallelFrom && sameMap(prev.results, s.prevResults) {
+		if diags, ok := s.columnsIncremental(p, prev, sig); ok {
+			return diags
+		}
+	}
 	c := &columnCheck{s: s, p: p, trees: make(map[*ir.Flow]checkedFlow, len(p.Flows)),
 		prev: prev, done: make(map[*ir.Flow]*flowColumns, len(p.Flows)), inProgress: map[*ir.Flow]bool{},
 		samples: map[string][]sema.Column{}}
-	sig := s.nameSignature(p)
-	c.sameNames = prev != nil && sig == s.colNames
-	defer func() { s.colCache, s.colNames = c.done, sig }()
+	c.sameNames = prev != nil && sig == prev.names
 	fresh := 0
 	for _, r := range results {
 		for _, t := range r.trees {
-			c.trees[t.flow] = checkedFlow{t.q, r.text}
-			if prev[t.flow] == nil {
+			c.trees[t.flow] = checkedFlow{t.q, r}
+			if prev.result(t.flow) == nil {
 				fresh++
 			}
 		}
-	}
-	if len(c.trees) == 0 {
-		return nil
 	}
 	c.own = make(map[string]*ir.Flow, len(p.Flows))
 	for _, f := range p.Flows {
@@ -153,6 +176,10 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev map[*ir.F
 			c.sources[k] = src
 		}
 	}
+	if len(c.trees) == 0 {
+		s.colCache = c.fullState(sig)
+		return nil
+	}
 	if fresh >= parallelFrom && runtime.GOMAXPROCS(0) > 1 {
 		c.parallel()
 	}
@@ -162,6 +189,7 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev map[*ir.F
 			diags = append(diags, r.diags...)
 		}
 	}
+	s.colCache = c.fullState(sig)
 	return diags
 }
 
@@ -283,22 +311,41 @@ func (c *columnCheck) result(f *ir.Flow) *flowColumns {
 	if r, ok := c.done[f]; ok {
 		return r
 	}
-	if c.trees[f].q == nil || c.inProgress[f] {
+	if c.inc && !c.dirty[f] {
+		return c.prev.result(f) // nothing it reads changed
+	}
+	if c.tree(f).q == nil || c.inProgress[f] {
 		return nil // no tree, or a cycle (reported elsewhere)
 	}
 	c.inProgress[f] = true
 	defer delete(c.inProgress, f)
 	r := c.resolve(f, func(g *ir.Flow) (*flowColumns, bool) { return c.result(g), true })
 	c.done[f] = r
+	if c.inc {
+		c.settled(f, r)
+	}
 	return r
+}
+
+// tree returns f's tree and file: from this build's files, or, in an
+// incremental build, from the previous result of a flow whose file did
+// not change.
+func (c *columnCheck) tree(f *ir.Flow) checkedFlow {
+	if t, ok := c.trees[f]; ok || !c.inc {
+		return t
+	}
+	if r := c.prev.result(f); r != nil {
+		return checkedFlow{r.q, r.res}
+	}
+	return checkedFlow{}
 }
 
 // resolve computes f's result, or reuses the previous one, answering
 // lookups of datasets through results; it returns nil when a result it
 // needed was not available.
 func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
-	t := c.trees[f]
-	if old := c.prev[f]; old != nil {
+	t := c.tree(f)
+	if old := c.prev.result(f); old != nil {
 		still, known := c.still(old, results)
 		if !known {
 			return nil
@@ -308,11 +355,11 @@ func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
 		}
 	}
 	rec := &recorder{c: c, results: results}
-	m := sema.Analyze(t.q, rec, sema.Options{Source: t.text})
+	m := sema.Analyze(t.q, rec, sema.Options{Source: t.res.text})
 	if rec.missed {
 		return nil
 	}
-	r := &flowColumns{deps: rec.answers}
+	r := &flowColumns{q: t.q, res: t.res, deps: rec.answers}
 	for _, d := range m.Diagnostics {
 		r.diags = append(r.diags, ir.Diagnostic{
 			Loc:      ir.Loc{File: f.QueryLoc.File, Start: d.Start, End: d.End},
@@ -373,8 +420,8 @@ func (c *columnCheck) reanswer(a *catalogAnswer, results resolver) (cols []sema.
 	switch a.kind {
 	case answerDataset:
 		f := a.flow
-		if _, still := c.trees[f]; f == nil || !still {
-			f = c.own[a.key] // the dataset's file changed
+		if f == nil || !c.current(f) {
+			f = c.ownOf(a.key) // the dataset's file changed
 		}
 		if f != nil {
 			r, ok := results(f)
@@ -440,7 +487,7 @@ func (c *columnCheck) lookup(name []string, results resolver) (a catalogAnswer, 
 	full := strings.Join(name, ".")
 	if d := c.p.Resolve(full); d != nil {
 		a.kind, a.key, a.ok = answerDataset, ir.NameKey(d.Name), true
-		if f := c.own[a.key]; f != nil {
+		if f := c.ownOf(a.key); f != nil {
 			a.flow = f
 			r, ok := results(f)
 			if !ok {
@@ -541,4 +588,333 @@ func looksNumeric(s string) bool {
 		}
 	}
 	return digits > 0
+}
+
+// colState is what the column check keeps from one build for the next:
+// every flow's result, which flows read each table, and each dataset's
+// own flow. It is never changed once built: a build adds to it through a
+// small overlay (the results of the flows it resolved) on a shared base,
+// and folds the overlay into a new base when it has grown.
+type colState struct {
+	// names is the name signature the results were computed under.
+	names uint64
+	// base and over hold the results by flow (over first).
+	base, over map[*ir.Flow]*flowColumns
+	// users lists, by table read, the flows whose results rest on it
+	// (ubase then uover; a flow may be listed for a table it no longer
+	// reads, which only costs a check).
+	ubase, uover map[userKey][]*ir.Flow
+	// own is each dataset's own flow (obase, then oover).
+	obase, oover map[string]*ir.Flow
+	// diags says which flows have diagnostics (dbase, then dover).
+	dbase, dover map[*ir.Flow]bool
+	// gone holds the flows of files replaced since base was built:
+	// they are still in the maps but no longer in the pipeline.
+	gone map[*ir.Flow]bool
+	// samples are the columns each source answered, by name key.
+	samples map[string][]sema.Column
+	// results are the file results of the build that made the state:
+	// a build starting from other results cannot take fresh and
+	// replaced for the whole difference.
+	results map[string]*fileResult
+}
+
+// sameMap reports whether a and b are one map.
+func sameMap(a, b map[string]*fileResult) bool {
+	return a != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// userKey names a table a result read: a dataset or a source, by key.
+type userKey struct {
+	kind answerKind
+	key  string
+}
+
+// maxOverlay is the overlay size from which a build folds it into a new
+// base (a pass over every flow, once in that many resolved flows).
+const maxOverlay = 256
+
+// result returns f's result, nil when there is none (st may be nil).
+func (st *colState) result(f *ir.Flow) *flowColumns {
+	if st == nil {
+		return nil
+	}
+	if r, ok := st.over[f]; ok {
+		return r
+	}
+	return st.base[f]
+}
+
+// fullState is the state after a build that resolved every flow.
+func (c *columnCheck) fullState(sig uint64) *colState {
+	st := &colState{names: sig, base: c.done, obase: c.own, results: c.s.results,
+		ubase: make(map[userKey][]*ir.Flow), dbase: map[*ir.Flow]bool{}, samples: c.sourceColumns()}
+	for f, r := range c.done {
+		if r == nil {
+			continue
+		}
+		if len(r.diags) > 0 {
+			st.dbase[f] = true
+		}
+		addUsers(st.ubase, f, r)
+	}
+	return st
+}
+
+// addUsers lists f under every table its result read.
+func addUsers(m map[userKey][]*ir.Flow, f *ir.Flow, r *flowColumns) {
+	for i := range r.deps {
+		a := &r.deps[i]
+		if a.kind == answerNone {
+			continue
+		}
+		k := userKey{a.kind, a.key}
+		if l := m[k]; len(l) == 0 || l[len(l)-1] != f {
+			m[k] = append(l, f)
+		}
+	}
+}
+
+// sourceColumns returns the columns of every source's sample, by key.
+func (c *columnCheck) sourceColumns() map[string][]sema.Column {
+	out := make(map[string][]sema.Column, len(c.sources))
+	for k, src := range c.sources {
+		out[k] = c.sampleColumns(src)
+	}
+	return out
+}
+
+// current reports whether f is a flow of this build's pipeline.
+func (c *columnCheck) current(f *ir.Flow) bool {
+	if !c.inc {
+		_, ok := c.trees[f]
+		return ok
+	}
+	return !c.stale[f] && !c.prev.gone[f]
+}
+
+// ownOf returns the own flow of dataset key k.
+func (c *columnCheck) ownOf(k string) *ir.Flow {
+	if !c.inc {
+		return c.own[k]
+	}
+	if f, ok := c.ownOver[k]; ok {
+		return f
+	}
+	if f, ok := c.prev.oover[k]; ok {
+		return f
+	}
+	return c.prev.obase[k]
+}
+
+// columnsIncremental runs the column check of a build whose pipeline
+// names are the previous build's (so every table name resolves as it
+// did) and that re-analysed few files. Only what can have changed is
+// resolved: the flows of the re-analysed files, then the flows reading a
+// dataset whose output columns came out different (or a source whose
+// sample's header changed), and so on downstream; every other flow keeps
+// its previous result untouched. The work is in proportion to the edit,
+// not to the pipeline. It returns false when the edit reaches too far
+// (then the caller checks every flow).
+func (s *Snapshot) columnsIncremental(p *ir.Pipeline, prev *colState, sig uint64) ([]ir.Diagnostic, bool) {
+	c := &columnCheck{s: s, p: p, prev: prev, inc: true, sameNames: true,
+		trees: map[*ir.Flow]checkedFlow{}, done: map[*ir.Flow]*flowColumns{}, inProgress: map[*ir.Flow]bool{},
+		dirty: map[*ir.Flow]bool{}, stale: map[*ir.Flow]bool{}, ownOver: map[string]*ir.Flow{},
+		lastOut: map[string][]sema.Column{}, users: map[userKey][]*ir.Flow{},
+		samples: map[string][]sema.Column{}}
+	for _, old := range s.replaced {
+		for _, f := range old.flows {
+			c.stale[f] = true
+		}
+	}
+	for _, r := range s.fresh {
+		for _, f := range r.flows {
+			if k := ir.NameKey(f.Target); !f.Append {
+				if _, set := c.ownOver[k]; !set {
+					if g := c.ownOf(k); g == nil || !c.current(g) {
+						c.ownOver[k] = f
+					}
+				}
+			}
+		}
+		for _, t := range r.trees {
+			c.trees[t.flow] = checkedFlow{t.q, r}
+			c.dirty[t.flow] = true
+			c.queue = append(c.queue, t.flow)
+		}
+	}
+	c.sources = make(map[string]*ir.Source, len(p.Sources))
+	for _, src := range p.Sources {
+		if k := ir.NameKey(src.Name); c.sources[k] == nil {
+			c.sources[k] = src
+		}
+	}
+	samples := c.sourceColumns()
+	for k, cols := range samples {
+		if old, ok := prev.samples[k]; !ok || !sameColumns(old, cols) {
+			c.touch(userKey{answerSource, k})
+		}
+	}
+	// Each resolution that changes a dataset's output queues its
+	// readers; in an acyclic pipeline this ends, and the bound stops a
+	// cycle from going round.
+	budget := 4*len(c.queue) + 4*maxOverlay
+	for len(c.queue) > 0 {
+		f := c.queue[0]
+		c.queue = c.queue[1:]
+		if budget--; budget < 0 {
+			return nil, false
+		}
+		c.result(f)
+	}
+	st := c.nextState(sig, samples)
+	s.colCache = st
+	var diags []ir.Diagnostic
+	add := func(f *ir.Flow) {
+		if r := st.result(f); r != nil && c.current(f) {
+			diags = append(diags, r.diags...)
+		}
+	}
+	for f, has := range st.dover {
+		if has {
+			add(f)
+		}
+	}
+	for f := range st.dbase {
+		if _, over := st.dover[f]; !over {
+			add(f)
+		}
+	}
+	return diags, true
+}
+
+// settled notes f's new result in an incremental build: when f is its
+// dataset's own flow and the output differs from the one known before,
+// the flows reading the dataset are resolved again.
+func (c *columnCheck) settled(f *ir.Flow, r *flowColumns) {
+	addUsers(c.users, f, r)
+	if f.Append {
+		return
+	}
+	k := ir.NameKey(f.Target)
+	if c.ownOf(k) != f {
+		return
+	}
+	old, known := c.lastOut[k]
+	if !known {
+		if g := c.prev.ownOfPrev(k); g != nil {
+			if pr := c.prev.result(g); pr != nil {
+				old = pr.out
+			}
+		}
+	}
+	if sameColumns(old, r.out) {
+		return
+	}
+	c.lastOut[k] = r.out
+	c.touch(userKey{answerDataset, k})
+}
+
+// ownOfPrev returns the own flow of k as the previous build knew it.
+func (st *colState) ownOfPrev(k string) *ir.Flow {
+	if f, ok := st.oover[k]; ok {
+		return f
+	}
+	return st.obase[k]
+}
+
+// touch queues again every current flow that read table k.
+func (c *columnCheck) touch(k userKey) {
+	for _, l := range [][]*ir.Flow{c.prev.ubase[k], c.prev.uover[k], c.users[k]} {
+		for _, u := range l {
+			if !c.current(u) {
+				continue
+			}
+			delete(c.done, u)
+			c.dirty[u] = true
+			c.queue = append(c.queue, u)
+		}
+	}
+}
+
+// nextState is the previous state with this build's results laid over
+// it, folded into a new base when the overlay has grown.
+func (c *columnCheck) nextState(sig uint64, samples map[string][]sema.Column) *colState {
+	prev := c.prev
+	st := &colState{names: sig, base: prev.base, ubase: prev.ubase, obase: prev.obase, dbase: prev.dbase, samples: samples, results: c.s.results,
+		over:  make(map[*ir.Flow]*flowColumns, len(prev.over)+len(c.done)),
+		uover: make(map[userKey][]*ir.Flow, len(prev.uover)+len(c.users)),
+		oover: make(map[string]*ir.Flow, len(prev.oover)+len(c.ownOver)),
+		dover: make(map[*ir.Flow]bool, len(prev.dover)+len(c.done)),
+		gone:  make(map[*ir.Flow]bool, len(prev.gone)+len(c.stale))}
+	for f, r := range prev.over {
+		st.over[f] = r
+	}
+	for f, r := range c.done {
+		if r != nil {
+			st.over[f] = r
+			st.dover[f] = len(r.diags) > 0
+		}
+	}
+	for f, has := range prev.dover {
+		if _, set := st.dover[f]; !set {
+			st.dover[f] = has
+		}
+	}
+	for k, l := range prev.uover {
+		st.uover[k] = l
+	}
+	for k, l := range c.users {
+		st.uover[k] = append(append([]*ir.Flow(nil), st.uover[k]...), l...)
+	}
+	for k, f := range prev.oover {
+		st.oover[k] = f
+	}
+	for k, f := range c.ownOver {
+		st.oover[k] = f
+	}
+	for f := range prev.gone {
+		st.gone[f] = true
+	}
+	for f := range c.stale {
+		st.gone[f] = true
+	}
+	if len(st.over)+len(st.gone) > maxOverlay {
+		st = st.folded()
+	}
+	return st
+}
+
+// folded returns the state with its overlay folded into a new base and
+// the flows no longer in the pipeline left out.
+func (st *colState) folded() *colState {
+	out := &colState{names: st.names, samples: st.samples, results: st.results,
+		base:  make(map[*ir.Flow]*flowColumns, len(st.base)),
+		ubase: make(map[userKey][]*ir.Flow, len(st.ubase)),
+		obase: make(map[string]*ir.Flow, len(st.obase)),
+		dbase: map[*ir.Flow]bool{}}
+	keep := func(f *ir.Flow) bool { return !st.gone[f] }
+	for f, r := range st.base {
+		if _, over := st.over[f]; !over && keep(f) {
+			out.base[f] = r
+		}
+	}
+	for f, r := range st.over {
+		if keep(f) {
+			out.base[f] = r
+		}
+	}
+	for f, r := range out.base {
+		if len(r.diags) > 0 {
+			out.dbase[f] = true
+		}
+		addUsers(out.ubase, f, r)
+	}
+	for k, f := range st.obase {
+		out.obase[k] = f
+	}
+	for k, f := range st.oover {
+		out.obase[k] = f
+	}
+	return out
 }

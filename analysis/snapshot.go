@@ -56,13 +56,18 @@ type Snapshot struct {
 	// its text (the column check reads its header); other samples are
 	// read from disk.
 	heads map[string]string
-	// colCache holds each flow's column-check result (columns.go), for
-	// the next snapshot to reuse.
-	colCache map[*ir.Flow]*flowColumns
-	// colNames is the name signature colCache was computed under.
-	colNames uint64
+	// colCache is what the column check keeps (columns.go) for the next
+	// snapshot to reuse.
+	colCache *colState
 	results  map[string]*fileResult
-	dirs     map[string]bool // every folder holding a file, for sample folders
+	// fresh are the results this build analysed (the others are the
+	// previous snapshot's), and replaced the previous results of files
+	// this build analysed again or no longer has: the column check
+	// starts from them.
+	fresh, replaced []*fileResult
+	// prevResults are the results build started from.
+	prevResults map[string]*fileResult
+	dirs        map[string]bool // every folder holding a file, for sample folders
 	// conventions are the samples found by convention (samples/TABLE.*),
 	// recomputed only when the file set changes.
 	conventions []project.ConventionSample
@@ -185,7 +190,7 @@ type Change struct {
 // deleting any file (a sample, say) is a change too. A library that a
 // change makes visible (a new glob in the spec) is read from disk.
 func (s *Snapshot) Update(changes []Change) *Snapshot {
-	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts)), colCache: s.colCache, colNames: s.colNames}
+	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts)), colCache: s.colCache}
 	for k, v := range s.texts {
 		n.texts[k] = v
 	}
@@ -334,7 +339,7 @@ func folders(files []string) map[string]bool {
 func (s *Snapshot) WithOptions(opts Options) *Snapshot {
 	n := s.Update(nil)
 	n.opts = opts
-	n.build(s.results, nil)
+	n.build(n.results, nil)
 	return n
 }
 
@@ -385,6 +390,7 @@ func (s *Snapshot) dialect() sqlfront.Dialect {
 // build analyses every library (reusing prev's results for unchanged texts)
 // and assembles the pipeline and its diagnostics.
 func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
+	s.prevResults = prev
 	s.results = make(map[string]*fileResult, len(s.Libraries))
 	var todo []string
 	for _, l := range s.Libraries {
@@ -398,8 +404,21 @@ func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
 		}
 		todo = append(todo, l)
 	}
-	for _, r := range analyseAll(todo, s.texts, s.dialect()) {
+	s.fresh = analyseAll(todo, s.texts, s.dialect())
+	s.replaced = nil
+	for _, r := range s.fresh {
 		s.results[r.path] = r
+		if old := prev[r.path]; old != nil {
+			s.replaced = append(s.replaced, old)
+		}
+	}
+	if len(prev) > len(s.results)-len(s.fresh)+len(s.replaced) {
+		// files were removed (or left the libraries)
+		for p, old := range prev {
+			if s.results[p] == nil {
+				s.replaced = append(s.replaced, old)
+			}
+		}
 	}
 	diags := append([]ir.Diagnostic(nil), extra...)
 	diags = append(diags, s.Project.Diags...)
