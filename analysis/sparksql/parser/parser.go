@@ -19,6 +19,7 @@ package parser
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/lex"
@@ -82,6 +83,7 @@ const maxTries = 20000
 // per statement, whose node is then an *ast.BadStmt).
 func Parse(src string, opts Options) *ast.Script {
 	p := newParser(src, opts)
+	defer p.release()
 	sc := &ast.Script{Range: ast.Range{Start: 0, End: len(src)}, Comments: p.comments}
 	for {
 		for p.tok().Kind == lex.Semicolon {
@@ -108,6 +110,7 @@ func Parse(src string, opts Options) *ast.Script {
 // The statement is an *ast.BadStmt when there are errors.
 func ParseStatement(src string, opts Options) (ast.Stmt, []*ast.SyntaxError) {
 	p := newParser(src, opts)
+	defer p.release()
 	if p.unclosed != nil {
 		return &ast.BadStmt{Range: ast.Range{Start: 0, End: len(src)}}, []*ast.SyntaxError{p.unclosed}
 	}
@@ -134,6 +137,7 @@ func ParseStatementAt(text string, start, end int, opts Options) (ast.Stmt, []*a
 	start = max(0, min(start, len(text)))
 	end = max(start, min(end, len(text)))
 	p := newParserAt(text, start, end, opts)
+	defer p.release()
 	whole := ast.Range{Start: start, End: end}
 	if p.unclosed != nil {
 		return &ast.BadStmt{Range: whole}, []*ast.SyntaxError{p.unclosed}
@@ -158,6 +162,7 @@ func ParseStatementAt(text string, start, end int, opts Options) (ast.Stmt, []*a
 // (Spark's singleExpression).
 func ParseExpression(src string, opts Options) (ast.Expr, []*ast.SyntaxError) {
 	p := newParser(src, opts)
+	defer p.release()
 	if p.unclosed != nil {
 		return &ast.BadExpr{Range: ast.Range{Start: 0, End: len(src)}}, []*ast.SyntaxError{p.unclosed}
 	}
@@ -177,6 +182,7 @@ func ParseExpression(src string, opts Options) (ast.Expr, []*ast.SyntaxError) {
 // ParseDataType parses src as one data type (Spark's singleDataType).
 func ParseDataType(src string, opts Options) (*ast.DataType, []*ast.SyntaxError) {
 	p := newParser(src, opts)
+	defer p.release()
 	if p.unclosed != nil {
 		return nil, []*ast.SyntaxError{p.unclosed}
 	}
@@ -217,11 +223,36 @@ type bailout struct{ err *ast.SyntaxError }
 
 func newParser(src string, opts Options) *parser { return newParserAt(src, 0, len(src), opts) }
 
+// tokenBufs recycles the parsers' token slices: the tree keeps no token,
+// so a parse's tokens are garbage as soon as it returns, and a cold load
+// of thousands of files would otherwise allocate (and clear) one slice
+// per statement.
+var tokenBufs = sync.Pool{New: func() any { return new([]lex.Token) }}
+
+// maxPooledTokens bounds the slices kept for reuse (a huge statement's
+// tokens are left to the collector).
+const maxPooledTokens = 1 << 14
+
+// release hands p's token slice back for reuse; p must not be used after.
+func (p *parser) release() {
+	if cap(p.toks) > maxPooledTokens {
+		return
+	}
+	buf := p.toks[:0]
+	p.toks = nil
+	tokenBufs.Put(&buf)
+}
+
 // newParserAt makes a parser of src[start:end] whose offsets are offsets
-// into src.
+// into src. The caller releases it when done.
 func newParserAt(src string, start, end int, opts Options) *parser {
 	p := &parser{src: src, opts: opts}
-	all := lex.LexInto(make([]lex.Token, 0, (end-start)/4+4), src, start, end)
+	bufp := tokenBufs.Get().(*[]lex.Token)
+	dst := (*bufp)[:0]
+	if want := (end-start)/4 + 4; cap(dst) < want {
+		dst = make([]lex.Token, 0, want)
+	}
+	all := lex.LexInto(dst, src, start, end)
 	// comments move out of the token stream, which is filtered in place
 	p.toks = all[:0]
 	for _, t := range all {
