@@ -572,6 +572,9 @@ func (t *tr) call(c *ast.Call) frag {
 		t.refuse(c, "%s(unit, ...) does not run natively yet", name)
 		return null(c)
 	}
+	if zoneFunctions[name] && t.zoneDependent(c, name) {
+		return null(c)
+	}
 	f := funcIndex[name]
 	if f == nil {
 		if t.opts.Macros[name] {
@@ -1046,6 +1049,9 @@ func toTimestampFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 		}
 		if len(a) == 1 {
 			if a[0].typ.numeric() {
+				if t.zoneDependent(c, "to_timestamp of a number (seconds since the epoch)") {
+					return null(c)
+				}
 				return at(c, tTS, cat("make_timestamp(CAST(round(CAST(", a[0], " AS DOUBLE) * 1000000) AS BIGINT))"))
 			}
 			return at(c, tTS, cat(kw+"(", a[0], " AS TIMESTAMP)"))

@@ -38,6 +38,7 @@ var macros = [][2]string{
 		WHEN regexp_full_match(s, '\s*[+-]?[0-9]+\s*') THEN trim(s)
 		ELSE error('[CAST_INVALID_INPUT] The value ''' || s || ''' of the type "STRING" cannot be cast to "' || upper(ty) || '" because it is malformed. Correct the value as per the syntax, or change its target type. Use ` + "`try_cast`" + ` to tolerate malformed input and return NULL instead. SQLSTATE: 22018' || ` + mark + `) END`},
 	{"thund_try_int_text", `(s, ty, id) AS CASE WHEN regexp_full_match(s, '\s*[+-]?[0-9]+\s*') THEN trim(s) ELSE NULL END`},
+	{"thund_legacy_int_text", `(s, ty, id) AS CASE WHEN regexp_full_match(s, '\s*[+-]?[0-9]+(\.[0-9]*)?\s*') THEN split_part(trim(s), '.', 1) ELSE NULL END`},
 	{"thund_bool_text", `(s, id) AS CASE WHEN s IS NULL THEN NULL
 		WHEN lower(trim(s)) IN ('t', 'true', 'y', 'yes', '1') THEN true
 		WHEN lower(trim(s)) IN ('f', 'false', 'n', 'no', '0') THEN false

@@ -553,7 +553,10 @@ func (t *tr) groupBy(g *ast.GroupBy) frag {
 		items = cat("CUBE (", items, ")")
 	}
 	if len(g.GroupingSets) > 0 {
-		items = cat(items, ", GROUPING SETS (", t.groupItems(g.GroupingSets), ")")
+		// Spark's GROUP BY a, b GROUPING SETS (...) groups by the sets
+		// alone (the list before only names the columns); DuckDB's
+		// GROUP BY a, b, GROUPING SETS (...) would cross them.
+		items = cat("GROUPING SETS (", t.groupItems(g.GroupingSets), ")")
 	}
 	return at(g, nil, items)
 }

@@ -55,8 +55,11 @@ type Options struct {
 	// NoANSI is spark.sql.ansi.enabled=false: overflow, division by zero
 	// and invalid casts give NULL instead of failing.
 	NoANSI bool
-	// TimeZone is spark.sql.session.timeZone; "" is UTC. Only UTC is
-	// supported: another zone makes every timestamp construct a finding.
+	// TimeZone is spark.sql.session.timeZone; "" is UTC. Native runs hold
+	// a TIMESTAMP as its wall-clock time in UTC: under another zone the
+	// constructs whose value depends on the zone (epoch conversions,
+	// timestamp plus hours across a daylight saving change, zone
+	// conversions) are findings, the rest translates as under UTC.
 	TimeZone string
 	// Catalog gives the columns of the tables the query reads, with their
 	// Spark types (see [SparkType] for DuckDB's); nil knows none.
@@ -155,7 +158,7 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 	res = &Result{}
 	t.res = res
 	if opts.TimeZone != "" && !strings.EqualFold(opts.TimeZone, "UTC") && opts.TimeZone != "Etc/UTC" && opts.TimeZone != "+00:00" {
-		t.refuse(q, "the session time zone is %s; Thund runs timestamps in UTC only", opts.TimeZone)
+		t.zone = opts.TimeZone
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -188,6 +191,32 @@ type tr struct {
 	relCols map[ast.Node][]*Type
 	// genTypes are the column types of the last generator translated.
 	genTypes []*Type
+	// zone is the session time zone when it is not UTC: the constructs
+	// whose value depends on it are refused (zoneDependent).
+	zone string
+}
+
+// zoneFunctions are the functions whose value depends on the session time
+// zone: conversions between a TIMESTAMP (an instant Spark shows in the
+// session zone) and epoch numbers or zone names. Native runs hold a
+// TIMESTAMP as its wall-clock time in UTC, so the rest (literals,
+// extracting fields, formatting, date arithmetic) agrees in any zone.
+var zoneFunctions = map[string]bool{
+	"timestamp_seconds": true, "timestamp_millis": true, "timestamp_micros": true,
+	"unix_timestamp": true, "to_unix_timestamp": true, "from_unixtime": true,
+	"unix_seconds": true, "unix_millis": true, "unix_micros": true,
+	"from_utc_timestamp": true, "to_utc_timestamp": true, "convert_timezone": true,
+	"make_timestamp": true, "try_make_timestamp": true, "to_timestamp_ltz": true,
+	"make_timestamp_ltz": true, "try_make_timestamp_ltz": true, "window": true, "session_window": true,
+}
+
+// zoneDependent refuses n when the session time zone is not UTC.
+func (t *tr) zoneDependent(n ast.Node, what string) bool {
+	if t.zone == "" {
+		return false
+	}
+	t.refuse(n, "%s depends on the session time zone, which is %s; the native engine runs timestamps in UTC only (spark.sql.session.timeZone)", what, t.zone)
+	return true
 }
 
 // lamParam is a lambda parameter: its type and, when the DuckDB lambda

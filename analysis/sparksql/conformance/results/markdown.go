@@ -36,7 +36,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("(`engine.InstallSparkSQL`: the compatibility macros and the translator's helpers). A temporary view the file creates ")
 	p("(`CREATE [OR REPLACE] TEMPORARY VIEW v AS query`) becomes a DuckDB view of the query's translation, `DROP VIEW` removes it, ")
 	p("`SET` and `RESET` are followed: `spark.sql.ansi.enabled` (off under `nonansi/`) becomes the translation's ANSI option, ")
-	p("`spark.sql.session.timeZone` its time zone, settings that change only the plan (codegen, join strategies, broadcast thresholds, ")
+	p("`spark.sql.session.timeZone` its time zone (the suite runs every query under `America/Los_Angeles` unless a file sets another: the translation refuses what depends on the zone, as native runs hold timestamps in UTC), settings that change only the plan (codegen, join strategies, broadcast thresholds, ")
 	p("...) are ignored, and any other setting in force makes the queries under it skipped. A query is self-contained when it reads only ")
 	p("VALUES, inline tables, CTEs and the file's temporary views, and calls no function whose values cannot match ")
 	p("(`rand`, `uuid`, `current_timestamp`, ...). It is translated by `engine/translate` (`Translate`, with the views' columns as the ")

@@ -98,6 +98,11 @@ type Options struct {
 	Timeout time.Duration
 }
 
+// SuiteTimeZone is the session time zone Spark's SQLQueryTestSuite runs
+// every query under (and the JVM's default zone), unless a file sets
+// another: the golden files' timestamps are in it.
+const SuiteTimeZone = "America/Los_Angeles"
+
 // neutralConf are the settings that change how Spark plans a query but
 // not what it returns; a SET of one is ignored.
 var neutralConf = []string{
@@ -106,8 +111,7 @@ var neutralConf = []string{
 	"spark.sql.leafNodeDefaultParallelism", "spark.sql.cbo.", "spark.sql.optimizer.",
 	"spark.sql.adaptive.", "spark.sql.shuffle.partitions", "spark.sql.ansi.enforceReservedKeywords",
 	"spark.sql.ansi.doubleQuotedIdentifiers", "spark.sql.variable.substitute",
-	"spark.sql.timestampType=TIMESTAMP_LTZ", "spark.sql.session.timeZone=UTC",
-	"spark.sql.session.timeZone=Etc/UTC",
+	"spark.sql.timestampType=TIMESTAMP_LTZ",
 }
 
 func neutral(key, value string) bool {
@@ -225,7 +229,7 @@ func (h *Harness) RunFile(ctx context.Context, file, input string, cases []confo
 	if err := engine.InstallSparkSQL(ctx, conn); err != nil {
 		return nil, fmt.Errorf("results: %s: install Spark functions: %w", file, err)
 	}
-	s := &session{h: h, conn: conn, views: map[string]*view{}, tables: map[string]bool{}, conf: map[string]string{}}
+	s := &session{h: h, conn: conn, views: map[string]*view{}, tables: map[string]bool{}, conf: map[string]string{}, timeZone: SuiteTimeZone}
 	for _, m := range fileHeaderSet.FindAllStringSubmatch(input, -1) {
 		for _, kv := range strings.Split(m[1], ",") {
 			if k, v, ok := strings.Cut(kv, "="); ok {
@@ -282,18 +286,18 @@ func (s *session) run(ctx context.Context, c conformance.Case) Verdict {
 		case "RESET":
 			if st.Key == "" {
 				s.conf = map[string]string{}
-				s.timeZone = ""
+				s.timeZone = SuiteTimeZone
 			} else {
 				delete(s.conf, strings.ToLower(st.Key))
 				if strings.EqualFold(st.Key, "spark.sql.session.timeZone") {
-					s.timeZone = ""
+					s.timeZone = SuiteTimeZone
 				}
 			}
 		case "TIME ZONE":
 			if lit, ok := st.Expr.(*ast.Literal); ok && lit.Str != nil {
 				s.timeZone = lit.Str.Value
 			} else if st.Expr == nil {
-				s.timeZone = ""
+				s.timeZone = SuiteTimeZone // SET TIME ZONE LOCAL
 			} else {
 				s.timeZone = "?"
 			}
