@@ -187,6 +187,7 @@ func (s *Server) colSpot(dp docPos) (*lineage.Graph, *lineage.FlowModel, lineage
 	if f == nil || dp.snap.SparkTree(f) == nil {
 		return nil, nil, lineage.Spot{}
 	}
+	s.useColumns(dp.root)
 	g := s.lineageGraph(dp)
 	fm := g.Flow(f)
 	if fm == nil {

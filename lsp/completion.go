@@ -13,6 +13,8 @@ import (
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/pragma"
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
+	"github.com/thund-dev/thund/textpos"
 )
 
 var (
@@ -36,13 +38,26 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
+	// Right after an edit, the model is the last one (resolveRecent): the
+	// context before the cursor is read from the buffer's text (text, off),
+	// the statement's flow, reads and aliases from the model (dp).
+	dp, sh, err := s.resolveRecent(p.TextDocument.URI, p.Position, true)
+	if err == nil && sh != nil && !sh.inFlow(dp) {
+		// an edit beyond one query: the model's flows no longer match
+		dp, err = s.resolve(p.TextDocument.URI, &p.Position)
+		sh = nil
+	}
 	if err != nil {
 		return nil, nil
 	}
 	text, _ := dp.snap.Text(dp.rel)
-	lineStart := strings.LastIndexAny(text[:dp.off], "\r\n") + 1
-	before := text[lineStart:dp.off]
+	off := dp.off
+	if sh != nil {
+		text = sh.newText
+		off = sh.index().OffsetUTF16(textpos.Position{Line: int(p.Position.Line), Column: int(p.Position.Character)})
+	}
+	lineStart := strings.LastIndexAny(text[:off], "\r\n") + 1
+	before := text[lineStart:off]
 	items := []protocol.CompletionItem{}
 	switch {
 	case pragmaKeyCtx.MatchString(before):
@@ -84,10 +99,14 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 	case tableCtx.MatchString(before):
 		// The statement's own CTEs, then every dataset but the one the
 		// statement defines (reading it would be a cycle).
-		lo, hi := statementAround(text, dp.off)
+		lo, hi := statementAround(text, off)
 		self := ""
 		if f := flowAt(dp.snap, dp.rel, dp.off); f != nil {
-			lo, hi, self = f.QueryLoc.Start, min(len(text), f.QueryLoc.End), ir.NameKey(f.Target)
+			lo, hi, self = f.QueryLoc.Start, f.QueryLoc.End, ir.NameKey(f.Target)
+			if sh != nil {
+				lo, hi = sh.toNew(lo, false), sh.toNew(hi, true)
+			}
+			hi = min(len(text), hi)
 		}
 		for _, name := range cteNames(text[lo:hi]) {
 			items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindStruct, Detail: "common table expression"})
@@ -102,13 +121,24 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 		}
 	case qualifiedCtx.MatchString(before) && !strings.HasPrefix(strings.TrimSpace(before), "--"):
 		alias := qualifiedCtx.FindStringSubmatch(before)[1]
-		if table := aliasTable(dp.snap, dp.rel, dp.off, alias); table != "" {
+		table := aliasTable(dp.snap, dp.rel, dp.off, alias)
+		if table == "" && sh != nil {
+			// an alias the model does not know yet: the buffer's FROM
+			lo, hi := statementAround(text, off)
+			for _, it := range fromItems(text[lo:hi]) {
+				if strings.EqualFold(it.table, alias) || strings.EqualFold(it.alias, alias) {
+					table = it.table
+					break
+				}
+			}
+		}
+		if table != "" {
 			items = append(items, s.columnItems(dp, []string{table})...)
 		}
 	case aliasCtx.MatchString(before):
 		// naming an alias: nothing to offer
 	default:
-		if !strings.HasPrefix(strings.TrimSpace(before), "--") && !inComment(text, dp.off) {
+		if !strings.HasPrefix(strings.TrimSpace(before), "--") && !inComment(text, off) {
 			items = append(items, s.columnItems(dp, tablesInScope(dp.snap, dp.rel, dp.off))...)
 			items = append(items, functionItems(catalogFor(dp.snap.Backends()))...)
 		}
@@ -282,9 +312,33 @@ func (s *Server) columnItems(dp docPos, tables []string) []protocol.CompletionIt
 		if d := dp.snap.Pipeline.Resolve(t); d != nil {
 			t = d.Name
 		}
-		for _, c := range s.columnsOf(dp.root, t) {
-			out = append(out, protocol.CompletionItem{Label: c.Name, Kind: protocol.CompletionItemKindField, Detail: c.Type + " · " + t})
+		cols := s.columnsOf(dp.root, t)
+		if len(cols) == 0 {
+			cols = s.modelColumns(dp, t)
 		}
+		for _, c := range cols {
+			detail := t
+			if c.Type != "" {
+				detail = c.Type + " · " + t
+			}
+			out = append(out, protocol.CompletionItem{Label: c.Name, Kind: protocol.CompletionItemKindField, Detail: detail})
+		}
+	}
+	return out
+}
+
+// modelColumns are a table's columns as the column model knows them
+// (with Spark's types where it can tell them), for a table the engine has
+// not described yet.
+func (s *Server) modelColumns(dp docPos, table string) []preview.Column {
+	s.useColumns(dp.root)
+	t := s.lineageGraph(dp).Table(table)
+	if t == nil {
+		return nil
+	}
+	out := make([]preview.Column, 0, len(t.Columns))
+	for _, c := range t.Columns {
+		out = append(out, preview.Column{Name: c.ID.Column, Type: c.Type})
 	}
 	return out
 }

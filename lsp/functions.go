@@ -405,24 +405,28 @@ func scanTo(text string, from, to int) scanState {
 }
 
 // hoverWithFunctions answers a hover on a call of a Spark built-in
-// function with its documentation; any other hover goes to hover.
-func (s *Server) hoverWithFunctions(ctx context.Context, params json.RawMessage) (any, error) {
+// function with its documentation; any other hover goes to hoverAt. Both
+// answer from the last model when an edit is still being analysed
+// (resolveRecent).
+func (s *Server) hoverWithFunctions(_ context.Context, params json.RawMessage) (any, error) {
 	var p protocol.HoverParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	if dp, err := s.resolve(p.TextDocument.URI, &p.Position); err == nil {
-		if h := functionHover(dp); h != nil {
-			return h, nil
-		}
+	dp, sh, err := s.resolveRecent(p.TextDocument.URI, p.Position, false)
+	if err != nil {
+		return nil, nil
 	}
-	return s.hover(ctx, params)
+	if h := functionHover(dp, sh); h != nil {
+		return h, nil
+	}
+	return s.hoverAt(dp, sh)
 }
 
 // functionHover documents the built-in function called at the position,
 // unless the name is a dataset or source of the pipeline (a table
 // function read, say).
-func functionHover(dp docPos) *protocol.Hover {
+func functionHover(dp docPos, sh *editShift) *protocol.Hover {
 	text, _ := dp.snap.Text(dp.rel)
 	name, lo, hi := functionCallAt(text, dp.off)
 	if name == "" || inComment(text, lo) {
@@ -433,6 +437,6 @@ func functionHover(dp docPos) *protocol.Hover {
 	if f == nil || dp.snap.Pipeline.Resolve(name) != nil {
 		return nil
 	}
-	r := rangeIn(dp.snap.Index(dp.rel), lo, hi)
+	r := sh.rangeOf(dp.snap, ir.Loc{File: dp.rel, Start: lo, End: hi})
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f)}, Range: &r}
 }

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,17 +13,11 @@ import (
 	"github.com/thund-dev/thund/ir"
 )
 
-func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
-	var p protocol.HoverParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	dp, err := s.resolve(p.TextDocument.URI, &p.Position)
-	if err != nil {
-		return nil, nil
-	}
+// hoverAt answers a hover at a resolved position; sh maps the model's
+// locations into the buffer's text when the model is older (nil if not).
+func (s *Server) hoverAt(dp docPos, sh *editShift) (any, error) {
 	if md, loc, ok := s.symbolHover(dp); ok {
-		r := rangeOf(dp.snap, loc)
+		r := sh.rangeOf(dp.snap, loc)
 		return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}, nil
 	}
 	t := dp.snap.At(dp.rel, dp.off)
@@ -38,21 +30,21 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 		if t.Ref != nil {
 			loc = t.Ref.Loc
 		}
-		r := rangeOf(dp.snap, loc)
+		r := sh.rangeOf(dp.snap, loc)
 		rng = &r
 	case t.Ref != nil:
 		md = sourceHover(t)
-		r := rangeOf(dp.snap, t.Ref.Loc)
+		r := sh.rangeOf(dp.snap, t.Ref.Loc)
 		rng = &r
 	case t.Pragma != nil:
 		md = pragmaHover(*t.Pragma, dp.off)
-		r := rangeOf(dp.snap, t.Pragma.Line)
+		r := sh.rangeOf(dp.snap, t.Pragma.Line)
 		rng = &r
 	default:
 		var loc ir.Loc
 		md, loc = s.columnHover(dp)
 		if md != "" {
-			r := rangeOf(dp.snap, loc)
+			r := sh.rangeOf(dp.snap, loc)
 			rng = &r
 		}
 	}

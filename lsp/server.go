@@ -460,7 +460,7 @@ func (s *Server) didChangeConfiguration(_ context.Context, params json.RawMessag
 	s.settings = set
 	roots := make([]string, 0, len(s.roots))
 	for r, st := range s.roots {
-		st.snap = nil // options changed: analyse afresh
+		st.snap, st.model = nil, nil // options changed: analyse afresh
 		roots = append(roots, r)
 	}
 	s.mu.Unlock()

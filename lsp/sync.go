@@ -48,6 +48,13 @@ type root struct {
 	// open buffer: once closed, they go back to their disk text (or away).
 	fromBuffer map[string]bool
 
+	// model is the newest snapshot whose column model (of the open
+	// files' flows) is built, once a column request asked for one
+	// (columnUse): hover and completion after an edit answer from it
+	// while a newer snapshot's model is being built (recent.go).
+	model     *analysis.Snapshot
+	columnUse bool
+
 	// describe is the last description of the datasets (columns.go),
 	// guarded by the server's mu.
 	describe describeState
@@ -168,7 +175,7 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, params json.RawMessage
 		seen[r] = true
 		s.mu.Lock()
 		if st, ok := s.roots[r]; ok {
-			st.snap = nil // the file set may have changed: reload from disk
+			st.snap, st.model = nil, nil // the file set may have changed: reload from disk
 		}
 		s.mu.Unlock()
 		s.schedule(r)
@@ -266,13 +273,17 @@ func (s *Server) analyse(rootPath string, st *root) {
 		st.dirty = false
 		gen := st.gen
 		s.mu.Unlock()
-		s.refresh(rootPath, gen)
+		snap, ok := s.refresh(rootPath, gen)
 		s.mu.Lock()
 		if st.gen == gen && st.ready != nil {
 			close(st.ready)
 			st.ready = nil
 		}
+		warm := ok && snap != nil && st.columnUse && !st.dirty
 		s.mu.Unlock()
+		if warm {
+			s.warmModel(rootPath, st, snap)
+		}
 	}
 }
 

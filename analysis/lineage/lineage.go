@@ -165,8 +165,11 @@ type Graph struct {
 	tables     map[string]*Table
 	inProgress map[string]bool
 	readers    map[string][]readerEdge
-	own        map[string]*ir.Flow
-	into       map[string][]*ir.Flow
+	// readIndex lists, per table read (readKey), the flows reading it,
+	// in the pipeline's order; built at the first Readers.
+	readIndex map[string][]*ir.Flow
+	own       map[string]*ir.Flow
+	into      map[string][]*ir.Flow
 }
 
 // readerEdge is one column depending on another.
@@ -422,15 +425,13 @@ func (g *Graph) Readers(id ColumnID) []Dep {
 	tk := ir.NameKey(id.Table)
 	edges, ok := g.readers[tk]
 	if !ok {
+		if g.readIndex == nil {
+			g.indexReads()
+		}
 		seen := map[string]bool{}
-		for _, f := range g.p.Flows {
-			reads := false
-			for _, r := range f.Reads {
-				rd, rs := g.resolveName(strings.Split(r.Name, "."))
-				reads = reads || d != nil && rd == d || src != nil && rd == nil && rs == src
-			}
+		for _, f := range g.readIndex[readKey(d, src)] {
 			target := g.p.Resolve(f.Target)
-			if !reads || target == nil || seen[ir.NameKey(target.Name)] {
+			if target == nil || seen[ir.NameKey(target.Name)] {
 				continue
 			}
 			seen[ir.NameKey(target.Name)] = true
@@ -461,6 +462,33 @@ func (g *Graph) Readers(id ColumnID) []Dep {
 		return rank(out[i].Kind) < rank(out[j].Kind)
 	})
 	return out
+}
+
+// readKey is the key of a dataset (or, d nil, a source) in readIndex.
+func readKey(d *ir.Dataset, s *ir.Source) string {
+	if d != nil {
+		return "d\x00" + ir.NameKey(d.Name)
+	}
+	return "s\x00" + ir.NameKey(s.Name)
+}
+
+// indexReads builds readIndex, resolving every read of every flow once;
+// g.mu is held.
+func (g *Graph) indexReads() {
+	g.readIndex = map[string][]*ir.Flow{}
+	for _, f := range g.p.Flows {
+		for _, r := range f.Reads {
+			rd, rs := g.resolveName(strings.Split(r.Name, "."))
+			if rd == nil && rs == nil {
+				continue
+			}
+			k := readKey(rd, rs)
+			if l := g.readIndex[k]; len(l) > 0 && l[len(l)-1] == f {
+				continue // read twice by the same flow
+			}
+			g.readIndex[k] = append(g.readIndex[k], f)
+		}
+	}
 }
 
 // Lookup returns the column id names (its table resolved the way a query
