@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -168,6 +169,10 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Message)
 }
 
+// parseTimeout bounds the parser on one file: no pipeline file comes near
+// it, and a pathological one cannot stall an analysis.
+const parseTimeout = 10 * time.Second
+
 // maxErrors is how many syntax errors a File keeps.
 const maxErrors = 3
 
@@ -189,9 +194,18 @@ func Parse(filename, text string) (f File, err error) {
 		return File{}, fmt.Errorf("%s: the Python grammar: %w", filename, err)
 	}
 	src := []byte(text)
-	tree := p.Parse(src, nil)
+	deadline := time.Now().Add(parseTimeout)
+	read := func(i int, _ sitter.Point) []byte {
+		if i < len(src) {
+			return src[i:]
+		}
+		return nil
+	}
+	tree := p.ParseWithOptions(read, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+		return time.Now().After(deadline)
+	}})
 	if tree == nil {
-		return File{}, &SyntaxError{Line: 1, Column: 1, Message: "the Python parser read nothing"}
+		return File{}, &SyntaxError{Line: 1, Column: 1, Message: fmt.Sprintf("the Python parser gave up on this file after %v", parseTimeout)}
 	}
 	defer tree.Close()
 	root := tree.RootNode()

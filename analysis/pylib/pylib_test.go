@@ -120,6 +120,7 @@ func TestSyntaxError(t *testing.T) {
 
 // FuzzParse checks Parse never panics and spans stay in the text.
 func FuzzParse(f *testing.F) {
+	f.Add("from pyspark import pipelines as dp\n@dp.table\ndef t():\n    return spark.sql('SELECT \\'a\\' ' \"FROM x\" f'{{y}}')\n")
 	for _, name := range []string{"init_example.py", "mixed.py"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
@@ -138,6 +139,20 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, d := range file.Definitions {
+			if q := d.Query; q != nil && q.Lit != nil {
+				lit := q.Lit
+				if len(lit.Offsets) != len(lit.Value)+1 {
+					t.Fatalf("literal %q has %d offsets", lit.Value, len(lit.Offsets))
+				}
+				for _, o := range lit.Offsets {
+					if o < lit.Loc.Start || o > lit.Loc.End {
+						t.Fatalf("offset %d outside the literal %+v", o, lit.Loc)
+					}
+				}
+				if over, ok := Overlay(text, lit); ok && len(over) != len(text) {
+					t.Fatalf("overlay of %d bytes for a text of %d", len(over), len(text))
+				}
+			}
 			for _, s := range append([]Span{d.Loc, d.NameLoc}, spans(d)...) {
 				if s.Start < 0 || s.End > len(text) || s.Start > s.End {
 					t.Fatalf("span %+v out of %d bytes", s, len(text))
