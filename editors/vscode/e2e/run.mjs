@@ -6,7 +6,13 @@
 //   2. Preview Dataset: the table with the expected first row, paging, sorting;
 //   3. the lineage panel: the graph, and a click that opens a dataset's file;
 //   4. the notebook view: Run All, and a cell's output table;
-//   5. Restricted Mode: in an untrusted copy no SQL runs and the UI says so.
+//   5. Restricted Mode: in an untrusted copy no SQL runs and the UI says so
+//      (a lens where Preview would be, a warning on the command).
+// Issue 20 added: decimals keep their scale (preview, diff, notebook); the
+// note on columns past the panel's edge; the language mode (Spark Pipeline
+// SQL); the row count lens after a re-run; a passed expectation as an
+// inlay hint, absent from the Problems view; the lineage graph fitted,
+// centred and zoomed, with each node's last run; a notebook error said once.
 // Screenshots go to e2e/out/img/, or to THUND_SCREENSHOTS (make screenshots
 // sets it to docs/img/, the ones the README shows), so that a test run
 // leaves the tracked images alone; failures go to e2e/out/. Every wait is
@@ -378,7 +384,8 @@ async function main() {
     const head = await f.$$eval('table.thund-table thead th', (ths) => ths.map((t) => t.textContent.trim()));
     if (!head.includes('order_idINTEGER') || !head.includes('unit_priceDECIMAL(10,2)')) throw new Error(`headers: ${head.join(' | ')}`);
     const first = await f.$eval('table.thund-table tbody tr', (tr) => [...tr.cells].map((c) => c.textContent.trim()));
-    const want = ['1', '10001', 'C001', 'P10', '2025-03-02', '1', '10.8', '10.8', 'shipped'];
+    // DECIMAL(10,2) keeps its two decimals (issue 20: it showed 10.8).
+    const want = ['1', '10001', 'C001', 'P10', '2025-03-02', '1', '10.80', '10.80', 'shipped'];
     if (JSON.stringify(first) !== JSON.stringify(want)) throw new Error(`first row ${JSON.stringify(first)}, want ${JSON.stringify(want)}`);
     const stats = await f.$eval('.head .stats', (e) => e.textContent);
     if (!/^56 rows · \d+ ms$/.test(stats)) throw new Error(`stats: ${stats}`);
@@ -386,7 +393,32 @@ async function main() {
     if (range !== 'Rows 1–20 of 56') throw new Error(`range: ${range}`);
     const exps = await f.$$eval('.expectations tbody tr', (trs) => trs.map((t) => t.textContent));
     if (exps.length !== 3 || !exps.some((t) => t.includes('dropped') && t.includes('valid_amount'))) throw new Error(`expectations: ${exps}`);
+    // The default split is narrower than the table: the preview says so,
+    // and scrolling sideways reaches the last column.
+    const note = await until('the note on columns out of view', async () => {
+      const t = await f.$eval('.clip-note', (e) => (e.hidden ? '' : e.textContent));
+      return t || undefined;
+    }, 15000);
+    if (!/^columns 1–\d of 8 in view · \d more →$/.test(note)) throw new Error(`clip note: ${note}`);
+    // The language mode says what the file is, and the lenses say what ran.
+    await page.locator('.statusbar-item', { hasText: 'Spark Pipeline SQL' }).first().waitFor({ timeout: 15000 });
+    await page.locator('.codelens-decoration', { hasText: /56 rows in \d+ ms/ }).first().waitFor({ timeout: 30000 });
+    // An expectation that passed is a hint at the end of its line, not a problem.
+    await page.locator('.monaco-editor .view-line', { hasText: 'known_status' }).filter({ hasText: 'passed on the last run' }).first().waitFor({ timeout: 30000 });
     await shot('vscode-preview.png');
+    await f.$eval('.table-wrap', (e) => e.scrollTo({ left: e.scrollWidth }));
+    await until('the last column in view', async () => {
+      const [wrapRight, lastRight] = await f.$eval('.table-wrap', (e) => [e.getBoundingClientRect().left + e.clientWidth, [...e.querySelectorAll('thead th')].pop().getBoundingClientRect().right]);
+      return lastRight <= wrapRight + 1;
+    }, 10000);
+    const after = await f.$eval('.clip-note', (e) => e.textContent);
+    if (!/^columns \d–8 of 8 in view · ← \d more$/.test(after)) throw new Error(`clip note after scrolling: ${after}`);
+    await f.$eval('.table-wrap', (e) => e.scrollTo({ left: 0 }));
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'has_customer' }).first().waitFor({ timeout: 30000 });
+    const problems = await page.locator('.markers-panel .monaco-list-row').allTextContents();
+    if (problems.some((t) => t.includes('known_status passed'))) throw new Error(`a passed expectation in the Problems view: ${problems.join(' | ')}`);
+    await page.keyboard.press('Control+J');
 
     // Next page through thund/preview.
     await f.click('button[title="Next page"]');
@@ -409,7 +441,12 @@ async function main() {
     const f = await frameWith('.diff-summary .removed-count', 'the diff after saving', 60000);
     const summary = await f.$eval('.diff-summary', (e) => e.textContent);
     if (!/\+0 added, −4 removed/.test(summary)) throw new Error(`diff summary: ${summary}`);
+    // The removed rows keep their decimals too.
+    const removed = await f.$eval('section.removed tbody tr', (tr) => [...tr.cells].map((c) => c.textContent.trim()));
+    if (removed[6] !== '11.00') throw new Error(`first removed row: ${removed}`);
     await f.$eval('section.removed', (e) => e.scrollIntoView());
+    // The lens follows the re-run: 52 rows now, not the 56 of the first preview.
+    await page.locator('.codelens-decoration', { hasText: /52 rows in \d+ ms/ }).first().waitFor({ timeout: 30000 });
     await shot('vscode-preview-diff.png');
   });
 
@@ -419,11 +456,32 @@ async function main() {
     const n = await f.$$eval('svg.lineage g.node', (gs) => gs.length);
     if (n !== 12) throw new Error(`nodes: ${n}, want 12 (3 sources, 9 datasets)`);
     await until('the broken dataset marked with its error', async () => (await f.$$('g.node.has-errors')).length === 1, 30000);
+    // The last preview of clean_orders on its node: rows, time, status.
+    const run = await until('clean_orders\'s last run on its node', () =>
+      f.$eval('g.node[data-id="clean_orders"]', (g) => (g.classList.contains('phase-completed') ? g.querySelector('text.run')?.firstChild?.textContent : undefined)), 30000);
+    if (!/^✓ 52 rows · \d+ ms$/.test(run)) throw new Error(`clean_orders run line: ${run}`);
     // Room for the whole graph in the screenshot: maximise the group, hide the sidebar.
     await command('View: Toggle Maximize Editor Group', { expectRow: 'Maximize Editor Group' });
     await page.keyboard.press('Control+B');
     await sleep(800);
+    // Fitted and centred in the panel.
+    const fit = async () =>
+      f.$eval('.graph-wrap', (w) => {
+        const s = w.querySelector('svg.lineage').getBoundingClientRect();
+        const b = w.getBoundingClientRect();
+        return { left: s.left - b.left, right: b.right - s.right, width: s.width, wrap: w.clientWidth, level: document.querySelector('.zoom-level').textContent };
+      });
+    const g1 = await until('the graph fitted', async () => {
+      const g = await fit();
+      return g.width <= g.wrap + 1 && Math.abs(g.left - g.right) <= 3 ? g : undefined;
+    }, 10000);
     await shot('vscode-lineage.png');
+    await f.click('button[data-zoom="in"]');
+    const g2 = await fit();
+    if (Math.abs(g2.width / g1.width - 1.25) > 0.02 || g2.level.includes('fit')) throw new Error(`zoom in: ${JSON.stringify(g1)} -> ${JSON.stringify(g2)}`);
+    await f.click('button[data-zoom="fit"]');
+    const g3 = await fit();
+    if (Math.abs(g3.width - g1.width) > 1) throw new Error(`fit again: ${JSON.stringify(g3)}, first ${JSON.stringify(g1)}`);
     await page.keyboard.press('Control+B');
     await command('View: Toggle Maximize Editor Group', { expectRow: 'Maximize Editor Group' });
     await f.click('g.node[data-uri$="customer_ranking.sql"]');
@@ -448,9 +506,12 @@ async function main() {
     const heads = await f.$$eval('.thund-nb .nb-head strong', (s) => s.map((e) => e.textContent));
     if (!heads.includes('clean_orders')) throw new Error(`outputs: ${heads}`);
     const first = await f.$eval('.thund-nb table.thund-table tbody tr', (tr) => [...tr.cells].map((c) => c.textContent.trim()));
-    if (first[1] !== '10001' || first[2] !== 'C001') throw new Error(`first output row: ${first}`);
-    // The first cell is the broken file: its output says why it cannot run.
+    if (first[1] !== '10001' || first[2] !== 'C001' || first[6] !== '10.80') throw new Error(`first output row: ${first}`);
+    // The first cell is the broken file: its output says why it cannot run,
+    // once, with the error's own lines.
     await until('the broken cell\'s error output', async () => (await f.$$('.thund-nb .error-banner')).length >= 1, 30000);
+    const said = await f.$$eval('.thund-nb', (ds) => ds.map((d) => d.textContent).join('\n').split('syntax error at or near').length - 1);
+    if (said !== 1) throw new Error(`the broken cell's error is said ${said} times`);
     const box = await page.locator('.notebook-editor').first().boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, 560);
@@ -511,6 +572,9 @@ async function main() {
     await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel .monaco-list-row', { hasText: 'syntax error at or near' }).first().waitFor({ timeout: 60000 });
     await openFile('clean_orders.sql');
+    // The lens the README promises, where Preview and Run would be.
+    await page.locator('.codelens-decoration', { hasText: 'Restricted Mode: Thund runs no SQL here' }).first().waitFor({ timeout: 60000 });
+    if ((await page.locator('.codelens-decoration', { hasText: 'Run downstream' }).count()) > 0) throw new Error('a Run downstream lens in Restricted Mode');
     await command('Thund: Preview Dataset');
     await page.locator('.notifications-toasts', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'visible', timeout: 15000 });
     await shot('vscode-restricted.png');

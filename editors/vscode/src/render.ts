@@ -357,7 +357,7 @@ export function renderRemoved(columns: Column[], diff: Diff | null | undefined):
       : '';
   return (
     `<section class="removed"><h2>Removed rows <span class="muted">${formatNumber(diff.removed.length)}</span></h2>` +
-    `<table class="thund-table"><thead>${head}</thead><tbody>${body}</tbody></table>${more}</section>`
+    `<div class="table-wrap"><table class="thund-table"><thead>${head}</thead><tbody>${body}</tbody></table></div>${more}</section>`
   );
 }
 

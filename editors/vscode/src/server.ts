@@ -60,6 +60,8 @@ export class ThundServer implements vscode.Disposable {
   readonly records = new Map<string, Map<string, DatasetRecord>>();
   /** Per document URI, the expectations that passed on the last run. */
   readonly passes = new Map<string, PassHint[]>();
+  /** Documents the server has published diagnostics for (empty or not). */
+  private readonly published = new Set<string>();
   private readonly onPassesEmitter = new vscode.EventEmitter<void>();
   /** Fires when the passed expectations of some document changed. */
   readonly onPasses = this.onPassesEmitter.event;
@@ -147,6 +149,14 @@ export class ThundServer implements vscode.Disposable {
           }));
           const hints = passHints(plain);
           const key = uri.toString();
+          // The first diagnostics of a file mean the server has read it:
+          // lenses asked for before then came back empty, and the editor
+          // would not ask again until an edit (the Restricted Mode lens
+          // stayed missing so).
+          if (!this.published.has(key)) {
+            this.published.add(key);
+            this.scheduleLensRefresh();
+          }
           const had = this.passes.get(key)?.length ?? 0;
           if (hints.length) this.passes.set(key, hints);
           else this.passes.delete(key);
@@ -178,6 +188,7 @@ export class ThundServer implements vscode.Disposable {
     const old = this.client;
     this.client = undefined;
     this.starting = undefined;
+    this.published.clear();
     if (old) {
       try {
         await old.stop(5000);
@@ -236,6 +247,13 @@ export class ThundServer implements vscode.Disposable {
     this.onRecordEmitter.fire(root);
   }
 
+  private lensTimer: NodeJS.Timeout | undefined;
+
+  private scheduleLensRefresh(): void {
+    if (this.lensTimer) clearTimeout(this.lensTimer);
+    this.lensTimer = setTimeout(() => this.refreshLenses(), 200);
+  }
+
   /** Asks the editor for every document's code lenses again. */
   refreshLenses(): void {
     const feature = this.client?.getFeature(CodeLensRequest.method);
@@ -285,6 +303,7 @@ export class ThundServer implements vscode.Disposable {
   dispose(): void {
     void this.client?.stop();
     this.onReadyEmitter.dispose();
+    if (this.lensTimer) clearTimeout(this.lensTimer);
     this.onPassesEmitter.dispose();
     this.onRecordEmitter.dispose();
   }

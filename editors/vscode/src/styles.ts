@@ -30,11 +30,13 @@ button.page {
   padding: 1px 8px;
 }
 button.page:hover:not([disabled]) { background: var(--vscode-button-secondaryHoverBackground); }
-.toolbar { display: flex; align-items: center; gap: 12px; margin: 6px 0; }
+.toolbar { display: flex; align-items: center; flex-wrap: wrap; gap: 4px 12px; margin: 6px 0; }
+.pager .range, .sort-note, .clip-note { white-space: nowrap; }
 .pager { display: flex; align-items: center; gap: 4px; }
 .pager .range { padding: 0 8px; }
 .table-wrap { overflow: auto; max-width: 100%; max-height: 70vh; }
 /* The scrollbars stay visible: a table wider than the panel must look it. */
+.table-wrap { scrollbar-width: auto; scrollbar-color: var(--vscode-scrollbarSlider-background) var(--vscode-editorWidget-background); }
 .table-wrap::-webkit-scrollbar { width: 12px; height: 12px; }
 .table-wrap::-webkit-scrollbar-thumb { background: var(--vscode-scrollbarSlider-background); border-radius: 6px; }
 .table-wrap::-webkit-scrollbar-thumb:hover { background: var(--vscode-scrollbarSlider-hoverBackground); }
