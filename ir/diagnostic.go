@@ -39,8 +39,9 @@ func IsSpark(b Backend) bool {
 	return false
 }
 
-// DefaultBackends are checked when thund.yaml does not say.
-var DefaultBackends = []Backend{Native, Spark41}
+// DefaultBackends are checked when thund.yaml does not say: native and
+// the newest Spark backend (the last of SparkBackends).
+var DefaultBackends = []Backend{Native, Spark43}
 
 // ParseBackend returns the backend named s, or false.
 func ParseBackend(s string) (Backend, bool) {

@@ -260,7 +260,7 @@ func TestWatchHintsAtStart(t *testing.T) {
 	dir := t.TempDir()
 	writeIn(t, dir, "a.sql", "-- @expect.one: x > 0\n-- @expect.two: x < 9\nSELECT 1 AS x\n")
 	out := startText(t, dir).waitFor("start (", 1)
-	i := strings.Index(out, "hint: 2 findings in 1 file say spark-4.1 cannot run this pipeline")
+	i := strings.Index(out, "hint: 2 findings in 1 file say spark-4.3 cannot run this pipeline")
 	if i < 0 || strings.Index(out, "a.sql:2:4: warning:") > i {
 		t.Errorf("no hint after the findings:\n%s", out)
 	}

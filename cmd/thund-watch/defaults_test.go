@@ -22,7 +22,7 @@ func firstPipeline(t *testing.T, typo bool) string {
 }
 
 // TestDefaultBackendsDoNotFailANativeRun: without thund.yaml or a spec,
-// what spark-4.1 cannot run is a warning: --check and --once exit 0, and
+// what spark-4.3 (the newest Spark backend) cannot run is a warning: --check and --once exit 0, and
 // the repeated finding comes with the one-line fix for the pipeline.
 func TestDefaultBackendsDoNotFailANativeRun(t *testing.T) {
 	dir := firstPipeline(t, false)
@@ -33,10 +33,10 @@ func TestDefaultBackendsDoNotFailANativeRun(t *testing.T) {
 		if code != 0 {
 			t.Errorf("%v: exit %d, want 0\n%s%s", args, code, out, stderr.String())
 		}
-		if !strings.Contains(out, "clean_orders.sql:1:4: warning: clean_orders uses expectations, which spark-4.1 cannot run") {
-			t.Errorf("%v: the spark-4.1 finding is not a warning:\n%s", args, out)
+		if !strings.Contains(out, "clean_orders.sql:1:4: warning: clean_orders uses expectations, which spark-4.3 cannot run") {
+			t.Errorf("%v: the spark-4.3 finding is not a warning:\n%s", args, out)
 		}
-		if !strings.Contains(out, "hint: 2 findings in 1 file say spark-4.1 cannot run this pipeline: if it only runs natively, add `backends: [native]` to thund.yaml") {
+		if !strings.Contains(out, "hint: 2 findings in 1 file say spark-4.3 cannot run this pipeline: if it only runs natively, add `backends: [native]` to thund.yaml") {
 			t.Errorf("%v: no hint for thund.yaml's backends:\n%s", args, out)
 		}
 	}
