@@ -327,7 +327,9 @@ func duckExpr(s string) string {
 
 // FileRead is a read of files by path in a query: read_files(path,
 // format => ...) or cloud_files(path, format) (Databricks), a source
-// named after the path's last segment.
+// named after the path's last segment. (Spark's own format.`path` reads
+// are not: the query is sent to Spark as written, and the native engine
+// runs the same text.)
 type FileRead struct {
 	// Call is the call as written, function name to closing parenthesis.
 	Call Span
@@ -395,12 +397,32 @@ func fileReads(text string, sp Span, toks []token, own string) (string, []FileRe
 		return k >= 0 && k < len(toks) && !toks[k].open &&
 			(toks[k].kind == tkString || toks[k].kind == tkQuoted && text[toks[k].start] == '"')
 	}
+	relation := func(k int) bool { // token k is where a relation starts
+		prev := word(k - 1)
+		return prev == "FROM" || prev == "JOIN" || prev == "STREAM" || punct(k-1, ',') || punct(k-1, '(') && word(k-2) == "STREAM"
+	}
+	rewrite := func(r FileRead) {
+		name := r.Name
+		if !plainName(name) {
+			name = "`" + strings.ReplaceAll(name, "`", "``") + "`"
+		}
+		if r.Name == "" || len(name) > r.Call.End-r.Call.Start {
+			return
+		}
+		if b == nil {
+			b = []byte(text)
+		}
+		for i := r.Call.Start; i < r.Call.End; i++ {
+			if b[i] != '\n' && b[i] != '\r' {
+				b[i] = ' '
+			}
+		}
+		copy(b[r.Call.Start:], name)
+		reads = append(reads, r)
+	}
 	for k := range toks {
 		w := word(k)
-		if w != "READ_FILES" && w != "CLOUD_FILES" || !punct(k+1, '(') {
-			continue
-		}
-		if prev := word(k - 1); prev != "FROM" && prev != "JOIN" && prev != "STREAM" && !punct(k-1, ',') && !(punct(k-1, '(') && word(k-2) == "STREAM") {
+		if w != "READ_FILES" && w != "CLOUD_FILES" || !punct(k+1, '(') || !relation(k) {
 			continue
 		}
 		depth, end := 0, -1
@@ -433,23 +455,7 @@ func fileReads(text string, sp Span, toks []token, own string) (string, []FileRe
 		if r.Name != "" && strings.EqualFold(r.Name, own) {
 			r.Name += "_files"
 		}
-		name := r.Name
-		if !plainName(name) {
-			name = "`" + strings.ReplaceAll(name, "`", "``") + "`"
-		}
-		if r.Name == "" || len(name) > r.Call.End-r.Call.Start {
-			continue
-		}
-		if b == nil {
-			b = []byte(text)
-		}
-		for i := r.Call.Start; i < r.Call.End; i++ {
-			if b[i] != '\n' && b[i] != '\r' {
-				b[i] = ' '
-			}
-		}
-		copy(b[r.Call.Start:], name)
-		reads = append(reads, r)
+		rewrite(r)
 	}
 	if b == nil {
 		return text, nil

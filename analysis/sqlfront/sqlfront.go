@@ -156,7 +156,8 @@ type Statement struct {
 type Query struct {
 	// Span is the query's range in the file.
 	Span
-	// Text is the query as written.
+	// Text is the query as written, but for its file reads
+	// (FileReads), each written as its source's name.
 	Text string
 	// Normalized is Text, byte for byte the same length, with STREAM(x)
 	// turned into "       x " and STREAM x into "       x", `ident` into

@@ -131,7 +131,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.spark, "spark", "", "with --once or in watch mode, after each successful local run, push the pipeline to this Spark Connect server (sc://HOST:PORT) and print Spark's events and errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "with --spark, only analyse the pipeline on Spark (a dry run) instead of running it")
 	fs.StringVar(&o.state, "state", "", "with --once or in watch mode, keep the DuckDB database and durable outputs in this folder (default: in memory)")
-	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2")
+	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2, spark-4.3, databricks")
 	version := fs.Bool("version", false, "print the version of thund-watch, of its DuckDB and the Spark versions it checks and pushes to, and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -148,7 +148,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if set["backend"] && strings.TrimSpace(*backends) == "" {
-		fmt.Fprintln(stderr, "thund-watch: --backend \"\": name at least one backend: native, spark-4.1 or spark-4.2")
+		fmt.Fprintln(stderr, "thund-watch: --backend \"\": name at least one backend: native, spark-4.1, spark-4.2, spark-4.3 or databricks")
 		return o, errUsage
 	}
 	if *backends != "" {
@@ -156,7 +156,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 			name = strings.TrimSpace(name)
 			b, ok := ir.ParseBackend(name)
 			if !ok {
-				fmt.Fprintf(stderr, "thund-watch: unknown backend %q in --backend; use native, spark-4.1 or spark-4.2\n", name)
+				fmt.Fprintf(stderr, "thund-watch: unknown backend %q in --backend; use native, spark-4.1, spark-4.2, spark-4.3 or databricks\n", name)
 				return o, errUsage
 			}
 			o.backends = append(o.backends, b)
