@@ -53,7 +53,7 @@ func display(at attr) string {
 // unresolved reports a column reference that certainly resolves to
 // nothing, with the nearest names in scope.
 func (a *analyzer) unresolved(ref *ColumnRef, parts []string, c ctx) {
-	lvls := c.levels()
+	lvls := c.levels(nil)
 	var msg strings.Builder
 	var sugg []string
 	msg.WriteString("unknown column " + quoteParts(parts))

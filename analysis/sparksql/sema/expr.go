@@ -262,9 +262,10 @@ type level struct {
 	alias bool
 }
 
-// levels returns the scopes of c in lookup order.
-func (c *ctx) levels() []level {
-	ls := make([]level, 0, 4)
+// levels returns the scopes of c in lookup order, appended to ls (a
+// caller's array on its stack, most often: a column reference is
+// resolved against a few levels).
+func (c *ctx) levels(ls []level) []level {
 	if c.first != nil {
 		ls = append(ls, level{sc: c.first, alias: true})
 	}
@@ -289,7 +290,13 @@ const refChunk = 16
 // analyzer allocates a few at a time.
 func (a *analyzer) newRef(col *ast.Column) *ColumnRef {
 	if len(a.refs) == 0 {
-		a.refs = make([]ColumnRef, refChunk)
+		// the first chunk is small: most queries have a few references
+		n := refChunk
+		if a.nrefs == 0 {
+			n = refChunk / 4
+		}
+		a.refs = make([]ColumnRef, n)
+		a.nrefs += n
 	}
 	ref := &a.refs[0]
 	a.refs = a.refs[1:]
@@ -339,7 +346,8 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 		return
 	}
 	uncertain := false
-	for _, lv := range c.levels() {
+	var lbuf [6]level
+	for _, lv := range c.levels(lbuf[:0]) {
 		m := a.lookup(lv.sc, parts)
 		if len(m.cands) == 0 {
 			if !a.certainMiss(lv.sc, parts, quoted) {
