@@ -1,5 +1,6 @@
 # A Python dataset beside the SQL ones. spark-pipelines imports this file;
-# Thund reads the dataset and its read of clean_trips, and never runs it.
+# Thund reads it without executing it: the dataset, its read of clean_trips,
+# and its body as Spark SQL (a table read with a where), which runs natively.
 from pyspark import pipelines as dp
 from pyspark.sql import DataFrame, SparkSession
 
