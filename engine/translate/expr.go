@@ -490,6 +490,7 @@ func (t *tr) binary(b *ast.Binary) frag {
 		if op == "!=" {
 			op = "<>"
 		}
+		l, r = t.compareString(b, l, r)
 		l, r = t.coerce(l, r)
 		return at(b, tBool, cat("(", l, " "+op+" ", r, ")"))
 	case "<=>":
@@ -589,6 +590,29 @@ func (t *tr) stringOperand(b *ast.Binary, l, r frag) (frag, frag) {
 		if to.is(Double) {
 			l = t.castTo(l, tDouble)
 		}
+	}
+	return l, r
+}
+
+// compareString casts a STRING compared with an integer to BIGINT as
+// Spark's ANSI mode does, failing on a malformed value (checked on Spark
+// 4.1.4: 2 < '1.0' fails with CAST_INVALID_INPUT for BIGINT); without
+// ANSI both sides are compared as DOUBLE (2 < '1.0' is false).
+func (t *tr) compareString(b *ast.Binary, l, r frag) (frag, frag) {
+	conv := func(x ast.Expr, name string) frag {
+		return t.cast(&ast.Cast{Range: x.Span(), Form: "CAST", X: x, Type: &ast.DataType{Range: x.Span(), Name: name}})
+	}
+	switch {
+	case l.typ.is(String) && r.typ.integral():
+		if t.ansi() {
+			return conv(b.L, "BIGINT"), r
+		}
+		return conv(b.L, "DOUBLE"), t.castTo(r, tDouble)
+	case r.typ.is(String) && l.typ.integral():
+		if t.ansi() {
+			return l, conv(b.R, "BIGINT")
+		}
+		return t.castTo(l, tDouble), conv(b.R, "DOUBLE")
 	}
 	return l, r
 }
@@ -842,7 +866,7 @@ func (t *tr) caseExpr(c *ast.Case) frag {
 	if c.Else != nil {
 		results = append(results, t.expr(c.Else))
 	}
-	ty := t.unify(results)
+	ty := t.unify(c, "casewhen", results)
 	for i, w := range c.Whens {
 		parts = append(parts, at(w, nil, cat(" WHEN ", conds[i], " THEN ", results[i])))
 	}
@@ -857,13 +881,26 @@ func (t *tr) caseExpr(c *ast.Case) frag {
 // coercion: in ANSI mode a FLOAT meets an integer or decimal as DOUBLE),
 // and casts each number branch of another type to it, so DuckDB computes
 // the result in Spark's type.
-func (t *tr) unify(fs []frag) *Type {
+func (t *tr) unify(n ast.Node, fn string, fs []frag) *Type {
 	ty := tNull
-	float, exact := false, false
+	float, exact, boolean, number := false, false, false, false
 	for _, f := range fs {
 		ty = widen(ty, f.typ)
 		float = float || f.typ.is(Float)
 		exact = exact || f.typ.integral() || f.typ.is(Decimal)
+		boolean = boolean || f.typ.is(Boolean)
+		number = number || f.typ.numeric()
+	}
+	if boolean && number {
+		// Checked on Spark 4.1.4, with and without ANSI: CASE WHEN true
+		// THEN 1 ELSE false END and coalesce(1, false) fail.
+		names := make([]string, len(fs))
+		for i, f := range fs {
+			names[i] = strings.ToUpper(f.typ.String())
+		}
+		t.typeError(n, "DATATYPE_MISMATCH.DATA_DIFF_TYPES", "Cannot resolve \"%s\" due to data type mismatch: Input to `%s` should all be the same type, but it's [\"%s\"]. SQLSTATE: 42K09",
+			t.text(n), fn, strings.Join(names, "\", \""))
+		return tUnknown
 	}
 	if ty.is(Float) && float && exact && t.ansi() {
 		ty = tDouble

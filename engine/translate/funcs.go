@@ -106,7 +106,7 @@ func coalesceFn(t *tr, c *ast.Call, a []frag) frag {
 		t.refuse(c, "%s takes at least one argument", c.Name.String())
 		return null(c)
 	}
-	ty := t.unify(a)
+	ty := t.unify(c, "coalesce", a)
 	return at(c, ty, cat("coalesce(", a, ")"))
 }
 
@@ -185,7 +185,7 @@ var functions = []Function{
 		if !t.arity(c, a, 3, 3) {
 			return null(c)
 		}
-		ty := t.unify(a[1:])
+		ty := t.unify(c, "nvl2", a[1:])
 		return at(c, ty, cat("CASE WHEN ", a[0], " IS NOT NULL THEN ", a[1], " ELSE ", a[2], " END"))
 	}),
 	same("nullif", argType(0)),
@@ -193,7 +193,7 @@ var functions = []Function{
 		if !t.arity(c, a, 3, 3) {
 			return null(c)
 		}
-		ty := t.unify(a[1:])
+		ty := t.unify(c, "if", a[1:])
 		return at(c, ty, cat("CASE WHEN ", a[0], " THEN ", a[1], " ELSE ", a[2], " END"))
 	}, "iff"),
 	custom("isnull", "x IS NULL", wrap1(tBool, "(", " IS NULL)")),

@@ -80,7 +80,20 @@ func (t *tr) body(b ast.QueryExpr) frag {
 		if b.Quantifier != "" {
 			op += " " + b.Quantifier
 		}
-		return at(b, nil, cat(t.body(b.L), " "+op+" ", t.body(b.R)))
+		l, r := t.body(b.L), t.body(b.R)
+		if lt, rt := t.bodyTypes[b.L], t.bodyTypes[b.R]; lt != nil && len(lt) == len(rt) {
+			out := make([]*Type, len(lt))
+			for i := range lt {
+				if (lt[i].is(Boolean) && rt[i].numeric()) || (rt[i].is(Boolean) && lt[i].numeric()) {
+					// Checked on Spark 4.1.4, with and without ANSI.
+					t.typeError(b, "INCOMPATIBLE_COLUMN_TYPE", "%s can only be performed on tables with compatible column types. The %s column of the second table is \"%s\" type which is not compatible with \"%s\" at the same column of the first table. SQLSTATE: 42825",
+						strings.ToUpper(b.Op), ordinalWord(i+1), strings.ToUpper(rt[i].String()), strings.ToUpper(lt[i].String()))
+				}
+				out[i] = widen(lt[i], rt[i])
+			}
+			t.bodyTypes[b] = out
+		}
+		return at(b, nil, cat(l, " "+op+" ", r))
 	case *ast.ParenQuery:
 		return at(b, nil, cat("(", t.query(b.Query), ")"))
 	case *ast.Values:
@@ -93,6 +106,15 @@ func (t *tr) body(b ast.QueryExpr) frag {
 		t.refuse(b, "this query does not run natively")
 	}
 	return at(b, nil, cat("SELECT NULL"))
+}
+
+// ordinalWord writes n as Spark's messages do: first, second, ..., 11th.
+func ordinalWord(n int) string {
+	words := []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n >= 1 && n <= len(words) {
+		return words[n-1]
+	}
+	return strconv.Itoa(n) + "th"
 }
 
 // tableName is the DuckDB relation of a table as written.
@@ -200,8 +222,18 @@ func (t *tr) selectQ(s *ast.Select) frag {
 		}
 	}
 	items := make([]frag, 0, len(s.Items))
+	types := make([]*Type, 0, len(s.Items))
 	for _, it := range s.Items {
-		items = append(items, t.selectItem(it, names[it]))
+		f := t.selectItem(it, names[it])
+		items = append(items, f)
+		if _, star := it.X.(*ast.Star); star || len(it.Aliases) > 0 {
+			types = nil
+		} else if types != nil {
+			types = append(types, f.typ)
+		}
+	}
+	if types != nil {
+		t.bodyTypes[s] = types
 	}
 	parts := []any{"SELECT "}
 	if s.Quantifier == "DISTINCT" {

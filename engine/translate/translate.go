@@ -153,7 +153,7 @@ func queryOf(st ast.Stmt) *ast.Query {
 // Translate translates q. src is the text q's ranges point into (used for
 // generated column names, as Spark names a computed column by its text).
 func Translate(q *ast.Query, src string, opts Options) (res *Result) {
-	t := &tr{opts: opts, src: src, types: map[ast.Node]*Type{}, lambdas: map[*ast.Ident]lamParam{}, relCols: map[ast.Node][]*Type{}}
+	t := &tr{opts: opts, src: src, types: map[ast.Node]*Type{}, lambdas: map[*ast.Ident]lamParam{}, relCols: map[ast.Node][]*Type{}, bodyTypes: map[ast.Node][]*Type{}}
 	t.model = sema.Analyze(q, opts.Catalog, sema.Options{Source: src})
 	res = &Result{}
 	t.res = res
@@ -194,6 +194,9 @@ type tr struct {
 	// zone is the session time zone when it is not UTC: the constructs
 	// whose value depends on it are refused (zoneDependent).
 	zone string
+	// bodyTypes are the column types of the SELECTs and set operations
+	// translated so far, where every column's is inferred.
+	bodyTypes map[ast.Node][]*Type
 }
 
 // zoneFunctions are the functions whose value depends on the session time

@@ -124,6 +124,11 @@ var traps = []trap{
 	{name: "BOOLEAN IN numbers", query: `SELECT true IN (1, 2) AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES]"},
 	{name: "interval value refused", query: `SELECT INTERVAL '1' DAY AS a`, finding: "interval", spark: "INTERVAL '1' DAY (interval day)"},
 	{name: "float() is CAST AS FLOAT", query: `SELECT float(1) AS a, int('7') AS b`, types: []string{"float", "int"}, rows: [][]string{{"1", "7"}}},
+	{name: "CASE of a BOOLEAN and a number", query: `SELECT CASE WHEN true THEN 1 ELSE false END AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES] casewhen [INT, BOOLEAN]"},
+	{name: "coalesce of a BOOLEAN and a number", query: `SELECT coalesce(1, false) AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES] coalesce"},
+	{name: "UNION of a BOOLEAN and a number", query: `SELECT 1 AS a UNION SELECT false`, finding: "INCOMPATIBLE_COLUMN_TYPE", spark: "[INCOMPATIBLE_COLUMN_TYPE] BOOLEAN is not compatible with INT"},
+	{name: "a string compared with an integer is a BIGINT", query: `SELECT 2 < '1.0' AS a`, errClass: "CAST_INVALID_INPUT"},
+	{name: "a string compared with an integer", query: `SELECT 2 < '1' AS a, 2 = ' 2 ' AS b`, types: []string{"boolean", "boolean"}, rows: [][]string{{"false", "true"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
