@@ -243,6 +243,9 @@ func (r *reader) loadChain(e *sitter.Node) (root, format string, ok bool) {
 		if !isCall {
 			break
 		}
+		if _, _, isRead := r.readCall(fn); isRead {
+			return "", "", false // spark.read.table(...): a table read
+		}
 		fn = unparen(fn)
 		if fn == nil || fn.Kind() != "attribute" {
 			return "", "", false

@@ -35,6 +35,8 @@ func TestQueries(t *testing.T) {
 		{"return spark.range(1_000)", "SELECT id FROM range(0, 1000, 1)", ""},
 		{`return spark.read.table("raw.orders")`, "SELECT * FROM `raw`.`orders`", ""},
 		{`return dlt.read_stream("ev")`, "SELECT * FROM STREAM(`ev`)", ""},
+		{`return spark.readStream.table("ev").where("a > 0")`, "SELECT * FROM STREAM(`ev`) WHERE a > 0", ""},
+		{`return spark.read.table("t").filter("a > 0").select("a")`, "SELECT `a` FROM (SELECT * FROM `t` WHERE a > 0)", ""},
 		{`return spark.table("o").select("id", col("amount")).where("amount > 0").limit(5)`,
 			"SELECT * FROM (SELECT * FROM (SELECT `id`, `amount` FROM `o`) WHERE amount > 0) LIMIT 5", ""},
 		{`return dp.read("o").selectExpr("id", "amount * 2 AS twice").distinct()`,
