@@ -11,10 +11,8 @@ type analyzer struct {
 	cat  Catalog
 	opts Options
 	m    *Model
-	// refs is the rest of the chunk new column references come from,
-	// and nrefs how many references the chunks so far held.
-	refs  []ColumnRef
-	nrefs int
+	// refs is the rest of the chunk new column references come from.
+	refs []ColumnRef
 	// ctes are the CTEs in scope, innermost first; rec is the WITH
 	// RECURSIVE CTE being analyzed.
 	ctes *cteEnv

@@ -290,13 +290,7 @@ const refChunk = 16
 // analyzer allocates a few at a time.
 func (a *analyzer) newRef(col *ast.Column) *ColumnRef {
 	if len(a.refs) == 0 {
-		// the first chunk is small: most queries have a few references
-		n := refChunk
-		if a.nrefs == 0 {
-			n = refChunk / 4
-		}
-		a.refs = make([]ColumnRef, n)
-		a.nrefs += n
+		a.refs = make([]ColumnRef, refChunk)
 	}
 	ref := &a.refs[0]
 	a.refs = a.refs[1:]
