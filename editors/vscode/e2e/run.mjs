@@ -411,8 +411,13 @@ async function main() {
       const [wrapRight, lastRight] = await f.$eval('.table-wrap', (e) => [e.getBoundingClientRect().left + e.clientWidth, [...e.querySelectorAll('thead th')].pop().getBoundingClientRect().right]);
       return lastRight <= wrapRight + 1;
     }, 10000);
-    const after = await f.$eval('.clip-note', (e) => e.textContent);
-    if (!/^columns \d–8 of 8 in view · ← \d more$/.test(after)) throw new Error(`clip note after scrolling: ${after}`);
+    let after = '';
+    await until('the clip note after scrolling', async () => {
+      after = await f.$eval('.clip-note', (e) => e.textContent);
+      return /^columns \d–8 of 8 in view · ← \d more$/.test(after);
+    }, 5000).catch(() => {
+      throw new Error(`clip note after scrolling: ${after}`);
+    });
     await f.$eval('.table-wrap', (e) => e.scrollTo({ left: 0 }));
     await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel .monaco-list-row', { hasText: 'has_customer' }).first().waitFor({ timeout: 30000 });
@@ -448,6 +453,21 @@ async function main() {
     // The lens follows the re-run: 52 rows now, not the 56 of the first preview.
     await page.locator('.codelens-decoration', { hasText: /52 rows in \d+ ms/ }).first().waitFor({ timeout: 30000 });
     await shot('vscode-preview-diff.png');
+  });
+
+  await step('the editor: Spark Pipeline SQL, lenses with the row count, a passed expectation as a hint', async () => {
+    await page.keyboard.press('Control+1');
+    await openFile('clean_orders.sql');
+    await command('View: Toggle Maximize Editor Group', { expectRow: 'Maximize Editor Group' });
+    await sleep(800);
+    const hint = page.locator('.monaco-editor .view-line', { hasText: 'known_status' }).filter({ hasText: 'passed on the last run' }).first();
+    await hint.waitFor({ timeout: 30000 });
+    // The hint is drawn inside the line, after its text.
+    const line = (await hint.textContent()).replace(/\u00a0/g, ' ');
+    if (!/'returned'\)\s*✓ passed on the last run$/.test(line)) throw new Error(`pragma line: ${line}`);
+    await page.locator('.codelens-decoration', { hasText: /52 rows in \d+ ms/ }).first().waitFor({ timeout: 15000 });
+    await shot('vscode-editor.png');
+    await command('View: Toggle Maximize Editor Group', { expectRow: 'Maximize Editor Group' });
   });
 
   await step('Show Lineage draws the graph and opens a clicked dataset', async () => {
