@@ -483,6 +483,9 @@ func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, ow
 			if q.Refs[i].Loc.Start == r.Call.Start {
 				q.Refs[i].Loc.End = r.Call.End
 				q.Refs[i].Path = r.Path
+				// Auto Loader (cloud_files) reads a stream with or
+				// without STREAM.
+				q.Refs[i].Streaming = q.Refs[i].Streaming || f == capab.SynCloudFiles
 			}
 		}
 	}

@@ -238,7 +238,7 @@ CREATE MATERIALIZED VIEW m AS SELECT a.* FROM read_files("s3://b/dim/regions.jso
 	for _, r := range m.Refs {
 		names = append(names, r.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"regions", "my-events"}) || m.FileReads[1].Format != "json" {
+	if !reflect.DeepEqual(names, []string{"regions", "my-events"}) || m.FileReads[1].Format != "json" || m.Refs[0].Streaming || !m.Refs[1].Streaming {
 		t.Errorf("refs %q, reads %+v", names, m.FileReads)
 	}
 	if got := features(sql, f.Statements[1]); !reflect.DeepEqual(got, []string{string(capab.SynReadFiles) + "=read_files", string(capab.SynCloudFiles) + "=cloud_files"}) {
@@ -280,5 +280,19 @@ CREATE OR REFRESH MATERIALIZED VIEW b AS SELECT count(*) AS n FROM a
 	// missing ';' is Spark's syntax error.
 	if d := Parse("x.sql", strings.TrimPrefix(sql, "-- Databricks notebook source\n")).Diags; len(d) == 0 {
 		t.Errorf("without the notebook header, no error for the missing ';'")
+	}
+}
+
+// TestViewExpectations: Databricks' views take expectations in their
+// column list, beside column names.
+func TestViewExpectations(t *testing.T) {
+	sql := "CREATE TEMPORARY LIVE VIEW v (id, CONSTRAINT has_name EXPECT (name IS NOT NULL) ON VIOLATION DROP ROW) AS SELECT id, name FROM customers"
+	f := Parse("x.sql", sql)
+	if len(f.Diags) != 0 || len(f.Statements) != 1 {
+		t.Fatalf("diagnostics %+v", f.Diags)
+	}
+	st := f.Statements[0]
+	if st.Kind != CreateTemporaryView || len(st.Expects) != 1 || st.Expects[0].Name != "has_name" || st.Expects[0].Action != ir.Drop {
+		t.Fatalf("statement %+v", st)
 	}
 }

@@ -670,6 +670,15 @@ func (p *parser) createView(c *ast.Create, start int, partial *ast.Stmt) ast.Stm
 		p.pos++
 		for {
 			cs := p.tok().Start
+			if p.at("CONSTRAINT") && isWord(p.peek(2), "EXPECT") {
+				// Databricks: a view's expectations (tableConstraint
+				// refuses them without the Databricks option)
+				c.Constraints = append(c.Constraints, p.tableConstraint())
+				if !p.acceptKind(lex.Comma) {
+					break
+				}
+				continue
+			}
 			col := &ast.ColumnDef{Name: p.ident(anyIdent)}
 			if p.accept("COMMENT") {
 				col.Comment = p.stringLit()
