@@ -64,12 +64,12 @@ var sparkOptions = parser.Options{Version: parser.Spark43, Databricks: true}
 // parseWhole parses the statement with Spark's grammar and the
 // Databricks forms, returning what was read (a statement broken after
 // its header still gives its header).
-func (p *stmtParser) parseWhole() ast.Stmt {
-	st, _ := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
+func (p *stmtParser) parseWhole() (ast.Stmt, []*ast.SyntaxError) {
+	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
 	if b, ok := st.(*ast.BadStmt); ok {
-		return b.Partial
+		return b.Partial, errs
 	}
-	return st
+	return st, errs
 }
 
 // syntax records a construct at [start, end).
@@ -88,9 +88,18 @@ func (p *stmtParser) hasWord(i int, w string) bool {
 }
 
 // expectations reads the CONSTRAINT ... EXPECT clauses of the CREATE
-// statement (in its column list, table constraints or a column's).
-func (p *stmtParser) expectations() {
-	c, ok := p.parseWhole().(*ast.Create)
+// statement (in its column list, table constraints or a column's), the
+// list ending at listEnd. A list Spark's grammar does not read is an
+// error there: its expectations would otherwise be dropped unsaid.
+func (p *stmtParser) expectations(listEnd int) {
+	st, errs := p.parseWhole()
+	if len(errs) > 0 && errs[0].Start < listEnd {
+		e := errs[0]
+		p.errSpan(e.Start, lineEnd(p.text, e.Start, max(e.End, e.Start+1)),
+			e.Message+"; the column list holds expectations, which are not applied until it reads")
+		return
+	}
+	c, ok := st.(*ast.Create)
 	if !ok || c == nil {
 		return
 	}

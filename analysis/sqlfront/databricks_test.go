@@ -296,3 +296,13 @@ func TestViewExpectations(t *testing.T) {
 		t.Fatalf("statement %+v", st)
 	}
 }
+
+// TestExpectationsUnread: a column list with expectations that Spark's
+// grammar does not read is an error, not expectations dropped unsaid.
+func TestExpectationsUnread(t *testing.T) {
+	sql := "CREATE OR REFRESH MATERIALIZED VIEW m (id INT, CONSTRAINT ok EXPECT (id > 0) ON VIOLATION KEEP ROW) AS SELECT 1 AS id"
+	f := Parse("x.sql", sql)
+	if len(f.Diags) != 1 || f.Diags[0].Code != ir.CodeSQLSyntax || !strings.Contains(f.Diags[0].Message, "expectations, which are not applied") {
+		t.Fatalf("diagnostics %+v", f.Diags)
+	}
+}

@@ -427,7 +427,7 @@ func (p *stmtParser) dataset(i int) {
 		p.st.Columns = p.text[p.toks[i].start:p.toks[c].end]
 		for k := i + 1; k < c; k++ {
 			if p.kw(k, "EXPECT") {
-				p.expectations()
+				p.expectations(p.toks[c].end)
 				break
 			}
 		}
