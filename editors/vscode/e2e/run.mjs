@@ -579,7 +579,13 @@ async function main() {
 
   // ---------------------------------------------------------- untrusted
   const ws2 = workspace('retail-untrusted');
-  const data2 = userData('user-data-untrusted', { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' });
+  // This copy keeps .sql files in the sql language (thund.sqlLanguage), as
+  // a user with another SQL extension would: Thund still serves them.
+  const data2 = userData('user-data-untrusted', {
+    'security.workspace.trust.enabled': true,
+    'security.workspace.trust.startupPrompt': 'never',
+    'thund.sqlLanguage': 'sql',
+  });
   const exts2 = join(work, 'extensions-untrusted');
   installExtension(data2, exts2);
   const url2 = await codeServer(data2, exts2, ws2);
@@ -592,6 +598,7 @@ async function main() {
     await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel .monaco-list-row', { hasText: 'syntax error at or near' }).first().waitFor({ timeout: 60000 });
     await openFile('clean_orders.sql');
+    await page.locator('.statusbar-item', { hasText: 'MS SQL' }).first().waitFor({ timeout: 15000 });
     // The lens the README promises, where Preview and Run would be.
     await page.locator('.codelens-decoration', { hasText: 'Restricted Mode: Thund runs no SQL here' }).first().waitFor({ timeout: 60000 });
     if ((await page.locator('.codelens-decoration', { hasText: 'Run downstream' }).count()) > 0) throw new Error('a Run downstream lens in Restricted Mode');

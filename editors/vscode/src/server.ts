@@ -150,9 +150,10 @@ export class ThundServer implements vscode.Disposable {
           const hints = passHints(plain);
           const key = uri.toString();
           // The first diagnostics of a file mean the server has read it:
-          // lenses asked for before then came back empty, and the editor
-          // would not ask again until an edit (the Restricted Mode lens
-          // stayed missing so).
+          // lenses asked for before then may have come back empty, and the
+          // editor would not ask again until an edit. (A guard: in the
+          // e2e the lenses, the Restricted Mode one included, arrive
+          // without it too.)
           if (!this.published.has(key)) {
             this.published.add(key);
             this.scheduleLensRefresh();
