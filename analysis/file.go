@@ -485,7 +485,16 @@ func (res *fileResult) fromStatement(f *ir.Flow, st sqlfront.Statement) {
 		f.Syntax = append(f.Syntax, constructs(file, c.Syntax)...)
 		for _, u := range c.Syntax {
 			switch u.Feature {
-			case capab.SynTrackHistory, capab.SynIgnoreNulls, capab.SynTruncateWhen:
+			case capab.SynIgnoreNulls:
+				f.CDC.IgnoreNullUpdates = true
+				if c.SCD == 2 {
+					f.CDC.Unapplied = append(f.CDC.Unapplied, ir.Construct{Name: string(u.Feature), Loc: u.Loc(file)})
+					res.diags = append(res.diags, ir.Diagnostic{
+						Loc: u.Loc(file), Severity: ir.Warning, Code: ir.CodeUnsupported, Backend: ir.Native,
+						Message: "IGNORE NULL UPDATES is applied natively for SCD type 1 only: with STORED AS SCD TYPE 2 the native run opens each version with the change's NULLs",
+					})
+				}
+			case capab.SynTrackHistory, capab.SynTruncateWhen:
 				f.CDC.Unapplied = append(f.CDC.Unapplied, ir.Construct{Name: string(u.Feature), Loc: u.Loc(file)})
 			}
 		}

@@ -27,7 +27,11 @@ package engine
 //     the open version. The SQL forms (AUTO CDC, APPLY CHANGES INTO) name
 //     them `__START_AT` and `__END_AT`, as Spark and Databricks do.
 //   - COLUMNS (a, b) keeps only those changelog columns in the target,
-//     COLUMNS * EXCEPT (a, b) all but those (ir.CDC.Columns). A late change is slotted into the history at its
+//     COLUMNS * EXCEPT (a, b) all but those (ir.CDC.Columns).
+//   - IGNORE NULL UPDATES (SCD 1): a NULL in the change that wins a key
+//     keeps the column's value from the latest earlier upsert of the
+//     trigger that has one, else the stored value (none from before a
+//     delete of the key). A late change is slotted into the history at its
 //     sequence; a change whose key and sequence were already applied is
 //     ignored.
 //
@@ -270,12 +274,36 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	var steps [][2]string
 	dropTouched := "DELETE FROM " + fr.target + " WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", fr.target) + ")"
 	if cs.scd == 1 {
-		steps = [][2]string{
+		upserts := "SELECT " + out + " FROM " + app + " WHERE __thund_kind = 'U'"
+		var keep [][2]string
+		if fr.f.CDC.IgnoreNullUpdates {
+			// IGNORE NULL UPDATES: a NULL in the winning change keeps the
+			// value of the latest earlier upsert of the trigger that has
+			// one, else the stored value, neither from before a delete
+			// of the key.
+			deletedSince := func(from string) string {
+				return "EXISTS (SELECT 1 FROM " + chg + " AS __thund_d WHERE " + match("__thund_d", "__thund_a") +
+					" AND __thund_d.__thund_kind = 'D' AND __thund_d." + seq + " < __thund_a." + seq + from + ")"
+			}
+			var cols []string
+			for _, c := range cc.out {
+				earlier := "(SELECT __thund_e." + c + " FROM " + chg + " AS __thund_e WHERE " + match("__thund_e", "__thund_a") +
+					" AND __thund_e.__thund_kind = 'U' AND __thund_e." + seq + " < __thund_a." + seq + " AND __thund_e." + c + " IS NOT NULL AND NOT " +
+					deletedSince(" AND __thund_d."+seq+" > __thund_e."+seq) + " ORDER BY __thund_e." + seq + " DESC LIMIT 1)"
+				stored := "CASE WHEN " + deletedSince("") + " THEN NULL ELSE __thund_t." + c + " END"
+				cols = append(cols, "coalesce(__thund_a."+c+", "+earlier+", "+stored+") AS "+c)
+			}
+			merged := fr.temp("cdc_merged")
+			keep = [][2]string{{"keep stored values", "CREATE OR REPLACE TEMP TABLE " + merged + " AS SELECT " + strings.Join(cols, ", ") +
+				" FROM " + app + " AS __thund_a LEFT JOIN " + fr.target + " AS __thund_t ON " + match("__thund_a", "__thund_t") + " WHERE __thund_a.__thund_kind = 'U'"}}
+			upserts = "SELECT * FROM " + merged
+		}
+		steps = append(keep, [][2]string{
 			{"update cdc state", "DELETE FROM " + cs.state + " WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", cs.state) + ")"},
 			{"update cdc state", "INSERT INTO " + cs.state + " SELECT " + part + ", " + seq + ", __thund_kind = 'D' FROM " + app},
 			{"apply changes to " + fr.d.Name, dropTouched},
-			{"apply changes to " + fr.d.Name, "INSERT INTO " + fr.target + " BY NAME SELECT " + out + " FROM " + app + " WHERE __thund_kind = 'U'"},
-		}
+			{"apply changes to " + fr.d.Name, "INSERT INTO " + fr.target + " BY NAME " + upserts},
+		}...)
 	} else {
 		versions := "SELECT " + out + ", " + seq + " AS " + startAt + ", __thund_end AS " + endAt +
 			" FROM (SELECT *, lead(" + seq + ") OVER (PARTITION BY " + strings.Join(keys, ", ") + " ORDER BY " + seq + ") AS __thund_end FROM " +

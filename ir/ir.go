@@ -275,9 +275,12 @@ type CDC struct {
 	// __start_at and __end_at (the `@cdc` pragma's). The SQL forms use
 	// Spark's and Databricks' __START_AT and __END_AT.
 	StartAt, EndAt string
+	// IgnoreNullUpdates is IGNORE NULL UPDATES (SCD 1): a NULL in a
+	// change keeps the stored value.
+	IgnoreNullUpdates bool
 	// Unapplied lists clauses the native engine does not apply (TRACK
-	// HISTORY ON, IGNORE NULL UPDATES, APPLY AS TRUNCATE WHEN), each at
-	// its range, so analysis can say so.
+	// HISTORY ON, APPLY AS TRUNCATE WHEN), each at its range, so
+	// analysis can say so.
 	Unapplied []Construct
 }
 

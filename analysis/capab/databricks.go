@@ -62,8 +62,9 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	},
 	SynTruncateWhen: dbxClause(nativeCDCGap("APPLY AS TRUNCATE WHEN (the change is applied as an upsert)"),
 		no("Spark's AUTO CDC has no APPLY AS TRUNCATE WHEN (Databricks SQL, SCD type 1 only): leave it out"+onDatabricks)),
-	SynIgnoreNulls: dbxClause(nativeCDCGap("IGNORE NULL UPDATES (a NULL in a change overwrites the stored value)"),
-		no("Spark's AUTO CDC has no IGNORE NULL UPDATES (Databricks SQL): leave it out"+onDatabricks)),
+	// IGNORE NULL UPDATES runs natively for SCD 1 (analysis warns for
+	// SCD 2).
+	SynIgnoreNulls: dbxOnly(no("Spark's AUTO CDC has no IGNORE NULL UPDATES (Databricks SQL): leave it out" + onDatabricks)),
 	// TRACK HISTORY ON is in Spark 4.3's AUTO CDC; on 4.1 and 4.2 the
 	// AUTO CDC or APPLY CHANGES error already refuses the flow.
 	SynTrackHistory: {
