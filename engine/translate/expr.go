@@ -398,6 +398,20 @@ func (t *tr) outputType(col *sema.OutputColumn) *Type {
 }
 
 func (t *tr) unary(u *ast.Unary) frag {
+	if l, ok := u.X.(*ast.Literal); ok && u.Op == "-" && l.Kind == ast.LitInteger && l.Range.Start == u.Range.Start+1 {
+		// Spark reads -2147483648 as one INT literal (its golden files:
+		// SELECT -2147483648 is an int), not the negation of a BIGINT.
+		if n, ok := new(big.Int).SetString("-"+l.Text, 10); ok && n.IsInt64() {
+			switch v := n.Int64(); {
+			case v >= -1<<31:
+				t.types[l] = tInt
+				return at(u, tInt, cat("CAST(-"+l.Text+" AS INTEGER)"))
+			default:
+				t.types[l] = tBigInt
+				return at(u, tBigInt, cat("CAST(-"+l.Text+" AS BIGINT)"))
+			}
+		}
+	}
 	a := t.expr(u.X)
 	switch u.Op {
 	case "-":

@@ -261,12 +261,14 @@ var functions = []Function{
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
+		a[0], a[1] = t.floatOperands(a[0], a[1])
 		return at(c, widen(a[0].typ, a[1].typ), cat("(", a[0], " % ", t.remainder(c.Args[1], a[1]), ")"))
 	}),
 	custom("pmod", "((a % n) + n) % n, failing on 0 as Spark's DIVIDE_BY_ZERO", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
+		a[0], a[1] = t.floatOperands(a[0], a[1])
 		n := t.remainder(c.Args[1], a[1])
 		out := cat("CASE WHEN ", a[0], " % ", n, " < 0 THEN (", a[0], " % ", n, " + ", a[1], ") % ", a[1], " ELSE ", a[0], " % ", n, " END")
 		if ty, ok := remainderDecimal(&ast.Binary{L: c.Args[0], R: c.Args[1]}, a[0].typ, a[1].typ); ok {
@@ -996,12 +998,57 @@ func (t *tr) pattern(x ast.Expr, parse bool) (string, bool) {
 		t.refuse(x, "the datetime pattern must be a string literal natively")
 		return "", false
 	}
+	if parse {
+		if why := parseOnly(l.Str.Value); why != "" {
+			t.refuse(x, "this datetime pattern %s, which Thund does not translate for parsing", why)
+			return "", false
+		}
+	}
 	p, err := datetimePattern(l.Str.Value, parse)
 	if err != nil {
 		t.refuse(x, "this datetime pattern uses %s, which Thund does not translate (docs/spark-compat.md lists the letters it does)", err)
 		return "", false
 	}
 	return p, true
+}
+
+// parseOnly says what a Java datetime pattern uses that parses
+// differently natively ("" for nothing), as seen on Spark's SQL test
+// corpus: without a year field Spark takes 1970 (DuckDB 1900); a two-
+// or three-letter year reads 2000 + yy (DuckDB's %y reads 69-99 as 19xx);
+// D, the day of the year, DuckDB's strptime reads without the month.
+func parseOnly(pattern string) string {
+	quoted := false
+	year := false
+	rs := []rune(pattern)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r == '\'' {
+			quoted = !quoted
+			continue
+		}
+		if quoted {
+			continue
+		}
+		n := 1
+		for i+n < len(rs) && rs[i+n] == r {
+			n++
+		}
+		switch r {
+		case 'y', 'u', 'Y':
+			year = true
+			if n == 2 || n == 3 {
+				return "has a year of " + strconv.Itoa(n) + " letters (Spark reads it as 2000 + the digits)"
+			}
+		case 'D':
+			return "has D, the day of the year"
+		}
+		i += n - 1
+	}
+	if !year {
+		return "has no year (Spark takes 1970)"
+	}
+	return ""
 }
 
 func dateFormatFn(t *tr, c *ast.Call, a []frag) frag {

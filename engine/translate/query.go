@@ -287,6 +287,12 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 		t.refuse(it, "a multi-column alias AS (a, b) is for generator functions only")
 	}
 	x := t.expr(it.X)
+	switch {
+	case x.typ.is(Null):
+		t.refuse(it.X, "a column of NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER), and which tables cannot store; give it a type: CAST(NULL AS INT)")
+	case x.typ.is(TimestampNTZ):
+		t.refuse(it.X, "a TIMESTAMP_NTZ value runs natively as a TIMESTAMP, so its column would have another type than on Spark")
+	}
 	if x.typ.is(IntervalKind) {
 		t.refuse(it.X, "an interval value does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) print differently from DuckDB's INTERVAL")
 	}

@@ -129,6 +129,12 @@ var traps = []trap{
 	{name: "UNION of a BOOLEAN and a number", query: `SELECT 1 AS a UNION SELECT false`, finding: "INCOMPATIBLE_COLUMN_TYPE", spark: "[INCOMPATIBLE_COLUMN_TYPE] BOOLEAN is not compatible with INT"},
 	{name: "a string compared with an integer is a BIGINT", query: `SELECT 2 < '1.0' AS a`, errClass: "CAST_INVALID_INPUT"},
 	{name: "a string compared with an integer", query: `SELECT 2 < '1' AS a, 2 = ' 2 ' AS b`, types: []string{"boolean", "boolean"}, rows: [][]string{{"false", "true"}}},
+	// From Spark 4.1.3's golden files (sql-tests results/try_arithmetic.sql.out,
+	// inline-table.sql.out, datetime-parsing.sql.out), not the server.
+	{name: "a negative INT literal", query: `SELECT -2147483648 AS a, typeof(-2147483648) AS t`, types: []string{"int", "string"}, rows: [][]string{{"-2147483648", "int"}}},
+	{name: "a column of NULL is VOID", query: `SELECT NULL AS a`, finding: "VOID", spark: "struct<a:void>"},
+	{name: "a parse pattern without a year", query: `SELECT to_timestamp('9', 'D') AS a`, finding: "day of the year", spark: "1970-01-09 00:00:00"},
+	{name: "a two-letter year", query: `SELECT to_timestamp('99', 'yy') AS a`, finding: "2000", spark: "2099-01-01 00:00:00"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
