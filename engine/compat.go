@@ -457,6 +457,11 @@ func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translate
 			if x.Code == translate.CodeDuckDBOnly {
 				written = true
 			}
+			if x.Code == translate.CodeTypeError {
+				// Spark's analyzer rejects it: fail as Spark would,
+				// at the user's expression.
+				return "", nil, &flowError{f.Name, fmt.Errorf("%s: %s: %s [%s]", tq.where(x.Range), f.Name, x.Message, x.Code)}
+			}
 		}
 		if fd.Code != translate.CodeNotPortable || written {
 			// Thund's Spark parser does not read it, or it calls DuckDB's

@@ -39,3 +39,27 @@ func TestRunTranslatesSpark(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTypeError: an expression Spark's analyzer rejects for its types
+// fails the dataset with Spark's error class at the user's expression,
+// rather than running with DuckDB's meaning.
+func TestRunTypeError(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "ev.csv"), "s,v\nDELETE,1\nkeep,2\n")
+	writeTestFile(t, filepath.Join(root, "flagged.sql"), "SELECT s,\n  v = true AS flag\nFROM ev\n")
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Datasets["flagged"]
+	if r == nil || r.Phase != Failed {
+		t.Fatalf("flagged: %+v", r)
+	}
+	for _, want := range []string{"flagged.sql:2:3:", "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES]", "[type-error]"} {
+		if !strings.Contains(r.Error, want) {
+			t.Errorf("flagged's error %q lacks %q", r.Error, want)
+		}
+	}
+}
