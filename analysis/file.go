@@ -480,6 +480,7 @@ func (res *fileResult) fromStatement(f *ir.Flow, st sqlfront.Statement) {
 		f.CDC = &ir.CDC{
 			Keys: c.Keys, SequenceBy: c.SequenceBy, SCD: c.SCD, Deletes: c.DeleteWhen,
 			Loc: c.Loc.Loc(file), Columns: c.Columns, ColumnsExcept: c.ColumnsExcept,
+			TrackHistory: c.TrackHistory, TrackHistoryExcept: c.TrackHistoryExcept,
 			StartAt: "__START_AT", EndAt: "__END_AT",
 		}
 		f.Syntax = append(f.Syntax, constructs(file, c.Syntax)...)
@@ -494,7 +495,7 @@ func (res *fileResult) fromStatement(f *ir.Flow, st sqlfront.Statement) {
 						Message: "IGNORE NULL UPDATES is applied natively for SCD type 1 only: with STORED AS SCD TYPE 2 the native run opens each version with the change's NULLs",
 					})
 				}
-			case capab.SynTrackHistory, capab.SynTruncateWhen:
+			case capab.SynTruncateWhen:
 				f.CDC.Unapplied = append(f.CDC.Unapplied, ir.Construct{Name: string(u.Feature), Loc: u.Loc(file)})
 			}
 		}

@@ -28,6 +28,10 @@ package engine
 //     them `__START_AT` and `__END_AT`, as Spark and Databricks do.
 //   - COLUMNS (a, b) keeps only those changelog columns in the target,
 //     COLUMNS * EXCEPT (a, b) all but those (ir.CDC.Columns).
+//   - TRACK HISTORY ON (cols) | * EXCEPT (cols) (SCD 2): consecutive
+//     upserts of a key that change none of the tracked columns are one
+//     version, from the first one's sequence, holding the last one's
+//     values of the other columns.
 //   - IGNORE NULL UPDATES (SCD 1): a NULL in the change that wins a key
 //     keeps the column's value from the latest earlier upsert of the
 //     trigger that has one, else the stored value (none from before a
@@ -64,6 +68,10 @@ type cdcCols struct {
 	ct string
 	// out are the target's columns from the changelog (all but ct).
 	out []string
+	// untracked are the columns of out whose changes do not open a new
+	// SCD 2 version (TRACK HISTORY ON), quoted; nil when every change
+	// does.
+	untracked map[string]bool
 }
 
 const (
@@ -160,6 +168,26 @@ func (fr *flowRun) cdcColumns() (cdcCols, error) {
 			return cc, fr.fail("column %s: names starting with __thund_ are reserved", c)
 		}
 		cc.out = append(cc.out, quoteIdent(c))
+	}
+	if th := fr.f.CDC.TrackHistory; len(th) > 0 && fr.cdc.scd == 2 {
+		listed := map[string]bool{}
+		for _, c := range th {
+			n := find(c)
+			if n == "" {
+				return cc, fr.fail("TRACK HISTORY ON column %s is not a column of the changes (columns: %s)", c, strings.Join(fr.cols, ", "))
+			}
+			listed[n] = true
+		}
+		key := map[string]bool{}
+		for _, k := range cc.keys {
+			key[k] = true
+		}
+		cc.untracked = map[string]bool{}
+		for _, c := range fr.cols {
+			if !key[c] && listed[c] == fr.f.CDC.TrackHistoryExcept {
+				cc.untracked[quoteIdent(c)] = true
+			}
+		}
 	}
 	return cc, nil
 }
@@ -305,9 +333,38 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 			{"apply changes to " + fr.d.Name, "INSERT INTO " + fr.target + " BY NAME " + upserts},
 		}...)
 	} else {
+		touched := "SELECT * FROM " + cs.state + " AS __thund_s WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", "__thund_s") + ")"
+		byKey := "PARTITION BY " + strings.Join(keys, ", ") + " ORDER BY " + seq
 		versions := "SELECT " + out + ", " + seq + " AS " + startAt + ", __thund_end AS " + endAt +
-			" FROM (SELECT *, lead(" + seq + ") OVER (PARTITION BY " + strings.Join(keys, ", ") + " ORDER BY " + seq + ") AS __thund_end FROM " +
-			cs.state + " AS __thund_s WHERE EXISTS (SELECT 1 FROM " + app + " AS __thund_a WHERE " + match("__thund_a", "__thund_s") + ")) WHERE __thund_kind = 'U'"
+			" FROM (SELECT *, lead(" + seq + ") OVER (" + byKey + ") AS __thund_end FROM (" + touched + ")) WHERE __thund_kind = 'U'"
+		if len(cc.untracked) > 0 {
+			// TRACK HISTORY ON: consecutive upserts of a key that change
+			// no tracked column are one version, from the first one's
+			// sequence, with the last one's untracked values.
+			var tracked, cols []string
+			for _, c := range cc.out {
+				if !cc.untracked[c] {
+					tracked = append(tracked, c)
+				}
+			}
+			for _, c := range cc.out {
+				switch {
+				case cc.untracked[c]:
+					cols = append(cols, "arg_max("+c+", "+seq+") AS "+c)
+				default:
+					cols = append(cols, "arg_min("+c+", "+seq+") AS "+c)
+				}
+			}
+			row := "row(" + strings.Join(tracked, ", ") + ")"
+			if len(tracked) == 0 {
+				row = "true"
+			}
+			marked := "SELECT *, (lag(__thund_kind) OVER (" + byKey + ") IS DISTINCT FROM 'U' OR __thund_kind = 'D' OR lag(" + row + ") OVER (" + byKey + ") IS DISTINCT FROM " + row + ") AS __thund_new FROM (" + touched + ")"
+			grouped := "SELECT *, sum(CASE WHEN __thund_new THEN 1 ELSE 0 END) OVER (" + byKey + " ROWS UNBOUNDED PRECEDING) AS __thund_grp FROM (" + marked + ")"
+			collapsed := "SELECT " + strings.Join(cols, ", ") + ", min(" + seq + ") AS __thund_start, any_value(__thund_kind) AS __thund_kind FROM (" + grouped + ") GROUP BY " + strings.Join(keys, ", ") + ", __thund_grp"
+			versions = "SELECT * EXCLUDE (__thund_start, __thund_kind, __thund_end) FROM (SELECT *, __thund_start AS " + startAt + ", lead(__thund_start) OVER (PARTITION BY " + strings.Join(keys, ", ") +
+				" ORDER BY __thund_start) AS " + endAt + ", NULL AS __thund_end FROM (" + collapsed + ")) WHERE __thund_kind = 'U'"
+		}
 		steps = [][2]string{
 			{"update cdc state", "INSERT INTO " + cs.state + " BY NAME SELECT * EXCLUDE (__thund_txt) FROM " + app},
 			{"apply changes to " + fr.d.Name, dropTouched},

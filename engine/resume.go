@@ -207,6 +207,10 @@ func (st *runState) streamDefinition(d *ir.Dataset) (string, string) {
 		}
 		if c := f.CDC; c != nil {
 			fd.CDC = append([]string{c.SequenceBy, fmt.Sprint(c.SCD), ir.NormalizeSQL(c.Deletes)}, c.Keys...)
+			if len(c.Columns) > 0 || len(c.TrackHistory) > 0 || c.IgnoreNullUpdates || c.StartAt != "" {
+				// the SQL forms' clauses (APPLY CHANGES, AUTO CDC)
+				fd.CDC = append(fd.CDC, fmt.Sprint(c.ColumnsExcept, c.Columns, c.TrackHistoryExcept, c.TrackHistory, c.IgnoreNullUpdates, c.StartAt, c.EndAt))
+			}
 		}
 		if s := f.Source; s != nil {
 			fd.Source = []string{string(s.Kind), s.Table}

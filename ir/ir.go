@@ -278,9 +278,14 @@ type CDC struct {
 	// IgnoreNullUpdates is IGNORE NULL UPDATES (SCD 1): a NULL in a
 	// change keeps the stored value.
 	IgnoreNullUpdates bool
-	// Unapplied lists clauses the native engine does not apply (TRACK
-	// HISTORY ON, APPLY AS TRUNCATE WHEN), each at its range, so
-	// analysis can say so.
+	// TrackHistory is TRACK HISTORY ON (a, b) (SCD 2): only changes to
+	// these columns open a new version; with TrackHistoryExcept, the
+	// columns of TRACK HISTORY ON * EXCEPT (a, b), whose changes do not.
+	TrackHistory       []string
+	TrackHistoryExcept bool
+	// Unapplied lists clauses the native engine does not apply (APPLY
+	// AS TRUNCATE WHEN, IGNORE NULL UPDATES with SCD 2), each at its
+	// range, so analysis can say so.
 	Unapplied []Construct
 }
 

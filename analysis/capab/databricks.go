@@ -68,7 +68,7 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	// TRACK HISTORY ON is in Spark 4.3's AUTO CDC; on 4.1 and 4.2 the
 	// AUTO CDC or APPLY CHANGES error already refuses the flow.
 	SynTrackHistory: {
-		ir.Native:     nativeCDCGap("TRACK HISTORY ON (every change opens a new version, whichever columns it changes)"),
+		ir.Native:     yes,
 		ir.Spark41:    yes,
 		ir.Spark42:    yes,
 		ir.Spark43:    yes,

@@ -52,6 +52,10 @@ type CDCSpec struct {
 	SCD           int
 	Columns       []string
 	ColumnsExcept bool
+	// TrackHistory is TRACK HISTORY ON's column list, the EXCEPT list
+	// with TrackHistoryExcept.
+	TrackHistory       []string
+	TrackHistoryExcept bool
 	// Syntax are the CDC clauses only some backends read (TRACK HISTORY
 	// ON, IGNORE NULL UPDATES, APPLY AS TRUNCATE WHEN) and the CDC form
 	// itself.
@@ -168,6 +172,12 @@ func (p *stmtParser) cdc(a *ast.AutoCDC, form capab.Feature, kwEnd int) {
 		}
 	}
 	spec.ColumnsExcept = a.ColumnsExcept
+	for _, c := range a.TrackHistory {
+		if l := c.Last(); l != nil {
+			spec.TrackHistory = append(spec.TrackHistory, l.Name)
+		}
+	}
+	spec.TrackHistoryExcept = a.TrackHistoryExcept
 	for _, cl := range a.Clauses {
 		switch cl.Keyword {
 		case "TRACK HISTORY":
