@@ -83,6 +83,7 @@ BENCH_SIZE ?= full
 BENCH_RUNS ?= 5
 bench: build
 	$(GO) test $(GOFLAGS) -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) -count=1 ./bench/ ./watch/ | tee bench/out.txt
+	$(GO) test $(GOFLAGS) -run='^$$' -bench='^BenchmarkRunAgainstDuckDB$$' -benchtime=3x -count=1 ./engine/ | tee -a bench/out.txt
 	$(GO) build $(GOFLAGS) -o bin/thund-bench ./bench/compare
 	bin/thund-bench -size $(BENCH_SIZE) -runs $(BENCH_RUNS) -go-out bench/out.txt -doc docs/benchmarks.md
 

@@ -252,6 +252,21 @@ func (r *report) previewOverhead() (string, bool) {
 		human(time.Duration(t)), human(time.Duration(d)), t/d, human(time.Duration(t-d)), 100*(t-d)/d, verdict), true
 }
 
+// runAgainstDuckDB describes BenchmarkRunAgainstDuckDB's figures.
+func (r *report) runAgainstDuckDB() (string, bool) {
+	t, ok1 := r.Go.get("BenchmarkRunAgainstDuckDB", "thund-ms/run")
+	d, ok2 := r.Go.get("BenchmarkRunAgainstDuckDB", "duckdb-ms/run")
+	if !ok1 || !ok2 || d == 0 {
+		return "", false
+	}
+	verdict := "met"
+	if t > 1.2*d {
+		verdict = "**missed**"
+	}
+	return fmt.Sprintf("Thund %s, DuckDB %s: Thund takes %.1fx DuckDB's time (target at most 1.2x: %s)",
+		human(time.Duration(t*1e6)), human(time.Duration(d*1e6)), t/d, verdict), true
+}
+
 func (r *report) comparisonTable(b *strings.Builder, group string) {
 	fmt.Fprintln(b, "| size | Thund | median (min to max) | peer | median (min to max) | ratio, peer / Thund (range) | target | CPU time, Thund / peer (ratio) |")
 	fmt.Fprintln(b, "|---|---|---|---|---|---|---|---|")
@@ -413,6 +428,12 @@ DuckDB first.
 		w("From `BenchmarkPreviewOverhead` (mean of the Go benchmark's iterations): an aggregate over a 1,000,000-row Parquet sample, run as a dataset in Thund's sandboxed session and read back as a 500-row page through Arrow, against the same SQL on plain DuckDB in the same process (create the table, read the page). %s. Thund's path runs more statements per preview (the dataset is staged, then materialised, then counted, then the page is read through Arrow).\n\n", v)
 	} else {
 		w("`BenchmarkPreviewOverhead` is not in this run's Go benchmark output.\n\n")
+	}
+	w("### Run time against DuckDB\n\n")
+	if v, ok := r.runAgainstDuckDB(); ok {
+		w("From `BenchmarkRunAgainstDuckDB` (engine package, mean of the iterations): the generated pipeline of 200 datasets with 10,000 rows per source run by the engine (`Session.Run`, what `thund-watch --once` runs after the analysis), against the same translated statements executed directly by DuckDB in one process (read each source, create each dataset's table in order, count its rows), both with two DuckDB threads. %s.\n\n", v)
+	} else {
+		w("`BenchmarkRunAgainstDuckDB` is not in this run's Go benchmark output.\n\n")
 	}
 
 	w(`### Where Thund's time goes
