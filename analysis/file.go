@@ -262,6 +262,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			res.noteTree(f, st.Query.Spark)
 			f.Name = st.Name
 			f.Target = st.Target
+			f.Once = st.Once
 			f.TargetLoc = ir.Loc{File: file, Start: st.TargetLoc.Start, End: st.TargetLoc.End}
 			f.Append = true
 			f.Loc = nameLoc
@@ -457,6 +458,11 @@ func constructs(file string, us []sqlfront.SyntaxUse) []ir.Construct {
 // constructs of its query and CDC clauses.
 func (res *fileResult) fromStatement(f *ir.Flow, st sqlfront.Statement) {
 	file := res.path
+	if st.Kind == sqlfront.CreateFlow || st.Kind == sqlfront.ApplyChanges {
+		// a flow's statement constructs (INSERT INTO ONCE, INTO LIVE.x)
+		// are the flow's; a CREATE's are its dataset's
+		f.Syntax = append(f.Syntax, constructs(file, st.Syntax)...)
+	}
 	if st.Query != nil {
 		f.Syntax = append(f.Syntax, constructs(file, st.Query.Syntax)...)
 	}

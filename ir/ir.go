@@ -329,6 +329,10 @@ type Flow struct {
 	// Append marks a flow that appends into another dataset (CREATE FLOW
 	// ... INSERT INTO, or `@target`), as opposed to a dataset's own query.
 	Append bool
+	// Once marks a one-time (backfill) flow, Databricks' INSERT INTO
+	// ONCE: it reads its query in full, once, even into a streaming
+	// table.
+	Once bool
 	// Aggregates is true when the query groups or calls an aggregate;
 	// AggLoc is where (the GROUP BY or the first aggregate call).
 	Aggregates bool

@@ -44,6 +44,7 @@ func TestSparkDatabricksFormsRefused(t *testing.T) {
 		{name: "apply changes", feature: capab.SynApplyChanges, sql: "CREATE STREAMING TABLE s;\nCREATE STREAMING TABLE t;\nAPPLY CHANGES INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts"},
 		{name: "auto cdc", feature: capab.SynAutoCDC, sql: "CREATE STREAMING TABLE s;\nCREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts"},
 		{name: "ignore null updates", feature: capab.SynIgnoreNulls, sql: "CREATE STREAMING TABLE s;\nCREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts IGNORE NULL UPDATES"},
+		{name: "insert into once", feature: capab.SynOnce, sql: "CREATE STREAMING TABLE t;\nCREATE FLOW f AS INSERT INTO ONCE t BY NAME SELECT 1 AS x"},
 		{name: "read_files", feature: capab.SynReadFiles, sql: "CREATE MATERIALIZED VIEW a AS SELECT * FROM read_files('/tmp/thund_nothing', format => 'csv')",
 			query: "SELECT * FROM read_files('/tmp/thund_nothing', format => 'csv')", class: "UNRESOLVABLE_TABLE_VALUED_FUNCTION"},
 		{name: "cloud_files", feature: capab.SynCloudFiles, sql: "CREATE MATERIALIZED VIEW a AS SELECT * FROM cloud_files('/tmp/thund_nothing', 'json')",

@@ -23,6 +23,7 @@ const (
 	SynTruncateWhen Feature = "APPLY AS TRUNCATE WHEN"
 	SynIgnoreNulls  Feature = "IGNORE NULL UPDATES"
 	SynTrackHistory Feature = "TRACK HISTORY ON"
+	SynOnce         Feature = "INSERT INTO ONCE"
 	SynReadFiles    Feature = "read_files(...)"
 	SynCloudFiles   Feature = "cloud_files(...)"
 )
@@ -74,6 +75,7 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    yes,
 		ir.Databricks: yes,
 	},
+	SynOnce:       dbxOnly(no("Spark has no one-time flows (INSERT INTO ONCE is Databricks SQL): write CREATE FLOW f AS INSERT INTO t over a stream, or load the backfill into a source" + onDatabricks)),
 	SynReadFiles:  dbxOnly(no("Spark has no read_files table function (Databricks SQL): declare the files as a source (`-- @source: files format=csv path=...`), or read them as format.`path`" + onDatabricks)),
 	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader): declare the files as a source (`-- @source: files format=csv path=...`)" + onDatabricks)),
 }

@@ -674,6 +674,13 @@ func (p *stmtParser) flow(i int) {
 		return
 	}
 	i += 2
+	if p.kw(i, "ONCE") && i+1 < len(p.toks) && (p.toks[i+1].kind == tkWord || p.toks[i+1].kind == tkQuoted) &&
+		!p.kw(i+1, "SELECT", "WITH", "VALUES", "FROM", "BY") {
+		// Databricks: INSERT INTO ONCE target, a one-time (backfill) flow
+		p.syntax(capab.SynOnce, p.toks[i].start, p.toks[i].end)
+		p.st.Once = true
+		i++
+	}
 	if p.kw(i, "TABLE") && i+1 < len(p.toks) && (p.toks[i+1].kind == tkWord || p.toks[i+1].kind == tkQuoted) {
 		i++
 	}

@@ -117,6 +117,9 @@ type Statement struct {
 	TargetLoc Span
 	// ByName is set by INSERT INTO target BY NAME.
 	ByName bool
+	// Once is set by Databricks' INSERT INTO ONCE target: a one-time
+	// (backfill) flow that reads its query in full.
+	Once bool
 	// Comment is the COMMENT '...' text, unescaped.
 	Comment string
 	// PartitionBy and ClusterBy are the PARTITIONED BY (...) and CLUSTER
