@@ -420,6 +420,12 @@ func (t *tr) unary(u *ast.Unary) frag {
 		}
 		return at(u, a.typ, cat("(-", a, ")"))
 	case "+":
+		if a.typ.known() && !a.typ.numeric() && !a.typ.is(IntervalKind) && !a.typ.is(Null) && !a.typ.is(String) {
+			// Spark's golden files (literals.sql): +DATE '1999-01-01',
+			// +array(1, 2), +X'1' fail.
+			t.typeError(u, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"(+ %s)\" due to data type mismatch: The first parameter requires the (\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL\") type, however \"%s\" has the type \"%s\". SQLSTATE: 42K09",
+				t.text(u.X), t.text(u.X), strings.ToUpper(a.typ.String()))
+		}
 		return at(u, a.typ, a)
 	case "~":
 		return at(u, a.typ, cat("(~", a, ")"))

@@ -110,6 +110,20 @@ func coalesceFn(t *tr, c *ast.Call, a []frag) frag {
 	return at(c, ty, cat("coalesce(", a, ")"))
 }
 
+// dayCount checks date_add's and date_sub's second argument as Spark's
+// analyzer does (its golden files, date.sql: date_add('2011-11-11', 1L),
+// 1.0 and 1E1 fail with DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE): an INT,
+// SMALLINT or TINYINT, or a string read as one.
+func (t *tr) dayCount(c *ast.Call, n frag) bool {
+	switch {
+	case !n.typ.known(), n.typ.is(Null), n.typ.is(String), n.typ.is(Int), n.typ.is(SmallInt), n.typ.is(TinyInt):
+		return true
+	}
+	t.typeError(c, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The second parameter requires the (\"INT\" or \"SMALLINT\" or \"TINYINT\") type, however \"%s\" has the type \"%s\". SQLSTATE: 42K09",
+		t.text(c), t.text(c.Args[1]), strings.ToUpper(n.typ.String()))
+	return false
+}
+
 // typeCall is one of Spark's cast functions, float(x) for CAST(x AS
 // FLOAT): it translates as that CAST does.
 func typeCall(name, typ string) Function {
@@ -403,10 +417,16 @@ var functions = []Function{
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
+		if !t.dayCount(c, a[1]) {
+			return null(c)
+		}
 		return at(c, tDate, cat("CAST(CAST(", a[0], " AS DATE) + CAST(", a[1], " AS INTEGER) AS DATE)"))
 	}, "dateadd"),
 	custom("date_sub", "CAST(d AS DATE) - n", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		if !t.dayCount(c, a[1]) {
 			return null(c)
 		}
 		return at(c, tDate, cat("CAST(CAST(", a[0], " AS DATE) - CAST(", a[1], " AS INTEGER) AS DATE)"))

@@ -89,9 +89,11 @@ func (t *tr) body(b ast.QueryExpr) frag {
 					t.typeError(b, "INCOMPATIBLE_COLUMN_TYPE", "%s can only be performed on tables with compatible column types. The %s column of the second table is \"%s\" type which is not compatible with \"%s\" at the same column of the first table. SQLSTATE: 42825",
 						strings.ToUpper(b.Op), ordinalWord(i+1), strings.ToUpper(rt[i].String()), strings.ToUpper(lt[i].String()))
 				}
-				out[i] = widen(lt[i], rt[i])
+				out[i] = t.setOpType(lt[i], rt[i])
 			}
 			t.bodyTypes[b] = out
+			l = t.castColumns(b.L, l, lt, out)
+			r = t.castColumns(b.R, r, rt, out)
 		}
 		return at(b, nil, cat(l, " "+op+" ", r))
 	case *ast.ParenQuery:
@@ -106,6 +108,55 @@ func (t *tr) body(b ast.QueryExpr) frag {
 		t.refuse(b, "this query does not run natively")
 	}
 	return at(b, nil, cat("SELECT NULL"))
+}
+
+// setOpType is the type of a column of a set operation whose sides have
+// types a and b, as Spark's golden files show it (typeCoercion/native/
+// widenSetOperationTypes.sql): numbers widen, a FLOAT with an integer or
+// decimal to DOUBLE in ANSI mode; in ANSI mode a string with an integer
+// is a BIGINT, with a fractional or decimal number a DOUBLE.
+func (t *tr) setOpType(a, b *Type) *Type {
+	number := func(x *Type) bool { return x.integral() || x.is(Decimal) }
+	switch {
+	case t.ansi() && (a.is(Float) && number(b) || b.is(Float) && number(a)):
+		return tDouble
+	case t.ansi() && (a.is(String) && b.integral() || b.is(String) && a.integral()):
+		return tBigInt
+	case t.ansi() && (a.is(String) && (b.fractional() || b.is(Decimal)) || b.is(String) && (a.fractional() || a.is(Decimal))):
+		return tDouble
+	}
+	return widen(a, b)
+}
+
+// castColumns wraps one side of a set operation so that its columns have
+// the types want, where a number or string column of another type would
+// make DuckDB's union type differ from Spark's: SELECT CAST(_1 AS ...) AS
+// name, ... FROM (side) AS s(_1, ...), with the side's own column names.
+func (t *tr) castColumns(side ast.Node, f frag, have, want []*Type) frag {
+	out := t.model.Output(side)
+	if out == nil || len(out.Columns) != len(have) {
+		return f
+	}
+	changed := false
+	for i := range have {
+		if want[i].known() && (have[i].numeric() || have[i].is(String)) && (want[i].numeric() || want[i].is(String)) && have[i].duck() != want[i].duck() {
+			changed = true
+		}
+	}
+	if !changed {
+		return f
+	}
+	cols := make([]string, len(have))
+	items := make([]string, len(have))
+	for i, c := range out.Columns {
+		cols[i] = quoteIdent("_" + strconv.Itoa(i+1))
+		items[i] = cols[i]
+		if want[i].known() && (have[i].numeric() || have[i].is(String)) && (want[i].numeric() || want[i].is(String)) && have[i].duck() != want[i].duck() {
+			items[i] = "CAST(" + cols[i] + " AS " + want[i].duck() + ")"
+		}
+		items[i] += " AS " + quoteIdent(c.Name)
+	}
+	return cat("SELECT "+strings.Join(items, ", ")+" FROM (", f, ") AS s("+strings.Join(cols, ", ")+")")
 }
 
 // ordinalWord writes n as Spark's messages do: first, second, ..., 11th.

@@ -135,6 +135,10 @@ var traps = []trap{
 	{name: "a column of NULL is VOID", query: `SELECT NULL AS a`, finding: "VOID", spark: "struct<a:void>"},
 	{name: "a parse pattern without a year", query: `SELECT to_timestamp('9', 'D') AS a`, finding: "day of the year", spark: "1970-01-09 00:00:00"},
 	{name: "a two-letter year", query: `SELECT to_timestamp('99', 'yy') AS a`, finding: "2000", spark: "2099-01-01 00:00:00"},
+	{name: "set operation types", query: `SELECT CAST(1 AS INT) AS a UNION ALL SELECT '2' UNION ALL SELECT 3`, types: []string{"bigint"}, rows: [][]string{{"1"}, {"2"}, {"3"}}},
+	{name: "set operation of FLOAT and INT", query: `SELECT CAST(1.5 AS FLOAT) AS a UNION ALL SELECT CAST(2 AS INT)`, types: []string{"double"}, rows: [][]string{{"1.5"}, {"2"}}},
+	{name: "date_add takes an INT", query: `SELECT date_add('2011-11-11', 1L) AS a`, finding: "UNEXPECTED_INPUT_TYPE", spark: "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] requires INT, SMALLINT or TINYINT"},
+	{name: "unary plus of a date", query: `SELECT +DATE '1999-01-01' AS a`, finding: "UNEXPECTED_INPUT_TYPE", spark: "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE]"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
