@@ -408,36 +408,56 @@ type Row struct {
 	Detail                string
 }
 
-// Report renders the parity table against Spark release version (such as
-// "4.1.4") as Markdown (docs/parity.md for 4.1, docs/parity-spark-4.3.md
-// for 4.3), rows sorted by pipeline and dataset.
-func Report(version string, rows []Row) string {
-	rows = append([]Row(nil), rows...)
+// Report renders docs/parity.md: one column per Spark release of runs
+// (release, such as "4.1.4", to that run's rows), oldest first, one row
+// per dataset of latest's run (the run that writes the file; a dataset
+// another release has no row for says "not run"), sorted by pipeline and
+// dataset. Each release's summary line counts its own rows.
+func Report(runs map[string][]Row, latest string) string {
+	var releases []string
+	for r := range runs {
+		releases = append(releases, r)
+	}
+	sort.Slice(releases, func(i, j int) bool { return releaseLess(releases[i], releases[j]) })
+	type key struct{ pipeline, dataset string }
+	cells := map[string]map[key]Row{}
+	for rel, rows := range runs {
+		cells[rel] = map[key]Row{}
+		for _, r := range rows {
+			cells[rel][key{r.Pipeline, r.Dataset}] = r
+		}
+	}
+	rows := append([]Row(nil), runs[latest]...)
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i].Pipeline != rows[j].Pipeline {
 			return rows[i].Pipeline < rows[j].Pipeline
 		}
 		return rows[i].Dataset < rows[j].Dataset
 	})
-	count := map[Status]int{}
-	for _, r := range rows {
-		count[r.Status]++
-	}
 	var b strings.Builder
-	b.WriteString(`# Parity: native preview against Spark ` + version + `
+	b.WriteString(`# Parity: native preview against Spark
 
 Written by the parity suite (package ` + "`parity`" + `): every testdata pipeline
 runs on embedded DuckDB and, through ` + "`sdplower.Push`" + `, on a real Spark
-Connect ` + version + ` server; every dataset Spark materialises is read back over Spark
-Connect (Arrow batches) and compared with the native rows. Regenerate with
-` + "`go test -tags duckdb_arrow ./parity -update`" + `; without ` + "`-update`" + ` the
-suite fails when this file is not what it produces, and always fails when a
-dataset differs.
+Connect server; every dataset Spark materialises is read back over Spark
+Connect (Arrow batches) and compared with the native rows. One column per
+Spark release the suite ran on: ` + "`make test`" + ` runs it on the oldest
+supported release, 4.1.4, and on the newest, 4.3.0, one server at a time.
+Regenerate a column with ` + "`go test -tags duckdb_arrow ./parity -update`" + `
+against that release's server (` + "`THUND_SPARK_VERSION=4.3.0`" + ` selects the
+server the suite starts or finds); the other columns are kept as they are.
+Without ` + "`-update`" + ` the suite fails when the server's column is not what it
+produces, and always fails when a dataset differs.
 
 Pipelines: every folder of testdata/ as written; retail again with its
 ` + "`@expect`" + ` lines removed (as written it is not portable, yet its SQL is the
-richest of the testdata); and parity/testdata/spark_sql, the suite's own
-pipeline calling the Spark SQL functions Thund maps onto DuckDB.
+richest of the testdata); clickstream again with page_views_per_minute
+written on the Spark side as Spark runs it (grouped by
+` + "`window(event_time, '1 minute')`" + ` instead of
+` + "`date_trunc('minute', event_time)`" + `, which Spark
+refuses in append mode and which the native engine runs as written: its
+parser reads no ` + "`window(...)`" + `); and parity/testdata/spark_sql, the suite's
+own pipeline calling the Spark SQL functions Thund maps onto DuckDB.
 
 Comparison: order-insensitive (rows as a multiset); column names compared
 ignoring case; numbers by value whatever their type (INT against BIGINT,
@@ -448,35 +468,177 @@ timestamps as UTC wall-clock times (Spark runs with session time zone UTC,
 as Thund reads TIMESTAMP); NULL equals NULL only. Samples reach Spark as
 tables over the same files (CSV with a header and inferred types, JSON,
 Parquet; a micro-batch folder as one table that is read as a stream).
-
-One file per Spark version the suite runs on (` + "`make test`" + ` runs it on
-4.1.4 and 4.3.0): docs/parity.md for 4.1, docs/parity-spark-4.3.md for
-4.3. Spark's own bookkeeping column of an SCD 2 table
+Spark's own bookkeeping column of an SCD 2 table
 (` + "`__spark_autocdc_metadata`" + `) is left out of the comparison.
 
-A dataset Spark ` + version + ` cannot run is "not portable": analysis reports it
-before any run (the diagnostic is quoted), and datasets reading it are left
-out with it. A Python dataset (` + "`transformations/*.py`" + `) is one of
-them: Thund reads it for the graph but neither runs nor pushes it; the
+A dataset a Spark release cannot run is "not portable" there: analysis
+reports it before any run (the diagnostic is quoted), and datasets reading
+it are left out with it. A Python dataset (` + "`transformations/*.py`" + `) is one
+of them: Thund reads it for the graph but neither runs nor pushes it; the
 ` + "`spark-pipelines run`" + ` check of the suite runs it on Spark.
 
 `)
-	fmt.Fprintf(&b, "%d datasets: %d equal, %d differ, %d not portable, %d not stored (temporary views).\n\n",
-		len(rows), count[Equal], count[Differs], count[NotPortable], count[NotStored])
-	b.WriteString("| pipeline | dataset | rows (native / Spark) | result |\n|---|---|---|---|\n")
+	for _, rel := range releases {
+		count := map[Status]int{}
+		for _, r := range rows {
+			if c, ok := cells[rel][key{r.Pipeline, r.Dataset}]; ok {
+				count[c.Status]++
+			}
+		}
+		fmt.Fprintf(&b, "- Spark %s: %d datasets: %d equal, %d differ, %d not portable, %d not stored (temporary views).\n",
+			rel, count[Equal]+count[Differs]+count[NotPortable]+count[NotStored], count[Equal], count[Differs], count[NotPortable], count[NotStored])
+	}
+	b.WriteString("\n| pipeline | dataset |")
+	for _, rel := range releases {
+		b.WriteString(" Spark " + rel + " |")
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(releases)) + "\n")
 	for _, r := range rows {
-		n := "–"
-		if r.Status == Equal || r.Status == Differs {
-			n = fmt.Sprintf("%d / %d", r.NativeRows, r.SparkRows)
+		fmt.Fprintf(&b, "| %s | %s |", escapeCell(r.Pipeline), escapeCell(r.Dataset))
+		for _, rel := range releases {
+			c, ok := cells[rel][key{r.Pipeline, r.Dataset}]
+			text := notRun
+			if ok {
+				text = cellText(c)
+			}
+			b.WriteString(" " + escapeCell(text) + " |")
 		}
-		res := string(r.Status)
-		if r.Detail != "" {
-			res += ": " + r.Detail
-		}
-		res = strings.ReplaceAll(strings.ReplaceAll(res, "|", `\|`), "\n", " ")
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Pipeline, r.Dataset, n, res)
+		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// notRun is the cell of a dataset a release's run did not have.
+const notRun = "not run"
+
+// cellText is one release's cell of row r: the status, the row counts
+// of a comparison ("equal (6 / 6)"), and the detail after a colon.
+func cellText(r Row) string {
+	s := string(r.Status)
+	if r.Status == Equal || r.Status == Differs {
+		s += fmt.Sprintf(" (%d / %d)", r.NativeRows, r.SparkRows)
+	}
+	if r.Detail != "" {
+		s += ": " + r.Detail
+	}
+	return s
+}
+
+func escapeCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+}
+
+// ParseReport reads back what Report wrote: each release's rows, keyed
+// by release. Cells that say "not run" give no row. It fails on a table
+// it cannot read, naming the line.
+func ParseReport(text string) (map[string][]Row, error) {
+	out := map[string][]Row{}
+	var releases []string
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		cells := splitRow(line)
+		if len(cells) >= 2 && cells[0] == "pipeline" && cells[1] == "dataset" {
+			releases = nil
+			for _, c := range cells[2:] {
+				rel, ok := strings.CutPrefix(c, "Spark ")
+				if !ok {
+					return nil, fmt.Errorf("line %d: column %q names no Spark release", i+1, c)
+				}
+				releases = append(releases, rel)
+			}
+			continue
+		}
+		if releases == nil {
+			return nil, fmt.Errorf("line %d: a table row before the table's header", i+1)
+		}
+		if len(cells) != 2+len(releases) {
+			return nil, fmt.Errorf("line %d: %d cells, want %d", i+1, len(cells), 2+len(releases))
+		}
+		for j, rel := range releases {
+			if cells[2+j] == notRun {
+				continue
+			}
+			r, err := parseCell(cells[2+j])
+			if err != nil {
+				return nil, fmt.Errorf("line %d, Spark %s: %w", i+1, rel, err)
+			}
+			r.Pipeline, r.Dataset = cells[0], cells[1]
+			out[rel] = append(out[rel], r)
+		}
+	}
+	return out, nil
+}
+
+// splitRow splits a Markdown table row at its unescaped bars, unescaping
+// the cells.
+func splitRow(line string) []string {
+	var cells []string
+	var cur strings.Builder
+	line = strings.TrimSpace(line)
+	line = strings.TrimPrefix(line, "|")
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			cur.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(line[i])
+		}
+	}
+	if rest := strings.TrimSpace(cur.String()); rest != "" {
+		cells = append(cells, rest)
+	}
+	return cells
+}
+
+// parseCell reads a cell cellText wrote.
+func parseCell(c string) (Row, error) {
+	for _, st := range []Status{Equal, Differs, NotPortable, NotStored} {
+		rest, ok := strings.CutPrefix(c, string(st))
+		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != ':') {
+			continue
+		}
+		r := Row{Status: st}
+		if st == Equal || st == Differs {
+			if _, err := fmt.Sscanf(rest, " (%d / %d)", &r.NativeRows, &r.SparkRows); err != nil {
+				return Row{}, fmt.Errorf("cell %q: no row counts: %w", c, err)
+			}
+			rest = rest[strings.IndexByte(rest, ')')+1:]
+		}
+		if d, ok := strings.CutPrefix(rest, ": "); ok {
+			r.Detail = d
+		} else if rest != "" {
+			return Row{}, fmt.Errorf("cell %q: %q after the status", c, rest)
+		}
+		return r, nil
+	}
+	return Row{}, fmt.Errorf("cell %q: no status (equal, DIFFERS, not portable, not stored)", c)
+}
+
+// releaseLess orders Spark releases by their numbers (4.1.4 before
+// 4.3.0, 4.10 after 4.9).
+func releaseLess(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, errx := strconv.Atoi(as[i])
+		y, erry := strconv.Atoi(bs[i])
+		if errx != nil || erry != nil {
+			if as[i] != bs[i] {
+				return as[i] < bs[i]
+			}
+			continue
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return len(as) < len(bs)
 }
 
 // SampleTable returns the Spark statement that makes a source's sample a
