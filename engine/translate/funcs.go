@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -990,8 +991,43 @@ func regexpExtractFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		if fn == "regexp_extract_all" {
 			ty = arrayOf(tString)
 		}
+		if n, groups, ok := groupIndex(c); ok && (n < 0 || n > groups) {
+			// Spark's golden files (regexp-functions.sql):
+			// regexp_extract('1a 2b 14m', '\\d+') fails, the default
+			// group 1 being past the pattern's none.
+			t.typeError(c, "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "The value of parameter(s) `idx` in `%s` is invalid: Expects group index between 0 and %d, but got %d. SQLSTATE: 22023", fn, groups, n)
+			return null(c)
+		}
 		return at(c, ty, cat(fn+"(", a[0], ", ", t.regex(c.Args[1]), ", ", idx, ")"))
 	}
+}
+
+// groupIndex reads regexp_extract's group index (1 when not given) and
+// counts the capturing groups of its pattern, when both are literals and
+// the pattern compiles as Go reads it (the count agrees with Java's for
+// such patterns).
+func groupIndex(c *ast.Call) (idx, groups int, ok bool) {
+	p, isLit := c.Args[1].(*ast.Literal)
+	if !isLit || p.Kind != ast.LitString {
+		return 0, 0, false
+	}
+	re, err := regexp.Compile(p.Str.Value)
+	if err != nil {
+		return 0, 0, false
+	}
+	idx = 1
+	if len(c.Args) == 3 {
+		l, isLit := c.Args[2].(*ast.Literal)
+		if !isLit || l.Kind != ast.LitInteger {
+			return 0, 0, false
+		}
+		n, err := strconv.Atoi(l.Text)
+		if err != nil {
+			return 0, 0, false
+		}
+		idx = n
+	}
+	return idx, re.NumSubexp(), true
 }
 
 func regexpReplaceFn(t *tr, c *ast.Call, a []frag) frag {

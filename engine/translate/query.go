@@ -593,6 +593,24 @@ func (t *tr) generatorItem(c *ast.Call, cols []*ast.Ident) frag {
 	}
 	ty := arg.typ
 	t.genTypes = nil
+	outputs := 0
+	switch {
+	case g == "inline" && ty.is(Array) && ty.Elem.is(Struct):
+		outputs = len(ty.Elem.Fields)
+	case ty.is(Map):
+		outputs = 2
+	case ty.is(Array):
+		outputs = 1
+	}
+	if g == "posexplode" && outputs > 0 {
+		outputs++
+	}
+	if len(cols) > 0 && outputs > 0 && len(cols) != outputs {
+		// Spark's golden files (generators.sql): posexplode(array(a, b))
+		// AS elem fails.
+		t.typeError(c, "UDTF_ALIAS_NUMBER_MISMATCH", "The number of aliases supplied in the AS clause does not match the number of columns output by the UDTF. Expected %d aliases, but got %d. Please ensure that the number of aliases provided matches the number of columns output by the UDTF. SQLSTATE: 42802", outputs, len(cols))
+		return at(c, nil, cat("NULL"))
+	}
 	switch {
 	case g == "inline":
 		if !ty.is(Array) || !ty.Elem.is(Struct) {

@@ -139,6 +139,9 @@ var traps = []trap{
 	{name: "set operation of FLOAT and INT", query: `SELECT CAST(1.5 AS FLOAT) AS a UNION ALL SELECT CAST(2 AS INT)`, types: []string{"double"}, rows: [][]string{{"1.5"}, {"2"}}},
 	{name: "date_add takes an INT", query: `SELECT date_add('2011-11-11', 1L) AS a`, finding: "UNEXPECTED_INPUT_TYPE", spark: "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] requires INT, SMALLINT or TINYINT"},
 	{name: "unary plus of a date", query: `SELECT +DATE '1999-01-01' AS a`, finding: "UNEXPECTED_INPUT_TYPE", spark: "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE]"},
+	{name: "regexp_extract past the groups", query: `SELECT regexp_extract('1a 2b 14m', '\d+') AS a`, finding: "REGEX_GROUP_INDEX", spark: "[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX]"},
+	{name: "generator aliases", query: `SELECT posexplode(array(1, 2)) AS elem`, finding: "UDTF_ALIAS_NUMBER_MISMATCH", spark: "[UDTF_ALIAS_NUMBER_MISMATCH] Expected 2 aliases, but got 1"},
+	{name: "LIKE escape before a letter", query: `SELECT 'maca' LIKE 'm%aca' ESCAPE '%' AS a`, finding: "ESC_IN_THE_MIDDLE", spark: "[INVALID_FORMAT.ESC_IN_THE_MIDDLE]"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }

@@ -230,6 +230,11 @@ func (h *Harness) RunFile(ctx context.Context, file, input string, cases []confo
 		return nil, fmt.Errorf("results: %s: install Spark functions: %w", file, err)
 	}
 	s := &session{h: h, conn: conn, views: map[string]*view{}, tables: map[string]bool{}, conf: map[string]string{}, timeZone: SuiteTimeZone}
+	if strings.HasPrefix(file, "timestampNTZ/") {
+		// The suite runs this folder's files with TIMESTAMP meaning
+		// TIMESTAMP_NTZ.
+		s.set("spark.sql.timestampType", "TIMESTAMP_NTZ")
+	}
 	for _, m := range fileHeaderSet.FindAllStringSubmatch(input, -1) {
 		for _, kv := range strings.Split(m[1], ",") {
 			if k, v, ok := strings.Cut(kv, "="); ok {
