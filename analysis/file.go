@@ -487,7 +487,8 @@ func (res *fileResult) fromStatement(f *ir.Flow, st sqlfront.Statement) {
 			Keys: c.Keys, SequenceBy: c.SequenceBy, SCD: c.SCD, Deletes: c.DeleteWhen,
 			Loc: c.Loc.Loc(file), Columns: c.Columns, ColumnsExcept: c.ColumnsExcept,
 			TrackHistory: c.TrackHistory, TrackHistoryExcept: c.TrackHistoryExcept,
-			StartAt: "__START_AT", EndAt: "__END_AT",
+			TruncateWhen: c.TruncateWhen,
+			StartAt:      "__START_AT", EndAt: "__END_AT",
 		}
 		f.Syntax = append(f.Syntax, constructs(file, c.Syntax)...)
 		for _, u := range c.Syntax {
@@ -502,7 +503,13 @@ func (res *fileResult) fromStatement(f *ir.Flow, st sqlfront.Statement) {
 					})
 				}
 			case capab.SynTruncateWhen:
-				f.CDC.Unapplied = append(f.CDC.Unapplied, ir.Construct{Name: string(u.Feature), Loc: u.Loc(file)})
+				if c.SCD == 2 {
+					f.CDC.Unapplied = append(f.CDC.Unapplied, ir.Construct{Name: string(u.Feature), Loc: u.Loc(file)})
+					res.diags = append(res.diags, ir.Diagnostic{
+						Loc: u.Loc(file), Severity: ir.Warning, Code: ir.CodeUnsupported, Backend: ir.Native,
+						Message: "APPLY AS TRUNCATE WHEN is for SCD type 1 (Databricks refuses it with SCD type 2); the native run ignores it here",
+					})
+				}
 			}
 		}
 		f.Streaming = true

@@ -32,6 +32,9 @@ package engine
 //     upserts of a key that change none of the tracked columns are one
 //     version, from the first one's sequence, holding the last one's
 //     values of the other columns.
+//   - APPLY AS TRUNCATE WHEN (SCD 1): the trigger's latest matching
+//     change deletes every row written before its sequence, and the
+//     trigger's changes up to it are dropped.
 //   - IGNORE NULL UPDATES (SCD 1): a NULL in the change that wins a key
 //     keeps the column's value from the latest earlier upsert of the
 //     trigger that has one, else the stored value (none from before a
@@ -237,9 +240,16 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	if p := strings.TrimSpace(fr.f.CDC.Deletes); p != "" {
 		del = append(del, "coalesce(("+fr.st.expr(p)+"), false)")
 	}
+	trunc := strings.TrimSpace(fr.f.CDC.TruncateWhen)
+	if cs.scd != 1 {
+		trunc = "" // SCD 1 only, as on Databricks (analysis warns)
+	}
 	kind := "'U'"
-	if len(del) > 0 || ctype != "" {
+	if len(del) > 0 || ctype != "" || trunc != "" {
 		kind = "CASE"
+		if trunc != "" {
+			kind += " WHEN coalesce((" + fr.st.expr(trunc) + "), false) THEN 'T'"
+		}
 		if len(del) > 0 {
 			kind += " WHEN " + strings.Join(del, " OR ") + " THEN 'D'"
 		}
@@ -260,6 +270,32 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	}
 	if nulls > 0 {
 		return "", fr.fail("%d change(s) have a NULL sequence_by column %s", nulls, cc.seq)
+	}
+	if trunc != "" {
+		// APPLY AS TRUNCATE WHEN: the latest truncation of the trigger
+		// empties the target of every row written before it; the
+		// trigger's changes up to it are dropped.
+		at := fr.temp("cdc_truncate")
+		tmax := "(SELECT __thund_t FROM " + at + ")"
+		steps := [][2]string{{"truncate " + fr.d.Name, "CREATE OR REPLACE TEMP TABLE " + at + " AS SELECT max(" + seq + ") AS __thund_t FROM " + chg + " WHERE __thund_kind = 'T'"}}
+		if cs.created {
+			steps = append(steps,
+				[2]string{"truncate " + fr.d.Name, "DELETE FROM " + fr.target + " WHERE EXISTS (SELECT 1 FROM " + cs.state + " AS __thund_s WHERE " +
+					match("__thund_s", fr.target) + " AND __thund_s.__thund_seq < " + tmax + ")"},
+				// the keys written before it are deleted at its sequence
+				[2]string{"truncate " + fr.d.Name, "CREATE OR REPLACE TEMP TABLE " + fr.temp("cdc_truncated") + " AS SELECT " + strings.Join(keys, ", ") +
+					", " + tmax + " AS __thund_seq, true AS __thund_deleted FROM " + cs.state + " WHERE __thund_seq < " + tmax},
+				[2]string{"truncate " + fr.d.Name, "DELETE FROM " + cs.state + " WHERE __thund_seq < " + tmax},
+				[2]string{"truncate " + fr.d.Name, "INSERT INTO " + cs.state + " BY NAME SELECT * FROM " + fr.temp("cdc_truncated")})
+		} else if fr.created {
+			steps = append(steps, [2]string{"truncate " + fr.d.Name, "DELETE FROM " + fr.target + " WHERE " + tmax + " IS NOT NULL"})
+		}
+		steps = append(steps, [2]string{"truncate " + fr.d.Name, "DELETE FROM " + chg + " WHERE " + seq + " <= " + tmax})
+		for _, st := range steps {
+			if _, err := fr.exec(ctx, st[0], st[1]); err != nil {
+				return "", err
+			}
+		}
 	}
 
 	// One change per key (SCD 1) or per key and sequence (SCD 2).

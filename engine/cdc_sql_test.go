@@ -78,3 +78,24 @@ STORED AS SCD TYPE 2 TRACK HISTORY ON (v);
 	sameRows(t, "tracked", tableRows(t, s, "tracked"), sortedRows(
 		"1|a|y|1|3", "1|b|z|3|NULL", "2|c|x|1|5", "2|c|q|6|NULL"))
 }
+
+// TestCDCTruncateWhen: APPLY AS TRUNCATE WHEN empties the target of the
+// rows written before the truncation, in a later trigger as in the same
+// one; changes after it are applied.
+func TestCDCTruncateWhen(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"cdc.sql": `CREATE STREAMING TABLE cur;
+-- @trigger: processing_time '1 second'
+CREATE FLOW cur_cdc AS AUTO CDC INTO cur FROM STREAM(changes) KEYS (id)
+APPLY AS DELETE WHEN op = "DELETE" APPLY AS TRUNCATE WHEN op = "TRUNCATE"
+SEQUENCE BY seq COLUMNS * EXCEPT (op) STORED AS SCD TYPE 1;
+`,
+		"samples/changes/1.csv": "id,v,op,seq\n1,a,INSERT,1\n2,b,INSERT,2\n",
+		"samples/changes/2.csv": "id,v,op,seq\n3,c,INSERT,3\n0,,TRUNCATE,4\n4,d,INSERT,5\n",
+		"samples/changes/3.csv": "id,v,op,seq\n1,late,UPDATE,2\n5,e,INSERT,6\n",
+	})
+	_, s := runOK(t, dir)
+	// 1 and 2 (stored) and 3 (same trigger) are truncated; 1's late
+	// change is older than the truncation.
+	sameRows(t, "cur", tableRows(t, s, "cur"), sortedRows("4|d|5", "5|e|6"))
+}

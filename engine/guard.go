@@ -520,6 +520,11 @@ func checkPasted(ctx context.Context, f *ir.Flow) (pastedExprs, error) {
 			return nil, err
 		}
 	}
+	if f.CDC != nil && strings.TrimSpace(f.CDC.TruncateWhen) != "" {
+		if err := add("APPLY AS TRUNCATE WHEN predicate", strings.TrimSpace(f.CDC.TruncateWhen)); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 

@@ -278,6 +278,9 @@ type CDC struct {
 	// IgnoreNullUpdates is IGNORE NULL UPDATES (SCD 1): a NULL in a
 	// change keeps the stored value.
 	IgnoreNullUpdates bool
+	// TruncateWhen is APPLY AS TRUNCATE WHEN's predicate (SCD 1), as
+	// DuckDB reads it: a matching change empties the target.
+	TruncateWhen string
 	// TrackHistory is TRACK HISTORY ON (a, b) (SCD 2): only changes to
 	// these columns open a new version; with TrackHistoryExcept, the
 	// columns of TRACK HISTORY ON * EXCEPT (a, b), whose changes do not.

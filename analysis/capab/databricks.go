@@ -32,12 +32,6 @@ const (
 // for the Spark cells' reasons.
 const onDatabricks = " (it is Databricks SQL: check against the databricks backend, or run natively)"
 
-// nativeCDCGap is the native cell of a CDC clause the engine does not
-// apply yet.
-func nativeCDCGap(what string) Support {
-	return differs("the native engine does not apply " + what + " yet, so the native run differs from Databricks there")
-}
-
 // syntaxRows are the syntax features' cells: native's, each Spark
 // version's and Databricks'.
 var syntaxRows = map[Feature]map[ir.Backend]Support{
@@ -61,8 +55,7 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    yes,
 		ir.Databricks: yes,
 	},
-	SynTruncateWhen: dbxClause(nativeCDCGap("APPLY AS TRUNCATE WHEN (the change is applied as an upsert)"),
-		no("Spark's AUTO CDC has no APPLY AS TRUNCATE WHEN (Databricks SQL, SCD type 1 only): leave it out"+onDatabricks)),
+	SynTruncateWhen: dbxOnly(no("Spark's AUTO CDC has no APPLY AS TRUNCATE WHEN (Databricks SQL, SCD type 1 only): leave it out" + onDatabricks)),
 	// IGNORE NULL UPDATES runs natively for SCD 1 (analysis warns for
 	// SCD 2).
 	SynIgnoreNulls: dbxOnly(no("Spark's AUTO CDC has no IGNORE NULL UPDATES (Databricks SQL): leave it out" + onDatabricks)),
@@ -84,13 +77,6 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 // version refuses with s.
 func dbxOnly(s Support) map[ir.Backend]Support {
 	return map[ir.Backend]Support{ir.Native: yes, ir.Spark41: s, ir.Spark42: s, ir.Spark43: s, ir.Databricks: yes}
-}
-
-// dbxClause is dbxOnly with its own native cell.
-func dbxClause(native, s Support) map[ir.Backend]Support {
-	r := dbxOnly(s)
-	r[ir.Native] = native
-	return r
 }
 
 // pragmaOnDatabricks ends the reason Databricks cannot run a pragma:

@@ -49,6 +49,7 @@ type CDCSpec struct {
 	Keys          []string
 	SequenceBy    string
 	DeleteWhen    string
+	TruncateWhen  string
 	SCD           int
 	Columns       []string
 	ColumnsExcept bool
@@ -165,6 +166,10 @@ func (p *stmtParser) cdc(a *ast.AutoCDC, form capab.Feature, kwEnd int) {
 	if a.DeleteWhen != nil {
 		r := a.DeleteWhen.Span()
 		spec.DeleteWhen = duckExpr(p.text[r.Start:r.End])
+	}
+	if a.TruncateWhen != nil {
+		r := a.TruncateWhen.Span()
+		spec.TruncateWhen = duckExpr(p.text[r.Start:r.End])
 	}
 	for _, c := range a.Columns {
 		if l := c.Last(); l != nil {
