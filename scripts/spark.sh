@@ -83,10 +83,10 @@ select_version() {
 #          Spark 4.1 has no apply-changes flow, the one thing Thund needs
 #          a merging format for; Iceberg 1.11.0 (runtime 4.1) fails.
 #   4.2.1  Delta 4.4.0 (built for Spark 4.2); Delta 4.3.0 and Iceberg
-#          1.11.0 fail to load.
+#          1.11.0 and 1.12.0 fail to load.
 #   4.3.0  none: Delta 4.3.0 fails to create a table, Delta 4.4.0 creates
 #          and writes one but fails to merge or read it, Iceberg 1.11.0
-#          fails to load its catalog.
+#          and 1.12.0 fail to load their catalog.
 # THUND_SPARK_FORMAT overrides it: "delta:VERSION", "iceberg:VERSION" or
 # "none".
 table_format() {
