@@ -167,6 +167,11 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 			res.Findings = append(res.Findings, Finding{Range: q.Range, Code: CodeNotPortable, Message: fmt.Sprintf("internal error of the translator: %v", p)})
 		}
 	}()
+	// The name errors Spark's analyzer raises (unresolved, ambiguous,
+	// missing from GROUP BY), as sema finds them.
+	for _, d := range t.model.Diagnostics {
+		t.res.Findings = append(t.res.Findings, Finding{Range: d.Range, Code: CodeTypeError, Message: "[" + d.Code + "] " + d.Message})
+	}
 	f := t.query(q)
 	res.SQL = f.s
 	res.Map = f.m
