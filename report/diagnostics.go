@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -153,6 +154,15 @@ func Hints(s *analysis.Snapshot, diags []ir.Diagnostic) []string {
 	where := "add `backends: [%s]` to thund.yaml"
 	if len(s.Project.Config.Backends) > 0 {
 		where = "set `backends: [%s]` in thund.yaml"
+	}
+	if s.Pipeline != nil && capab.WrittenForDatabricks(s.Pipeline) && len(s.Project.Config.Backends) == 0 {
+		// Databricks SQL: the fix is to check it against databricks,
+		// which `dialect: databricks` already does.
+		if s.Project.Config.Dialect == "databricks" {
+			return nil
+		}
+		return []string{fmt.Sprintf("%d findings in %s say %s cannot run this pipeline, which is written for Databricks (Lakeflow Declarative Pipelines): add `dialect: databricks` to thund.yaml to check it against native and databricks",
+			n, plural(files, "file"), strings.Join(dropped, " and "))}
 	}
 	return []string{fmt.Sprintf("%d findings in %s say %s cannot run this pipeline: if it only runs natively, "+where+" (one line for the whole pipeline) rather than `-- @backends: native` in each dataset",
 		n, plural(files, "file"), strings.Join(dropped, " and "), strings.Join(keep, ", "))}

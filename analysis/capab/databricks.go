@@ -148,3 +148,29 @@ func unreadCDC(p *ir.Pipeline, b ir.Backend, fs []Finding) []Finding {
 	}
 	return out
 }
+
+// WrittenForDatabricks reports whether the pipeline uses a construct only
+// Databricks reads (every syntax feature but Spark 4.3's AUTO CDC and
+// TRACK HISTORY ON), so that it was written for Lakeflow Declarative
+// Pipelines.
+func WrittenForDatabricks(p *ir.Pipeline) bool {
+	dbx := func(cs []ir.Construct) bool {
+		for _, c := range cs {
+			if s, ok := Matrix[Feature(c.Name)][ir.Spark43]; ok && !s.OK {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range p.Datasets {
+		if dbx(d.Syntax) {
+			return true
+		}
+	}
+	for _, f := range p.Flows {
+		if dbx(f.Syntax) {
+			return true
+		}
+	}
+	return false
+}

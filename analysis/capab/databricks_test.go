@@ -109,3 +109,15 @@ func TestDatabricksExpectations(t *testing.T) {
 		t.Errorf("@expect on databricks: %+v", ds)
 	}
 }
+
+func TestWrittenForDatabricks(t *testing.T) {
+	with := func(c Feature) *ir.Pipeline {
+		return pipelineWith(&ir.Dataset{Name: "a", Kind: ir.StreamingTable}, &ir.Flow{Name: "a", Syntax: []ir.Construct{{Name: string(c)}}})
+	}
+	if !WrittenForDatabricks(with(SynApplyChanges)) || !WrittenForDatabricks(with(SynLiveRef)) {
+		t.Error("APPLY CHANGES and LIVE.x are Databricks SQL")
+	}
+	if WrittenForDatabricks(with(SynAutoCDC)) || WrittenForDatabricks(pipelineWith(&ir.Dataset{Name: "a"}, &ir.Flow{Name: "a"})) {
+		t.Error("AUTO CDC is Spark 4.3's too, and a plain pipeline is no Databricks one")
+	}
+}
