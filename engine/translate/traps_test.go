@@ -142,6 +142,9 @@ var traps = []trap{
 	{name: "regexp_extract past the groups", query: `SELECT regexp_extract('1a 2b 14m', '\d+') AS a`, finding: "REGEX_GROUP_INDEX", spark: "[INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX]"},
 	{name: "generator aliases", query: `SELECT posexplode(array(1, 2)) AS elem`, finding: "UDTF_ALIAS_NUMBER_MISMATCH", spark: "[UDTF_ALIAS_NUMBER_MISMATCH] Expected 2 aliases, but got 1"},
 	{name: "LIKE escape before a letter", query: `SELECT 'maca' LIKE 'm%aca' ESCAPE '%' AS a`, finding: "ESC_IN_THE_MIDDLE", spark: "[INVALID_FORMAT.ESC_IN_THE_MIDDLE]"},
+	{name: "BINARY IN numbers", query: `SELECT CAST('1' AS BINARY) IN (CAST('1' AS BINARY), 1) AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES]"},
+	{name: "sort_array with a NULL order", query: `SELECT sort_array(array('b', 'd'), CAST(NULL AS BOOLEAN)) AS a`, types: []string{"array<string>"}, rows: [][]string{{"NULL"}}},
+	{name: "listagg without a separator", query: `SELECT listagg(x) WITHIN GROUP (ORDER BY x) AS a FROM VALUES ('a'), ('b') t(x)`, types: []string{"string"}, rows: [][]string{{"ab"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }

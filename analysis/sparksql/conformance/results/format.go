@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -64,14 +65,28 @@ func hiveString(v any, ty *translate.Type, nested bool) (string, bool) {
 		}
 		return v, true
 	case []byte:
-		return string(v), true
+		// Java's new String(bytes, UTF_8): each malformed byte becomes
+		// U+FFFD.
+		var b strings.Builder
+		for len(v) > 0 {
+			r, n := utf8.DecodeRune(v)
+			b.WriteRune(r)
+			v = v[n:]
+		}
+		return b.String(), true
 	case time.Time:
+		// Years past 9999 are written with a sign, as Java's formatter
+		// does.
+		plus := ""
+		if v.UTC().Year() > 9999 {
+			plus = "+"
+		}
 		if ty != nil && ty.Kind == translate.Date {
-			return v.UTC().Format("2006-01-02"), true
+			return plus + v.UTC().Format("2006-01-02"), true
 		}
 		s := v.UTC().Format("2006-01-02 15:04:05.000000")
 		s = strings.TrimRight(s, "0")
-		return strings.TrimSuffix(s, "."), true
+		return plus + strings.TrimSuffix(s, "."), true
 	case []any:
 		var elem *translate.Type
 		if ty != nil {
