@@ -85,6 +85,9 @@ func TestSparkWatermarkGrouping(t *testing.T) {
 	g.Flows[0].SQL = strings.Replace(g.Flows[0].SQL, "window.start", "date_trunc('minute', ts)", 1)
 	g.Flows[0].SQL = strings.Replace(g.Flows[0].SQL, "GROUP BY window(ts, '1 minute')", "GROUP BY date_trunc('minute', ts)", 1)
 	g.Outputs[0].Name, g.Flows[0].Name, g.Flows[0].Target = "per_minute_trunc", "per_minute_trunc", "per_minute_trunc"
+	// No retry of the failing flow (Spark retries twice, waiting 5 s and
+	// 10 s, by default).
+	g.Flows[0].Conf = map[string]string{"spark.sql.pipelines.maxFlowRetryAttempts": "0"}
 	_, events, err := push(t, g, Run{Storage: "file://" + dir + "/storage2"})
 	text := fmt.Sprint(err)
 	for _, e := range events {
