@@ -77,6 +77,14 @@ func (p *stmtParser) parseWhole() (ast.Stmt, []*ast.SyntaxError) {
 	return st, errs
 }
 
+// sparkErr reports Spark's syntax error e, its message followed by
+// more, on at least one byte where the text has one.
+func (p *stmtParser) sparkErr(e *ast.SyntaxError, more string) {
+	start := max(0, min(e.Start, len(p.text)))
+	end := max(start, min(max(e.End, start+1), len(p.text)))
+	p.errSpan(start, lineEnd(p.text, start, end), e.Message+more)
+}
+
 // syntax records a construct at [start, end).
 func (p *stmtParser) syntax(f capab.Feature, start, end int) {
 	p.st.Syntax = append(p.st.Syntax, SyntaxUse{Feature: f, Span: Span{start, end}})
@@ -99,9 +107,7 @@ func (p *stmtParser) hasWord(i int, w string) bool {
 func (p *stmtParser) expectations(listEnd int) {
 	st, errs := p.parseWhole()
 	if len(errs) > 0 && errs[0].Start < listEnd {
-		e := errs[0]
-		p.errSpan(e.Start, lineEnd(p.text, e.Start, max(e.End, e.Start+1)),
-			e.Message+"; the column list holds expectations, which are not applied until it reads")
+		p.sparkErr(errs[0], "; the column list holds expectations, which are not applied until it reads")
 		return
 	}
 	c, ok := st.(*ast.Create)
@@ -234,8 +240,7 @@ func (p *stmtParser) applyChanges() {
 	p.st.Kind = ApplyChanges
 	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
 	if len(errs) > 0 {
-		e := errs[0]
-		p.errSpan(e.Start, lineEnd(p.text, e.Start, max(e.End, e.Start+1)), e.Message)
+		p.sparkErr(errs[0], "")
 		return
 	}
 	ac, ok := st.(*ast.ApplyChanges)
@@ -253,8 +258,7 @@ func (p *stmtParser) applyChanges() {
 func (p *stmtParser) autoCDCFlow(auto int) {
 	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
 	if len(errs) > 0 {
-		e := errs[0]
-		p.errSpan(e.Start, lineEnd(p.text, e.Start, max(e.End, e.Start+1)), e.Message)
+		p.sparkErr(errs[0], "")
 		return
 	}
 	cf, ok := st.(*ast.CreateFlow)
@@ -269,8 +273,7 @@ func (p *stmtParser) autoCDCFlow(auto int) {
 func (p *stmtParser) autoCDCTable(flow int) {
 	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
 	if len(errs) > 0 {
-		e := errs[0]
-		p.errSpan(e.Start, lineEnd(p.text, e.Start, max(e.End, e.Start+1)), e.Message)
+		p.sparkErr(errs[0], "")
 		return
 	}
 	c, ok := st.(*ast.Create)
