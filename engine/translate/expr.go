@@ -516,6 +516,11 @@ func (t *tr) binary(b *ast.Binary) frag {
 		if l.typ.integral() && r.typ.integral() {
 			return at(b, tBigInt, cat("CAST((CAST(", l, " AS BIGINT) // ", t.divisor(b.R, r, false), ") AS BIGINT)"))
 		}
+		if (l.typ.integral() || l.typ.is(Decimal) && l.typ.S == 0) && (r.typ.integral() || r.typ.is(Decimal) && r.typ.S == 0) {
+			// Whole decimals divide exactly as HUGEINTs (a DECIMAL(38, 10)
+			// quotient would round 0.999... up to 1).
+			return at(b, tBigInt, cat("CAST((CAST(", l, " AS HUGEINT) // CAST(", t.divisor(b.R, r, false), " AS HUGEINT)) AS BIGINT)"))
+		}
 		return at(b, tBigInt, cat("CAST(trunc(CAST(", l, " AS DECIMAL(38, 10)) / ", t.divisor(b.R, r, false), ") AS BIGINT)"))
 	case "||":
 		if l.typ.is(Array) || r.typ.is(Array) {

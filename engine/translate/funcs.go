@@ -232,6 +232,24 @@ var functions = []Function{
 
 	// Numbers.
 	same("abs", argType(0)),
+	custom("positive", "x", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, a[0].typ, cat("(", a[0], ")"))
+	}),
+	custom("div", "a DIV b", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		return t.binary(&ast.Binary{Range: c.Range, Op: "DIV", L: c.Args[0], R: c.Args[1]})
+	}),
+	custom("unhex", "unhex(s), a leading 0 for an odd length, NULL for a character that is not hexadecimal", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tBinary, cat("CASE WHEN regexp_full_match(", a[0], ", '[0-9a-fA-F]*') THEN unhex(CASE WHEN len(", a[0], ") % 2 = 1 THEN '0' || ", a[0], " ELSE ", a[0], " END) END"))
+	}),
 	custom("ceil", "CAST(ceil(x) AS BIGINT)", ceilFloor("ceil"), "ceiling"),
 	custom("floor", "CAST(floor(x) AS BIGINT)", ceilFloor("floor")),
 	custom("round", "round(x, d) (HALF_UP, as DuckDB rounds), as DECIMAL(p - s + d + 1, d) for decimals", roundFn("round")),
@@ -284,6 +302,9 @@ var functions = []Function{
 			return null(c)
 		}
 		a[0], a[1] = t.floatOperands(a[0], a[1])
+		if ty, ok := remainderDecimal(&ast.Binary{L: c.Args[0], R: c.Args[1]}, a[0].typ, a[1].typ); ok {
+			return at(c, ty, cat("CAST((", a[0], " % ", t.remainder(c.Args[1], a[1]), ") AS "+ty.duck()+")"))
+		}
 		return at(c, widen(a[0].typ, a[1].typ), cat("(", a[0], " % ", t.remainder(c.Args[1], a[1]), ")"))
 	}),
 	custom("pmod", "((a % n) + n) % n, failing on 0 as Spark's DIVIDE_BY_ZERO", func(t *tr, c *ast.Call, a []frag) frag {
@@ -481,6 +502,28 @@ var functions = []Function{
 		return at(c, tBigInt, cat("CASE WHEN ", a[0], " IS NULL OR ", a[1], " IS NULL THEN NULL ELSE CAST(coalesce(list_position(", a[0], ", ", a[1], "), 0) AS BIGINT) END"))
 	}),
 	custom("size", "len(arr) or cardinality(map) as INTEGER; NULL for NULL (-1 with ANSI off)", sizeFn, "cardinality", "array_size"),
+	custom("get", "arr[i + 1], NULL out of bounds (i counts from 0)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		if !a[0].typ.is(Array) {
+			t.refuse(c, "get needs an array here, and the type of its first argument is %s", a[0].typ)
+			return null(c)
+		}
+		return at(c, a[0].typ.Elem, cat("CASE WHEN ", a[1], " < 0 OR ", a[1], " >= len(", a[0], ") THEN NULL ELSE (", a[0], ")[", a[1], " + 1] END"))
+	}),
+	custom("map_contains_key", "list_contains(map_keys(m), k)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		if k := a[0].typ; k.is(Map) && (k.Key.numeric() && a[1].typ.is(String) || k.Key.is(String) && a[1].typ.numeric()) {
+			// Spark's golden files (map.sql): map_contains_key(map(1, 'a'), '1') fails.
+			t.typeError(c, "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES", "Cannot resolve \"%s\" due to data type mismatch: Input to `map_contains_key` should have been \"MAP\" followed by a value with same key type, but it's [\"%s\", \"%s\"]. SQLSTATE: 42K09",
+				t.text(c), strings.ToUpper(k.String()), strings.ToUpper(a[1].typ.String()))
+			return null(c)
+		}
+		return at(c, tBool, cat("list_contains(map_keys(", a[0], "), ", a[1], ")"))
+	}),
 	custom("element_at", "arr[i] from 1, negative from the end, failing out of bounds (ANSI); map[k]", elementAtFn(false)),
 	custom("try_element_at", "as element_at, NULL out of bounds", elementAtFn(true)),
 	custom("array_join", "array_to_string(arr, sep), NULLs skipped unless replaced", func(t *tr, c *ast.Call, a []frag) frag {
@@ -894,6 +937,10 @@ func locateFn(t *tr, c *ast.Call, a []frag) frag {
 func padFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 	return func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 3) {
+			return null(c)
+		}
+		if a[0].typ.is(Binary) {
+			t.refuse(c, "%s of a BINARY value does not run natively", fn)
 			return null(c)
 		}
 		pad := cat("' '")

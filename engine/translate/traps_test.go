@@ -145,6 +145,7 @@ var traps = []trap{
 	{name: "BINARY IN numbers", query: `SELECT CAST('1' AS BINARY) IN (CAST('1' AS BINARY), 1) AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES]"},
 	{name: "sort_array with a NULL order", query: `SELECT sort_array(array('b', 'd'), CAST(NULL AS BOOLEAN)) AS a`, types: []string{"array<string>"}, rows: [][]string{{"NULL"}}},
 	{name: "listagg without a separator", query: `SELECT listagg(x) WITHIN GROUP (ORDER BY x) AS a FROM VALUES ('a'), ('b') t(x)`, types: []string{"string"}, rows: [][]string{{"ab"}}},
+	{name: "DIV of whole decimals", query: `SELECT div(CAST(999999999999999999999 AS DECIMAL(38, 0)), 1000000000000000000000) AS a, -9999999999999999999999 DIV 1000000000000000000000 AS b`, types: []string{"bigint", "bigint"}, rows: [][]string{{"0", "-9"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
