@@ -420,32 +420,50 @@ func (s *Server) symbolHighlight(dp docPos) ([]protocol.DocumentHighlight, bool)
 	return out, true
 }
 
-// symbolPrepareRename answers prepareRename on a column or CTE.
-func (s *Server) symbolPrepareRename(dp docPos) (any, bool) {
+// symbolPrepareRename answers prepareRename on a column or CTE; a column
+// of a source is refused (err), with the reason.
+func (s *Server) symbolPrepareRename(dp docPos) (any, bool, error) {
 	if d, loc := symbolDataset(dp); d != nil {
 		if !d.FromStem || loc.File == "" {
 			loc = lastSegmentLoc(dp.snap, loc)
 		}
-		return map[string]any{"range": rangeOf(dp.snap, loc), "placeholder": lastPart(d.Name)}, true
+		return map[string]any{"range": rangeOf(dp.snap, loc), "placeholder": lastPart(d.Name)}, true, nil
 	}
-	_, fm, sp := s.colSpot(dp)
+	g, fm, sp := s.colSpot(dp)
 	if fm == nil {
-		return nil, false
+		return nil, false, nil
 	}
 	if sp.CTE != nil {
-		return map[string]any{"range": rangeOf(dp.snap, fm.Loc(sp.Range)), "placeholder": sp.CTE.Name.Name}, true
+		return map[string]any{"range": rangeOf(dp.snap, fm.Loc(sp.Range)), "placeholder": sp.CTE.Name.Name}, true, nil
 	}
 	id, ok := identity(fm, sp)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	name := ""
 	if id.local != nil {
 		name = id.local.Name
 	} else {
 		name = id.dataset.Column
+		if err := sourceColumnRefusal(g, *id.dataset); err != nil {
+			return nil, true, err
+		}
 	}
-	return map[string]any{"range": rangeOf(dp.snap, fm.Loc(sp.Range)), "placeholder": name}, true
+	return map[string]any{"range": rangeOf(dp.snap, fm.Loc(sp.Range)), "placeholder": name}, true, nil
+}
+
+// sourceColumnRefusal is the refusal to rename a column of a source table:
+// its name comes from outside the pipeline.
+func sourceColumnRefusal(g *lineage.Graph, id lineage.ColumnID) error {
+	t := g.Table(id.Table)
+	if t == nil || t.Source == nil {
+		return nil
+	}
+	where := "the external table"
+	if t.Source.Sample != "" {
+		where = t.Source.Sample + " and the external table"
+	}
+	return jsonrpc2.Errorf(RequestFailed, "%s is a column of the source %s, which this pipeline reads but does not define: rename it in %s, then rename its readers here", id.Column, t.Name, where)
 }
 
 // symbolRename renames the column or CTE at a position; ok is false when
@@ -476,6 +494,9 @@ func (s *Server) symbolRename(dp docPos, newName string) (map[string][]protocol.
 	case id.local != nil:
 		edits, err = g.RenameLocal(fm, id.local, newName)
 	default:
+		if err := sourceColumnRefusal(g, *id.dataset); err != nil {
+			return nil, true, err
+		}
 		edits, err = g.RenameColumn(*id.dataset, newName)
 	}
 	if err != nil {

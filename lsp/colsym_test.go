@@ -228,13 +228,30 @@ func TestColumnReferencesAndRename(t *testing.T) {
 		}
 	}
 
-	// billable_lines passes amount on from a *: renaming it there is
-	// refused, with the reason.
+	// billable_lines passes amount on from a *: renaming it there renames
+	// it where its name is written, in order_lines, and the readers
+	// through the *.
 	ru, rtext := c.open(t, filepath.Join(tr, "revenue.sql"))
+	c.call(t, protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(ru, posOf(t, rtext, "sum(amount)", 0, 5)), NewName: "line_total"}, &edit)
+	edits = workspaceEdits(t, edit.DocumentChanges)
+	for f, w := range map[string]string{"order_lines.sql": "  o.amount AS line_total,\n", "revenue.sql": "round(sum(line_total), 2) AS revenue"} {
+		b, err := os.ReadFile(filepath.Join(tr, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := applyEdits(t, string(b), edits[f]); !strings.Contains(got, w) {
+			t.Errorf("%s after the rename through * lacks %q:\n%s", f, w, got)
+		}
+	}
+	if _, ok := edits["clean_orders.sql"]; ok {
+		t.Errorf("the rename through * edits clean_orders.sql: %v", edits["clean_orders.sql"])
+	}
+	// a source's column is refused, with the reason
+	cu, ctext := c.open(t, filepath.Join(tr, "clean_orders.sql"))
 	_, err := c.conn.Call(context.Background(), protocol.MethodTextDocumentRename,
-		&protocol.RenameParams{TextDocumentPositionParams: tdp(ru, posOf(t, rtext, "sum(amount)", 0, 5)), NewName: "x"}, &edit)
-	if err == nil || rpcCode(t, err) != RequestFailed || !strings.Contains(err.Error(), "from a * over order_lines") {
-		t.Errorf("rename through *: %v", err)
+		&protocol.RenameParams{TextDocumentPositionParams: tdp(cu, posOf(t, ctext, "lower(status)", 0, 7)), NewName: "x"}, &edit)
+	if err == nil || rpcCode(t, err) != RequestFailed || !strings.Contains(err.Error(), "status is a column of the source orders") {
+		t.Errorf("rename of a source's column: %v", err)
 	}
 	// a taken name is refused
 	_, err = c.conn.Call(context.Background(), protocol.MethodTextDocumentRename,

@@ -154,8 +154,8 @@ func (s *Server) prepareRename(_ context.Context, params json.RawMessage) (any, 
 	if err != nil {
 		return nil, nil
 	}
-	if res, ok := s.symbolPrepareRename(dp); ok {
-		return res, nil
+	if res, ok, err := s.symbolPrepareRename(dp); ok {
+		return res, err
 	}
 	t := dp.snap.At(dp.rel, dp.off)
 	if t.Dataset == nil {

@@ -83,10 +83,29 @@ func (r *renamer) result() ([]Edit, error) {
 // Spark's grammar, a reference may or may not be the column, a USING
 // join names it, a partitioning or clustering column is it, or the new
 // name is taken.
+//
+// A column a * passes on is renamed where its name is written: upstream,
+// in the dataset or CTE the * reads (its readers here follow through the
+// *).
 func (g *Graph) RenameColumn(id ColumnID, newName string) ([]Edit, error) {
+	for i := 0; i < 64; i++ {
+		g.mu.Lock()
+		fm, local, via := g.starOrigin(id)
+		g.mu.Unlock()
+		if local != nil {
+			return g.RenameLocal(fm, local, newName)
+		}
+		if via == nil {
+			break
+		}
+		id = *via
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	t := g.table(id.Table)
+	if t != nil && t.Source != nil {
+		return nil, &RenameError{Reasons: []string{fmt.Sprintf("%s is a column of the source %s, which this pipeline reads but does not define: rename it where the source is defined, then rename its readers", id.Column, t.Name)}}
+	}
 	if t == nil || t.Dataset == nil {
 		return nil, &RenameError{Reasons: []string{fmt.Sprintf("%s is not a dataset of this pipeline", id.Table)}}
 	}
@@ -121,12 +140,80 @@ func (g *Graph) RenameColumn(id ColumnID, newName string) ([]Edit, error) {
 // and, when the query's output passes it on under its name, the readers
 // downstream as RenameColumn does.
 func (g *Graph) RenameLocal(fm *FlowModel, oc *sema.OutputColumn, newName string) ([]Edit, error) {
+	if local, via := fm.nameOrigin(oc); via != nil {
+		return g.RenameColumn(*via, newName)
+	} else if local != nil {
+		oc = local
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r := g.newRenamer(oc.Name, newName)
 	r.define(fm, oc)
 	r.inFlow(fm, []*sema.OutputColumn{oc}, nil)
 	return r.result()
+}
+
+// starOrigin returns, for a dataset's column that its one flow takes from
+// a *, where its name is written: a column of that flow's query (fm,
+// local) or an upstream table's column (via); all nil otherwise. g.mu is
+// held.
+func (g *Graph) starOrigin(id ColumnID) (fm *FlowModel, local *sema.OutputColumn, via *ColumnID) {
+	t := g.table(id.Table)
+	if t == nil || t.Dataset == nil {
+		return nil, nil, nil
+	}
+	flows := g.into[ir.NameKey(t.Name)]
+	if len(flows) != 1 {
+		return nil, nil, nil
+	}
+	fm = g.flow(flows[0])
+	if fm == nil {
+		return nil, nil, nil
+	}
+	out := fm.Model.Output(fm.Tree)
+	if out == nil {
+		return nil, nil, nil
+	}
+	for _, oc := range out.Columns {
+		if strings.EqualFold(oc.Name, id.Column) && oc.Item == nil {
+			local, via = fm.nameOrigin(oc)
+			return fm, local, via
+		}
+	}
+	return nil, nil, nil
+}
+
+// nameOrigin follows a column of the query that a * passes on (no select
+// item of its own) to where its name is written: a column of the query
+// with a select item (local), or an upstream table's column (via). For a
+// column with its own select item, both are nil.
+func (fm *FlowModel) nameOrigin(oc *sema.OutputColumn) (local *sema.OutputColumn, via *ColumnID) {
+	if oc == nil || oc.Item != nil {
+		return nil, nil
+	}
+	for i := 0; oc != nil && i < 64; i++ {
+		if oc.Item != nil {
+			return oc, nil
+		}
+		if oc.Source == nil {
+			return nil, nil
+		}
+		src := *oc.Source
+		if t := src.Rel.Table; t != nil && t.Kind == sema.TableCatalog {
+			col := src.Column()
+			name := fm.names[t]
+			if name == "" || col == nil {
+				return nil, nil
+			}
+			cn := col.Name
+			if src.Index < len(t.Columns) {
+				cn = t.Columns[src.Index].Name
+			}
+			return nil, &ColumnID{name, cn}
+		}
+		oc = src.Column()
+	}
+	return nil, nil
 }
 
 // where returns file:line:col of an offset of fm's file.
@@ -324,6 +411,26 @@ func (r *renamer) cascade(dataset string) {
 	}
 }
 
+// cascadeSource finds the reads of a source's column in the flows reading
+// the source, and follows them downstream as cascade does; g.mu is held.
+func (r *renamer) cascadeSource(src *ir.Source) {
+	if r.g.readIndex == nil {
+		r.g.indexReads()
+	}
+	k := ir.NameKey(src.Name)
+	for _, f := range r.g.readIndex[readKey(nil, src)] {
+		fm := r.g.flow(f)
+		if fm == nil {
+			r.refuse("the query of %s (%s) reads %s but does not parse with Spark's grammar, so its uses of %s cannot be found",
+				f.Target, f.Loc.File, src.Name, r.old)
+			continue
+		}
+		r.inFlow(fm, nil, func(table, col string) bool {
+			return ir.NameKey(table) == k && strings.EqualFold(col, r.old)
+		})
+	}
+}
+
 // expectation rewrites the names old in an expectation's condition, which
 // reads the dataset's columns by name.
 func (r *renamer) expectation(e ir.Expectation) {
@@ -446,7 +553,15 @@ func (g *Graph) References(id ColumnID) (defs, refs []ir.Loc) {
 	t := g.table(id.Table)
 	g.mu.Unlock()
 	c := t.Column(id.Column)
-	if c == nil || t.Dataset == nil {
+	if c == nil {
+		return nil, nil
+	}
+	if t.Source != nil {
+		// a source's column: its reads, and downstream what passes it on
+		edits, _ := g.collect(func(r *renamer) { r.cascadeSource(t.Source) }, c.ID.Column)
+		return splitDefs(edits, nil)
+	}
+	if t.Dataset == nil {
 		return nil, nil
 	}
 	edits, _ := g.collect(func(r *renamer) { r.columnDefs(t); r.cascade(t.Name) }, c.ID.Column)

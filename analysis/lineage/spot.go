@@ -1,6 +1,8 @@
 package lineage
 
 import (
+	"strings"
+
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 )
@@ -52,6 +54,15 @@ func (fm *FlowModel) At(off int) Spot {
 		if id != nil && better(id.Range) {
 			best = Spot{Range: id.Range, Ref: r}
 		}
+		// the qualifier of a column of a CTE read under its own name
+		// (product_sales.category): a reference to the CTE
+		if r.Kind == sema.RefColumn && r.NameParts >= 2 && r.Source.Rel != nil {
+			if t := r.Source.Rel.Table; t != nil && t.Kind == sema.TableCTE && t.CTE != nil && t.CTE.Name != nil {
+				if q := r.Node.Parts[r.NameParts-2]; q != nil && strings.EqualFold(q.Name, t.CTE.Name.Name) && better(q.Range) {
+					best = Spot{Range: q.Range, CTE: t.CTE, TableRef: t}
+				}
+			}
+		}
 	}
 	for _, t := range fm.Model.Tables {
 		if t.Kind != sema.TableCTE || t.Name == nil {
@@ -83,11 +94,37 @@ func (fm *FlowModel) selectSpots(s *ast.Select, off int, better func(ast.Range) 
 		}
 		if st, ok := it.X.(*ast.Star); ok && better(st.Range) {
 			*best = Spot{Range: st.Range, Star: st, StarCols: fm.StarColumns(s, st)}
+			// on the qualifier of t.*, where t is a CTE read under its
+			// own name: a reference to the CTE
+			if q := st.Qualifier.Last(); q != nil && len(st.Qualifier.Parts) == 1 && in(q.Range, off) {
+				if t := fm.cteRead(s, q.Name); t != nil {
+					*best = Spot{Range: q.Range, CTE: t.CTE, TableRef: t}
+				}
+			}
 		}
 		if it.Alias != nil && better(it.Alias.Range) {
 			*best = Spot{Range: it.Alias.Range, Out: fm.itemColumn(s, it), Item: it}
 		}
 	}
+}
+
+// cteRead returns the table reference of a CTE that a relation of s
+// reads under the CTE's own name (no other alias), or nil.
+func (fm *FlowModel) cteRead(s *ast.Select, name string) *sema.TableRef {
+	span := s.Span()
+	for _, rel := range fm.Model.Relations {
+		t := rel.Table
+		if t == nil || t.Kind != sema.TableCTE || t.CTE == nil || t.CTE.Name == nil || t.Name == nil {
+			continue
+		}
+		if at := t.Name.Span(); at.Start < span.Start || at.End > span.End {
+			continue
+		}
+		if strings.EqualFold(rel.Name, name) && strings.EqualFold(t.CTE.Name.Name, name) {
+			return t
+		}
+	}
+	return nil
 }
 
 // itemColumn returns the output column of a select item of s.
