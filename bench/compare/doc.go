@@ -100,6 +100,10 @@ type goBench struct {
 	// LoadStart and LoadEnd are the load averages (1, 5 and 15 minutes)
 	// bench's TestMain wrote before and after its benchmarks.
 	LoadStart, LoadEnd string
+	// LoadMin and LoadMax bound the 1-minute load averages written
+	// (benchmarks run one invocation at a time write one pair each).
+	LoadMin, LoadMax float64
+	loads            int
 }
 
 func parseGoBench(text string) goBench {
@@ -120,6 +124,17 @@ func parseGoBench(text string) goBench {
 				}
 				if when == "end" {
 					g.LoadEnd = strings.TrimSpace(load)
+				}
+				if f := strings.Fields(load); len(f) > 0 {
+					if v, err := strconv.ParseFloat(f[0], 64); err == nil {
+						if g.loads == 0 || v < g.LoadMin {
+							g.LoadMin = v
+						}
+						if g.loads == 0 || v > g.LoadMax {
+							g.LoadMax = v
+						}
+						g.loads++
+					}
 				}
 			}
 			continue
@@ -614,6 +629,9 @@ func goWhen(t time.Time, g goBench) string {
 		out += fmt.Sprintf("; load average (1, 5, 15 min) %s at the start of bench/'s benchmarks", strings.Join(strings.Fields(g.LoadStart), ", "))
 		if g.LoadEnd != "" {
 			out += fmt.Sprintf(", %s at the end", strings.Join(strings.Fields(g.LoadEnd), ", "))
+		}
+		if g.loads > 2 {
+			out += fmt.Sprintf("; the 1-minute load average written between the benchmarks ranged from %.2f to %.2f", g.LoadMin, g.LoadMax)
 		}
 		out += " (above 2, the cores, other work shared them and the figures are slower than on a quiet machine)"
 	}
