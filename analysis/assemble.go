@@ -51,7 +51,11 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	diags = append(diags, capab.Streaming(p)...)
 	diags = append(diags, portability(p, results)...)
 	<-done
-	diags = append(diags, s.columns(p, results, s.colCache)...)
+	cycle := false
+	for _, prob := range problems {
+		cycle = cycle || prob.Code == ir.CodeCycle
+	}
+	diags = append(diags, s.columns(p, results, s.colCache, cycle)...)
 	for _, prob := range problems {
 		diags = append(diags, ir.Diagnostic{Loc: prob.Loc, Severity: ir.Error, Code: prob.Code, Message: prob.Message, Related: prob.Related})
 	}
