@@ -71,5 +71,7 @@ func TestReportColumnPerRelease(t *testing.T) {
 }
 
 func sortRows(rows []Row) {
-	sort.Slice(rows, func(i, j int) bool { return rows[i].Pipeline+"."+rows[i].Dataset < rows[j].Pipeline+"."+rows[j].Dataset })
+	sort.Slice(rows, func(i, j int) bool {
+		return rows[i].Pipeline+"."+rows[i].Dataset < rows[j].Pipeline+"."+rows[j].Dataset
+	})
 }
