@@ -79,6 +79,8 @@ func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
 	switch u.What {
 	case pylib.UnknownName:
 		msg = fmt.Sprintf("the name %s is given here is computed at run time, so Thund cannot put this definition in the graph; write the name as a string literal to have it checked", u.Call)
+	case pylib.UnknownSetting:
+		msg = fmt.Sprintf("the value of %s is computed at run time, so Thund does not know it: the native run and the Spark push go without it; write it as a literal (a list of names, a dict of strings) to have it read", u.Call)
 	case pylib.UnknownSQL:
 		msg = fmt.Sprintf("the query spark.sql runs here is computed at run time (an f-string with placeholders, or a variable), so the tables it reads are edges of the graph Thund cannot know, and %s cannot run natively from it; write the query as a literal, or add samples/%s.csv to stand in for its rows", dataset, strings.ToLower(dataset))
 	default:
@@ -94,7 +96,8 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 	nameLoc := ir.Loc{File: file, Start: def.NameLoc.Start, End: def.NameLoc.End}
 	if def.Kind != "" {
 		res.datasets = append(res.datasets, &ir.Dataset{Name: def.Name, Kind: def.Kind, Comment: def.Comment, Loc: loc, NameLoc: nameLoc,
-			Format: def.Format, KindLoc: ir.Loc{File: file, Start: def.Loc.Start, End: firstLineEnd(text, def.Loc.Start, def.Loc.End)}})
+			Format: def.Format, KindLoc: ir.Loc{File: file, Start: def.Loc.Start, End: firstLineEnd(text, def.Loc.Start, def.Loc.End)},
+			PartitionBy: def.PartitionCols, ClusterBy: def.ClusterBy, Properties: def.Properties})
 		if def.Kind == ir.StreamingTable || def.Kind == ir.Sink {
 			return // filled by flows
 		}
@@ -142,6 +145,9 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		flow.Trigger.Kind = ir.AvailableNow
 		flow.OutputMode = ir.Append
 	}
+	if len(def.Conf) > 0 {
+		flow.Conf = mergeConf(flow.Conf, def.Conf)
+	}
 	flow.Name, flow.Loc = def.Name, nameLoc
 	flow.Target = def.Name
 	if def.Kind == "" {
@@ -152,7 +158,7 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 }
 
 func pyRef(file string, rd pylib.Read) ir.Ref {
-	return ir.Ref{Name: rd.Name, Streaming: rd.Streaming, Loc: ir.Loc{File: file, Start: rd.Inner.Start, End: rd.Inner.End}}
+	return ir.Ref{Name: rd.Name, Streaming: rd.Streaming, Path: rd.Path, Loc: ir.Loc{File: file, Start: rd.Inner.Start, End: rd.Inner.End}}
 }
 
 // pythonQuery parses the SQL a definition's body stands for with the SQL

@@ -85,6 +85,11 @@ type frame struct {
 	// is then that call.
 	lit *Literal
 	loc Span
+	// cols are the frame's column names in order when Thund knows them
+	// (after a select of names, spark.range, an aggregation...), else nil:
+	// the steps that depend on them (withColumn, drop, withColumnRenamed,
+	// unionByName) need them.
+	cols []string
 }
 
 func (f frame) from() string {
@@ -157,111 +162,146 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		}
 		return frame{table: quoteTable(lit.Value)}, ""
 	}
-	if root, format, ok := r.loadChain(e); ok {
-		what := root + ".format(...).load(...)"
-		if format != "" {
-			what = fmt.Sprintf("%s.format(%q)", root, format)
+	if ld, ok := r.loadChain(e); ok {
+		if ld.path == nil {
+			what := ld.root + ".format(...).load()"
+			if ld.format != "" {
+				what = fmt.Sprintf("%s.format(%q).load()", ld.root, ld.format)
+			}
+			return frame{}, fmt.Sprintf("it loads data with %s without a path, which Thund does not read natively", what)
 		}
-		return frame{}, fmt.Sprintf("it loads data with %s, which Thund does not read natively", what)
+		if ld.why != "" {
+			return frame{}, ld.why
+		}
+		q := "SELECT * FROM read_files(" + sqlString(ld.path.Value)
+		if ld.format != "" {
+			q += ", format => " + sqlString(ld.format)
+		}
+		q += ")"
+		if ld.root == "spark.readStream" {
+			q = strings.Replace(q, "FROM read_files(", "FROM STREAM read_files(", 1)
+		}
+		return frame{query: q}, ""
 	}
 	fn = unparen(fn)
 	if fn == nil || fn.Kind() != "attribute" {
 		return frame{}, fmt.Sprintf("it calls %s, which Thund does not run", clip(r.srcOf(fn)))
 	}
 	method := r.srcOf(fn.ChildByFieldName("attribute"))
-	inner, w := r.frameIn(fn.ChildByFieldName("object"), env, why)
+	obj := fn.ChildByFieldName("object")
+	if method == "agg" || method == "count" || aggMethods[method] {
+		if g, ok := r.groupOf(obj, env, why); ok {
+			if g.why != "" {
+				return frame{}, g.why
+			}
+			return r.grouped(g, method, args, kw)
+		}
+	}
+	inner, w := r.frameIn(obj, env, why)
 	if w != "" {
 		return frame{}, w
 	}
 	inner.lit = nil
-	switch method {
-	case "select":
-		var cols []string
-		for _, a := range args {
-			c, ok := r.selectItem(a)
-			if !ok {
-				return frame{}, fmt.Sprintf(".select(%s) names a column Thund cannot read as a name or col(...)", clip(r.srcOf(a)))
-			}
-			cols = append(cols, c)
-		}
-		if len(cols) == 0 || len(kw) > 0 {
-			return frame{}, ".select() without column names"
-		}
-		return frame{query: "SELECT " + strings.Join(cols, ", ") + " FROM " + inner.from()}, ""
-	case "selectExpr":
-		var cols []string
-		for _, a := range args {
-			lit, ok := r.literal(a)
-			if !ok {
-				return frame{}, ".selectExpr is given an expression computed at run time"
-			}
-			cols = append(cols, lit.Value)
-		}
-		if len(cols) == 0 {
-			return frame{}, ".selectExpr() without expressions"
-		}
-		return frame{query: "SELECT " + strings.Join(cols, ", ") + " FROM " + inner.from()}, ""
-	case "filter", "where":
-		if len(args) != 1 {
-			return frame{}, fmt.Sprintf(".%s takes one condition", method)
-		}
-		cond, ok := r.sqlExpr(args[0])
-		if !ok {
-			return frame{}, fmt.Sprintf(".%s(%s) is a Column expression; Thund maps only a SQL string condition (.%s(\"x > 0\"))", method, clip(r.srcOf(args[0])), method)
-		}
-		return frame{query: "SELECT * FROM " + inner.from() + " WHERE " + cond}, ""
-	case "limit":
-		if len(args) != 1 {
-			return frame{}, ".limit takes one number"
-		}
-		n, ok := r.integer(args[0])
-		if !ok || n < 0 {
-			return frame{}, ".limit is given a number computed at run time"
-		}
-		return frame{query: "SELECT * FROM " + inner.from() + " LIMIT " + strconv.FormatInt(n, 10)}, ""
-	case "distinct":
-		if len(args) > 0 || len(kw) > 0 {
-			return frame{}, ".distinct takes no argument"
-		}
-		return frame{query: "SELECT DISTINCT * FROM " + inner.from()}, ""
-	case "dropDuplicates", "drop_duplicates":
-		if len(args) > 0 || len(kw) > 0 {
-			return frame{}, fmt.Sprintf(".%s(columns) keeps an arbitrary row per key, which Thund does not state in SQL", method)
-		}
-		return frame{query: "SELECT DISTINCT * FROM " + inner.from()}, ""
-	}
-	return frame{}, fmt.Sprintf("it calls .%s, which Thund does not map to SQL", method)
+	return r.step(inner, method, args, kw, env, why)
 }
 
-// loadChain reports a chain of calls on spark.read or spark.readStream
-// (format, option, schema, load...), which reads files or a stream: its
-// root and the format= literal when there is one.
-func (r *reader) loadChain(e *sitter.Node) (root, format string, ok bool) {
+// load is a chain of calls on spark.read or spark.readStream (format,
+// option, schema, then load(path) or csv/json/parquet/orc/text(path)).
+type load struct {
+	root   string // spark.read or spark.readStream
+	format string // format(...) or the reader method; cloudFiles.format for Auto Loader
+	path   *Literal
+	// pathLoc is the path literal (or the argument computing it).
+	pathLoc Span
+	why     string // set when the chain is one Thund does not state
+}
+
+// fileFormats are the DataFrameReader methods that load a path in a
+// format.
+var fileFormats = map[string]bool{"csv": true, "json": true, "parquet": true, "orc": true, "text": true, "avro": true, "xml": true}
+
+// loadChain reads a chain of calls on spark.read or spark.readStream;
+// ok is false when e is no such chain (spark.read.table is a table read).
+func (r *reader) loadChain(e *sitter.Node) (ld load, ok bool) {
+	first := true
+	cloud := ""
 	for {
 		e = unparen(e)
-		fn, args, _, _, isCall := r.call(e)
+		fn, args, kw, _, isCall := r.call(e)
 		if !isCall {
 			break
 		}
 		if _, _, isRead := r.readCall(fn); isRead {
-			return "", "", false // spark.read.table(...): a table read
+			return load{}, false // spark.read.table(...): a table read
 		}
 		fn = unparen(fn)
 		if fn == nil || fn.Kind() != "attribute" {
-			return "", "", false
+			return load{}, false
 		}
-		if r.srcOf(fn.ChildByFieldName("attribute")) == "format" && len(args) == 1 {
-			if v, ok := r.literal(args[0]); ok {
-				format = v.Value
+		method := r.srcOf(fn.ChildByFieldName("attribute"))
+		switch method {
+		case "load", "format", "option", "options", "schema":
+		default:
+			if !fileFormats[method] {
+				return load{}, false // a DataFrame step after the load
 			}
 		}
+		switch {
+		case first && (method == "load" || fileFormats[method]):
+			if p := arg(args, kw, 0, "path"); p != nil {
+				ld.pathLoc = span(p)
+				if v, ok := r.literal(p); ok {
+					ld.path = &v
+				} else {
+					ld.path = &Literal{}
+					ld.why = "it loads a path computed at run time"
+				}
+			}
+			if method != "load" {
+				ld.format = method
+			} else if f := kw["format"]; f != nil {
+				if v, ok := r.literal(f); ok {
+					ld.format = v.Value
+				}
+			}
+		case method == "format" && len(args) == 1:
+			if v, ok := r.literal(args[0]); ok && ld.format == "" {
+				ld.format = v.Value
+			}
+		case method == "option" && len(args) == 2:
+			k, ok1 := r.literal(args[0])
+			v, ok2 := r.literal(args[1])
+			if ok1 && ok2 && strings.EqualFold(k.Value, "cloudFiles.format") {
+				cloud = v.Value
+			}
+		}
+		first = false
 		e = fn.ChildByFieldName("object")
 	}
-	switch root = r.dotted(e); root {
+	switch ld.root = r.dotted(e); ld.root {
 	case "spark.read", "spark.readStream":
-		return root, format, true
+	default:
+		return load{}, false
 	}
-	return "", "", false
+	if strings.EqualFold(ld.format, "cloudFiles") {
+		ld.format = cloud
+		if ld.root != "spark.readStream" {
+			ld.why = "Auto Loader (cloudFiles) reads a stream: spark.readStream, not spark.read"
+		}
+	}
+	switch strings.ToLower(ld.format) {
+	case "", "csv", "json", "parquet", "orc", "text", "avro", "xml", "delta", "binaryfile":
+	default:
+		if ld.why == "" {
+			ld.why = fmt.Sprintf("it loads data with format %q, which Thund does not read from files", ld.format)
+		}
+	}
+	return ld, true
+}
+
+// sqlString is s as a Spark SQL string literal.
+func sqlString(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
 }
 
 // sparkRange maps spark.range(start, end=None, step=1, numPartitions=None):
@@ -294,7 +334,7 @@ func (r *reader) sparkRange(args []*sitter.Node, kw map[string]*sitter.Node) (fr
 	if step == 0 {
 		return frame{}, "spark.range with step 0"
 	}
-	return frame{query: fmt.Sprintf("SELECT id FROM range(%d, %d, %d)", start, end, step)}, ""
+	return frame{query: fmt.Sprintf("SELECT id FROM range(%d, %d, %d)", start, end, step), cols: []string{"id"}}, ""
 }
 
 // integer reads an integer literal, with an optional sign.

@@ -42,6 +42,11 @@ type Read struct {
 	Inner Span
 	// Call is the reading call's method, for messages (spark.read.table).
 	Call string
+	// Path is set for a load of files by path (spark.read.format(...).
+	// load(path), spark.read.csv(path), Auto Loader): the path; Name is
+	// then the source it stands for, the path's last segment without
+	// its extension, as for SQL's read_files.
+	Path string
 }
 
 // What an Unknown is about.
@@ -49,6 +54,9 @@ const (
 	UnknownTable = "table" // a read whose table is computed
 	UnknownName  = "name"  // a definition whose name is computed
 	UnknownSQL   = "sql"   // spark.sql of a computed string
+	// UnknownSetting is a table setting (partition_cols=, table_properties=,
+	// spark_conf=, schema=...) computed at run time.
+	UnknownSetting = "setting"
 )
 
 // Unknown is something the file computes at run time, so Thund cannot
@@ -119,8 +127,19 @@ type Definition struct {
 	TargetLoc Span
 	// Comment is the comment= keyword, when a string literal.
 	Comment string
-	// Format is a sink's format= (kafka, delta...).
+	// Format is a sink's format= (kafka, delta...), or a table's.
 	Format string
+	// PartitionCols, ClusterBy, Properties and Conf are the partition_cols=,
+	// cluster_by=, table_properties= and spark_conf= keywords when written
+	// as literals (a list of names, a dict of strings).
+	PartitionCols []string
+	ClusterBy     []string
+	Properties    map[string]string
+	Conf          map[string]string
+	// Schema is the schema= keyword when a string literal (a DDL schema,
+	// "id BIGINT, name STRING"); SchemaLoc is that literal.
+	Schema    string
+	SchemaLoc Span
 	// Loc spans the definition: the decorators and the function, or the
 	// call.
 	Loc Span
@@ -549,6 +568,7 @@ func (r *reader) topCall(e, st *sitter.Node) {
 	if v, ok := r.literal(kw["comment"]); ok {
 		d.Comment = v.Value
 	}
+	r.settings(&d, kw)
 	if !r.named(&d, nameArg, attr) {
 		return
 	}
@@ -725,6 +745,7 @@ func (r *reader) function(st, fn *sitter.Node) {
 			if v, ok := r.literal(kw["comment"]); ok {
 				d.Comment = v.Value
 			}
+			r.settings(&d, kw)
 			if n := kw["target"]; n != nil {
 				if v, ok := r.literal(n); ok {
 					d.Target, d.TargetLoc = v.Value, inner(&v)
@@ -811,6 +832,16 @@ func (r *reader) callRead(d *Definition, n *sitter.Node) {
 		}
 		return
 	}
+	if ld, isLoad := r.loadChain(n); isLoad && ld.path != nil {
+		switch {
+		case ld.path.Loc != (Span{}) && fileSource(ld.path.Value) != "":
+			d.Reads = append(d.Reads, Read{Name: fileSource(ld.path.Value), Path: ld.path.Value, Streaming: ld.root == "spark.readStream",
+				Loc: ld.path.Loc, Inner: inner(ld.path), Call: ld.root + " load"})
+		case ld.path.Loc == (Span{}):
+			d.Unknown = append(d.Unknown, Unknown{What: UnknownTable, Call: ld.root + " load", Loc: ld.pathLoc})
+		}
+		return
+	}
 	method, streaming, ok := r.readCall(fn)
 	if !ok {
 		return
@@ -858,4 +889,116 @@ func inner(l *Literal) Span {
 		return Span{l.Offsets[0], l.Offsets[len(l.Offsets)-1]}
 	}
 	return l.Loc
+}
+
+// fileSource is the source a path load stands for: the path's last
+// segment that is no glob, without its extension (orders for
+// "/landing/orders/" or "raw/orders.json"), as for SQL's read_files; ""
+// when there is none.
+func fileSource(p string) string {
+	segs := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
+	for i := len(segs) - 1; i >= 0; i-- {
+		s := segs[i]
+		if strings.ContainsAny(s, "*?[{") || strings.HasSuffix(s, ":") {
+			continue
+		}
+		if j := strings.IndexByte(s, '.'); j > 0 {
+			s = s[:j]
+		}
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// settings reads a definition's table settings: partition_cols=,
+// cluster_by=, table_properties=, spark_conf=, schema= and format=
+// (tables only). A value Thund cannot read as a literal is an Unknown.
+func (r *reader) settings(d *Definition, kw map[string]*sitter.Node) {
+	computed := func(key string, n *sitter.Node) {
+		r.unknown = append(r.unknown, Unknown{What: UnknownSetting, Call: key + "=", Loc: span(n)})
+	}
+	for _, key := range []string{"partition_cols", "cluster_by"} {
+		n := kw[key]
+		if n == nil || r.srcOf(n) == "None" {
+			continue
+		}
+		c := unparen(r.constant(n))
+		var names []string
+		ok := c.Kind() == "list" || c.Kind() == "tuple"
+		if ok {
+			for _, e := range children(c) {
+				v, isLit := r.literal(e)
+				if !isLit {
+					ok = false
+					break
+				}
+				names = append(names, v.Value)
+			}
+		}
+		if !ok {
+			computed(key, n)
+			continue
+		}
+		if key == "partition_cols" {
+			d.PartitionCols = names
+		} else {
+			d.ClusterBy = names
+		}
+	}
+	for _, key := range []string{"table_properties", "spark_conf"} {
+		n := kw[key]
+		if n == nil || r.srcOf(n) == "None" {
+			continue
+		}
+		m, ok := r.stringDict(n)
+		if !ok {
+			computed(key, n)
+			continue
+		}
+		if key == "table_properties" {
+			d.Properties = m
+		} else {
+			d.Conf = m
+		}
+	}
+	if n := kw["schema"]; n != nil && r.srcOf(n) != "None" {
+		if v, ok := r.literal(n); ok {
+			d.Schema, d.SchemaLoc = v.Value, inner(&v)
+		} else {
+			computed("schema", n)
+		}
+	}
+	if n := kw["format"]; n != nil && d.Kind != ir.Sink {
+		if v, ok := r.literal(n); ok {
+			d.Format = v.Value
+		} else {
+			computed("format", n)
+		}
+	}
+}
+
+// stringDict reads a dict literal of string keys to string values.
+func (r *reader) stringDict(n *sitter.Node) (map[string]string, bool) {
+	c := unparen(r.constant(n))
+	if c == nil || c.Kind() != "dictionary" {
+		return nil, false
+	}
+	m := map[string]string{}
+	for _, p := range children(c) {
+		if p.Kind() != "pair" {
+			return nil, false
+		}
+		k, ok := r.literal(p.ChildByFieldName("key"))
+		if !ok {
+			return nil, false
+		}
+		v, ok := r.literal(p.ChildByFieldName("value"))
+		if !ok {
+			return nil, false // SDP takes a dict of str to str
+		}
+		m[k.Value] = v.Value
+	}
+	return m, true
 }

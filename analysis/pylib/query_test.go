@@ -42,10 +42,35 @@ func TestQueries(t *testing.T) {
 		{`return dp.read("o").selectExpr("id", "amount * 2 AS twice").distinct()`,
 			"SELECT DISTINCT * FROM (SELECT id, amount * 2 AS twice FROM `o`)", ""},
 		{`"""Doc."""` + "\n    return spark.sql(\"SELECT 1 AS one\")", "SELECT 1 AS one", ""},
-		{`return spark.table("o").withColumn("x", F.lit(1))`, "", "it calls .withColumn, which Thund does not map to SQL"},
+		{`return spark.table("o").withColumn("x", F.lit(1))`, "", `.withColumn("x", ...) replaces a column of that name if the DataFrame has one, and Thund does not know its columns here`},
+		{`return spark.table("o").select("a", "b").withColumn("c", F.expr("a + b")).withColumn("a", F.lit("s"))`,
+			"SELECT 's' AS `a`, `b`, `c` FROM (SELECT `a`, `b`, a + b AS `c` FROM (SELECT `a`, `b` FROM `o`))", ""},
+		{`return spark.table("o").select(F.col("a").alias("x"), "b", F.lit(2.5).alias("r")).withColumnRenamed("b", "y").drop("x")`,
+			"SELECT `y`, `r` FROM (SELECT `x`, `b` AS `y`, `r` FROM (SELECT `a` AS `x`, `b`, 2.5D AS `r` FROM `o`))", ""},
+		{`return spark.table("o").join(spark.table("c"), "k")`, "SELECT * FROM `o` JOIN `c` USING (`k`)", ""},
+		{`return spark.table("o").join(dlt.read("c"), on=["k", "j"], how="left_anti")`, "SELECT * FROM `o` LEFT ANTI JOIN `c` USING (`k`, `j`)", ""},
+		{`return spark.table("o").join(spark.table("c"))`, "SELECT * FROM `o` CROSS JOIN `c`", ""},
+		{`return spark.table("o").join(spark.table("c"), col("a") == col("b"))`, "", ".join(on=col(\"a\") == col(\"b\")): Thund maps only column names"},
+		{`return spark.table("o").groupBy("k").agg(F.sum("v").alias("total"), F.countDistinct("u"), F.max(F.col("t")))`,
+			"SELECT `k`, sum(`v`) AS `total`, count(DISTINCT `u`), max(`t`) FROM `o` GROUP BY `k`", ""},
+		{`return spark.table("o").groupBy(["k", "j"]).count()`, "SELECT `k`, `j`, count(1) AS `count` FROM `o` GROUP BY `k`, `j`", ""},
+		{`return spark.table("o").groupby("k").agg({"v": "mean"})`, "SELECT `k`, avg(`v`) FROM `o` GROUP BY `k`", ""},
+		{`return spark.table("o").agg(F.min("v").alias("lo"))`, "SELECT min(`v`) AS `lo` FROM `o`", ""},
+		{`return spark.table("o").groupBy("k").agg(F.udf_thing("v"))`, "", "it calls F.udf_thing, which Thund does not state in SQL"},
+		{`return spark.table("a").union(spark.table("b"))`, "SELECT * FROM `a` UNION ALL SELECT * FROM `b`", ""},
+		{`return spark.table("a").select("x", "y").unionByName(spark.table("b").select("y", "x"))`,
+			"SELECT * FROM (SELECT `x`, `y` FROM `a`) UNION ALL SELECT `x`, `y` FROM (SELECT `y`, `x` FROM `b`)", ""},
+		{`return spark.table("a").unionByName(spark.table("b"))`, "", ".unionByName needs the columns of both DataFrames"},
+		{`return spark.table("a").drop("x")`, "", ".drop(...) needs the DataFrame's columns"},
+		{`return spark.range(3).withColumn("sq", F.expr("id * id"))`, "SELECT `id`, id * id AS `sq` FROM (SELECT id FROM range(0, 3, 1))", ""},
+		{`return spark.read.format("csv").option("header", "true").load("/data/raw/orders.csv")`, "SELECT * FROM read_files('/data/raw/orders.csv', format => 'csv')", ""},
+		{`return spark.read.json("s3://b/events/")`, "SELECT * FROM read_files('s3://b/events/', format => 'json')", ""},
+		{`return spark.read.load("p/x", format="parquet").select("a")`, "SELECT `a` FROM (SELECT * FROM read_files('p/x', format => 'parquet'))", ""},
+		{`return spark.readStream.format("kafka").option("subscribe", "t").load()`, "", `it loads data with spark.readStream.format("kafka").load() without a path`},
+		{`return spark.read.csv(path)`, "", "it loads a path computed at run time"},
 		{"df = spark.range(3)\n    return df", "SELECT id FROM range(0, 3, 1)", ""},
 		{"df = spark.read.table(\"o\")\n    df = df.where(\"a > 1\")\n    return df.limit(2)", "SELECT * FROM (SELECT * FROM `o` WHERE a > 1) LIMIT 2", ""},
-		{"df = spark.read.table(\"o\")\n    df = df.withColumn(\"b\", F.lit(1))\n    return df", "", "it calls .withColumn"},
+		{"df = spark.read.table(\"o\")\n    df = df.withColumn(\"b\", F.lit(1))\n    return df", "", `.withColumn("b", ...) replaces a column`},
 		{"print(1)\n    return spark.range(3)", "", "its body does more than assign DataFrames and return one (line 6)"},
 		{`return spark.table("o").filter(col("a") > 1)`, "", `.filter(col("a") > 1) is a Column expression`},
 		{`return spark.sql(f"SELECT * FROM {t}")`, "", "f-string with placeholders"},
@@ -248,7 +273,14 @@ def other():
 
 func TestLoadChainReason(t *testing.T) {
 	_, d := parseOne(t, "@dlt.table\ndef b():\n    return (spark\n        .readStream.format(\"cloudFiles\")\n        .option(\"cloudFiles.format\", \"csv\")\n        .load(\"/landing\"))\n")
-	if d.Query != nil || d.Opaque != `it loads data with spark.readStream.format("cloudFiles"), which Thund does not read natively` {
-		t.Errorf("opaque = %q", d.Opaque)
+	if d.Query == nil || d.Query.SQL != "SELECT * FROM STREAM read_files('/landing', format => 'csv')" {
+		t.Errorf("query = %+v, opaque = %q", d.Query, d.Opaque)
+	}
+	if len(d.Reads) != 1 || d.Reads[0].Name != "landing" || d.Reads[0].Path != "/landing" || !d.Reads[0].Streaming {
+		t.Errorf("reads = %+v", d.Reads)
+	}
+	_, d = parseOne(t, "@dlt.table\ndef b():\n    return spark.read.format(\"cloudFiles\").load(\"/landing\")\n")
+	if d.Query != nil || !strings.Contains(d.Opaque, "Auto Loader (cloudFiles) reads a stream") {
+		t.Errorf("batch Auto Loader: %+v %q", d.Query, d.Opaque)
 	}
 }
