@@ -440,7 +440,7 @@ func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translate
 	if !translating() || f.Dialect == "duckdb" || strings.TrimSpace(f.SQL) == "" {
 		return f.Normalized, nil, nil
 	}
-	cat := &duckCatalog{ctx: ctx, conn: st.conn, cols: map[string][]sema.Column{}}
+	cat := &duckCatalog{ctx: ctx, conn: st.conn, cols: map[string][]sema.Column{}, run: st}
 	res := translate.TranslateText(f.SQL, translate.Options{
 		Catalog: cat,
 		Macros:  compatNames,
@@ -534,6 +534,9 @@ type duckCatalog struct {
 	ctx  context.Context
 	conn *sql.Conn
 	cols map[string][]sema.Column
+	// run, when set, shares the descriptions of relations that exist
+	// between the flows of one run (runState.described).
+	run *runState
 }
 
 // Table implements sema.Catalog.
@@ -545,6 +548,15 @@ func (c *duckCatalog) Table(name []string) ([]sema.Column, bool) {
 	key := strings.ToLower(rel)
 	if cols, ok := c.cols[key]; ok {
 		return cols, cols != nil
+	}
+	if c.run != nil {
+		c.run.mu.Lock()
+		cols, ok := c.run.described[key]
+		c.run.mu.Unlock()
+		if ok {
+			c.cols[key] = cols
+			return cols, true
+		}
 	}
 	rows, err := c.conn.QueryContext(c.ctx, "DESCRIBE SELECT * FROM "+quoteIdent(rel))
 	if err != nil {
@@ -567,5 +579,13 @@ func (c *duckCatalog) Table(name []string) ([]sema.Column, bool) {
 		return nil, false
 	}
 	c.cols[key] = cols
+	if c.run != nil {
+		c.run.mu.Lock()
+		if c.run.described == nil {
+			c.run.described = map[string][]sema.Column{}
+		}
+		c.run.described[key] = cols
+		c.run.mu.Unlock()
+	}
 	return cols, true
 }

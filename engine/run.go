@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -151,6 +152,18 @@ type runState struct {
 	// exprs holds the flows' pasted expressions in DuckDB's rendering, by
 	// the text written (guard.go); only these renderings are pasted.
 	exprs pastedExprs
+	// described holds the Spark columns of the relations translations
+	// read, by lower-cased relation name, so a relation read by many
+	// flows is described once per run; drop and every finished flow
+	// forget the dataset's entry.
+	described map[string][]sema.Column
+}
+
+// forget drops the run's description of a dataset's relation.
+func (st *runState) forget(d *ir.Dataset) {
+	st.mu.Lock()
+	delete(st.described, strings.ToLower(relationName(d.Name)))
+	st.mu.Unlock()
 }
 
 // check refuses f unless its query and expressions pass the guard
@@ -318,6 +331,7 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		st.failDataset(dr, d, flows, err, start)
 		return
 	}
+	counted := int64(-1)
 	for _, f := range flows {
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})
@@ -340,8 +354,11 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 			return
 		}
 		created = true
-		rows, _ := st.count(ctx, d)
-		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Completed, Rows: rows, Elapsed: time.Since(start)})
+		st.forget(d)
+		// One count per flow: the dataset's count after its last flow is
+		// its result's (persistCompleted changes no row).
+		counted, _ = st.count(ctx, d)
+		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Completed, Rows: counted, Elapsed: time.Since(start)})
 	}
 	if !created {
 		// A streaming table with no flows yet: an empty table cannot be
@@ -354,7 +371,11 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		return
 	}
 	dr.Phase = Completed
-	dr.Rows, _ = st.count(ctx, d)
+	if counted >= 0 {
+		dr.Rows = counted
+	} else {
+		dr.Rows, _ = st.count(ctx, d)
+	}
 	dr.Elapsed = time.Since(start)
 }
 
@@ -434,6 +455,7 @@ func (e *flowError) Unwrap() error { return e.err }
 
 // drop removes a dataset's relation before it is rebuilt.
 func (st *runState) drop(ctx context.Context, d *ir.Dataset) error {
+	st.forget(d)
 	name := quoteIdent(relationName(d.Name))
 	for _, stmt := range []string{"DROP VIEW IF EXISTS " + name, "DROP TABLE IF EXISTS " + name} {
 		if _, err := st.conn.ExecContext(ctx, stmt); err != nil && !isWrongKind(err) {
@@ -477,6 +499,24 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	if d.Kind == ir.View || d.Kind == ir.TemporaryView {
 		return st.runView(ctx, d, f, query, tq)
 	}
+	if !appendTo {
+		// A new table: the query writes it directly, and the
+		// expectations work on it in place (a failure drops it).
+		create := "CREATE TABLE " + target + " AS "
+		if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
+			return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, tq.explain(err, create+query, len(create)))}
+		}
+		return st.expect(ctx, d, f, target)
+	}
+	if len(f.Expectations) == 0 {
+		insert := "INSERT INTO " + target + " BY NAME "
+		if _, err := st.conn.ExecContext(ctx, insert+query); err != nil {
+			return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, tq.explain(err, insert+query, len(insert)))}
+		}
+		return nil
+	}
+	// A flow appending rows its expectations check: its rows are staged
+	// first, so only they are checked and dropped.
 	stage := quoteIdent("__thund_stage_" + relationName(d.Name))
 	create := "CREATE OR REPLACE TEMP TABLE " + stage + " AS "
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
@@ -486,12 +526,7 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	if err := st.expect(ctx, d, f, stage); err != nil {
 		return err
 	}
-	var stmt string
-	if appendTo {
-		stmt = "INSERT INTO " + target + " BY NAME SELECT * FROM " + stage
-	} else {
-		stmt = "CREATE TABLE " + target + " AS SELECT * FROM " + stage
-	}
+	stmt := "INSERT INTO " + target + " BY NAME SELECT * FROM " + stage
 	if _, err := st.conn.ExecContext(ctx, stmt); err != nil {
 		return &flowError{f.Name, fmt.Errorf("%s: write %s: %w", f.Name, d.Name, explain(err))}
 	}
