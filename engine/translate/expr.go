@@ -432,6 +432,14 @@ func (t *tr) unary(u *ast.Unary) frag {
 			}
 		}
 	}
+	if l, ok := u.X.(*ast.Literal); ok && u.Op == "-" && l.Kind == ast.LitBigInt && l.Range.Start == u.Range.Start+1 {
+		// -9223372036854775808L is one BIGINT literal on Spark too.
+		text := strings.TrimRight(l.Text, "Ll")
+		if n, ok := new(big.Int).SetString("-"+text, 10); ok && n.IsInt64() {
+			t.types[l] = tBigInt
+			return at(u, tBigInt, cat("CAST(-"+text+" AS BIGINT)"))
+		}
+	}
 	a := t.expr(u.X)
 	switch u.Op {
 	case "-":
@@ -467,12 +475,18 @@ func intLit(x ast.Expr, f frag) frag {
 }
 
 func (t *tr) binary(b *ast.Binary) frag {
+	return t.binaryOf(b, t.expr(b.L), t.expr(b.R), false)
+}
+
+// binaryOf translates b from its translated operands. With try (the
+// try_add, try_subtract and try_multiply functions) an integer result
+// that overflows is NULL, while an error in an operand stays one (Spark's
+// try_add(1, 2147483647 + 1) fails).
+func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 	switch b.Op {
 	case "AND", "OR":
-		l, r := t.expr(b.L), t.expr(b.R)
 		return at(b, tBool, cat("(", l, " "+b.Op+" ", r, ")"))
 	}
-	l, r := t.expr(b.L), t.expr(b.R)
 	if t.operandTypes(b, l.typ, r.typ) {
 		return at(b, tUnknown, cat("NULL"))
 	}
@@ -486,8 +500,17 @@ func (t *tr) binary(b *ast.Binary) frag {
 		l, r = intLit(b.L, l), intLit(b.R, r)
 		ty := arithType(b.Op, l.typ, r.typ)
 		out := cat("(", l, " "+b.Op+" ", r, ")")
+		if try && ty.integral() && l.typ.integral() && r.typ.integral() {
+			// Computed as HUGEINT (a BIGINT product fits), then NULL where
+			// it leaves the result type.
+			return at(b, ty, cat("TRY_CAST((CAST(", l, " AS HUGEINT) "+b.Op+" CAST(", r, " AS HUGEINT)) AS "+ty.duck()+")"))
+		}
 		if ty.is(Decimal) && (l.typ.is(Decimal) || r.typ.is(Decimal)) {
-			out = cat("CAST(", out, " AS "+ty.duck()+")")
+			if try {
+				out = cat("TRY_CAST(", out, " AS "+ty.duck()+")")
+			} else {
+				out = cat("CAST(", out, " AS "+ty.duck()+")")
+			}
 		}
 		if (l.typ.is(Date) && dayInterval(b.R)) || (r.typ.is(Date) && dayInterval(b.L)) {
 			// DuckDB gives a TIMESTAMP, Spark a DATE.
@@ -495,6 +518,17 @@ func (t *tr) binary(b *ast.Binary) frag {
 		}
 		if b.Op == "-" && l.typ.is(Date) && r.typ.is(Date) {
 			t.refuse(b, "date - date gives an interval of days on Spark and a number natively; use datediff(end, start)")
+		}
+		if t.datedOther(b.Op, l.typ, r.typ) || t.datedOther(b.Op, r.typ, l.typ) {
+			// Spark's DATE - NULL and '2001-10-01' - DATE are intervals of
+			// days, DATE + NULL a TIMESTAMP, TIMESTAMP - NULL an interval
+			// of seconds; DuckDB types each otherwise.
+			t.refuse(b, "a date or timestamp %s a NULL or a string has another type on Spark (an interval or a timestamp) than natively; cast the operand to the type you mean", b.Op)
+			return at(b, tUnknown, cat("NULL"))
+		}
+		if b.Op == "-" && (l.typ.is(Timestamp) || l.typ.is(Date)) && (r.typ.is(Timestamp) || r.typ.is(Date)) {
+			// Spark: an INTERVAL DAY TO SECOND.
+			return at(b, tIntvl, out)
 		}
 		return at(b, ty, out)
 	case "/":
@@ -768,6 +802,23 @@ func arithType(op string, l, r *Type) *Type {
 		return l
 	}
 	return widen(l, r)
+}
+
+// datedOther reports a DATE or TIMESTAMP d meeting a NULL or a STRING o
+// in d op o (either order) where Spark's result type is not DuckDB's:
+// DATE +/- NULL (a TIMESTAMP, an INTERVAL DAY), TIMESTAMP - NULL and
+// DATE or TIMESTAMP - STRING (intervals). TIMESTAMP + NULL is a TIMESTAMP
+// on both; DATE + STRING fails on both.
+func (t *tr) datedOther(op string, d, o *Type) bool {
+	switch {
+	case d.is(Date) && o.is(Null):
+		return op == "+" || op == "-"
+	case (d.is(Timestamp) || d.is(TimestampNTZ)) && o.is(Null):
+		return op == "-"
+	case (d.is(Date) || d.is(Timestamp) || d.is(TimestampNTZ)) && o.is(String):
+		return op == "-"
+	}
+	return false
 }
 
 // dayInterval reports an INTERVAL literal of whole days, months or years.

@@ -254,7 +254,7 @@ var functions = []Function{
 	custom("floor", "CAST(floor(x) AS BIGINT)", ceilFloor("floor")),
 	custom("round", "round(x, d) (HALF_UP, as DuckDB rounds), as DECIMAL(p - s + d + 1, d) for decimals", roundFn("round")),
 	custom("bround", "round_even(x, d) (HALF_EVEN)", roundFn("round_even")),
-	custom("try_add", "TRY(a + b): NULL on overflow", tryArith("+"), "try_subtract", "try_multiply"),
+	custom("try_add", "a + b, NULL where an integer or decimal result overflows", tryArith("+"), "try_subtract", "try_multiply"),
 	typeCall("boolean", "BOOLEAN"), typeCall("tinyint", "TINYINT"), typeCall("smallint", "SMALLINT"),
 	typeCall("int", "INT"), typeCall("bigint", "BIGINT"), typeCall("float", "FLOAT"),
 	typeCall("double", "DOUBLE"), typeCall("decimal", "DECIMAL"), typeCall("string", "STRING"),
@@ -323,7 +323,11 @@ var functions = []Function{
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
-		return t.divide(c, a[0], a[1], true)
+		if a[0].typ.is(IntervalKind) || a[1].typ.is(IntervalKind) {
+			t.refuse(c, "try_divide of an interval does not run natively: Spark's ANSI interval types divide and print differently from DuckDB's INTERVAL")
+			return null(c)
+		}
+		return t.divide(&ast.Binary{Range: c.Range, Op: "/", L: c.Args[0], R: c.Args[1]}, a[0], a[1], true)
 	}),
 	same("pi", fixed(tDouble)),
 	custom("e", "exp(1)", func(t *tr, c *ast.Call, a []frag) frag { return at(c, tDouble, cat("exp(1)")) }),
@@ -1464,8 +1468,8 @@ func tryArith(op string) func(t *tr, c *ast.Call, a []frag) frag {
 		case "try_multiply":
 			o = "*"
 		}
-		l, r := intLit(c.Args[0], a[0]), intLit(c.Args[1], a[1])
-		return at(c, arithType(o, l.typ, r.typ), cat("TRY((", l, " "+o+" ", r, "))"))
+		b := &ast.Binary{Range: c.Range, Op: o, L: c.Args[0], R: c.Args[1]}
+		return t.binaryOf(b, a[0], a[1], true)
 	}
 }
 

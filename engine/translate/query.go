@@ -339,12 +339,12 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	}
 	x := t.expr(it.X)
 	switch {
-	case x.typ.is(Null):
+	case x.typ.is(Null), x.typ.has(Null):
 		t.refuse(it.X, "a column of NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER), and which tables cannot store; give it a type: CAST(NULL AS INT)")
 	case x.typ.is(TimestampNTZ):
 		t.refuse(it.X, "a TIMESTAMP_NTZ value runs natively as a TIMESTAMP, so its column would have another type than on Spark")
 	}
-	if x.typ.is(IntervalKind) {
+	if x.typ.has(IntervalKind) {
 		t.refuse(it.X, "an interval value does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) print differently from DuckDB's INTERVAL")
 	}
 	alias := ""
@@ -592,6 +592,9 @@ func (t *tr) generatorItem(c *ast.Call, cols []*ast.Ident) frag {
 		return cat("CASE WHEN len(", x, ") > 0 THEN ", x, " ELSE [NULL] END")
 	}
 	ty := arg.typ
+	if ty.has(Null) || ty.has(IntervalKind) {
+		t.refuse(c, "a %s of values typed NULL (Spark's VOID) or intervals does not run natively: its columns would have other types than on Spark; cast the values", g)
+	}
 	t.genTypes = nil
 	outputs := 0
 	switch {

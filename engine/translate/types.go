@@ -81,6 +81,26 @@ func (ty *Type) integral() bool {
 func (ty *Type) fractional() bool { return ty != nil && (ty.Kind == Float || ty.Kind == Double) }
 
 // numeric reports any number type.
+// has reports a type that is of kind k or holds one (an array's element,
+// a map's key or value, a struct's field).
+func (ty *Type) has(k Kind) bool {
+	if ty == nil {
+		return false
+	}
+	if ty.Kind == k {
+		return true
+	}
+	if ty.Elem.has(k) || ty.Key.has(k) || ty.Val.has(k) {
+		return true
+	}
+	for _, f := range ty.Fields {
+		if f.Type.has(k) {
+			return true
+		}
+	}
+	return false
+}
+
 func (ty *Type) numeric() bool { return ty.integral() || ty.fractional() || ty.is(Decimal) }
 
 // String returns the type as Spark writes it (int, decimal(10,2), ...).
