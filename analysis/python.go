@@ -63,8 +63,12 @@ func analysePython(file, text string, dialect sqlfront.Dialect) *fileResult {
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: se.Offset, End: se.Offset}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
 			Message: fmt.Sprintf("Python syntax error: %s; the definition around it is unknown to Thund, and Python will refuse the file: fix the syntax", se.Message)})
 	}
+	seen := map[pylib.Unknown]bool{}
 	for _, u := range parsed.Unknown {
-		res.diags = append(res.diags, unknownDiag(file, u, ""))
+		if !seen[u] { // a loop expanded twice says it once
+			seen[u] = true
+			res.diags = append(res.diags, unknownDiag(file, u, ""))
+		}
 	}
 	for i := range parsed.Definitions {
 		res.pythonDefinition(&parsed.Definitions[i])
@@ -79,6 +83,8 @@ func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
 	switch u.What {
 	case pylib.UnknownName:
 		msg = fmt.Sprintf("the name %s is given here is computed at run time, so Thund cannot put this definition in the graph; write the name as a string literal to have it checked", u.Call)
+	case pylib.UnknownLoop:
+		msg = "the datasets defined here are named from values computed at run time (the loop's or the call's values are not literals), so Thund cannot put them in the graph; loop over a list of string literals (for t in [\"a\", \"b\"]) or call the function with literals to have them expanded"
 	case pylib.UnknownSetting:
 		msg = fmt.Sprintf("the value of %s is computed at run time, so Thund does not know it: the native run and the Spark push go without it; write it as a literal (a list of names, a dict of strings) to have it read", u.Call)
 	case pylib.UnknownSQL:

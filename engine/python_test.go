@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/ir"
 )
 
 // runPipeline analyses and runs the pipeline in dir natively, passing the
@@ -90,5 +91,87 @@ func TestPythonMixedRuns(t *testing.T) {
 		if d == nil || d.Phase != Completed || d.Rows != rows {
 			t.Errorf("%s = %+v, want %d rows", name, d, rows)
 		}
+	}
+}
+
+// TestPythonDataFrameRuns: DataFrame chains, path loads, table settings
+// and datasets defined in a loop run natively with Spark's meaning.
+func TestPythonDataFrameRuns(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/frames.py": `from pyspark import pipelines as dp
+from pyspark.sql import functions as F
+
+@dp.table(partition_cols=["region"], table_properties={"quality": "bronze"})
+def orders_raw():
+    return spark.read.format("csv").option("header", "true").load("/landing/orders/")
+
+@dp.materialized_view
+def enriched():
+    users = spark.read.table("users").select("uid", "region")
+    o = spark.read.table("orders_raw").select("oid", "uid", "amount")
+    return (o.join(users, "uid", "left")
+             .withColumn("twice", F.expr("amount * 2"))
+             .withColumnRenamed("amount", "amt")
+             .drop("oid"))
+
+@dp.materialized_view
+def by_region():
+    return (spark.read.table("enriched").groupBy("region")
+            .agg(F.sum("amt").alias("total"), F.count("*").alias("n")))
+
+for r in ["east", "west"]:
+    @dp.materialized_view(name=f"orders_{r}")
+    def _part():
+        return spark.read.table("enriched").where(f"region = '{r}'")
+
+@dp.materialized_view
+def both():
+    return spark.read.table("orders_east").union(spark.read.table("orders_west")).distinct()
+`,
+		"samples/orders.csv": "oid,uid,amount\n1,10,5\n2,11,7\n3,10,1\n4,12,2\n",
+		"samples/users.csv":  "uid,region\n10,east\n11,west\n12,east\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range snap.Diagnostics {
+		if d.Severity == ir.Error || d.Severity == ir.Warning {
+			t.Errorf("diagnostic: %+v", d)
+		}
+	}
+	if d := snap.Pipeline.Dataset("orders_raw"); d == nil || strings.Join(d.PartitionBy, ",") != "region" || d.Properties["quality"] != "bronze" {
+		t.Errorf("orders_raw = %+v", d)
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, rows := range map[string]int64{"orders_raw": 4, "enriched": 4, "by_region": 2, "orders_east": 3, "orders_west": 1, "both": 4} {
+		if d := res.Datasets[name]; d == nil || d.Phase != Completed || d.Rows != rows {
+			t.Errorf("%s = %+v, want %d rows", name, d, rows)
+		}
+	}
+	var cols string
+	if err := s.DB().QueryRow("SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_name = 'enriched'").Scan(&cols); err != nil || cols != "uid,amt,region,twice" {
+		t.Errorf("enriched columns = %q, %v; want uid,amt,region,twice (the join key first, as Spark's join on names)", cols, err)
+	}
+	var total, n int64
+	if err := s.DB().QueryRow("SELECT total, n FROM by_region WHERE region = 'east'").Scan(&total, &n); err != nil || total != 8 || n != 3 {
+		t.Errorf("by_region east = %d, %d, %v; want 8, 3", total, n, err)
 	}
 }

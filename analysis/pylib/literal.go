@@ -94,7 +94,18 @@ func (r *reader) literalNode(n *sitter.Node) (lit Literal, computed, ok bool) {
 			case "string_content":
 				r.decodeContent(c, raw, fmtd, &b, &lit.Offsets)
 			case "interpolation":
-				computed = true
+				// {t} of a name bound to a literal (a loop's or a factory's
+				// value, a module constant) is that literal's text; its
+				// bytes map to the placeholder.
+				v, ok := r.boundText(c)
+				if !ok {
+					computed = true
+					continue
+				}
+				b.WriteString(v)
+				for range len(v) {
+					lit.Offsets = append(lit.Offsets, int(c.StartByte()))
+				}
 			case "string_end":
 				contentEnd = int(c.StartByte())
 			}
@@ -306,4 +317,21 @@ func sqlStep(st int, v string, i int) int {
 		return st % 10 // the escaped byte: back in the string
 	}
 	return st
+}
+
+// boundText is the text of an f-string placeholder {name} when name is
+// bound to a string literal (boundText follows at most a few names, so a
+// constant defined through itself cannot loop).
+func (r *reader) boundText(c *sitter.Node) (string, bool) {
+	kids := children(c)
+	if len(kids) != 1 || kids[0].Kind() != "identifier" || r.depth > 8 {
+		return "", false
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	v, computed, ok := r.literalNode(r.constant(kids[0]))
+	if computed || !ok {
+		return "", false
+	}
+	return v.Value, true
 }

@@ -235,6 +235,7 @@ func Parse(filename, text string) (f File, err error) {
 	stmts := children(root)
 	r.imports(stmts)
 	r.constants(stmts)
+	r.findFactories(stmts)
 	for i, st := range stmts {
 		next := len(text)
 		if i+1 < len(stmts) {
@@ -260,10 +261,18 @@ type reader struct {
 	aliases map[string]string
 	// consts are the module's names bound once, at the top level, to a
 	// string or dict literal (NAME = "t", RULES = {...}).
-	consts  map[string]*sitter.Node
-	defs    []Definition
-	errs    []SyntaxError
-	unknown []Unknown
+	consts map[string]*sitter.Node
+	// bind are the names a loop or a factory call being expanded binds
+	// to literals (for t in ["a", "b"], make("a")), innermost first.
+	bind map[string]*sitter.Node
+	// factories are the module's undecorated functions that define
+	// datasets when called (def make(t): @dp.table(name=t) ...).
+	factories map[string]*sitter.Node
+	// depth bounds the expansion of loops, factory calls and names.
+	depth, expanded int
+	defs            []Definition
+	errs            []SyntaxError
+	unknown         []Unknown
 }
 
 func (r *reader) srcOf(n *sitter.Node) string { return r.text[n.StartByte():n.EndByte()] }
@@ -394,7 +403,7 @@ func (r *reader) constants(stmts []*sitter.Node) {
 				continue
 			}
 			switch unparen(right).Kind() {
-			case "string", "concatenated_string", "dictionary":
+			case "string", "concatenated_string", "dictionary", "list", "tuple":
 				r.consts[name] = unparen(right)
 			}
 		}
@@ -410,6 +419,9 @@ func (r *reader) constants(stmts []*sitter.Node) {
 func (r *reader) constant(n *sitter.Node) *sitter.Node {
 	n = unparen(n)
 	if n != nil && n.Kind() == "identifier" {
+		if v := r.bind[r.srcOf(n)]; v != nil {
+			return v
+		}
 		if v := r.consts[r.srcOf(n)]; v != nil {
 			return v
 		}
@@ -533,9 +545,252 @@ func (r *reader) statement(st *sitter.Node, next int) {
 		}
 	case "expression_statement":
 		for _, e := range children(st) {
+			if fn, args, kw, _, ok := r.call(e); ok && unparen(fn).Kind() == "identifier" {
+				if def := r.factories[r.srcOf(unparen(fn))]; def != nil {
+					r.factoryCall(def, e, args, kw)
+					continue
+				}
+			}
 			r.topCall(e, st)
 		}
+	case "for_statement":
+		r.forLoop(st)
 	}
+}
+
+// UnknownLoop is a loop or a factory call whose values are computed at
+// run time, so the datasets it defines have names Thund cannot know.
+const UnknownLoop = "loop"
+
+// maxExpanded bounds how many definitions loops and factory calls may
+// expand to in one file, and maxDepth how deeply they may nest.
+const (
+	maxExpanded = 1000
+	maxDepth    = 4
+)
+
+// findFactories records the module's undecorated functions whose body
+// defines datasets or flows (a decorator or a create_* call of a
+// pipelines module): called with literal arguments, they are expanded.
+func (r *reader) findFactories(stmts []*sitter.Node) {
+	r.factories = map[string]*sitter.Node{}
+	for _, st := range stmts {
+		if st.Kind() != "function_definition" {
+			continue
+		}
+		if name, body := st.ChildByFieldName("name"), st.ChildByFieldName("body"); name != nil && body != nil && r.defines(body) {
+			r.factories[r.srcOf(name)] = st
+		}
+	}
+}
+
+// defines reports whether the statements under n define a dataset or a
+// flow through a pipelines module.
+func (r *reader) defines(n *sitter.Node) bool {
+	found := false
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if found {
+			return
+		}
+		switch n.Kind() {
+		case "decorator":
+			if e := children(n); len(e) > 0 {
+				callee := e[0]
+				if fn, _, _, _, ok := r.call(callee); ok {
+					callee = fn
+				}
+				if _, attr, ok := r.apiOf(callee); ok {
+					_, isKind := decoratorKinds[attr]
+					found = found || isKind
+				}
+			}
+		case "call":
+			if fn := unparen(n.ChildByFieldName("function")); fn != nil && fn.Kind() == "identifier" && r.factories[r.srcOf(fn)] != nil {
+				found = true
+			}
+			if _, attr, ok := r.apiOf(n.ChildByFieldName("function")); ok {
+				switch attr {
+				case "create_streaming_table", "create_target_table", "create_sink", "create_auto_cdc_flow", "apply_changes",
+					"create_auto_cdc_from_snapshot_flow", "apply_changes_from_snapshot":
+					found = true
+				}
+			}
+		case "function_definition", "class_definition":
+			if n.Parent() != nil && n.Parent().Kind() != "decorated_definition" && n.Parent().Kind() != "module" {
+				return // a nested helper is not run by the loop
+			}
+		}
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(n)
+	return found
+}
+
+// expand reads the statements of a loop's or a factory's body with the
+// names of vals bound (each value a literal node), then restores the
+// bindings around it.
+func (r *reader) expand(vals map[string]*sitter.Node, body *sitter.Node) {
+	if r.depth >= maxDepth || r.expanded >= maxExpanded {
+		return
+	}
+	saved := r.bind
+	r.bind = map[string]*sitter.Node{}
+	for k, v := range saved {
+		r.bind[k] = v
+	}
+	for k, v := range vals {
+		r.bind[k] = v
+	}
+	r.depth++
+	before := len(r.defs)
+	for _, st := range children(body) {
+		if st.HasError() || st.IsError() {
+			continue
+		}
+		r.statement(st, 0)
+	}
+	r.expanded += len(r.defs) - before
+	r.depth--
+	r.bind = saved
+}
+
+// literalValue follows n through the bindings and constants to a literal
+// Thund can bind a name to: a string, or a list or tuple of them.
+func (r *reader) literalValue(n *sitter.Node) (*sitter.Node, bool) {
+	v := unparen(r.constant(n))
+	if v == nil {
+		return nil, false
+	}
+	if _, ok := r.literal(v); ok {
+		return v, true
+	}
+	switch v.Kind() {
+	case "list", "tuple", "integer", "true", "false", "none", "dictionary":
+		return v, true
+	}
+	return nil, false
+}
+
+// forLoop expands `for t in [literals]:` (or a tuple, or a module
+// constant bound to one; `for a, b in [("x", "y"), ...]` unpacks) when the
+// loop's body defines datasets; a loop over values computed at run time
+// is an Unknown at its iterable.
+func (r *reader) forLoop(st *sitter.Node) {
+	left, right, body := st.ChildByFieldName("left"), st.ChildByFieldName("right"), st.ChildByFieldName("body")
+	if left == nil || right == nil || body == nil || !r.defines(body) {
+		return
+	}
+	unknown := func(at *sitter.Node) {
+		r.unknown = append(r.unknown, Unknown{What: UnknownLoop, Call: "for", Loc: span(at)})
+	}
+	var names []string
+	switch left.Kind() {
+	case "identifier":
+		names = []string{r.srcOf(left)}
+	case "pattern_list", "tuple_pattern", "list_pattern":
+		for _, c := range children(left) {
+			if c.Kind() != "identifier" {
+				unknown(left)
+				return
+			}
+			names = append(names, r.srcOf(c))
+		}
+	default:
+		unknown(left)
+		return
+	}
+	items := unparen(r.constant(right))
+	if items == nil || (items.Kind() != "list" && items.Kind() != "tuple") {
+		unknown(right)
+		return
+	}
+	for _, it := range children(items) {
+		vals := map[string]*sitter.Node{}
+		if left.Kind() == "identifier" {
+			v, ok := r.literalValue(it)
+			if !ok {
+				unknown(it)
+				continue
+			}
+			vals[names[0]] = v
+		} else {
+			tup := unparen(it)
+			if tup.Kind() != "tuple" && tup.Kind() != "list" || len(children(tup)) != len(names) {
+				unknown(it)
+				continue
+			}
+			ok := true
+			for i, c := range children(tup) {
+				v, isLit := r.literalValue(c)
+				if !isLit {
+					unknown(c)
+					ok = false
+					break
+				}
+				vals[names[i]] = v
+			}
+			if !ok {
+				continue
+			}
+		}
+		r.expand(vals, body)
+	}
+}
+
+// factoryCall expands a call of a factory function with its parameters
+// bound to the call's literal arguments (or their defaults); an argument
+// computed at run time is an Unknown at it.
+func (r *reader) factoryCall(def, call *sitter.Node, args []*sitter.Node, kw map[string]*sitter.Node) {
+	params := def.ChildByFieldName("parameters")
+	body := def.ChildByFieldName("body")
+	if params == nil || body == nil {
+		return
+	}
+	vals := map[string]*sitter.Node{}
+	i := 0
+	for _, p := range children(params) {
+		var name string
+		var dflt *sitter.Node
+		switch p.Kind() {
+		case "identifier":
+			name = r.srcOf(p)
+		case "default_parameter", "typed_default_parameter":
+			if n := p.ChildByFieldName("name"); n != nil {
+				name = r.srcOf(n)
+			}
+			dflt = p.ChildByFieldName("value")
+		case "typed_parameter":
+			if c := children(p); len(c) > 0 && c[0].Kind() == "identifier" {
+				name = r.srcOf(c[0])
+			}
+		default:
+			continue // *args, **kw, / and *: not bound
+		}
+		if name == "" {
+			continue
+		}
+		a := kw[name]
+		if a == nil && i < len(args) {
+			a = args[i]
+		}
+		i++
+		if a == nil {
+			a = dflt
+		}
+		if a == nil {
+			continue
+		}
+		v, ok := r.literalValue(a)
+		if !ok {
+			r.unknown = append(r.unknown, Unknown{What: UnknownLoop, Call: r.srcOf(def.ChildByFieldName("name")) + "(...)", Loc: span(a)})
+			return
+		}
+		vals[name] = v
+	}
+	r.expand(vals, body)
 }
 
 // topCall reads a module-level API call: create_streaming_table,

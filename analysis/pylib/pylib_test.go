@@ -2,6 +2,7 @@ package pylib
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/thund-dev/thund/ir"
@@ -171,4 +172,106 @@ func spans(d Definition) []Span {
 		out = append(out, u.Loc)
 	}
 	return out
+}
+
+// TestLoopsAndFactories: definitions in a loop over literals, or in a
+// function called with literals, are expanded with the values bound; a
+// loop over computed values is an Unknown at its iterable.
+func TestLoopsAndFactories(t *testing.T) {
+	text := `from pyspark import pipelines as dp
+
+SOURCES = ["orders", "users"]
+
+for t in ["a", "b"]:
+    dp.create_streaming_table(f"bronze_{t}", comment=f"raw {t}")
+
+for name, src in [("x", "landing.x"), ("y", "landing.y")]:
+    @dp.materialized_view(name=name)
+    def _copy():
+        return spark.read.table(src)
+
+def make(table, prefix="silver"):
+    @dp.table(name=f"{prefix}_{table}", partition_cols=["day"])
+    def _t():
+        return spark.readStream.table(f"bronze_{table}").where("id IS NOT NULL")
+
+for s in SOURCES:
+    make(s)
+make("c", prefix="gold")
+make(spark.conf.get("x"))
+
+for q in spark.conf.get("tables").split(","):
+    dp.create_streaming_table(q)
+`
+	f, err := Parse("loops.py", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range f.Definitions {
+		s := d.Name
+		if d.Query != nil {
+			s += ": " + d.Query.SQL
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"bronze_a", "bronze_b",
+		"x: SELECT * FROM `landing`.`x`", "y: SELECT * FROM `landing`.`y`",
+		"silver_orders: SELECT * FROM STREAM(`bronze_orders`) WHERE id IS NOT NULL",
+		"silver_users: SELECT * FROM STREAM(`bronze_users`) WHERE id IS NOT NULL",
+		"gold_c: SELECT * FROM STREAM(`bronze_c`) WHERE id IS NOT NULL",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("definitions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if d := f.Definitions[0]; d.Comment != "raw a" || d.Kind != ir.StreamingTable {
+		t.Errorf("bronze_a = %+v", d)
+	}
+	if d := f.Definitions[2]; text[d.NameLoc.Start:d.NameLoc.End] != "x" || d.Reads[0].Name != "landing.x" || text[d.Reads[0].Inner.Start:d.Reads[0].Inner.End] != "landing.x" {
+		t.Errorf("x: name at %q, reads %+v", text[d.NameLoc.Start:d.NameLoc.End], d.Reads)
+	}
+	if d := f.Definitions[4]; len(d.PartitionCols) != 1 || d.PartitionCols[0] != "day" {
+		t.Errorf("silver_orders partition_cols = %v", d.PartitionCols)
+	}
+	var unknown []string
+	for _, u := range f.Unknown {
+		unknown = append(unknown, u.What+" "+text[u.Loc.Start:u.Loc.End])
+	}
+	if strings.Join(unknown, "; ") != `loop spark.conf.get("x"); loop spark.conf.get("tables").split(",")` {
+		t.Errorf("unknown = %q", unknown)
+	}
+}
+
+// TestSettings: the table settings of a decorator and of
+// create_streaming_table, and a computed one.
+func TestSettings(t *testing.T) {
+	text := `import dlt
+PROPS = {"quality": "gold"}
+
+@dlt.table(comment="c", partition_cols=["d", "h"], cluster_by=("k",), table_properties=PROPS,
+           spark_conf={"spark.sql.shuffle.partitions": "4"}, schema="id BIGINT, d DATE", format="delta")
+def t():
+    return spark.range(3)
+
+dlt.create_streaming_table("s", table_properties={"a": "1"}, partition_cols=cols())
+`
+	f, err := Parse("s.py", text)
+	if err != nil || len(f.Definitions) != 2 {
+		t.Fatalf("%v %+v", err, f.Definitions)
+	}
+	d := f.Definitions[0]
+	if strings.Join(d.PartitionCols, ",") != "d,h" || strings.Join(d.ClusterBy, ",") != "k" || d.Properties["quality"] != "gold" ||
+		d.Conf["spark.sql.shuffle.partitions"] != "4" || d.Schema != "id BIGINT, d DATE" || d.Format != "delta" || d.Comment != "c" {
+		t.Errorf("t = %+v", d)
+	}
+	if text[d.SchemaLoc.Start:d.SchemaLoc.End] != "id BIGINT, d DATE" {
+		t.Errorf("schema at %q", text[d.SchemaLoc.Start:d.SchemaLoc.End])
+	}
+	if s := f.Definitions[1]; s.Properties["a"] != "1" || s.PartitionCols != nil {
+		t.Errorf("s = %+v", s)
+	}
+	if len(f.Unknown) != 1 || f.Unknown[0].What != UnknownSetting || text[f.Unknown[0].Loc.Start:f.Unknown[0].Loc.End] != "cols()" {
+		t.Errorf("unknown = %+v", f.Unknown)
+	}
 }
