@@ -48,17 +48,37 @@ export default async function columnCases(t) {
   const lines = join(tr, 'order_lines.sql');
   const linesText = readFileSync(lines, 'utf8');
   await step('columns: a quick fix for a misspelt column, from the light bulb menu', async () => {
-    // Misspell o.amount as o.amont in the editor (the user's own typing),
-    // then fix it with Ctrl+. and the offered "Change to o.amount".
+    // Misspell o.amount as o.amont in the editor (the user's own typing) and
+    // save it, so the file on disk holds the typo; then fix it with Ctrl+.
+    // and the offered "Change to o.amount", and save again: the file on disk
+    // must be back to what it was, which only the applied fix can do.
+    const misspelt = linesText.replace('o.amount,', 'o.amont,');
+    const editorText = async () =>
+      ((await page.locator('.monaco-editor .view-lines').first().textContent()) ?? '').replace(/\u00a0/g, ' ');
     await openFile('order_lines.sql');
     await cursorAt(linesText, 'o.amount,', 6);
     await page.keyboard.press('Backspace');
+    await until('the typo in the editor', async () => (await editorText()).includes('o.amont,'), 10000);
+    await page.keyboard.press('Control+S');
+    await until('the typo saved to disk', () => readFileSync(lines, 'utf8') === misspelt, 15000);
     await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'visible', timeout: 60000 });
-    await cursorAt(linesText.replace('o.amount,', 'o.amont,'), 'o.amont,', 4);
-    await page.keyboard.press('Control+.');
+    await cursorAt(misspelt, 'o.amont,', 4);
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to o.amount' }).first();
-    await fix.waitFor({ state: 'visible', timeout: 15000 });
-    await fix.click();
+    await until(
+      'the fix applied in the editor',
+      async () => {
+        if ((await editorText()).includes('o.amount,')) return true;
+        if (!(await fix.isVisible())) {
+          await page.keyboard.press('Control+.');
+          await fix.waitFor({ state: 'visible', timeout: 5000 });
+        }
+        await fix.click();
+        await sleep(500);
+        return (await editorText()).includes('o.amount,');
+      },
+      45000,
+      500,
+    );
     await page.keyboard.press('Control+S');
     await until('the fixed file saved as it was', () => readFileSync(lines, 'utf8') === linesText, 15000);
     await until('the error to go', async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0, 30000);

@@ -80,6 +80,12 @@ class NotebookFs implements vscode.FileSystemProvider {
   readonly onDidChangeFile = this.emitter.event;
   private readonly mtimes = new Map<string, number>();
   saving = 0;
+  /**
+   * Resolves when no cell-to-file sync of the file is in flight (set by the
+   * controller): a save waits for it, or a sync's late edit would leave the
+   * saved file dirty again.
+   */
+  settled: (file: string) => Promise<void> = async () => undefined;
 
   watch(): vscode.Disposable {
     return new vscode.Disposable(() => undefined);
@@ -110,6 +116,7 @@ class NotebookFs implements vscode.FileSystemProvider {
     try {
       for (const c of s.cells ?? []) {
         const file = toPath(c.file);
+        await this.settled(file);
         const doc = openDoc(file);
         if (doc) {
           if (doc.getText() !== c.text) {
@@ -200,6 +207,8 @@ export class PipelineNotebooks implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Files with a cell-to-file edit in flight: their change events are echoes. */
   private readonly syncing = new Set<string>();
+  /** The running cell-to-file sync per file, for NotebookFs.settled. */
+  private readonly syncs = new Map<string, Promise<void>>();
   private readonly pending = new Map<string, Set<string>>(); // notebook -> changed files
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, vscode.CancellationTokenSource>(); // notebook -> run all
@@ -209,6 +218,9 @@ export class PipelineNotebooks implements vscode.Disposable {
     private readonly server: ThundServer,
     private readonly output: vscode.OutputChannel,
   ) {
+    this.fsProvider.settled = async (file) => {
+      for (let sync = this.syncs.get(file); sync; sync = this.syncs.get(file)) await sync.catch(() => undefined);
+    };
     this.disposables.push(
       vscode.workspace.registerFileSystemProvider(NOTEBOOK_SCHEME, this.fsProvider, { isCaseSensitive: true }),
       vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new Serializer(server), {
@@ -263,9 +275,16 @@ export class PipelineNotebooks implements vscode.Disposable {
     this.fileToCells(doc.uri.fsPath, doc.getText());
   }
 
-  private async cellToFile(cell: vscode.NotebookCell, file: string): Promise<void> {
+  private cellToFile(cell: vscode.NotebookCell, file: string): Promise<void> {
     this.trace(`cell changed: ${file}`);
-    if (this.syncing.has(file)) return; // the loop below picks the new text up
+    const running = this.syncs.get(file);
+    if (running) return running; // its loop picks the new text up
+    const sync = this.syncCell(cell, file).finally(() => this.syncs.delete(file));
+    this.syncs.set(file, sync);
+    return sync;
+  }
+
+  private async syncCell(cell: vscode.NotebookCell, file: string): Promise<void> {
     this.syncing.add(file);
     try {
       for (let i = 0; i < 20; i++) {
