@@ -82,24 +82,23 @@ type columnCheck struct {
 	// inc is set for an incremental build (see columnsIncremental):
 	// trees then holds the fresh flows only, dirty the flows to resolve
 	// again, and stale the flows of the files replaced since prev.
-	inc     bool
-	dirty   map[*ir.Flow]bool
-	queue   []*ir.Flow
-	stale   map[*ir.Flow]bool
-	ownOver map[string]*ir.Flow
+	inc   bool
+	dirty map[*ir.Flow]bool
+	queue []*ir.Flow
+	stale map[*ir.Flow]bool
 	// lastOut is the output last known of each dataset key whose own
 	// flow was resolved in this build, and users the flows resolved in
 	// this build by what they read.
-	lastOut map[string][]sema.Column
-	users   map[userKey][]*ir.Flow
-	// sameNames is set when the datasets, sources and qualifiers are the
-	// previous build's, so every name resolves as it did then.
-	sameNames bool
-	sampleMu  sync.Mutex
-	samples   map[string][]sema.Column
-	// own is each dataset's own flow (not an append flow), and sources
-	// the sources by name key.
+	lastOut  map[string][]sema.Column
+	users    map[userKey][]*ir.Flow
+	sampleMu sync.Mutex
+	samples  map[string][]sema.Column
+	// own is each dataset's own flow (not an append flow) and ownIdx its
+	// index in the pipeline's flows (an incremental build takes the
+	// index from prev: the flows' targets are the previous build's, in
+	// the same order), and sources the sources by name key.
 	own     map[string]*ir.Flow
+	ownIdx  map[string]int
 	sources map[string]*ir.Source
 }
 
@@ -124,8 +123,6 @@ type catalogAnswer struct {
 	// source's name key.
 	kind answerKind
 	key  string
-	// flow is the dataset's own flow when it has one.
-	flow *ir.Flow
 	cols []sema.Column
 	ok   bool
 }
@@ -143,14 +140,15 @@ const (
 // the result is not available yet (the parallel pass).
 type resolver func(f *ir.Flow) (r *flowColumns, ok bool)
 
-// incrementalColumns turns on columnsIncremental. It is off: replaying
-// lsp's edit storm against a fresh load after every edit still finds
-// edits after which a reader keeps a finding its upstream's new output
-// no longer gives (seeds 2, 6, 9, 11 and 12 of that replay), so every
-// edit checks every flow, reusing the results whose reads answer the
-// same (still), which the storm and the replay find equal to a fresh
-// load. See docs/ARCHITECTURE.md.
-const incrementalColumns = false
+// incrementalColumns turns on columnsIncremental. lsp's
+// TestStormReplayEqualsLoad replays edit storms on many seeds and
+// compares every incremental snapshot with a fresh load; the causes it
+// found (a dataset's own flow taken from a map that kept flows of files
+// gone, a result kept with answers another pipeline's names gave) are
+// fixed: the own flow is found by its index among the pipeline's flows,
+// and a result is kept only when each name still resolves to the same
+// dataset or source with the same columns.
+const incrementalColumns = true
 
 // parallelFrom is the number of flows to resolve from which a build
 // resolves them level by level on every core.
@@ -171,7 +169,6 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev *colState
 	c := &columnCheck{s: s, p: p, trees: make(map[*ir.Flow]checkedFlow, len(p.Flows)),
 		prev: prev, done: make(map[*ir.Flow]*flowColumns, len(p.Flows)), inProgress: map[*ir.Flow]bool{},
 		samples: map[string][]sema.Column{}}
-	c.sameNames = prev != nil && sig == prev.names
 	fresh := 0
 	for _, r := range results {
 		for _, t := range r.trees {
@@ -182,9 +179,11 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev *colState
 		}
 	}
 	c.own = make(map[string]*ir.Flow, len(p.Flows))
-	for _, f := range p.Flows {
+	c.ownIdx = make(map[string]int, len(p.Flows))
+	for i, f := range p.Flows {
 		if k := ir.NameKey(f.Target); !f.Append && c.own[k] == nil {
 			c.own[k] = f
+			c.ownIdx[k] = i
 		}
 	}
 	c.sources = make(map[string]*ir.Source, len(p.Sources))
@@ -409,56 +408,24 @@ func columnCode(class string) ir.Code {
 }
 
 // still reports whether every table a previous result read answers the
-// same now; known is false when a result it needed is not available.
+// same now: the name resolves to the same dataset or source, which gives
+// the same columns. known is false when a result it needed is not
+// available. A result is never kept with answers another pipeline's
+// names gave (a name once a source, now a dataset with the same
+// columns): the readers of a table are found by what their answers say
+// it is.
 func (c *columnCheck) still(r *flowColumns, results resolver) (still, known bool) {
 	for i := range r.deps {
 		a := &r.deps[i]
-		var cols []sema.Column
-		ok := a.ok
-		if c.sameNames {
-			var avail bool
-			if cols, avail = c.reanswer(a, results); !avail {
-				return false, false
-			}
-		} else {
-			now, avail := c.lookup(a.name, results)
-			if !avail {
-				return false, false
-			}
-			cols, ok = now.cols, now.ok
+		now, avail := c.lookup(a.name, results)
+		if !avail {
+			return false, false
 		}
-		if ok != a.ok || !sameColumns(cols, a.cols) {
+		if now.ok != a.ok || now.kind != a.kind || now.key != a.key || !sameColumns(now.cols, a.cols) {
 			return false, true
 		}
 	}
 	return true, true
-}
-
-// reanswer gives the columns of a table read again from what it resolved
-// to, valid while the pipeline's names are unchanged; avail is false when
-// a result it needs is not available yet.
-func (c *columnCheck) reanswer(a *catalogAnswer, results resolver) (cols []sema.Column, avail bool) {
-	switch a.kind {
-	case answerDataset:
-		f := a.flow
-		if f == nil || !c.current(f) {
-			f = c.ownOf(a.key) // the dataset's file changed
-		}
-		if f != nil {
-			r, ok := results(f)
-			if !ok {
-				return nil, false
-			}
-			if r != nil {
-				return r.out, true
-			}
-		}
-	case answerSource:
-		if src := c.sources[a.key]; src != nil {
-			return c.sampleColumns(src), true
-		}
-	}
-	return nil, true
 }
 
 func sameColumns(a, b []sema.Column) bool {
@@ -509,7 +476,6 @@ func (c *columnCheck) lookup(name []string, results resolver) (a catalogAnswer, 
 	if d := c.p.Resolve(full); d != nil {
 		a.kind, a.key, a.ok = answerDataset, ir.NameKey(d.Name), true
 		if f := c.ownOf(a.key); f != nil {
-			a.flow = f
 			r, ok := results(f)
 			if !ok {
 				return a, false
@@ -625,8 +591,11 @@ type colState struct {
 	// (ubase then uover; a flow may be listed for a table it no longer
 	// reads, which only costs a check).
 	ubase, uover map[userKey][]*ir.Flow
-	// own is each dataset's own flow (obase, then oover).
-	obase, oover map[string]*ir.Flow
+	// flows are the pipeline's flows and ownIdx the index among them of
+	// each dataset's own flow, by key (shared by every state of one name
+	// signature: the flows' targets are the same, in the same order).
+	flows  []*ir.Flow
+	ownIdx map[string]int
 	// diags says which flows have diagnostics (dbase, then dover).
 	dbase, dover map[*ir.Flow]bool
 	// gone holds the flows of files replaced since base was built:
@@ -673,7 +642,7 @@ func (st *colState) result(f *ir.Flow) *flowColumns {
 
 // fullState is the state after a build that resolved every flow.
 func (c *columnCheck) fullState(sig uint64) *colState {
-	st := &colState{names: sig, base: c.done, obase: c.own, results: c.s.results, holes: c.cyclic,
+	st := &colState{names: sig, base: c.done, flows: c.p.Flows, ownIdx: c.ownIdx, results: c.s.results, holes: c.cyclic,
 		ubase: make(map[userKey][]*ir.Flow), dbase: map[*ir.Flow]bool{}, samples: c.sourceColumns()}
 	for f, r := range c.done {
 		if r == nil {
@@ -727,13 +696,10 @@ func (c *columnCheck) ownOf(k string) *ir.Flow {
 	if !c.inc {
 		return c.own[k]
 	}
-	if f, ok := c.ownOver[k]; ok {
-		return f
+	if i, ok := c.prev.ownIdx[k]; ok {
+		return c.p.Flows[i]
 	}
-	if f, ok := c.prev.oover[k]; ok {
-		return f
-	}
-	return c.prev.obase[k]
+	return nil
 }
 
 // columnsIncremental runs the column check of a build whose pipeline
@@ -746,9 +712,9 @@ func (c *columnCheck) ownOf(k string) *ir.Flow {
 // not to the pipeline. It returns false when the edit reaches too far
 // (then the caller checks every flow).
 func (s *Snapshot) columnsIncremental(p *ir.Pipeline, prev *colState, sig uint64) ([]ir.Diagnostic, bool) {
-	c := &columnCheck{s: s, p: p, prev: prev, inc: true, sameNames: true,
+	c := &columnCheck{s: s, p: p, prev: prev, inc: true,
 		trees: map[*ir.Flow]checkedFlow{}, done: map[*ir.Flow]*flowColumns{}, inProgress: map[*ir.Flow]bool{},
-		dirty: map[*ir.Flow]bool{}, stale: map[*ir.Flow]bool{}, ownOver: map[string]*ir.Flow{},
+		dirty: map[*ir.Flow]bool{}, stale: map[*ir.Flow]bool{},
 		lastOut: map[string][]sema.Column{}, users: map[userKey][]*ir.Flow{},
 		samples: map[string][]sema.Column{}}
 	for _, old := range s.replaced {
@@ -756,16 +722,10 @@ func (s *Snapshot) columnsIncremental(p *ir.Pipeline, prev *colState, sig uint64
 			c.stale[f] = true
 		}
 	}
+	if len(p.Flows) != len(prev.flows) {
+		return nil, false // cannot be under one name signature
+	}
 	for _, r := range s.fresh {
-		for _, f := range r.flows {
-			if k := ir.NameKey(f.Target); !f.Append {
-				if _, set := c.ownOver[k]; !set {
-					if g := c.ownOf(k); g == nil || !c.current(g) {
-						c.ownOver[k] = f
-					}
-				}
-			}
-		}
 		for _, t := range r.trees {
 			c.trees[t.flow] = checkedFlow{t.q, r}
 			c.dirty[t.flow] = true
@@ -864,10 +824,10 @@ func (c *columnCheck) settled(f *ir.Flow, r *flowColumns) {
 
 // ownOfPrev returns the own flow of k as the previous build knew it.
 func (st *colState) ownOfPrev(k string) *ir.Flow {
-	if f, ok := st.oover[k]; ok {
-		return f
+	if i, ok := st.ownIdx[k]; ok {
+		return st.flows[i]
 	}
-	return st.obase[k]
+	return nil
 }
 
 // touch queues again every current flow that read table k.
@@ -888,10 +848,9 @@ func (c *columnCheck) touch(k userKey) {
 // it, folded into a new base when the overlay has grown.
 func (c *columnCheck) nextState(sig uint64, samples map[string][]sema.Column) *colState {
 	prev := c.prev
-	st := &colState{names: sig, base: prev.base, ubase: prev.ubase, obase: prev.obase, dbase: prev.dbase, samples: samples, results: c.s.results,
+	st := &colState{names: sig, base: prev.base, ubase: prev.ubase, flows: c.p.Flows, ownIdx: prev.ownIdx, dbase: prev.dbase, samples: samples, results: c.s.results,
 		over:  make(map[*ir.Flow]*flowColumns, len(prev.over)+len(c.done)),
 		uover: make(map[userKey][]*ir.Flow, len(prev.uover)+len(c.users)),
-		oover: make(map[string]*ir.Flow, len(prev.oover)+len(c.ownOver)),
 		dover: make(map[*ir.Flow]bool, len(prev.dover)+len(c.done)),
 		gone:  make(map[*ir.Flow]bool, len(prev.gone)+len(c.stale))}
 	for f, r := range prev.over {
@@ -914,12 +873,6 @@ func (c *columnCheck) nextState(sig uint64, samples map[string][]sema.Column) *c
 	for k, l := range c.users {
 		st.uover[k] = append(append([]*ir.Flow(nil), st.uover[k]...), l...)
 	}
-	for k, f := range prev.oover {
-		st.oover[k] = f
-	}
-	for k, f := range c.ownOver {
-		st.oover[k] = f
-	}
 	for f := range prev.gone {
 		st.gone[f] = true
 	}
@@ -935,10 +888,9 @@ func (c *columnCheck) nextState(sig uint64, samples map[string][]sema.Column) *c
 // folded returns the state with its overlay folded into a new base and
 // the flows no longer in the pipeline left out.
 func (st *colState) folded() *colState {
-	out := &colState{names: st.names, samples: st.samples, results: st.results,
+	out := &colState{names: st.names, samples: st.samples, results: st.results, flows: st.flows, ownIdx: st.ownIdx,
 		base:  make(map[*ir.Flow]*flowColumns, len(st.base)),
 		ubase: make(map[userKey][]*ir.Flow, len(st.ubase)),
-		obase: make(map[string]*ir.Flow, len(st.obase)),
 		dbase: map[*ir.Flow]bool{}}
 	keep := func(f *ir.Flow) bool { return !st.gone[f] }
 	for f, r := range st.base {
@@ -956,12 +908,6 @@ func (st *colState) folded() *colState {
 			out.dbase[f] = true
 		}
 		addUsers(out.ubase, f, r)
-	}
-	for k, f := range st.obase {
-		out.obase[k] = f
-	}
-	for k, f := range st.oover {
-		out.obase[k] = f
 	}
 	return out
 }
