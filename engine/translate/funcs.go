@@ -236,6 +236,11 @@ var functions = []Function{
 		if !t.arity(c, a, 1, 1) {
 			return null(c)
 		}
+		if a[0].typ.is(String) {
+			// Spark reads the string as a DOUBLE (positive('25.5') is 25.5D).
+			x := c.Args[0]
+			return t.cast(&ast.Cast{Range: x.Span(), Form: "CAST", X: x, Type: &ast.DataType{Range: x.Span(), Name: "DOUBLE"}})
+		}
 		return at(c, a[0].typ, cat("(", a[0], ")"))
 	}),
 	custom("div", "a DIV b", func(t *tr, c *ast.Call, a []frag) frag {
@@ -374,17 +379,17 @@ var functions = []Function{
 		return at(c, tString, cat("reverse(", a[0], ")"))
 	}),
 	same("repeat", fixed(tString)),
-	custom("left", "left(s, n), '' for n <= 0", func(t *tr, c *ast.Call, a []frag) frag {
+	custom("left", "left(s, n), '' for n <= 0 (NULL for a NULL s)", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
-		return at(c, tString, cat("CASE WHEN ", a[1], " <= 0 THEN '' ELSE left(", a[0], ", ", a[1], ") END"))
+		return at(c, tString, cat("CASE WHEN ", a[1], " <= 0 AND ", a[0], " IS NOT NULL THEN '' ELSE left(", a[0], ", ", a[1], ") END"))
 	}),
-	custom("right", "right(s, n), '' for n <= 0", func(t *tr, c *ast.Call, a []frag) frag {
+	custom("right", "right(s, n), '' for n <= 0 (NULL for a NULL s)", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
-		return at(c, tString, cat("CASE WHEN ", a[1], " <= 0 THEN '' ELSE right(", a[0], ", ", a[1], ") END"))
+		return at(c, tString, cat("CASE WHEN ", a[1], " <= 0 AND ", a[0], " IS NOT NULL THEN '' ELSE right(", a[0], ", ", a[1], ") END"))
 	}),
 	custom("substring", "substring(s, pos, len) with position 0 read as 1 and a negative length as 0", substringFn, "substr"),
 	custom("instr", "instr(s, substr) as INTEGER", func(t *tr, c *ast.Call, a []frag) frag {
@@ -695,6 +700,11 @@ func (t *tr) call(c *ast.Call) frag {
 			ty = f.ret(args)
 		}
 		out = at(c, ty, cat(duck+"(", t.distinct(c), args, t.ignoreNulls(c), t.withinGroup(c), ")"))
+		if ty.is(Int) {
+			// DuckDB's length, rank, row_number, ntile, levenshtein, ...
+			// give a BIGINT where Spark's give an INT.
+			return at(c, ty, cat("CAST(", t.decorate(c, out), " AS INTEGER)"))
+		}
 	}
 	return t.decorate(c, out)
 }
@@ -705,6 +715,12 @@ func (t *tr) args(c *ast.Call) []frag {
 	for i, a := range c.Args {
 		if na, ok := a.(*ast.NamedArg); ok && strings.EqualFold(c.Name.String(), "struct") {
 			out[i] = t.expr(na.Value)
+			continue
+		}
+		if st, ok := a.(*ast.Star); ok && !strings.EqualFold(c.Name.String(), "count") {
+			// DuckDB's [*] is an empty list, its struct_pack(*) an error.
+			t.refuse(st, "a * among the arguments of %s does not run natively; list the columns", c.Name.String())
+			out[i] = null(st)
 			continue
 		}
 		out[i] = t.expr(a)
@@ -1057,7 +1073,13 @@ func regexpExtractFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 			t.typeError(c, "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX", "The value of parameter(s) `idx` in `%s` is invalid: Expects group index between 0 and %d, but got %d. SQLSTATE: 22023", fn, groups, n)
 			return null(c)
 		}
-		return at(c, ty, cat(fn+"(", a[0], ", ", t.regex(c.Args[1]), ", ", idx, ")"))
+		out := cat(fn+"(", a[0], ", ", t.regex(c.Args[1]), ", ", idx, ")")
+		if fn == "regexp_extract_all" {
+			// A group that takes part in no match is '' on Spark, NULL
+			// in DuckDB's list.
+			out = cat("list_transform(", out, ", lambda g: coalesce(g, ''))")
+		}
+		return at(c, ty, out)
 	}
 }
 

@@ -663,12 +663,40 @@ func (t *tr) groupBy(g *ast.GroupBy) frag {
 		items = cat("CUBE (", items, ")")
 	}
 	if len(g.GroupingSets) > 0 {
+		t.mixedOrdinals(&ast.GroupItem{Range: g.Range, Kind: "GROUPING SETS", Items: g.GroupingSets})
 		// Spark's GROUP BY a, b GROUPING SETS (...) groups by the sets
 		// alone (the list before only names the columns); DuckDB's
 		// GROUP BY a, b, GROUPING SETS (...) would cross them.
 		items = cat("GROUPING SETS (", t.groupItems(g.GroupingSets), ")")
 	}
 	return at(g, nil, items)
+}
+
+// mixedOrdinals refuses GROUPING SETS that mix ordinals with other
+// expressions: Spark reads GROUPING SETS ((1), (b), (a, 2)) as columns
+// 1 and 2, DuckDB then reads the numbers as constants (all ordinals, as
+// in GROUPING SETS ((1), (2)), agree).
+func (t *tr) mixedOrdinals(g *ast.GroupItem) {
+	var ords []*ast.Literal
+	others := 0
+	var walk func(items []*ast.GroupItem)
+	walk = func(items []*ast.GroupItem) {
+		for _, it := range items {
+			if it.Kind != "" {
+				walk(it.Items)
+				continue
+			}
+			if l, ok := it.X.(*ast.Literal); ok && l.Kind == ast.LitInteger {
+				ords = append(ords, l)
+			} else {
+				others++
+			}
+		}
+	}
+	walk(g.Items)
+	if len(ords) > 0 && others > 0 {
+		t.refuse(ords[0], "GROUPING SETS mixing ordinals with other expressions do not run natively (DuckDB then reads the numbers as constants); name the columns")
+	}
 }
 
 func (t *tr) groupItems(items []*ast.GroupItem) frag {
@@ -683,6 +711,9 @@ func (t *tr) groupItems(items []*ast.GroupItem) frag {
 				}
 			}
 			fs[i] = at(it, nil, t.raw(it.X))
+		case "GROUPING SETS":
+			t.mixedOrdinals(it)
+			fs[i] = at(it, nil, cat(it.Kind, " (", t.groupItems(it.Items), ")"))
 		case "SET":
 			fs[i] = at(it, nil, cat("(", t.groupItems(it.Items), ")"))
 		default:

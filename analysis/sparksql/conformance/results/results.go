@@ -115,6 +115,13 @@ var neutralConf = []string{
 }
 
 func neutral(key, value string) bool {
+	if strings.Contains(strings.ToLower(key), "legacy") && !strings.EqualFold(value, "false") {
+		// A legacy setting turned on brings back an old behaviour (the
+		// optimizer's decorrelate...LegacyIncorrectCountHandling its
+		// wrong counts): it changes results, and the native run follows
+		// Spark 4's default (off).
+		return false
+	}
 	for _, p := range neutralConf {
 		if k, v, ok := strings.Cut(p, "="); ok {
 			if strings.EqualFold(key, k) && strings.EqualFold(value, v) {
