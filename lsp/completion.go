@@ -59,6 +59,7 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 	lineStart := strings.LastIndexAny(text[:off], "\r\n") + 1
 	before := text[lineStart:off]
 	items := []protocol.CompletionItem{}
+	incomplete := false
 	switch {
 	case pragmaKeyCtx.MatchString(before):
 		for _, k := range pragma.Keys {
@@ -109,16 +110,27 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 			hi = min(len(text), hi)
 		}
 		for _, name := range cteNames(text[lo:hi]) {
-			items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindStruct, Detail: "common table expression"})
+			items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindStruct, Detail: "common table expression", SortText: "0" + name})
 		}
-		for _, it := range datasetItems(dp.snap) {
-			if ir.NameKey(it.Label) != self {
-				items = append(items, it)
+		// Datasets and sources: at most MaxCompletionItems of those the
+		// typed prefix matches, marked incomplete when some were left out
+		// (the client asks again as the user types on).
+		prefix := typedWord(text, off)
+		var tables []protocol.CompletionItem
+		for _, d := range dp.snap.Pipeline.Datasets {
+			if ir.NameKey(d.Name) != self && fuzzyMatch(d.Name, prefix) {
+				tables = append(tables, protocol.CompletionItem{Label: d.Name, Kind: protocol.CompletionItemKindClass,
+					Detail: strings.ReplaceAll(string(d.Kind), "_", " ") + " · " + d.Loc.File, Data: tableItemData{Dataset: d.Name, URI: p.TextDocument.URI}})
 			}
 		}
 		for _, src := range dp.snap.Pipeline.Sources {
-			items = append(items, protocol.CompletionItem{Label: src.Name, Kind: protocol.CompletionItemKindFile, Detail: "source " + src.Sample})
+			if fuzzyMatch(src.Name, prefix) {
+				tables = append(tables, protocol.CompletionItem{Label: src.Name, Kind: protocol.CompletionItemKindFile, Detail: "source " + src.Sample})
+			}
 		}
+		kept, cut := capItems(tables, prefix)
+		items = append(items, kept...)
+		incomplete = incomplete || cut
 	case qualifiedCtx.MatchString(before) && !strings.HasPrefix(strings.TrimSpace(before), "--"):
 		alias := qualifiedCtx.FindStringSubmatch(before)[1]
 		table := aliasTable(dp.snap, dp.rel, dp.off, alias)
@@ -140,10 +152,84 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 	default:
 		if !strings.HasPrefix(strings.TrimSpace(before), "--") && !inComment(text, off) {
 			items = append(items, s.columnItems(dp, tablesInScope(dp.snap, dp.rel, dp.off))...)
-			items = append(items, functionItems(catalogFor(dp.snap.Backends()))...)
+			// Every column in scope, then the functions the typed prefix
+			// matches, at most MaxCompletionItems of them.
+			prefix := typedWord(text, off)
+			backends := dp.snap.Backends()
+			var fns []protocol.CompletionItem
+			for _, it := range functionItems(backends) {
+				if fuzzyMatch(it.Label, prefix) {
+					fns = append(fns, it)
+				}
+			}
+			kept, cut := capItems(fns, prefix)
+			items = append(items, withAvailability(kept, backends)...)
+			incomplete = incomplete || cut
 		}
 	}
-	return &protocol.CompletionList{IsIncomplete: false, Items: items}, nil
+	return &protocol.CompletionList{IsIncomplete: incomplete, Items: items}, nil
+}
+
+// MaxCompletionItems is the most datasets, sources or functions one
+// completion answer lists; with more matches, the answer is incomplete and
+// the client asks again as the user types (a 2,000-dataset pipeline would
+// otherwise send 2,000 items on every keystroke after FROM).
+const MaxCompletionItems = 200
+
+// tableItemData is the data of a dataset's completion item, for
+// completionItem/resolve to add its comment.
+type tableItemData struct {
+	Dataset string               `json:"dataset,omitempty"`
+	URI     protocol.DocumentURI `json:"uri,omitempty"`
+}
+
+// typedWord is the identifier being typed before off ("" after a space).
+func typedWord(text string, off int) string {
+	lo := off
+	for lo > 0 && isWordByte(text[lo-1]) {
+		lo--
+	}
+	return text[lo:off]
+}
+
+// fuzzyMatch reports whether the prefix's characters appear in the label
+// in order, ignoring case: every label a client's own filter (VS Code's
+// fuzzy matching, prefix matching elsewhere) could show for that prefix.
+func fuzzyMatch(label, prefix string) bool {
+	j := 0
+	for i := 0; i < len(label) && j < len(prefix); i++ {
+		if lower(label[i]) == lower(prefix[j]) {
+			j++
+		}
+	}
+	return j == len(prefix)
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// capItems keeps at most MaxCompletionItems items, those starting with the
+// prefix first, then by label; it reports whether some were left out.
+func capItems(items []protocol.CompletionItem, prefix string) ([]protocol.CompletionItem, bool) {
+	if len(items) <= MaxCompletionItems {
+		return items, false
+	}
+	starts := func(it protocol.CompletionItem) bool {
+		return len(it.Label) >= len(prefix) && strings.EqualFold(it.Label[:len(prefix)], prefix)
+	}
+	sorted := append([]protocol.CompletionItem(nil), items...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		si, sj := starts(sorted[i]), starts(sorted[j])
+		if si != sj {
+			return si
+		}
+		return sorted[i].Label < sorted[j].Label
+	})
+	return sorted[:MaxCompletionItems], true
 }
 
 func datasetItems(snap *analysis.Snapshot) []protocol.CompletionItem {
@@ -319,7 +405,7 @@ func (s *Server) columnItems(dp docPos, tables []string) []protocol.CompletionIt
 		for _, c := range cols {
 			detail := t
 			if c.Type != "" {
-				detail = c.Type + " · " + t
+				detail = preview.SparkType(c.Type) + " · " + t
 			}
 			out = append(out, protocol.CompletionItem{Label: c.Name, Kind: protocol.CompletionItemKindField, Detail: detail})
 		}

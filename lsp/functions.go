@@ -112,23 +112,10 @@ func versionLess(a, b string) bool {
 	return len(pa) < len(pb)
 }
 
-// catalogFor returns the catalog for a pipeline's backends: of the newest
-// Spark version it targets (spark-4.2 -> the newest 4.2.x catalog), else
-// the newest catalog older than that version, else the newest there is.
-func catalogFor(backends []ir.Backend) *FunctionCatalog {
-	cs, err := loadCatalogs()
-	if err != nil || len(cs) == 0 {
-		return nil
-	}
-	want := ""
-	for _, b := range backends {
-		if v, ok := strings.CutPrefix(string(b), "spark-"); ok && (want == "" || versionLess(want, v)) {
-			want = v
-		}
-	}
-	if want == "" {
-		return cs[len(cs)-1]
-	}
+// catalogOf returns the catalog of a Spark version ("4.2"): the newest
+// catalog of that version (4.2.x), else the newest older one, else the
+// oldest there is.
+func catalogOf(cs []*FunctionCatalog, want string) *FunctionCatalog {
 	var best *FunctionCatalog
 	for _, c := range cs {
 		if c.SparkVersion == want || strings.HasPrefix(c.SparkVersion, want+".") || versionLess(c.SparkVersion, want) {
@@ -139,6 +126,115 @@ func catalogFor(backends []ir.Backend) *FunctionCatalog {
 		return cs[0]
 	}
 	return best
+}
+
+// sparkTarget is a backend of the pipeline that runs Spark's functions,
+// with the catalog of its version.
+type sparkTarget struct {
+	backend ir.Backend
+	catalog *FunctionCatalog
+}
+
+// sparkTargets are the pipeline's Spark backends with their catalogs:
+// spark-4.x takes the catalog of 4.x (catalogOf), databricks the newest.
+func sparkTargets(backends []ir.Backend) []sparkTarget {
+	cs, err := loadCatalogs()
+	if err != nil || len(cs) == 0 {
+		return nil
+	}
+	var out []sparkTarget
+	for _, b := range backends {
+		if v, ok := strings.CutPrefix(string(b), "spark-"); ok {
+			out = append(out, sparkTarget{b, catalogOf(cs, v)})
+		} else if b == ir.Databricks {
+			out = append(out, sparkTarget{b, cs[len(cs)-1]})
+		}
+	}
+	return out
+}
+
+// catalogFor returns the catalog for a pipeline's backends: of the newest
+// Spark version it targets (spark-4.2 -> the newest 4.2.x catalog;
+// databricks -> the newest catalog), else the newest there is.
+func catalogFor(backends []ir.Backend) *FunctionCatalog {
+	cs, err := loadCatalogs()
+	if err != nil || len(cs) == 0 {
+		return nil
+	}
+	var best *FunctionCatalog
+	for _, t := range sparkTargets(backends) {
+		if best == nil || versionLess(best.SparkVersion, t.catalog.SparkVersion) {
+			best = t.catalog
+		}
+	}
+	if best == nil {
+		return cs[len(cs)-1]
+	}
+	return best
+}
+
+// newestCatalog is the catalog of the newest Spark release there is.
+func newestCatalog() *FunctionCatalog {
+	cs, err := loadCatalogs()
+	if err != nil || len(cs) == 0 {
+		return nil
+	}
+	return cs[len(cs)-1]
+}
+
+// lookupFunction finds a function for a pipeline's backends: in the
+// target catalog (catalogFor), else in the newest catalog (a function of a
+// newer Spark than the pipeline targets), with the catalog it came from.
+func lookupFunction(backends []ir.Backend, name string) (*FunctionCatalog, *SparkFunction) {
+	c := catalogFor(backends)
+	if f := c.Lookup(name); f != nil {
+		return c, f
+	}
+	if n := newestCatalog(); n != nil && n != c {
+		if f := n.Lookup(name); f != nil {
+			return n, f
+		}
+	}
+	return c, nil
+}
+
+// firstRelease is the oldest catalog holding the function ("" when none
+// does): the Spark release Thund first knows it in.
+func firstRelease(name string) string {
+	cs, _ := loadCatalogs()
+	for _, c := range cs {
+		if c.Lookup(name) != nil {
+			return c.SparkVersion
+		}
+	}
+	return ""
+}
+
+// missingFrom lists the pipeline's Spark backends whose release does not
+// have the function ("spark-4.1 (Spark 4.1.4)"), empty when every one has
+// it.
+func missingFrom(backends []ir.Backend, name string) []string {
+	var out []string
+	for _, t := range sparkTargets(backends) {
+		if t.catalog.Lookup(name) == nil {
+			out = append(out, fmt.Sprintf("%s (Spark %s)", t.backend, t.catalog.SparkVersion))
+		}
+	}
+	return out
+}
+
+// availabilityLine says where a function is missing from the pipeline's
+// targets and the release it is new in; "" when every target has it.
+func availabilityLine(backends []ir.Backend, name string) string {
+	miss := missingFrom(backends, name)
+	if len(miss) == 0 {
+		return ""
+	}
+	line := "**Not available on " + strings.Join(miss, ", ") + "**, which this pipeline targets"
+	if v := firstRelease(name); v != "" {
+		line += ": new in Spark " + v
+	}
+	return line + ". Spark fails a query calling it there (UNRESOLVED_ROUTINE)."
 }
 
 // NativeSupport says whether the native engine (DuckDB) runs a Spark
@@ -190,9 +286,13 @@ func nativeLine(name string) string {
 	return "**Native (DuckDB):** unknown (Thund has not compared this function on both engines)"
 }
 
-// functionMarkdown documents a function for hover and completion.
-func functionMarkdown(c *FunctionCatalog, f *SparkFunction) string {
+// functionMarkdown documents a function for hover and completion, with
+// where the pipeline's targets lack it (availabilityLine) first.
+func functionMarkdown(c *FunctionCatalog, f *SparkFunction, backends []ir.Backend) string {
 	var b strings.Builder
+	if line := availabilityLine(backends, f.Name); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	b.WriteString("```sql\n")
 	for _, u := range f.Usages {
 		b.WriteString(u.Signature + "\n")
@@ -220,7 +320,19 @@ func functionMarkdown(c *FunctionCatalog, f *SparkFunction) string {
 	if f.Since != "" {
 		fmt.Fprintf(&b, ", since %s", f.Since)
 	}
+	if v := firstRelease(f.Name); v != "" && v != firstCatalogVersion() {
+		fmt.Fprintf(&b, "; new in Spark %s of the releases Thund checks", v)
+	}
 	return b.String()
+}
+
+// firstCatalogVersion is the oldest Spark release Thund has a catalog of.
+func firstCatalogVersion() string {
+	cs, _ := loadCatalogs()
+	if len(cs) == 0 {
+		return ""
+	}
+	return cs[0].SparkVersion
 }
 
 // isIdentFunction reports whether a function is called by a plain name
@@ -234,54 +346,110 @@ func isIdentFunction(name string) bool {
 	return name != ""
 }
 
-// functionItems are the completion items of the catalog's named
-// functions, built once per catalog. Their documentation comes with
-// completionItem/resolve (resolveCompletion), so that a completion in a
-// select list does not send every function's documentation.
-func functionItems(c *FunctionCatalog) []protocol.CompletionItem {
+// functionItems are the completion items of the named functions for a
+// pipeline's backends: those of the target catalog (catalogFor), then
+// those only a newer Spark release has, built once per catalog. Their
+// documentation comes with completionItem/resolve (resolveCompletion), so
+// that a completion in a select list does not send every function's text.
+func functionItems(backends []ir.Backend) []protocol.CompletionItem {
+	c := catalogFor(backends)
 	if c == nil {
 		return nil
 	}
 	c.itemsOnce.Do(func() {
-		c.items = make([]protocol.CompletionItem, 0, len(c.Functions))
-		for i := range c.Functions {
-			f := &c.Functions[i]
-			if !isIdentFunction(f.Name) {
-				continue
-			}
+		add := func(cat *FunctionCatalog, f *SparkFunction, sort string) {
 			detail := ""
 			if len(f.Usages) > 0 {
 				detail = f.Usages[0].Signature
 			}
 			c.items = append(c.items, protocol.CompletionItem{
 				Label: f.Name, Kind: protocol.CompletionItemKindFunction, Detail: detail,
-				SortText: "~" + f.Name, // after columns
-				Data:     functionItemData{Function: f.Name, Spark: c.SparkVersion},
+				SortText: sort + f.Name, // after columns
+				Data:     functionItemData{Function: f.Name, Spark: cat.SparkVersion},
 			})
+		}
+		c.items = make([]protocol.CompletionItem, 0, len(c.Functions))
+		for i := range c.Functions {
+			if isIdentFunction(c.Functions[i].Name) {
+				add(c, &c.Functions[i], "~")
+			}
+		}
+		if n := newestCatalog(); n != c {
+			for i := range n.Functions {
+				if f := &n.Functions[i]; isIdentFunction(f.Name) && c.Lookup(f.Name) == nil {
+					add(n, f, "~~") // after the target's own functions
+				}
+			}
 		}
 	})
 	return c.items
 }
 
+// withAvailability returns copies of function items whose detail says
+// which of the pipeline's Spark backends lack the function ("· not on
+// spark-4.1 (Spark 4.1.4): new in 4.3.0"), and whose data carries the
+// backends for completionItem/resolve.
+func withAvailability(items []protocol.CompletionItem, backends []ir.Backend) []protocol.CompletionItem {
+	names := make([]string, len(backends))
+	for i, b := range backends {
+		names[i] = string(b)
+	}
+	out := make([]protocol.CompletionItem, len(items))
+	for i, it := range items {
+		d, _ := it.Data.(functionItemData)
+		d.Backends = names
+		it.Data = d
+		if miss := missingFrom(backends, it.Label); len(miss) > 0 {
+			it.Detail += " · not on " + strings.Join(miss, ", ")
+			if v := firstRelease(it.Label); v != "" {
+				it.Detail += ": new in " + v
+			}
+		}
+		out[i] = it
+	}
+	return out
+}
+
 // functionItemData is the data of a function's completion item: which
-// function of which catalog, for completionItem/resolve.
+// function of which catalog, and the pipeline's backends, for
+// completionItem/resolve.
 type functionItemData struct {
-	Function string `json:"function"`
-	Spark    string `json:"spark"`
+	Function string   `json:"function"`
+	Spark    string   `json:"spark"`
+	Backends []string `json:"backends,omitempty"`
 }
 
 // resolveCompletion answers completionItem/resolve: a function's item
-// gets its documentation; any other item comes back as it was.
+// gets its documentation, a dataset's its comment; any other item comes
+// back as it was.
 func (s *Server) resolveCompletion(_ context.Context, params json.RawMessage) (any, error) {
 	var item protocol.CompletionItem
 	if err := decode(params, &item); err != nil {
 		return nil, err
 	}
 	var raw struct {
-		Data *functionItemData `json:"data"`
+		Data *struct {
+			functionItemData
+			tableItemData
+		} `json:"data"`
 	}
-	if json.Unmarshal(params, &raw) != nil || raw.Data == nil || raw.Data.Function == "" {
+	if json.Unmarshal(params, &raw) != nil || raw.Data == nil {
 		return item, nil
+	}
+	if t := raw.Data.tableItemData; t.Dataset != "" && t.URI != "" {
+		if dp, err := s.resolve(t.URI, nil); err == nil {
+			if d := dp.snap.Pipeline.Resolve(t.Dataset); d != nil && d.Comment != "" {
+				item.Documentation = d.Comment
+			}
+		}
+		return item, nil
+	}
+	if raw.Data.Function == "" {
+		return item, nil
+	}
+	var backends []ir.Backend
+	for _, b := range raw.Data.Backends {
+		backends = append(backends, ir.Backend(b))
 	}
 	cs, _ := loadCatalogs()
 	for _, c := range cs {
@@ -289,7 +457,7 @@ func (s *Server) resolveCompletion(_ context.Context, params json.RawMessage) (a
 			continue
 		}
 		if f := c.Lookup(raw.Data.Function); f != nil {
-			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f)}
+			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f, backends)}
 		}
 	}
 	return item, nil
@@ -432,11 +600,10 @@ func functionHover(dp docPos, sh *editShift) *protocol.Hover {
 	if name == "" || inComment(text, lo) {
 		return nil
 	}
-	c := catalogFor(dp.snap.Backends())
-	f := c.Lookup(name)
+	c, f := lookupFunction(dp.snap.Backends(), name)
 	if f == nil || dp.snap.Pipeline.Resolve(name) != nil {
 		return nil
 	}
 	r := sh.rangeOf(dp.snap, ir.Loc{File: dp.rel, Start: lo, End: hi})
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f)}, Range: &r}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f, dp.snap.Backends())}, Range: &r}
 }

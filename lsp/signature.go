@@ -32,7 +32,7 @@ func (s *Server) signatureHelp(_ context.Context, params json.RawMessage) (any, 
 	if st.comment {
 		return nil, nil
 	}
-	c := catalogFor(dp.snap.Backends())
+	backends := dp.snap.Backends()
 	// The innermost open call of a known function: in f(a, g(|)) it is g;
 	// in f(a, (|)) the parenthesis names nothing, and f is the call.
 	for i := len(st.calls) - 1; i >= 0; i-- {
@@ -40,7 +40,7 @@ func (s *Server) signatureHelp(_ context.Context, params json.RawMessage) (any, 
 		if call.name == "" {
 			continue
 		}
-		fn := c.Lookup(call.name)
+		_, fn := lookupFunction(backends, call.name)
 		if fn == nil || dp.snap.Pipeline.Resolve(call.name) != nil {
 			return nil, nil
 		}
