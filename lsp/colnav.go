@@ -12,6 +12,7 @@ import (
 	"github.com/thund-dev/thund/analysis/lineage"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
 )
 
 // symbolDataset returns the dataset a position names beyond what
@@ -226,7 +227,7 @@ func columnSymbolHover(snap *analysis.Snapshot, g *lineage.Graph, fm *lineage.Fl
 	}
 	md := fmt.Sprintf("**%s**", name)
 	if typ != "" {
-		md += " · " + typ
+		md += " · " + preview.SparkType(typ)
 	}
 	md += "\n\n" + of
 	if len(lines) > 0 {
@@ -257,7 +258,7 @@ func starHover(snap *analysis.Snapshot, g *lineage.Graph, fm *lineage.FlowModel,
 				}
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", c.Name, typ, from)
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", c.Name, preview.SparkType(typ), from)
 	}
 	return b.String()
 }

@@ -166,7 +166,7 @@ func (s *Server) describedColumns(rootPath, name string) []preview.Column {
 	}
 	var out []preview.Column
 	for _, c := range st.describe.result.Columns(name) {
-		out = append(out, preview.Column{Name: c.Name, Type: sparkType(c.Type)})
+		out = append(out, preview.Column{Name: c.Name, Type: preview.SparkType(c.Type)})
 	}
 	return out
 }

@@ -228,7 +228,7 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 		}
 	}
 	elapsed := time.Since(start)
-	out.Columns, out.Rows, out.TotalRows, out.ElapsedMS = page.Columns, decimalsAsText(page.Columns, page.Rows), page.TotalRows, elapsed.Milliseconds()
+	out.Columns, out.Rows, out.TotalRows, out.ElapsedMS = sparkColumns(page.Columns), decimalsAsText(page.Columns, page.Rows), page.TotalRows, elapsed.Milliseconds()
 	out.Truncated, out.Cut = page.Truncated, page.Cut
 	var counts map[string]int
 	switch {
@@ -256,6 +256,16 @@ func (s *Server) preview(ctx context.Context, params json.RawMessage) (any, erro
 // text, so that a client parsing the answer keeps its scale and digits:
 // 5.00 stays "5.00" rather than becoming the number 5. Rows holding no
 // decimal are shared.
+// sparkColumns are a page's columns with Spark's type names, as hover and
+// completion show them.
+func sparkColumns(cols []preview.Column) []preview.Column {
+	out := make([]preview.Column, len(cols))
+	for i, c := range cols {
+		out[i] = preview.Column{Name: c.Name, Type: preview.SparkType(c.Type)}
+	}
+	return out
+}
+
 func decimalsAsText(cols []preview.Column, rows [][]any) [][]any {
 	out, copied := rows, false
 	for i, r := range rows {
@@ -607,7 +617,7 @@ func (s *Server) columnsOf(rootPath, dataset string) []preview.Column {
 	for rows.Next() {
 		var c preview.Column
 		if rows.Scan(&c.Name, &c.Type) == nil {
-			c.Type = sparkType(c.Type) // Spark's names, as hover and completion show them
+			c.Type = preview.SparkType(c.Type) // Spark's names, as hover and completion show them
 			out = append(out, c)
 		}
 	}

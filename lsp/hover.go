@@ -11,6 +11,7 @@ import (
 	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/pragma"
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
 )
 
 // hoverAt answers a hover at a resolved position; sh maps the model's
@@ -74,7 +75,7 @@ func (s *Server) datasetHover(dp docPos, d *ir.Dataset) string {
 	if cols := s.columnsOf(dp.root, d.Name); len(cols) > 0 {
 		b.WriteString("| column | type |\n|---|---|\n")
 		for _, c := range cols {
-			fmt.Fprintf(&b, "| %s | %s |\n", c.Name, c.Type)
+			fmt.Fprintf(&b, "| %s | %s |\n", c.Name, preview.SparkType(c.Type))
 		}
 		b.WriteString("\n")
 	}
@@ -213,7 +214,7 @@ func (s *Server) columnHover(dp docPos) (string, ir.Loc) {
 		for _, c := range s.columnsOf(dp.root, t) {
 			if strings.EqualFold(c.Name, word) {
 				found = append(found, t)
-				typ = c.Type
+				typ = preview.SparkType(c.Type)
 			}
 		}
 	}

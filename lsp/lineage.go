@@ -11,6 +11,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis/lineage"
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
 )
 
 // LineageParams are the parameters of thund/lineage.
@@ -100,7 +101,7 @@ func (s *Server) lineage(_ context.Context, params json.RawMessage) (any, error)
 			lt.ID, lt.Kind = ir.NameKey(t.Name), string(t.Dataset.Kind)
 		}
 		for _, c := range t.Columns {
-			lc := LineageColumn{Name: c.ID.Column, Type: c.Type, Generated: c.Generated, Deps: c.Deps}
+			lc := LineageColumn{Name: c.ID.Column, Type: preview.SparkType(c.Type), Generated: c.Generated, Deps: c.Deps}
 			if lc.Deps == nil {
 				lc.Deps = []lineage.Dep{}
 			}

@@ -21,10 +21,20 @@ func TestPreviewKeepsDecimalScale(t *testing.T) {
 	var raw json.RawMessage
 	c.call(t, "thund/preview", &PreviewParams{URI: u, Dataset: "clean_orders", Limit: 1}, &raw)
 	var pr struct {
-		Rows [][]json.RawMessage `json:"rows"`
+		Columns []struct{ Name, Type string } `json:"columns"`
+		Rows    [][]json.RawMessage           `json:"rows"`
 	}
 	if err := json.Unmarshal(raw, &pr); err != nil || len(pr.Rows) != 1 {
 		t.Fatalf("preview: %v %s", err, raw)
+	}
+	// The columns carry Spark's type names, as hover and completion show
+	// them (and the VS Code preview's header).
+	var types []string
+	for _, c := range pr.Columns {
+		types = append(types, c.Name+" "+c.Type)
+	}
+	if got, want := strings.Join(types, ", "), "order_id INT, customer_id STRING, product_id STRING, order_date DATE, quantity INT, unit_price DECIMAL(10,2), amount DECIMAL(21,2), status STRING"; got != want {
+		t.Errorf("preview columns\n got %s\nwant %s", got, want)
 	}
 	// order_id, customer_id, product_id, order_date, quantity, unit_price, amount, status
 	got := []string{string(pr.Rows[0][0]), string(pr.Rows[0][4]), string(pr.Rows[0][5]), string(pr.Rows[0][6])}

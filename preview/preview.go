@@ -335,7 +335,8 @@ func decimalString(v decimal128.Num, scale int32) string {
 	return f.Text('f', int(scale))
 }
 
-// TypeName names an Arrow type the way SQL users know it.
+// TypeName names an Arrow type the way DuckDB does (INTEGER, VARCHAR,
+// INTEGER[], STRUCT("a" INTEGER)); what users see goes through SparkType.
 func TypeName(t arrow.DataType) string {
 	switch t.ID() {
 	case arrow.BOOL:
@@ -348,7 +349,13 @@ func TypeName(t arrow.DataType) string {
 		return "INTEGER"
 	case arrow.INT64:
 		return "BIGINT"
-	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+	case arrow.UINT8:
+		return "UTINYINT"
+	case arrow.UINT16:
+		return "USMALLINT"
+	case arrow.UINT32:
+		return "UINTEGER"
+	case arrow.UINT64:
 		return "UBIGINT"
 	case arrow.FLOAT32:
 		return "FLOAT"
@@ -366,6 +373,26 @@ func TypeName(t arrow.DataType) string {
 	case arrow.DECIMAL128:
 		d := t.(*arrow.Decimal128Type)
 		return fmt.Sprintf("DECIMAL(%d,%d)", d.Precision, d.Scale)
+	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY:
+		return "BLOB"
+	case arrow.INTERVAL_MONTHS, arrow.INTERVAL_DAY_TIME, arrow.INTERVAL_MONTH_DAY_NANO, arrow.DURATION:
+		return "INTERVAL"
+	case arrow.NULL:
+		return "NULL"
+	case arrow.LIST, arrow.LARGE_LIST, arrow.FIXED_SIZE_LIST, arrow.LIST_VIEW:
+		if l, ok := t.(arrow.ListLikeType); ok {
+			return TypeName(l.Elem()) + "[]"
+		}
+	case arrow.MAP:
+		m := t.(*arrow.MapType)
+		return "MAP(" + TypeName(m.KeyType()) + ", " + TypeName(m.ItemType()) + ")"
+	case arrow.STRUCT:
+		st := t.(*arrow.StructType)
+		fields := make([]string, st.NumFields())
+		for i, f := range st.Fields() {
+			fields[i] = `"` + strings.ReplaceAll(f.Name, `"`, `""`) + `" ` + TypeName(f.Type)
+		}
+		return "STRUCT(" + strings.Join(fields, ", ") + ")"
 	}
 	return t.String()
 }

@@ -38,7 +38,8 @@ type TableOptions struct {
 }
 
 // WriteTable renders rows as an aligned text table with a header of column
-// names and types, and a footer line with the row count.
+// names and types (Spark's names, SparkType), and a footer line with the
+// row count.
 func WriteTable(w io.Writer, p *Page, o TableOptions) error {
 	if o.MaxWidth == 0 {
 		o.MaxWidth = 40
@@ -46,7 +47,7 @@ func WriteTable(w io.Writer, p *Page, o TableOptions) error {
 	cells := make([][]string, len(p.Rows))
 	widths := make([]int, len(p.Columns))
 	for c, col := range p.Columns {
-		widths[c] = max(width(col.Name), width(col.Type))
+		widths[c] = max(width(col.Name), width(SparkType(col.Type)))
 	}
 	cut := map[[2]int]int{}
 	for _, t := range p.Truncated {
@@ -87,7 +88,7 @@ func WriteTable(w io.Writer, p *Page, o TableOptions) error {
 	names := make([]string, len(p.Columns))
 	types := make([]string, len(p.Columns))
 	for c, col := range p.Columns {
-		names[c], types[c] = col.Name, col.Type
+		names[c], types[c] = col.Name, SparkType(col.Type)
 	}
 	bold, dim, reset := "", "", ""
 	if o.Color {
@@ -129,7 +130,8 @@ func WriteHTML(w io.Writer, p *Page) error {
 	var b strings.Builder
 	b.WriteString("<table class=\"thund-preview\">\n<thead><tr>")
 	for _, c := range p.Columns {
-		fmt.Fprintf(&b, "<th title=\"%s\">%s<br><small>%s</small></th>", html.EscapeString(c.Type), html.EscapeString(c.Name), html.EscapeString(c.Type))
+		typ := SparkType(c.Type)
+		fmt.Fprintf(&b, "<th title=\"%s\">%s<br><small>%s</small></th>", html.EscapeString(typ), html.EscapeString(c.Name), html.EscapeString(typ))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, row := range p.Rows {

@@ -38,7 +38,7 @@ func Fit(p *preview.Page, width, margin int) Fitted {
 	heads := make([]int, len(p.Columns))
 	longest := make([]int, len(p.Columns))
 	for c, col := range p.Columns {
-		heads[c] = max(runes(col.Name), runes(col.Type))
+		heads[c] = max(runes(col.Name), runes(preview.SparkType(col.Type))) // as WriteTable prints it
 	}
 	for _, row := range p.Rows {
 		for c, v := range row {

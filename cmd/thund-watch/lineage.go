@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,11 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/lineage"
+	"github.com/thund-dev/thund/analysis/schema"
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/preview"
+	"github.com/thund-dev/thund/watch"
 )
 
 // lineageMisuse checks --lineage's value and mode; it returns the
@@ -33,10 +39,11 @@ func (e *errLineage) Error() string { return e.msg }
 
 // lineageOf resolves DATASET.COLUMN (the dataset may be qualified, the
 // column is after the last dot) in snap's column graph.
-func lineageOf(snap *analysis.Snapshot, spec string) (*lineage.Graph, *lineage.Column, error) {
+// types, when not nil, gives the datasets' column types (DuckDB's names).
+func lineageOf(snap *analysis.Snapshot, spec string, types func(string) map[string]string) (*lineage.Graph, *lineage.Column, error) {
 	i := strings.LastIndexByte(spec, '.')
 	table, column := spec[:i], spec[i+1:]
-	g := lineage.New(lineage.Input{Pipeline: snap.Pipeline, Tree: snap.SparkTree, Text: snap.Text, SourceColumns: snap.SampleColumns})
+	g := lineage.New(lineage.Input{Pipeline: snap.Pipeline, Tree: snap.SparkTree, Text: snap.Text, SourceColumns: snap.SampleColumns, Types: types})
 	t := g.Table(table)
 	if t == nil {
 		return nil, nil, &errLineage{fmt.Sprintf("--lineage %s: %s is not a dataset or source table of this pipeline%s", spec, table, suggestDataset(snap.Pipeline, table))}
@@ -62,17 +69,20 @@ func lineageOf(snap *analysis.Snapshot, spec string) (*lineage.Graph, *lineage.C
 // printLineage prints a column's upstream and downstream as trees (with
 // --json, one {"type":"lineage"} object).
 func printLineage(w io.Writer, snap *analysis.Snapshot, spec string, asJSON bool) error {
-	g, c, err := lineageOf(snap, spec)
+	g, c, err := lineageOf(snap, spec, describedTypes(snap))
 	if err != nil {
 		return err
 	}
 	up, down := g.Upstream(c.ID), g.Downstream(c.ID)
 	if asJSON {
-		return json.NewEncoder(w).Encode(map[string]any{"type": "lineage", "column": c.ID, "columnType": c.Type,
+		return json.NewEncoder(w).Encode(map[string]any{"type": "lineage", "column": c.ID, "columnType": preview.SparkType(c.Type),
 			"upstream": up, "downstream": down})
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Lineage of %s", c.ID)
+	if c.Type != "" {
+		fmt.Fprintf(&b, " · %s", preview.SparkType(c.Type)) // Spark's name, as the editor shows it
+	}
 	if c.Def.End > c.Def.Start {
 		text, _ := snap.Text(c.Def.File)
 		line := strings.Count(text[:c.Def.Start], "\n") + 1
@@ -119,9 +129,33 @@ func lineageResolves(o options, snap *analysis.Snapshot, stderr io.Writer) bool 
 	if o.lineage == "" {
 		return true
 	}
-	if _, _, err := lineageOf(snap, o.lineage); err != nil {
+	if _, _, err := lineageOf(snap, o.lineage, nil); err != nil {
 		fmt.Fprintf(stderr, "thund-watch: %v\n", err)
 		return false
 	}
 	return true
+}
+
+// describedTypes describes every dataset on embedded DuckDB over the
+// samples (LIMIT 0, as --columns does) for the column types the lineage
+// prints; nil, and no types printed, when the description cannot run.
+func describedTypes(snap *analysis.Snapshot) func(string) map[string]string {
+	sess, err := engine.Open(snap.Root, watch.Limits(engine.Options{}, snap.Project.Config))
+	if err != nil {
+		return nil
+	}
+	defer sess.Close()
+	res, err := schema.Describe(context.Background(), sess, snap)
+	if err != nil {
+		return nil
+	}
+	types := map[string]map[string]string{}
+	for _, d := range snap.Pipeline.Datasets {
+		m := map[string]string{}
+		for _, c := range res.Columns(d.Name) {
+			m[strings.ToLower(c.Name)] = c.Type
+		}
+		types[ir.NameKey(d.Name)] = m
+	}
+	return func(dataset string) map[string]string { return types[ir.NameKey(dataset)] }
 }
