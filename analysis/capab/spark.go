@@ -36,7 +36,60 @@ func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 	out = append(out, streamsIntoFiles(p, b)...)
 	out = append(out, cdcFormats(p, b)...)
 	out = append(out, appendWatermark(p, b)...)
+	out = append(out, withoutFlow(p, b)...)
+	out = append(out, multipartFlows(p, b)...)
 	return unreadCDC(p, b, out)
+}
+
+// withoutFlow refuses a streaming table no flow writes, as Spark's graph
+// validation does (Spark 4.1.4's spark-pipelines dry-run:
+// PIPELINE_DATASET_WITHOUT_FLOW, "Pipeline dataset ... does not have any
+// defined flows").
+func withoutFlow(p *ir.Pipeline, b ir.Backend) []Finding {
+	var out []Finding
+	for _, d := range p.Datasets {
+		if d.Kind != ir.StreamingTable || !runsOn(d, b) || len(p.FlowsInto(d.Name)) > 0 {
+			continue
+		}
+		loc := d.NameLoc
+		if loc.IsZero() {
+			loc = d.Loc
+		}
+		out = append(out, Finding{Dataset: d.Name, Diagnostic: ir.Diagnostic{
+			Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+			Message: fmt.Sprintf("streaming table %s has no flow, which %s refuses (PIPELINE_DATASET_WITHOUT_FLOW: pipeline dataset %s does not have any defined flows): "+
+				"give it a query (CREATE STREAMING TABLE %s AS SELECT * FROM STREAM(source)) or a flow (CREATE FLOW f AS INSERT INTO %s SELECT * FROM STREAM(source))",
+				d.Name, b, d.Name, d.Name, d.Name),
+		}})
+	}
+	return out
+}
+
+// multipartFlows refuses a flow written with a qualified name (CREATE
+// FLOW db.f AS INSERT INTO t ...), as Spark's graph registration does
+// (Spark 4.1.4's spark-pipelines dry-run: MULTIPART_FLOW_NAME_NOT_SUPPORTED,
+// "Flow with multipart name 'db.f' is not supported"). A dataset's own
+// flow takes the dataset's name, which may be qualified, and is not one
+// (it has no TargetLoc).
+func multipartFlows(p *ir.Pipeline, b ir.Backend) []Finding {
+	var out []Finding
+	for _, f := range p.Flows {
+		d := p.Dataset(f.Target)
+		if f.TargetLoc.IsZero() || !strings.Contains(f.Name, ".") || (d != nil && !runsOn(d, b)) {
+			continue
+		}
+		target := f.Target
+		if d != nil {
+			target = d.Name
+		}
+		short := f.Name[strings.LastIndexByte(f.Name, '.')+1:]
+		out = append(out, Finding{Dataset: target, Diagnostic: ir.Diagnostic{
+			Loc: f.TargetLoc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+			Message: fmt.Sprintf("flow %s into %s has a qualified name, which %s refuses (MULTIPART_FLOW_NAME_NOT_SUPPORTED: flow with multipart name '%s' is not supported): "+
+				"name it with one part, CREATE FLOW %s AS INSERT INTO %s ...", f.Name, target, b, f.Name, short, target),
+		}})
+	}
+	return out
 }
 
 // MergeFormats are, per Spark backend, the table formats an apply-changes

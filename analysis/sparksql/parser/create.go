@@ -202,6 +202,16 @@ func (p *parser) checkCreate(c *ast.Create) {
 			p.failRange(cl.Range, "_LEGACY_ERROR_TEMP_0035", "operation not allowed: options are not supported for CREATE "+
 				c.Kind.String()+" statements; remove the OPTIONS list")
 		}
+		// Spark 4.1.4's AST builder: "Operation not allowed: Specifying
+		// location is not supported for CREATE MATERIALIZED VIEW
+		// statements. The storage location for a pipeline dataset is
+		// managed by the pipeline itself." (checked with spark-pipelines
+		// dry-run). Databricks is not checked here.
+		if cl.Keyword == "LOCATION" && !p.opts.Databricks {
+			p.failRange(cl.Range, "_LEGACY_ERROR_TEMP_0035", "operation not allowed: specifying location is not supported for CREATE "+
+				c.Kind.String()+" statements, the storage location for a pipeline dataset is managed by the pipeline itself "+
+				"(its storage root, `storage:` in spark-pipeline.yml): remove the LOCATION clause")
+		}
 	}
 }
 
@@ -776,4 +786,33 @@ func (p *parser) createFlow(start int, partial *ast.Stmt) ast.Stmt {
 	f.Insert = p.insert()
 	f.Range = p.rangeFrom(start)
 	return f
+}
+
+// RegistrationErrors returns what Spark's pipeline graph registration
+// refuses in a pipeline statement its parser accepted (st, parsed from
+// src with ParseStatement or ParseStatementAt): these are analysis
+// errors of spark-pipelines dry-run, not syntax errors, so the parser
+// itself accepts them, as spark.sql's parser does. Databricks' grammar
+// is not checked here. Each message was checked with Spark 4.1.4's
+// spark-pipelines dry-run:
+//
+//   - a PARTITIONED BY transform (years(ts), bucket(4, id), ...) of a
+//     materialized view or streaming table: PIPELINE_SQL_GRAPH_ELEMENT_
+//     REGISTRATION_ERROR "Invalid partitioning transform (years(ts))".
+func RegistrationErrors(st ast.Stmt, src string) []*ast.SyntaxError {
+	c, ok := st.(*ast.Create)
+	if !ok || c == nil || (c.Kind != ast.CreateMaterializedView && c.Kind != ast.CreateStreamingTable) {
+		return nil
+	}
+	var out []*ast.SyntaxError
+	for _, f := range c.PartitionedBy {
+		call, ok := f.(*ast.Call)
+		if !ok || call.End > len(src) || call.Start < 0 || call.Start > call.End {
+			continue
+		}
+		out = append(out, &ast.SyntaxError{Range: call.Range, Class: "PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR",
+			Message: "invalid partitioning transform (" + src[call.Start:call.End] + "): a pipeline dataset is partitioned " +
+				"by plain columns only; compute the value in the query (e.g. SELECT year(ts) AS ts_year ...) and partition by that column"})
+	}
+	return out
 }

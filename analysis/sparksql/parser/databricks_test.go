@@ -58,3 +58,69 @@ func TestDatabricksTree(t *testing.T) {
 		t.Errorf("APPLY CHANGES: %+v", a)
 	}
 }
+
+// TestCreatePipelineRefusals checks what Spark refuses in a pipeline
+// dataset's CREATE statement (each message checked with Spark 4.1.4's
+// spark-pipelines dry-run), at the clause, on every Spark version, and
+// that the databricks grammar does not refuse it here.
+func TestCreatePipelineRefusals(t *testing.T) {
+	cases := []struct{ sql, at, class, words string }{
+		{"CREATE MATERIALIZED VIEW m LOCATION '/tmp/x' AS SELECT 1 AS id", "LOCATION '/tmp/x'", "_LEGACY_ERROR_TEMP_0035",
+			"specifying location is not supported for CREATE MATERIALIZED VIEW statements"},
+		{"CREATE STREAMING TABLE s COMMENT 'c' LOCATION 'p' AS SELECT * FROM STREAM(x)", "LOCATION 'p'", "_LEGACY_ERROR_TEMP_0035",
+			"specifying location is not supported for CREATE STREAMING TABLE statements"},
+	}
+	for _, v := range []Version{Spark41, Spark42, Spark43} {
+		for _, c := range cases {
+			_, errs := ParseStatement(c.sql, Options{Version: v})
+			if len(errs) != 1 || errs[0].Class != c.class || c.sql[errs[0].Start:errs[0].End] != c.at ||
+				!strings.Contains(errs[0].Message, c.words) {
+				t.Errorf("%v: %s: %v, want %s at %q saying %q", v, c.sql, errs, c.class, c.at, c.words)
+			}
+		}
+	}
+	for _, c := range cases {
+		if _, errs := ParseStatement(c.sql, Options{Databricks: true}); len(errs) > 0 {
+			t.Errorf("databricks: %s: %s", c.sql, errs[0].Message)
+		}
+	}
+	// plain partition columns, and LOCATION on a CREATE TABLE, stay
+	for _, ok := range []string{
+		"CREATE MATERIALIZED VIEW m PARTITIONED BY (id) AS SELECT 1 AS id",
+		"CREATE TABLE t (id INT) USING parquet PARTITIONED BY (id) LOCATION '/tmp/t'",
+		"CREATE TABLE t (id INT) USING iceberg PARTITIONED BY (bucket(4, id))",
+	} {
+		if _, errs := ParseStatement(ok, Options{Version: Spark41}); len(errs) > 0 {
+			t.Errorf("%s: %s", ok, errs[0].Message)
+		}
+	}
+}
+
+// TestRegistrationErrors checks the refusals of Spark's pipeline graph
+// registration (spark-pipelines dry-run, 4.1.4), which its parser
+// accepts.
+func TestRegistrationErrors(t *testing.T) {
+	for _, c := range []struct{ sql, at string }{
+		{"CREATE MATERIALIZED VIEW m PARTITIONED BY (years(ts)) AS SELECT current_timestamp() AS ts", "years(ts)"},
+		{"CREATE STREAMING TABLE s PARTITIONED BY (id, bucket(4, id)) AS SELECT * FROM STREAM(x)", "bucket(4, id)"},
+	} {
+		st, errs := ParseStatement(c.sql, Options{Version: Spark41})
+		if len(errs) > 0 {
+			t.Fatalf("%s: the parser refuses it: %s", c.sql, errs[0].Message)
+		}
+		got := RegistrationErrors(st, c.sql)
+		if len(got) != 1 || got[0].Class != "PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR" || c.sql[got[0].Start:got[0].End] != c.at ||
+			!strings.Contains(got[0].Message, "invalid partitioning transform ("+c.at+")") {
+			t.Errorf("%s: %v, want the invalid transform %s", c.sql, got, c.at)
+		}
+	}
+	for _, ok := range []string{
+		"CREATE MATERIALIZED VIEW m PARTITIONED BY (id) AS SELECT 1 AS id",
+		"CREATE TABLE t (id INT) USING iceberg PARTITIONED BY (bucket(4, id))",
+	} {
+		st, _ := ParseStatement(ok, Options{Version: Spark41})
+		if got := RegistrationErrors(st, ok); len(got) > 0 {
+			t.Errorf("%s: %s", ok, got[0].Message)
+		}
+	}
+}
