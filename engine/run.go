@@ -157,6 +157,9 @@ type runState struct {
 	// flows is described once per run; drop and every finished flow
 	// forget the dataset's entry.
 	described map[string][]sema.Column
+	// reading holds the sources (by key) a flow of this run reads, which
+	// registerSources materialises when their sample is text.
+	reading map[string]bool
 }
 
 // forget drops the run's description of a dataset's relation.
@@ -229,6 +232,19 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 		d := p.Dataset(k)
 		for _, f := range p.FlowsInto(k) {
 			st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Queued})
+		}
+	}
+	st.reading = map[string]bool{}
+	for _, k := range todo {
+		for _, f := range p.FlowsInto(k) {
+			if f.Streaming || f.CDC != nil {
+				continue
+			}
+			for _, ref := range f.Reads {
+				if p.Resolve(ref.Name) == nil {
+					st.reading[ir.NameKey(ref.Name)] = true
+				}
+			}
 		}
 	}
 	if err := st.registerSources(ctx); err != nil {

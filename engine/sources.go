@@ -164,8 +164,16 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 		}
 	}
 	name := quoteIdent(relationName(src.Name))
-	st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
 	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))
+	if fn != "read_parquet" && !src.Stream && st.reading[ir.NameKey(src.Name)] {
+		// A text sample the run's flows read is parsed once per run, not
+		// once per reader; Parquet stays a view, whose readers read only
+		// the columns and row groups they need.
+		st.conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+name)
+		q = fmt.Sprintf("CREATE OR REPLACE TABLE %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))
+	} else {
+		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
+	}
 	if _, err := st.conn.ExecContext(ctx, q); err != nil {
 		return fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
 	}
