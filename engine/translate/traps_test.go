@@ -146,6 +146,13 @@ var traps = []trap{
 	{name: "sort_array with a NULL order", query: `SELECT sort_array(array('b', 'd'), CAST(NULL AS BOOLEAN)) AS a`, types: []string{"array<string>"}, rows: [][]string{{"NULL"}}},
 	{name: "listagg without a separator", query: `SELECT listagg(x) WITHIN GROUP (ORDER BY x) AS a FROM VALUES ('a'), ('b') t(x)`, types: []string{"string"}, rows: [][]string{{"ab"}}},
 	{name: "DIV of whole decimals", query: `SELECT div(CAST(999999999999999999999 AS DECIMAL(38, 0)), 1000000000000000000000) AS a, -9999999999999999999999 DIV 1000000000000000000000 AS b`, types: []string{"bigint", "bigint"}, rows: [][]string{{"0", "-9"}}},
+	{name: "timestamps in the session time zone (UTC)", query: `SELECT CAST(TIMESTAMP '2024-01-01 10:00:00' AS BIGINT) AS a, CAST(1704103200 AS TIMESTAMP) AS b, hour(TIMESTAMP '2024-01-01 23:59:59') AS c, to_timestamp('2024-01-01 10:00:00') AS d, date_format(TIMESTAMP '2024-01-01 10:00:00', 'HH:mm') AS e`,
+		types: []string{"bigint", "timestamp", "int", "timestamp", "string"}, rows: [][]string{{"1704103200", "2024-01-01 10:00:00", "23", "2024-01-01 10:00:00", "10:00"}}},
+	{name: "a string compared with a decimal", query: `SELECT 1.5 = '1.51' AS a, 1.5 = '1.5' AS b`, types: []string{"boolean", "boolean"}, rows: [][]string{{"false", "true"}}},
+	{name: "length and rank are INT", query: `SELECT length('abc') AS a, rank() OVER (ORDER BY x) AS b FROM VALUES (1) t(x)`, types: []string{"int", "int"}, rows: [][]string{{"3", "1"}}},
+	{name: "try_add keeps an operand's overflow", query: `SELECT try_add(1, 2147483647 + 1) AS a`, errClass: "ARITHMETIC_OVERFLOW"},
+	{name: "try_add of BIGINTs", query: `SELECT try_add(9223372036854775807L, 1) AS a, try_multiply(3000000000L, 4000000000L) AS b, try_subtract(-9223372036854775808L, 0) AS c`, types: []string{"bigint", "bigint", "bigint"}, rows: [][]string{{"NULL", "NULL", "-9223372036854775808"}}},
+	{name: "left of NULL", query: `SELECT left(CAST(NULL AS STRING), -2) AS a, left('abc', -2) AS b`, types: []string{"string", "string"}, rows: [][]string{{"NULL", ""}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
