@@ -258,22 +258,34 @@ func BenchmarkLSPGraph(b *testing.B) {
 	})
 }
 
-// BenchmarkLSPCompletion: completion after FROM (every dataset and source,
-// 2,003 items) in a 2,000-file pipeline.
+// BenchmarkLSPCompletion: completion after FROM in a 2,000-file pipeline
+// (2,003 datasets and sources): right after "FROM " (the first
+// lsp.MaxCompletionItems, marked incomplete), and after "FROM ds_" (the
+// prefix typed: the matches starting with it first, at most the cap).
 func BenchmarkLSPCompletion(b *testing.B) {
-	benchRequest(b, protocol.MethodTextDocumentCompletion, func(u protocol.DocumentURI, text string) any {
-		return protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: positionAt(text, "FROM ds_", 5)}}
-	}, func(res json.RawMessage) error {
-		var list protocol.CompletionList
-		if err := json.Unmarshal(res, &list); err != nil {
-			return err
-		}
-		if len(list.Items) < 2000 {
-			return fmt.Errorf("%d items", len(list.Items))
-		}
-		return nil
-	})
+	for _, tc := range []struct {
+		name  string
+		delta int
+	}{{"after_from", 5}, {"prefix_ds_", 8}} {
+		b.Run(tc.name, func(b *testing.B) {
+			benchRequest(b, protocol.MethodTextDocumentCompletion, func(u protocol.DocumentURI, text string) any {
+				return protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+					TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: positionAt(text, "FROM ds_", tc.delta)}}
+			}, func(res json.RawMessage) error {
+				var list protocol.CompletionList
+				if err := json.Unmarshal(res, &list); err != nil {
+					return err
+				}
+				if !list.IsIncomplete || len(list.Items) < lsp.MaxCompletionItems || len(list.Items) > lsp.MaxCompletionItems+5 {
+					return fmt.Errorf("incomplete %v, %d items", list.IsIncomplete, len(list.Items))
+				}
+				if tc.delta == 8 && !strings.HasPrefix(list.Items[len(list.Items)-1].Label, "ds_") {
+					return fmt.Errorf("prefix ds_: last item %s", list.Items[len(list.Items)-1].Label)
+				}
+				return nil
+			})
+		})
+	}
 }
 
 // BenchmarkLSPHoverAfterEdit: a hover sent right after a didChange, before

@@ -116,20 +116,40 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 		// typed prefix matches, marked incomplete when some were left out
 		// (the client asks again as the user types on).
 		prefix := typedWord(text, off)
-		var tables []protocol.CompletionItem
+		var cands []tableCand
 		for _, d := range dp.snap.Pipeline.Datasets {
-			if ir.NameKey(d.Name) != self && fuzzyMatch(d.Name, prefix) {
-				tables = append(tables, protocol.CompletionItem{Label: d.Name, Kind: protocol.CompletionItemKindClass,
-					Detail: strings.ReplaceAll(string(d.Kind), "_", " ") + " · " + d.Loc.File, Data: tableItemData{Dataset: d.Name, URI: p.TextDocument.URI}})
+			if fuzzyMatch(d.Name, prefix) && ir.NameKey(d.Name) != self {
+				cands = append(cands, tableCand{label: d.Name, ds: d})
 			}
 		}
 		for _, src := range dp.snap.Pipeline.Sources {
 			if fuzzyMatch(src.Name, prefix) {
-				tables = append(tables, protocol.CompletionItem{Label: src.Name, Kind: protocol.CompletionItemKindFile, Detail: "source " + src.Sample})
+				cands = append(cands, tableCand{label: src.Name, src: src})
 			}
 		}
-		kept, cut := capItems(tables, prefix)
-		items = append(items, kept...)
+		cut := len(cands) > MaxCompletionItems
+		if cut {
+			// Only the items sent are built: those starting with the
+			// prefix first, then by name.
+			for i := range cands {
+				cands[i].starts = hasPrefixFold(cands[i].label, prefix)
+			}
+			sort.Slice(cands, func(i, j int) bool {
+				if cands[i].starts != cands[j].starts {
+					return cands[i].starts
+				}
+				return cands[i].label < cands[j].label
+			})
+			cands = cands[:MaxCompletionItems]
+		}
+		for _, c := range cands {
+			if c.ds != nil {
+				items = append(items, protocol.CompletionItem{Label: c.label, Kind: protocol.CompletionItemKindClass,
+					Detail: strings.ReplaceAll(string(c.ds.Kind), "_", " ") + " · " + c.ds.Loc.File, Data: tableItemData{Dataset: c.label, URI: p.TextDocument.URI}})
+			} else {
+				items = append(items, protocol.CompletionItem{Label: c.label, Kind: protocol.CompletionItemKindFile, Detail: "source " + c.src.Sample})
+			}
+		}
 		incomplete = incomplete || cut
 	case qualifiedCtx.MatchString(before) && !strings.HasPrefix(strings.TrimSpace(before), "--"):
 		alias := qualifiedCtx.FindStringSubmatch(before)[1]
@@ -212,15 +232,25 @@ func lower(c byte) byte {
 	return c
 }
 
+// tableCand is a dataset or source completion may offer.
+type tableCand struct {
+	label  string
+	starts bool
+	ds     *ir.Dataset
+	src    *ir.Source
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
 // capItems keeps at most MaxCompletionItems items, those starting with the
 // prefix first, then by label; it reports whether some were left out.
 func capItems(items []protocol.CompletionItem, prefix string) ([]protocol.CompletionItem, bool) {
 	if len(items) <= MaxCompletionItems {
 		return items, false
 	}
-	starts := func(it protocol.CompletionItem) bool {
-		return len(it.Label) >= len(prefix) && strings.EqualFold(it.Label[:len(prefix)], prefix)
-	}
+	starts := func(it protocol.CompletionItem) bool { return hasPrefixFold(it.Label, prefix) }
 	sorted := append([]protocol.CompletionItem(nil), items...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		si, sj := starts(sorted[i]), starts(sorted[j])
