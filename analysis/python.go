@@ -205,6 +205,28 @@ func (res *fileResult) pythonQuery(def *pylib.Definition) *ir.Flow {
 	case lit != nil:
 		// An empty spark.sql(""): the front end says there is no query.
 		q, diags = sqlfront.ParseQueryDialect(file, text, sqlfront.Span{Start: lit.Loc.Start, End: lit.Loc.Start}, res.dialect)
+	case hasPathRead(def):
+		// A path load is read_files(...) in the SQL: parsed as the query
+		// of a statement defining the dataset, so a source named like the
+		// dataset itself is <name>_files, as in SQL.
+		blank := []byte(text)
+		for i, c := range blank {
+			if c != '\n' {
+				blank[i] = ' '
+			}
+		}
+		virtual := string(blank) + "\nCREATE MATERIALIZED VIEW " + quoteSQLName(def.Owner()) + " AS " + qd.SQL
+		parsed := sqlfront.ParseDialect(file, virtual, res.dialect)
+		diags = parsed.Diags
+		for i := range parsed.Statements {
+			if st := &parsed.Statements[i]; st.Query != nil && st.Query.Start > len(text) {
+				q = st.Query
+			}
+		}
+		remap = func(int) int { return -1 }
+		for i := range diags {
+			diags[i].Message = fmt.Sprintf("in the SQL Thund reads this expression as (%s): %s", qd.SQL, diags[i].Message)
+		}
 	default:
 		virtual := text + "\n" + qd.SQL
 		q, diags = sqlfront.ParseQueryDialect(file, virtual, sqlfront.Span{Start: len(text) + 1, End: len(virtual)}, res.dialect)
@@ -273,6 +295,25 @@ func (res *fileResult) pythonQuery(def *pylib.Definition) *ir.Flow {
 		res.noteTree(flow, q.Spark)
 	}
 	return flow
+}
+
+// hasPathRead reports whether a definition loads files by path.
+func hasPathRead(def *pylib.Definition) bool {
+	for _, rd := range def.Reads {
+		if rd.Path != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// quoteSQLName backquotes each part of a dotted name.
+func quoteSQLName(name string) string {
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		parts[i] = "`" + strings.ReplaceAll(p, "`", "``") + "`"
+	}
+	return strings.Join(parts, ".")
 }
 
 // sameBytes reports whether every byte of lit's value is written as it is

@@ -208,3 +208,41 @@ func findDiagMsg(s *Snapshot, file, part string) *ir.Diagnostic {
 	}
 	return nil
 }
+
+// TestPythonLoopsAndSettings: datasets a loop and a factory define are
+// in the graph with their settings; a loop over computed values is an
+// info at its iterable.
+func TestPythonLoopsAndSettings(t *testing.T) {
+	s, err := Load("../testdata/python_frames", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range s.Diagnostics {
+		t.Errorf("unexpected diagnostic: %+v", d)
+	}
+	n := s.Pipeline.Dataset("orders_north")
+	if n == nil || n.Kind != ir.StreamingTable || strings.Join(n.PartitionBy, ",") != "order_date" || n.Properties["pipelines.quality"] != "bronze" ||
+		n.Comment != "Orders of the north shop, as landed" {
+		t.Fatalf("orders_north = %+v", n)
+	}
+	fl := s.Pipeline.FlowsInto("orders_north")
+	if len(fl) != 1 || fl[0].Name != "land_north" || !fl[0].Streaming || len(fl[0].Reads) != 1 || fl[0].Reads[0].Name != "north_orders" || fl[0].Reads[0].Path != "/landing/north_orders/" {
+		t.Errorf("orders_north flows = %+v", fl)
+	}
+	if f := s.Pipeline.FlowsInto("daily_units"); len(f) != 1 || f[0].Conf["spark.sql.shuffle.partitions"] != "4" || !f[0].Aggregates {
+		t.Errorf("daily_units flows = %+v", f)
+	}
+	py := "from pyspark import pipelines as dp\n\nfor t in spark.conf.get(\"tables\").split(\",\"):\n    dp.create_streaming_table(t)\n"
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/l.py":             py,
+	})
+	s, err = Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := findDiagMsg(s, "t/l.py", "named from values computed at run time")
+	if d == nil || d.Severity != ir.Info || py[d.Loc.Start:d.Loc.End] != `spark.conf.get("tables").split(",")` {
+		t.Errorf("loop diagnostic = %+v (all: %+v)", d, s.Diagnostics)
+	}
+}

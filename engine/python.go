@@ -41,6 +41,10 @@ func (st *runState) standInFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow) 
 	if err := st.registerSource(ctx, src); err != nil {
 		return nil, &flowError{f.Name, err}
 	}
+	// Said once per run, as a plan worth saying: the rows are the
+	// sample's, not the body's.
+	st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning,
+		Message: fmt.Sprintf("the Python body of %s is not run: its rows come from %s", d.Name, sample)})
 	g := *f
 	g.SQL = ""
 	g.Normalized = "SELECT * FROM " + quoteIdent(relationName(src.Name))

@@ -64,6 +64,13 @@ func TestPythonStandIn(t *testing.T) {
 		}
 	}
 	res := runPython(t, dir)
+	said := false
+	for _, e := range res.Events {
+		said = said || e.Dataset == "scored" && e.Phase == Planning && e.Message == "the Python body of scored is not run: its rows come from samples/scored.csv"
+	}
+	if !said {
+		t.Errorf("no event says the stand-in sample: %+v", res.Events)
+	}
 	for name, rows := range map[string]int64{"scored": 3, "ranked": 3, "top": 2} {
 		d := res.Datasets[name]
 		if d == nil || d.Phase != Completed || d.Rows != rows {
@@ -173,5 +180,22 @@ def both():
 	var total, n int64
 	if err := s.DB().QueryRow("SELECT total, n FROM by_region WHERE region = 'east'").Scan(&total, &n); err != nil || total != 8 || n != 3 {
 		t.Errorf("by_region east = %d, %d, %v; want 8, 3", total, n, err)
+	}
+}
+
+// TestPythonFramesRuns: testdata/python_frames (loops, a factory, path
+// loads, DataFrame chains) runs natively, every dataset from its body.
+func TestPythonFramesRuns(t *testing.T) {
+	res := runPython(t, filepath.Join("..", "testdata", "python_frames"))
+	want := map[string]int64{"orders_north": 3, "orders_south": 3, "products": 3, "orders": 5, "daily_revenue": 4, "daily_units": 4, "best_day": 2}
+	for name, rows := range want {
+		if d := res.Datasets[name]; d == nil || d.Phase != Completed || d.Rows != rows {
+			t.Errorf("%s = %+v, want %d rows", name, d, rows)
+		}
+	}
+	for _, e := range res.Events {
+		if strings.Contains(e.Message, "is not run") {
+			t.Errorf("a body of python_frames is not run: %+v", e)
+		}
 	}
 }

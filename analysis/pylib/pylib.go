@@ -161,6 +161,15 @@ type Definition struct {
 	CDC *CDC
 }
 
+// Owner is the dataset the definition fills: its target for a flow, else
+// itself.
+func (d *Definition) Owner() string {
+	if d.Kind == "" && d.Target != "" {
+		return d.Target
+	}
+	return d.Name
+}
+
 // File is what Parse learns from one .py file.
 type File struct {
 	// Definitions are the datasets and flows in source order.
@@ -1090,7 +1099,11 @@ func (r *reader) callRead(d *Definition, n *sitter.Node) {
 	if ld, isLoad := r.loadChain(n); isLoad && ld.path != nil {
 		switch {
 		case ld.path.Loc != (Span{}) && fileSource(ld.path.Value) != "":
-			d.Reads = append(d.Reads, Read{Name: fileSource(ld.path.Value), Path: ld.path.Value, Streaming: ld.root == "spark.readStream",
+			name := fileSource(ld.path.Value)
+			if strings.EqualFold(name, lastPart(d.Owner())) {
+				name += "_files" // as SQL's read_files: the dataset does not read itself
+			}
+			d.Reads = append(d.Reads, Read{Name: name, Path: ld.path.Value, Streaming: ld.root == "spark.readStream",
 				Loc: ld.path.Loc, Inner: inner(ld.path), Call: ld.root + " load"})
 		case ld.path.Loc == (Span{}):
 			d.Unknown = append(d.Unknown, Unknown{What: UnknownTable, Call: ld.root + " load", Loc: ld.pathLoc})

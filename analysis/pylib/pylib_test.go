@@ -122,6 +122,9 @@ func TestSyntaxError(t *testing.T) {
 // FuzzParse checks Parse never panics and spans stay in the text.
 func FuzzParse(f *testing.F) {
 	f.Add("from pyspark import pipelines as dp\n@dp.table\ndef t():\n    return spark.sql('SELECT \\'a\\' ' \"FROM x\" f'{{y}}')\n")
+	f.Add("from pyspark import pipelines as dp\nfrom pyspark.sql import functions as F\nX = f\"{X}\"\nfor t, u in [(\"a\", \"b\")]:\n    dp.create_streaming_table(f\"s_{t}{X}\")\n" +
+		"def mk(n, p=\"x\"):\n    @dp.table(name=n, partition_cols=[p])\n    def f():\n        return spark.read.format(\"csv\").load(\"/a/b.csv\").join(spark.table(n), [\"k\"]).groupBy(\"k\").agg(F.sum(\"v\").alias(\"s\"))\n" +
+		"mk(\"q\")\nfor z in [\"r\"]:\n    mk(z)\n")
 	for _, name := range []string{"init_example.py", "mixed.py"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
