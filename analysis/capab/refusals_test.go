@@ -60,3 +60,28 @@ func TestSparkRefusesMultipartFlowName(t *testing.T) {
 		t.Errorf("a qualified dataset's own flow: %+v, want nothing", got)
 	}
 }
+
+// TestSparkRefusesOnlyTemporaryViews: Spark 4.1.4's dry run fails a
+// pipeline with no table or persistent view with RUN_EMPTY_PIPELINE.
+func TestSparkRefusesOnlyTemporaryViews(t *testing.T) {
+	name := ir.Loc{File: "a.sql", Start: 22, End: 23}
+	v := &ir.Dataset{Name: "v", Kind: ir.TemporaryView, NameLoc: name}
+	p := &ir.Pipeline{Datasets: []*ir.Dataset{v}, Flows: []*ir.Flow{{Name: "v", Target: "v"}}}
+	got := Check(p, []ir.Backend{ir.Spark41})
+	if len(got) != 1 || got[0].Loc != name || !strings.Contains(got[0].Message, "RUN_EMPTY_PIPELINE") {
+		t.Errorf("%+v, want one RUN_EMPTY_PIPELINE error at the view", got)
+	}
+	if got := Check(p, []ir.Backend{ir.Native, ir.Databricks}); len(got) != 0 {
+		t.Errorf("native, databricks: %+v, want nothing", got)
+	}
+	m := &ir.Dataset{Name: "m", Kind: ir.MaterializedView}
+	p = &ir.Pipeline{Datasets: []*ir.Dataset{v, m}, Flows: []*ir.Flow{{Name: "v", Target: "v"}, {Name: "m", Target: "m"}}}
+	if got := Check(p, []ir.Backend{ir.Spark41}); len(got) != 0 {
+		t.Errorf("with a materialized view: %+v, want nothing", got)
+	}
+	// a materialized view kept off Spark leaves only the view there
+	m.Backends = []ir.Backend{ir.Native}
+	if got := Check(p, []ir.Backend{ir.Spark41}); len(got) != 1 {
+		t.Errorf("the materialized view native only: %+v, want the refusal", got)
+	}
+}

@@ -38,7 +38,41 @@ func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 	out = append(out, appendWatermark(p, b)...)
 	out = append(out, withoutFlow(p, b)...)
 	out = append(out, multipartFlows(p, b)...)
+	out = append(out, onlyTemporary(p, b)...)
 	return unreadCDC(p, b, out)
+}
+
+// onlyTemporary refuses a pipeline whose datasets that run on b are all
+// temporary views, as Spark does (Spark 4.1.4's spark-pipelines dry-run:
+// RUN_EMPTY_PIPELINE, "Pipelines are expected to have at least one
+// non-temporary dataset defined (tables, persisted views)"). The finding
+// is at the first temporary view; a pipeline with no dataset at all has
+// no place for one and is not reported here.
+func onlyTemporary(p *ir.Pipeline, b ir.Backend) []Finding {
+	var first *ir.Dataset
+	for _, d := range p.Datasets {
+		if !runsOn(d, b) {
+			continue
+		}
+		if d.Kind != ir.TemporaryView {
+			return nil
+		}
+		if first == nil {
+			first = d
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	loc := first.NameLoc
+	if loc.IsZero() {
+		loc = first.Loc
+	}
+	return []Finding{{Dataset: first.Name, Diagnostic: ir.Diagnostic{
+		Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+		Message: fmt.Sprintf("the pipeline defines only temporary views, which %s refuses to run (RUN_EMPTY_PIPELINE: pipelines are expected to have at least one non-temporary dataset defined (tables, persisted views)): "+
+			"make one a materialized view (CREATE MATERIALIZED VIEW %s AS ...)", b, first.Name),
+	}}}
 }
 
 // withoutFlow refuses a streaming table no flow writes, as Spark's graph
