@@ -5,14 +5,15 @@ export function cleanOrders(): PreviewResult {
   return {
     dataset: 'clean_orders',
     columns: [
-      { name: 'order_id', type: 'INTEGER' },
-      { name: 'customer_id', type: 'VARCHAR' },
-      { name: 'product_id', type: 'VARCHAR' },
+      // Spark's type names, as the server sends them since it maps DuckDB's
+      { name: 'order_id', type: 'INT' },
+      { name: 'customer_id', type: 'STRING' },
+      { name: 'product_id', type: 'STRING' },
       { name: 'order_date', type: 'DATE' },
-      { name: 'quantity', type: 'INTEGER' },
+      { name: 'quantity', type: 'INT' },
       { name: 'unit_price', type: 'DECIMAL(10,2)' },
-      { name: 'amount', type: 'DECIMAL(18,2)' },
-      { name: 'status', type: 'VARCHAR' },
+      { name: 'amount', type: 'DECIMAL(21,2)' },
+      { name: 'status', type: 'STRING' },
     ],
     rows: [
       [10001, 'C001', 'P10', '2025-03-02', 1, '10.80', '10.80', 'shipped'],

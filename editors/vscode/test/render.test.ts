@@ -8,6 +8,7 @@ import {
   diffToShow,
   downstream,
   escapeHtml,
+  isNumericType,
   expectationSummary,
   layoutGraph,
   markAdded,
@@ -94,9 +95,19 @@ describe('sorting', () => {
 describe('preview table', () => {
   it('shows column names and types and the first row', () => {
     const html = renderTable(cleanOrders().columns, cleanOrders().rows);
-    assert.match(html, /<span class="col-name">order_id<\/span><span class="col-type">INTEGER<\/span>/);
+    assert.match(html, /<span class="col-name">order_id<\/span><span class="col-type">INT<\/span>/);
+    assert.match(html, /<span class="col-name">customer_id<\/span><span class="col-type">STRING<\/span>/);
     assert.match(html, /<span class="col-type">DECIMAL\(10,2\)<\/span>/);
     assert.equal(bodyRows(html)[0], '1 10001 C001 P10 2025-03-02 1 10.80 10.80 shipped');
+  });
+
+  it('right-aligns the numeric columns of Spark type names', () => {
+    for (const t of ['INT', 'BIGINT', 'SMALLINT', 'TINYINT', 'DOUBLE', 'FLOAT', 'DECIMAL(21,2)']) {
+      assert.ok(isNumericType(t), t);
+    }
+    for (const t of ['STRING', 'DATE', 'TIMESTAMP', 'ARRAY<INT>', 'STRUCT<a: INT>', 'BOOLEAN']) {
+      assert.ok(!isNumericType(t), t);
+    }
   });
 
   it('right-aligns numeric columns', () => {
