@@ -406,7 +406,17 @@ var functions = []Function{
 	custom("concat", "a || b || ... (NULL if any is NULL); list_concat for arrays", concatFn),
 	custom("concat_ws", "concat_ws(sep, ...), arrays joined with array_to_string", concatWSFn),
 	custom("split", "regexp_split_to_array(s, re) (the Java regex checked for RE2)", splitFn),
-	same("split_part", fixed(tString)),
+	custom("split_part", "split_part(s, d, n); with d = '' the whole s for n = 1 or -1, '' otherwise", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 3, 3) {
+			return null(c)
+		}
+		if l, ok := c.Args[2].(*ast.Literal); ok && l.Kind == ast.LitInteger && l.Text == "0" {
+			t.refuse(l, "split_part's index 0 fails on Spark (INVALID_INDEX_OF_ZERO); count parts from 1, or from -1 at the end")
+		}
+		// Spark does not split at an empty delimiter; DuckDB splits
+		// into characters.
+		return at(c, tString, cat("CASE WHEN ", a[1], " = '' THEN CASE WHEN abs(", a[2], ") = 1 THEN ", a[0], " ELSE '' END ELSE split_part(", a[0], ", ", a[1], ", ", a[2], ") END"))
+	}),
 	custom("regexp_extract", "regexp_extract(s, re, group), group 1 by default", regexpExtractFn("regexp_extract")),
 	custom("regexp_extract_all", "regexp_extract_all(s, re, group), group 1 by default", regexpExtractFn("regexp_extract_all")),
 	custom("regexp_replace", "regexp_replace(s, re, rep, 'g') with $n turned into \\n", regexpReplaceFn),

@@ -40,11 +40,11 @@ var macros = [][2]string{
 	{"thund_try_int_text", `(s, ty, id) AS CASE WHEN regexp_full_match(s, '\s*[+-]?[0-9]+\s*') THEN trim(s) ELSE NULL END`},
 	{"thund_legacy_int_text", `(s, ty, id) AS CASE WHEN regexp_full_match(s, '\s*[+-]?[0-9]+(\.[0-9]*)?\s*') THEN split_part(trim(s), '.', 1) ELSE NULL END`},
 	{"thund_bool_text", `(s, id) AS CASE WHEN s IS NULL THEN NULL
-		WHEN lower(trim(s)) IN ('t', 'true', 'y', 'yes', '1') THEN true
-		WHEN lower(trim(s)) IN ('f', 'false', 'n', 'no', '0') THEN false
+		WHEN lower(trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13))) IN ('t', 'true', 'y', 'yes', '1') THEN true
+		WHEN lower(trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13))) IN ('f', 'false', 'n', 'no', '0') THEN false
 		ELSE error('[CAST_INVALID_INPUT] The value ''' || s || ''' of the type "STRING" cannot be cast to "BOOLEAN" because it is malformed. Correct the value as per the syntax, or change its target type. Use ` + "`try_cast`" + ` to tolerate malformed input and return NULL instead. SQLSTATE: 22018' || ` + mark + `) END`},
-	{"thund_try_bool_text", `(s, id) AS CASE WHEN lower(trim(s)) IN ('t', 'true', 'y', 'yes', '1') THEN true
-		WHEN lower(trim(s)) IN ('f', 'false', 'n', 'no', '0') THEN false ELSE NULL END`},
+	{"thund_try_bool_text", `(s, id) AS CASE WHEN lower(trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13))) IN ('t', 'true', 'y', 'yes', '1') THEN true
+		WHEN lower(trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13))) IN ('f', 'false', 'n', 'no', '0') THEN false ELSE NULL END`},
 	{"thund_double_text", `(x) AS CASE WHEN x IS NULL THEN NULL WHEN isnan(x) THEN 'NaN'
 		WHEN isinf(x) THEN CASE WHEN x > 0 THEN 'Infinity' ELSE '-Infinity' END
 		WHEN x = 0 OR (abs(x) >= 0.001 AND abs(x) < 10000000) THEN CAST(x AS VARCHAR)

@@ -386,6 +386,15 @@ func (s *session) create(ctx context.Context, c conformance.Case, st *ast.Create
 		s.views[name] = v
 		return skip(c, "defines a view")
 	}
+	for _, cl := range st.Clauses {
+		if cl.Keyword == "DEFAULT COLLATION" {
+			// The view's string columns compare under the collation on
+			// Spark; the native view would compare bytes.
+			v.refused = "a view's DEFAULT COLLATION does not run natively (COLLATE does not)"
+			s.views[name] = v
+			return skip(c, "defines a view")
+		}
+	}
 	res := translate.Translate(st.Query, text, s.translateOptions(c))
 	if f, ok := typeError(res); ok {
 		v.failed = f.Message
@@ -569,11 +578,15 @@ func (s *session) query(ctx context.Context, c conformance.Case, q *ast.Query, t
 		got[i] = strings.Join(r, "\t")
 	}
 	want := c.Output
-	joined := strings.Join(got, "\n")
+	// Spark's suite writes the output with its trailing whitespace
+	// removed (replaceAll("\\s+$", "") on the joined rows): rpad('hi', 5)
+	// is recorded as hi.
+	trim := func(s string) string { return strings.TrimRight(s, " \t\n\v\f\r") }
+	joined := trim(strings.Join(got, "\n"))
 	if joined != want {
 		sorted := append([]string(nil), got...)
 		sort.Strings(sorted)
-		if strings.Join(sorted, "\n") != want {
+		if trim(strings.Join(sorted, "\n")) != want {
 			return Verdict{Case: c, Class: Mismatch, Reason: "rows differ", Cause: "rows",
 				Detail: "query: " + text + "\nSQL: " + res.SQL + "\ngot:\n" + joined + "\nSpark:\n" + want}
 		}
