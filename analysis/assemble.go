@@ -36,26 +36,40 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 		p.Flows = append(p.Flows, r.flows...)
 		diags = append(diags, r.diags...)
 	}
-	// The structural checks (which build the graph) and the rest only
-	// read the datasets and flows, so they run side by side: on an
-	// editor's keystroke this whole-pipeline pass is most of the time to
-	// fresh diagnostics. sources sets p.Sources, which Validate never reads.
+	// The structural checks (which build the graph), the capability
+	// checks and the rest only read the datasets and flows, so they run
+	// side by side, on three lanes: on an editor's keystroke these
+	// whole-pipeline passes are most of the time to fresh diagnostics.
+	// sources sets p.Sources, which neither Validate nor capab reads; the
+	// column check needs the sources and whether there is a cycle. The
+	// diagnostics are gathered in one fixed order.
 	var problems []ir.Problem
-	done := make(chan struct{})
+	validated := make(chan struct{})
 	go func() {
-		defer close(done)
+		defer close(validated)
 		problems = p.Validate()
 	}()
-	diags = append(diags, s.sources(p, results)...)
-	diags = append(diags, capab.Check(p, p.Backends)...)
-	diags = append(diags, capab.Streaming(p)...)
-	diags = append(diags, portability(p, results)...)
-	<-done
+	var capabDiags, streamDiags []ir.Diagnostic
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		capabDiags = capab.Check(p, p.Backends)
+		streamDiags = capab.Streaming(p)
+	}()
+	srcDiags := s.sources(p, results)
+	portDiags := portability(p, results)
+	<-validated
 	cycle := false
 	for _, prob := range problems {
 		cycle = cycle || prob.Code == ir.CodeCycle
 	}
-	diags = append(diags, s.columns(p, results, s.colCache, cycle)...)
+	colDiags := s.columns(p, results, s.colCache, cycle)
+	<-checked
+	diags = append(diags, srcDiags...)
+	diags = append(diags, capabDiags...)
+	diags = append(diags, streamDiags...)
+	diags = append(diags, portDiags...)
+	diags = append(diags, colDiags...)
 	for _, prob := range problems {
 		diags = append(diags, ir.Diagnostic{Loc: prob.Loc, Severity: ir.Error, Code: prob.Code, Message: prob.Message, Related: prob.Related})
 	}
