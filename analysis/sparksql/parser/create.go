@@ -799,12 +799,23 @@ func (p *parser) createFlow(start int, partial *ast.Stmt) ast.Stmt {
 //   - a PARTITIONED BY transform (years(ts), bucket(4, id), ...) of a
 //     materialized view or streaming table: PIPELINE_SQL_GRAPH_ELEMENT_
 //     REGISTRATION_ERROR "Invalid partitioning transform (years(ts))".
+//   - a column list on CREATE STREAMING TABLE t (...) FLOW AUTO CDC
+//     (Spark 4.3.0): PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR
+//     "Explicit column lists are not supported for AUTO CDC streaming
+//     tables". (A column list on a streaming table that a separate
+//     CREATE FLOW ... AS AUTO CDC fills is not refused for being one.)
 func RegistrationErrors(st ast.Stmt, src string) []*ast.SyntaxError {
 	c, ok := st.(*ast.Create)
 	if !ok || c == nil || (c.Kind != ast.CreateMaterializedView && c.Kind != ast.CreateStreamingTable) {
 		return nil
 	}
 	var out []*ast.SyntaxError
+	if c.AutoCDC != nil && len(c.Columns) > 0 {
+		r := ast.Range{Start: c.Columns[0].Start, End: c.Columns[len(c.Columns)-1].End}
+		out = append(out, &ast.SyntaxError{Range: r, Class: "PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR",
+			Message: "explicit column lists are not supported for AUTO CDC streaming tables: omit the column list and let the " +
+				"schema be inferred from the flow (or choose the columns with the flow's COLUMNS clause)"})
+	}
 	for _, f := range c.PartitionedBy {
 		call, ok := f.(*ast.Call)
 		if !ok || call.End > len(src) || call.Start < 0 || call.Start > call.End {

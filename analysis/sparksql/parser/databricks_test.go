@@ -114,11 +114,22 @@ func TestRegistrationErrors(t *testing.T) {
 			t.Errorf("%s: %v, want the invalid transform %s", c.sql, got, c.at)
 		}
 	}
+	cdc := "CREATE STREAMING TABLE t (id BIGINT, ts BIGINT) FLOW AUTO CDC FROM STREAM(s) KEYS (id) SEQUENCE BY ts"
+	st, errs := ParseStatement(cdc, Options{Version: Spark43})
+	if len(errs) > 0 {
+		t.Fatalf("%s: %s", cdc, errs[0].Message)
+	}
+	if got := RegistrationErrors(st, cdc); len(got) != 1 || cdc[got[0].Start:got[0].End] != "id BIGINT, ts BIGINT" ||
+		!strings.Contains(got[0].Message, "explicit column lists are not supported for AUTO CDC streaming tables") {
+		t.Errorf("%s: %v, want the column list refused", cdc, got)
+	}
 	for _, ok := range []string{
 		"CREATE MATERIALIZED VIEW m PARTITIONED BY (id) AS SELECT 1 AS id",
 		"CREATE TABLE t (id INT) USING iceberg PARTITIONED BY (bucket(4, id))",
+		"CREATE STREAMING TABLE t FLOW AUTO CDC FROM STREAM(s) KEYS (id) SEQUENCE BY ts",
+		"CREATE STREAMING TABLE t (id BIGINT, ts BIGINT)",
 	} {
-		st, _ := ParseStatement(ok, Options{Version: Spark41})
+		st, _ := ParseStatement(ok, Options{Version: Spark43})
 		if got := RegistrationErrors(st, ok); len(got) > 0 {
 			t.Errorf("%s: %s", ok, got[0].Message)
 		}
