@@ -39,7 +39,8 @@ type trap struct {
 }
 
 // The facts below were read from a Spark 4.1.4 Connect server
-// (scripts/spark.sh) with spark.sql("...").collect() on 2026-12-02.
+// (scripts/spark.sh) with spark.sql("...").collect() on 2026-12-02;
+// TestSparkTraps (traps_spark_test.go) checks them on the server again.
 var traps = []trap{
 	{name: "double-quoted string", query: `SELECT "DELETE" AS s`, types: []string{"string"}, rows: [][]string{{"DELETE"}}},
 	{name: "double-quoted string compared", query: `SELECT count(*) AS n FROM VALUES ('DELETE'), ('x') t(s) WHERE s != "DELETE"`, types: []string{"bigint"}, rows: [][]string{{"1"}}},
