@@ -161,3 +161,34 @@ func TestCompletionAfterFromIsCapped(t *testing.T) {
 		t.Errorf("resolved ds_123: documentation %v", full.Documentation)
 	}
 }
+
+// TestHoverGivesEachReasonOnce: clean_orders has three expectations,
+// which Spark 4.1 does not run; its hover says so once, not once per
+// expectation (issue 19, point 5).
+func TestHoverGivesEachReasonOnce(t *testing.T) {
+	root := copyTree(t, "../testdata/retail")
+	if err := os.WriteFile(filepath.Join(root, "thund.yaml"), []byte("backends: [native, spark-4.1]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t)
+	u, text := c.open(t, filepath.Join(root, "transformations", "order_lines.sql"))
+	var h protocol.Hover
+	c.call(t, protocol.MethodTextDocumentHover, tdp(u, posOf(t, text, "FROM clean_orders", 0, 7)), &h)
+	v := h.Contents.Value
+	i := strings.Index(v, "spark-4.1: no (")
+	if i < 0 {
+		t.Fatalf("hover of clean_orders has no refusal on spark-4.1:\n%s", v)
+	}
+	line := v[i+len("spark-4.1: no ("):]
+	line = line[:strings.LastIndex(line[:strings.IndexAny(line+"\n", "\n")], ")")]
+	seen := map[string]bool{}
+	for _, r := range strings.Split(line, "; ") {
+		if seen[r] {
+			t.Errorf("reason repeated: %q in\n%s", r, v)
+		}
+		seen[r] = true
+	}
+	if !strings.Contains(line, "expect") {
+		t.Errorf("the reason does not name the expectations: %q", line)
+	}
+}
