@@ -413,7 +413,23 @@ func (p *parser) primary() ast.Expr {
 		return p.call()
 	}
 	id := p.ident(anyIdent)
-	return &ast.Column{Range: id.Range, Parts: []*ast.Ident{id}}
+	return newColumn(id)
+}
+
+// columnAlloc is a column reference with room for two name parts (a or
+// t.a, most references), allocated at once: one allocation instead of
+// two or three when postfix appends the second part in place.
+type columnAlloc struct {
+	col   ast.Column
+	parts [2]*ast.Ident
+}
+
+// newColumn returns the column reference id.
+func newColumn(id *ast.Ident) *ast.Column {
+	a := &columnAlloc{}
+	a.parts[0] = id
+	a.col.Range, a.col.Parts = id.Range, a.parts[:1:2]
+	return &a.col
 }
 
 // callNameLen reports how many tokens the qualified function name at the

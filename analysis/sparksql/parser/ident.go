@@ -73,7 +73,8 @@ func (p *parser) ident(m identMode) *ast.Ident {
 
 // identToken turns an identifier token into an Ident.
 func (p *parser) identToken(t lex.Token) *ast.Ident {
-	id := &ast.Ident{Range: ast.Range{Start: t.Start, End: t.End}, Name: t.Text}
+	id := p.newIdent()
+	id.Range, id.Name = ast.Range{Start: t.Start, End: t.End}, t.Text
 	if t.Kind == lex.QuotedIdent || t.Kind == lex.DoubleQuotedString {
 		v, err := lex.Unquote(t)
 		if err == nil {
@@ -81,6 +82,22 @@ func (p *parser) identToken(t lex.Token) *ast.Ident {
 		}
 		id.Quoted = true
 	}
+	return id
+}
+
+// identChunk is how many identifiers newIdent allocates at a time: a
+// query of a pipeline names a few dozen, and one allocation for many
+// costs the allocator and the collector less than one each. The tree
+// keeps every identifier as long as any of them, which it does anyway.
+const identChunk = 8
+
+// newIdent returns a zero identifier from the parser's current chunk.
+func (p *parser) newIdent() *ast.Ident {
+	if len(p.idents) == 0 {
+		p.idents = make([]ast.Ident, identChunk)
+	}
+	id := &p.idents[0]
+	p.idents = p.idents[1:]
 	return id
 }
 

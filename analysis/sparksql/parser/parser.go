@@ -216,6 +216,9 @@ type parser struct {
 	// unclosed is the error of an unterminated /* comment, which Spark
 	// reports for the whole text.
 	unclosed *ast.SyntaxError
+	// idents is the rest of the chunk identifiers are taken from (see
+	// newIdent).
+	idents []ast.Ident
 }
 
 // bailout is the panic value that abandons the statement being parsed.

@@ -343,11 +343,11 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 			c.after = &scope{attrs: lca, complete: true}
 		}
 		a.expr(it.X, c)
-		ic, ia, ok := a.itemOutput(it)
+		na := len(attrs)
+		var ok bool
+		cols, attrs, ok = a.itemOutput(it, cols, attrs)
 		complete = complete && ok
-		cols = append(cols, ic...)
-		attrs = append(attrs, ia...)
-		lca = append(lca, ia...)
+		lca = append(lca, attrs[na:]...)
 	}
 	if len(s.Items) == 0 && s.Transform == nil {
 		// FROM t alone (a pipe's input): the FROM scope is the output
@@ -453,13 +453,14 @@ func (a *analyzer) groupItems(items []*ast.GroupItem, c ctx) {
 	}
 }
 
-// itemOutput returns the output columns of one select item and whether
-// they are known; a generator (explode(x) AS (k, v)) may give several.
-func (a *analyzer) itemOutput(it *ast.SelectItem) ([]*OutputColumn, []attr, bool) {
+// itemOutput appends the output columns of one select item to cols and
+// their attributes to attrs, and says whether they are known (when not,
+// nothing is appended); a generator (explode(x) AS (k, v)) may give
+// several. Appending to the caller's slices spares two one-element slices
+// per item.
+func (a *analyzer) itemOutput(it *ast.SelectItem, cols []*OutputColumn, attrs []attr) ([]*OutputColumn, []attr, bool) {
 	x := unparen(it.X)
 	if len(it.Aliases) > 0 {
-		var cols []*OutputColumn
-		var attrs []attr
 		for _, id := range it.Aliases {
 			if id == nil {
 				continue
@@ -476,10 +477,8 @@ func (a *analyzer) itemOutput(it *ast.SelectItem) ([]*OutputColumn, []attr, bool
 				names, known = []string{it.Alias.Name}, true
 			}
 			if !known {
-				return nil, nil, false
+				return cols, attrs, false
 			}
-			var cols []*OutputColumn
-			var attrs []attr
 			for _, n := range names {
 				cols = append(cols, &OutputColumn{Name: n, Expr: it.X, Item: it})
 				attrs = append(attrs, attr{name: n, eq: a.newEq(), item: it, alias: it.Alias != nil})
@@ -504,7 +503,7 @@ func (a *analyzer) itemOutput(it *ast.SelectItem) ([]*OutputColumn, []attr, bool
 		}
 	}
 	col.eq = at.eq
-	return []*OutputColumn{col}, []attr{at}, true
+	return append(cols, col), append(attrs, at), true
 }
 
 // exprName returns the name Spark gives a select item without an alias,

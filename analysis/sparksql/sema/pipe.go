@@ -172,15 +172,16 @@ func (a *analyzer) pipeOp(op *ast.PipeOp, prev *result, prevNode ast.Node, outer
 							continue
 						}
 						if gi.X != nil {
-							ic, ia, ok := a.itemOutput(&ast.SelectItem{Range: gi.Range, X: gi.X})
-							if gi.End > gi.X.Span().End && len(ic) == 1 {
+							nc, na := len(cols), len(attrs)
+							var ok bool
+							cols, attrs, ok = a.itemOutput(&ast.SelectItem{Range: gi.Range, X: gi.X}, cols, attrs)
+							if ic, ia := cols[nc:], attrs[na:]; gi.End > gi.X.Span().End && len(ic) == 1 {
 								// GROUP BY x AS name: the tree keeps no alias
 								// of a group item, so it is read from the text
 								name, fz := a.groupAlias(gi)
 								ic[0].Name, ic[0].Generated, ic[0].fuzz, ic[0].Source = name, fz != sure, fz, nil
 								ia[0] = attr{name: name, fuzzy: fz, eq: a.newEq(), item: ia[0].item}
 							}
-							cols, attrs = append(cols, ic...), append(attrs, ia...)
 							complete = complete && ok
 						}
 						walk(gi.Items)
