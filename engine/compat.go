@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/thund-dev/thund/analysis"
@@ -525,7 +526,40 @@ func (tq *translatedQuery) explain(err error, stmt string, at int) error {
 	if ok {
 		where = tq.where(rng)
 	}
-	return fmt.Errorf("%s: %s", where, msg)
+	return fmt.Errorf("%s: %s: %s", where, tq.flow.Name, sparkWords(msg))
+}
+
+// queryError is the error of a statement that holds a batch flow's query
+// (the translation tq, or its text when tq is nil) at offset at: at the
+// user's expression when the translation can tell, the flow named.
+func queryError(f *ir.Flow, tq *translatedQuery, err error, stmt string, at int) error {
+	if tq == nil {
+		return &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, explain(err))}
+	}
+	return &flowError{f.Name, tq.explain(err, stmt, at)}
+}
+
+// castRe finds DuckDB's message for a conversion it has no rule for.
+var castRe = regexp.MustCompile(`Unimplemented type for cast \(([^()]*(?:\([^()]*\)[^()]*)*) -> ([^()]*(?:\([^()]*\)[^()]*)*)\)`)
+
+// sparkWords rewrites what is left of DuckDB's wording in a message the
+// translator passed through: type names become Spark's, and a helper of
+// the translation is never named.
+func sparkWords(msg string) string {
+	if m := castRe.FindStringSubmatch(msg); m != nil {
+		from, to := translate.SparkType(m[1]), translate.SparkType(m[2])
+		if from == "" {
+			from = m[1]
+		}
+		if to == "" {
+			to = m[2]
+		}
+		msg = castRe.ReplaceAllLiteralString(msg, fmt.Sprintf("a value of type %s cannot be converted to %s natively; compare or combine values of the same type, or cast one explicitly", from, to))
+	}
+	if strings.Contains(msg, "__thund") {
+		msg = internalRe.ReplaceAllString(msg, "(a helper of the translation)")
+	}
+	return msg
 }
 
 // duckCatalog gives the translator the Spark types of the relations a

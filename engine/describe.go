@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
+	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -381,4 +385,133 @@ func (d *Describer) exec(ctx context.Context, prefix, body, suffix string) error
 		return e
 	}
 	return explain(err)
+}
+
+// FlowQuery is a Spark SQL batch flow's query as a run executes it: its
+// translation to DuckDB (compat.go's prepare).
+type FlowQuery struct {
+	// SQL is the DuckDB text.
+	SQL string
+	res *translate.Result
+	// refused is set, and SQL empty, when a run refuses the query.
+	refused *SparkError
+}
+
+// SparkError is a describing error in Spark's terms, at a range of the
+// flow's own query text (ir.Flow.SQL, which starts at its QueryLoc).
+type SparkError struct {
+	// Range is relative to the flow's query; Located is false when the
+	// error could not be tied to an expression (Range is then empty).
+	Range   ast.Range
+	Located bool
+	// Message is in Spark's terms, with Spark's error class in brackets
+	// where one maps; Code is the translator's finding code for errors
+	// found before DuckDB binds anything (translate.CodeTypeError).
+	Message string
+	Code    string
+}
+
+func (e *SparkError) Error() string { return e.Message }
+
+// TranslateFlow returns f's query as a run executes it, translated
+// against the relations this Describer made so far, or nil when a run
+// executes f's text instead (DuckDB dialect, streaming and CDC flows, a
+// query the translator does not read or refuses, THUND_NATIVE_SQL=text).
+// A query Spark's analyzer rejects (a type error the translator is sure
+// of) is a *SparkError with Code translate.CodeTypeError.
+func (d *Describer) TranslateFlow(ctx context.Context, f *ir.Flow) (*FlowQuery, error) {
+	if !translating() || f.Dialect == "duckdb" || f.Streaming || f.CDC != nil || strings.TrimSpace(f.SQL) == "" {
+		return nil, nil
+	}
+	cat := &duckCatalog{ctx: ctx, conn: d.conn, cols: map[string][]sema.Column{}}
+	res := translate.TranslateText(f.SQL, translate.Options{
+		Catalog: cat,
+		Macros:  compatNames,
+		Relation: func(parts []string) string {
+			return quoteIdent(relationName(parts[len(parts)-1]))
+		},
+		DuckDBOnly: duckDBOnly,
+	})
+	for _, x := range res.Findings {
+		if x.Code == translate.CodeTypeError && !nameError(x.Message) {
+			return nil, &SparkError{Range: x.Range, Located: true, Message: x.Message, Code: x.Code}
+		}
+	}
+	if len(res.Findings) > 0 {
+		fd := res.Findings[0]
+		for _, x := range res.Findings {
+			if x.Code == translate.CodeDuckDBOnly {
+				return nil, nil
+			}
+		}
+		if fd.Code == translate.CodeNotPortable {
+			// A run refuses it with this reason; the caller says so
+			// when the text does not bind on DuckDB either.
+			return &FlowQuery{refused: &SparkError{Range: fd.Range, Located: true, Message: fd.Message, Code: fd.Code}}, nil
+		}
+		return nil, nil
+	}
+	return &FlowQuery{SQL: res.SQL, res: res}, nil
+}
+
+// Refused is why a run refuses the flow before running it (the
+// translator's not-portable finding), or nil.
+func (q *FlowQuery) Refused() *SparkError {
+	if q == nil {
+		return nil
+	}
+	return q.refused
+}
+
+// DefineQuery is Define for a translated query; a DuckDB error is a
+// *SparkError at the user's expression.
+func (d *Describer) DefineQuery(ctx context.Context, name string, q *FlowQuery) ([]Column, error) {
+	if q.refused != nil {
+		return nil, q.refused
+	}
+	cols, err := d.Define(ctx, name, q.SQL)
+	return cols, q.spark(err)
+}
+
+// AppendQuery is Append for a translated query; a DuckDB error is a
+// *SparkError at the user's expression.
+func (d *Describer) AppendQuery(ctx context.Context, name string, q *FlowQuery) error {
+	if q.refused != nil {
+		return q.refused
+	}
+	return q.spark(d.Append(ctx, name, q.SQL))
+}
+
+// spark puts a *SQLError of the translation in Spark's terms at the
+// user's expression; other errors pass unchanged.
+func (q *FlowQuery) spark(err error) error {
+	var se *SQLError
+	if !errors.As(err, &se) {
+		return err
+	}
+	msg, rng, ok := q.res.ExplainIn(se.Type+" Error: "+se.Message, q.SQL, 0)
+	if !ok && se.Position >= 0 {
+		rng, ok = q.res.Locate(se.Position)
+	}
+	if strings.Contains(msg, "__thund") {
+		// A helper of the translation: its name means nothing to the
+		// user, the expression's range says where.
+		msg = internalRe.ReplaceAllString(msg, "(a helper of the translation)")
+	}
+	return &SparkError{Range: rng, Located: ok, Message: msg}
+}
+
+// internalRe finds a translation helper's name in a message.
+var internalRe = regexp.MustCompile(`"?__thund\w*"?`)
+
+// nameError reports a translator finding about names (an unknown or
+// ambiguous column, a missing aggregation), which the describer reports
+// from the query's text as unknown-column, as the analysis does.
+func nameError(msg string) bool {
+	for _, c := range []string{"[UNRESOLVED_COLUMN", "[AMBIGUOUS_REFERENCE", "[MISSING_AGGREGATION"} {
+		if strings.HasPrefix(msg, c) {
+			return true
+		}
+	}
+	return false
 }

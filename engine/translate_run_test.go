@@ -63,3 +63,41 @@ func TestRunTypeError(t *testing.T) {
 		}
 	}
 }
+
+// TestRunErrorsInUserTerms: run-time failures of translated flows start
+// with the user's file:line:column, name the flow, and keep none of
+// DuckDB's wording for a conversion it has no rule for.
+func TestRunErrorsInUserTerms(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "ev.csv"), "id,name\n1,alice\n")
+	writeTestFile(t, filepath.Join(root, "badcast.sql"), "SELECT id,\n  CAST(name AS INT) AS n\nFROM ev\n")
+	writeTestFile(t, filepath.Join(root, "structcmp.sql"), "SELECT id FROM ev\nWHERE named_struct('a', id) = 1\n")
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]string{
+		"badcast":   {"badcast.sql:2:3: badcast: [CAST_INVALID_INPUT]"},
+		"structcmp": {"structcmp.sql:2:", "cannot be converted to struct<"},
+	} {
+		r := res.Datasets[name]
+		if r == nil || r.Phase != Failed {
+			t.Fatalf("%s: %+v", name, r)
+		}
+		for _, w := range want {
+			if !strings.Contains(r.Error, w) {
+				t.Errorf("%s's error %q lacks %q", name, r.Error, w)
+			}
+		}
+		if !strings.HasPrefix(r.Error, name+".sql:") {
+			t.Errorf("%s's error %q does not start at the user's file", name, r.Error)
+		}
+		for _, bad := range []string{"__thund", "Unimplemented type", "LINE ", "Values list"} {
+			if strings.Contains(r.Error, bad) {
+				t.Errorf("%s's error %q shows %q", name, r.Error, bad)
+			}
+		}
+	}
+}

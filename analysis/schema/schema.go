@@ -203,10 +203,23 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 			continue
 		}
 		var err error
-		if i == 0 {
+		// A Spark SQL batch flow runs as its translation: Spark's type
+		// errors the translator is sure of are reported in Spark's
+		// words, and a query DuckDB binds only as translated (a Spark
+		// function DuckDB lacks under that name) is no error.
+		q, terr := ds.desc.TranslateFlow(ctx, f)
+		if terr != nil {
+			err = terr
+		} else if i == 0 {
 			out.Columns, err = ds.desc.Define(ctx, d.Name, f.Normalized)
+			if err != nil && q != nil && !isColumnError(err) {
+				out.Columns, err = ds.desc.DefineQuery(ctx, d.Name, q)
+			}
 		} else {
 			err = ds.desc.Append(ctx, d.Name, f.Normalized)
+			if err != nil && q != nil && !isColumnError(err) {
+				err = ds.desc.AppendQuery(ctx, d.Name, q)
+			}
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -360,6 +373,22 @@ func (ds *describer) report(f *ir.Flow, loc ir.Loc, query, rel string, err error
 		// function that reveals the machine: what a run refuses too.
 		ds.res.Diagnostics = append(ds.res.Diagnostics, ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeRefusedSQL,
 			Message: firstLine(err.Error())})
+		return
+	}
+	var se *engine.SparkError
+	if errors.As(err, &se) {
+		d := ir.Diagnostic{Severity: ir.Error, Code: ir.CodeBinder, Message: se.Message, Loc: f.QueryLoc}
+		if se.Code == "not-portable" {
+			// What a run refuses before running it (translate.CodeNotPortable).
+			d.Code = ir.CodeUnsupported
+		}
+		if text, ok := ds.snap.Text(f.QueryLoc.File); ok && f.QueryLoc.End <= len(text) {
+			d.Loc = firstLineLoc(text, f.QueryLoc)
+		}
+		if se.Located && se.Range.End > se.Range.Start && f.QueryLoc.Start+se.Range.End <= f.QueryLoc.End {
+			d.Loc = ir.Loc{File: f.QueryLoc.File, Start: f.QueryLoc.Start + se.Range.Start, End: f.QueryLoc.Start + se.Range.End}
+		}
+		ds.res.Diagnostics = append(ds.res.Diagnostics, d)
 		return
 	}
 	var e *engine.SQLError
@@ -664,4 +693,15 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// isColumnError reports whether err is DuckDB's unknown-column error,
+// which the describer reports from the query's own text.
+func isColumnError(err error) bool {
+	var e *engine.SQLError
+	if !errors.As(err, &e) {
+		return false
+	}
+	_, _, ok := missingColumn(e)
+	return ok
 }
