@@ -20,7 +20,7 @@ var updateOutputs = flag.Bool("update-outputs", false, "rewrite testdata/*/outpu
 // golden files were checked by hand against the samples (see the
 // pipelines' README.md files for the figures that matter).
 func TestTestdataOutputs(t *testing.T) {
-	for _, name := range []string{"retail", "clickstream", "cdc", "sdp_project", "databricks"} {
+	for _, name := range []string{"retail", "clickstream", "cdc", "sdp_project", "databricks", "sdp_autocdc", "python_frames"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "testdata", name)
 			snap, err := analysis.Load(dir, analysis.Options{})

@@ -210,11 +210,17 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 		q, terr := ds.desc.TranslateFlow(ctx, f)
 		if terr != nil {
 			err = terr
+		} else if i == 0 && q != nil {
+			// The translation first: its columns have the types Spark
+			// gives them (INT * DECIMAL(10,2) is DECIMAL(21,2) there,
+			// DECIMAL(18,2) as DuckDB binds the text); a column error
+			// is reported on the query as written, at its range.
+			out.Columns, err = ds.desc.DefineQuery(ctx, d.Name, q)
+			if err != nil && isColumnError(err) {
+				out.Columns, err = ds.desc.Define(ctx, d.Name, f.Normalized)
+			}
 		} else if i == 0 {
 			out.Columns, err = ds.desc.Define(ctx, d.Name, f.Normalized)
-			if err != nil && q != nil && !isColumnError(err) {
-				out.Columns, err = ds.desc.DefineQuery(ctx, d.Name, q)
-			}
 		} else {
 			err = ds.desc.Append(ctx, d.Name, f.Normalized)
 			if err != nil && q != nil && !isColumnError(err) {

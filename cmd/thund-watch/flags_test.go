@@ -94,7 +94,7 @@ func TestLimitZeroPrintsNoPreview(t *testing.T) {
 	if code := run([]string{"--once", "--limit", "0", dir}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
 	}
-	if strings.Contains(stdout.String(), "────") || strings.Contains(stdout.String(), "INTEGER") {
+	if strings.Contains(stdout.String(), "───") || strings.Contains(stdout.String(), "INT\n") {
 		t.Errorf("--limit 0 printed a table:\n%s", stdout.String())
 	}
 	stdout.Reset()
@@ -102,7 +102,7 @@ func TestLimitZeroPrintsNoPreview(t *testing.T) {
 		t.Errorf("--json --limit 0: exit %d\n%s", code, stdout.String())
 	}
 	stdout.Reset()
-	if code := run([]string{"--once", "--limit", "1", dir}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "INTEGER") {
+	if code := run([]string{"--once", "--limit", "1", dir}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "───") || !strings.Contains(stdout.String(), "INT") {
 		t.Errorf("--limit 1 printed no table: exit %d\n%s", code, stdout.String())
 	}
 }

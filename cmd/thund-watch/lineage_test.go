@@ -15,7 +15,7 @@ func TestCheckLineage(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"Lineage of clean_orders.amount (transformations/clean_orders.sql:16)",
+		"Lineage of clean_orders.amount · DECIMAL(21,2) (transformations/clean_orders.sql:16)", // Spark: INT * DECIMAL(10,2)
 		"clean_orders.amount\n├── orders.quantity (expression)\n└── orders.unit_price (expression)\n",
 		"Downstream, the columns computed from it:\nclean_orders.amount\n├── order_lines.amount (passthrough)\n",
 		"billable_lines.amount (passthrough)",

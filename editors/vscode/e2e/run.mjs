@@ -382,7 +382,7 @@ async function main() {
     await command('Thund: Preview Dataset');
     const f = await frameWith('table.thund-table tbody tr', 'the preview table', 90000);
     const head = await f.$$eval('table.thund-table thead th', (ths) => ths.map((t) => t.textContent.trim()));
-    if (!head.includes('order_idINTEGER') || !head.includes('unit_priceDECIMAL(10,2)')) throw new Error(`headers: ${head.join(' | ')}`);
+    if (!head.includes('order_idINT') || !head.includes('unit_priceDECIMAL(10,2)')) throw new Error(`headers: ${head.join(' | ')}`);
     const first = await f.$eval('table.thund-table tbody tr', (tr) => [...tr.cells].map((c) => c.textContent.trim()));
     // DECIMAL(10,2) keeps its two decimals (issue 20: it showed 10.8).
     const want = ['1', '10001', 'C001', 'P10', '2025-03-02', '1', '10.80', '10.80', 'shipped'];
