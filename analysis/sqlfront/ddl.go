@@ -742,7 +742,14 @@ func (p *stmtParser) set() {
 	}
 	switch {
 	case eq < 0:
-		p.errSpan(p.toks[1].start, lineEnd(p.text, p.toks[1].start, p.end), "SET needs a value: write SET key = value")
+		// SET key shows the key's value and sets nothing (Databricks runs
+		// it in a pipeline's SQL); not an error that stops the file.
+		p.st.Kind = Unsupported
+		p.diags = append(p.diags, ir.Diagnostic{
+			Loc:      ir.Loc{File: p.file, Start: p.toks[1].start, End: lineEnd(p.text, p.toks[1].start, p.end)},
+			Severity: ir.Warning, Code: ir.CodeSQLUnsupported,
+			Message: "SET with a key and no value only shows the key's value and sets nothing: write SET key = value to set it, or remove the statement",
+		})
 		return
 	case eq == 1:
 		p.errTok(1, "SET is missing its key before '=': write SET key = value")

@@ -328,7 +328,6 @@ func TestDDLErrors(t *testing.T) {
 		{"CREATE FLOW f AS INSERT INTO t BY NAME 42", "42", "expected a query"},
 		{"CREATE FLOW AS INSERT INTO t SELECT 1", "AS", "missing the flow's name"},
 		{"SET", "SET", "key and a value"},
-		{"SET x", "x", "needs a value"},
 		{"SET = 1", "=", "missing its key"},
 		{"USE CATALOG", "CATALOG", "needs a name"},
 		{"USE SCHEMA a b", "b", "takes one name"},
@@ -712,4 +711,20 @@ func FuzzParse(f *testing.F) {
 		}
 		checkFile(t, "f.sql", text, File{Diags: diags})
 	})
+}
+
+// TestSetKeyWithoutValue: SET key (Databricks' pipelines run it; it only
+// shows the value) is a warning, never an error that stops the file, and
+// sets nothing.
+func TestSetKeyWithoutValue(t *testing.T) {
+	st, diags := parseOne(t, "SET spark.source")
+	if len(diags) != 1 || diags[0].Severity != ir.Warning || diags[0].Code != ir.CodeSQLUnsupported {
+		t.Fatalf("diagnostics %+v, want one warning", diags)
+	}
+	if got := "SET spark.source"[diags[0].Loc.Start:diags[0].Loc.End]; got != "spark.source" {
+		t.Errorf("at %q, want the key", got)
+	}
+	if st.Kind == Set || st.SetKey != "" {
+		t.Errorf("kind %v key %q: SET key must set nothing", st.Kind, st.SetKey)
+	}
 }
