@@ -138,7 +138,17 @@ func TestParity(t *testing.T) {
 	}
 }
 
-// pipelines lists the testdata pipelines (every folder but broken/).
+// notCompared are testdata pipelines the suite leaves out, each with the
+// reason docs/parity.md gives: a known difference not fixed yet.
+var notCompared = map[string]string{
+	// Spark infers a JSON file's schema with the fields sorted by name
+	// and dates as STRING; the native engine keeps the file's order and
+	// reads dates as DATE (measured on Spark 4.1.4, 2026-12-02).
+	"python_frames": "native JSON schema inference differs from Spark's (field order, dates)",
+}
+
+// pipelines lists the testdata pipelines (every folder but broken/ and
+// notCompared).
 func pipelines() ([]string, error) {
 	ents, err := os.ReadDir("../testdata")
 	if err != nil {
@@ -146,7 +156,7 @@ func pipelines() ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.IsDir() && e.Name() != "broken" {
+		if _, skip := notCompared[e.Name()]; e.IsDir() && e.Name() != "broken" && !skip {
 			out = append(out, e.Name())
 		}
 	}
