@@ -210,7 +210,7 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 		q, terr := ds.desc.TranslateFlow(ctx, f)
 		if terr != nil {
 			err = terr
-		} else if i == 0 && q != nil {
+		} else if i == 0 && q != nil && q.Refused() == nil {
 			// The translation first: its columns have the types Spark
 			// gives them (INT * DECIMAL(10,2) is DECIMAL(21,2) there,
 			// DECIMAL(18,2) as DuckDB binds the text); a column error
@@ -220,7 +220,12 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 				out.Columns, err = ds.desc.Define(ctx, d.Name, f.Normalized)
 			}
 		} else if i == 0 {
+			// No translation, or one a run refuses: the text as written,
+			// and the refusal only when the text does not bind either.
 			out.Columns, err = ds.desc.Define(ctx, d.Name, f.Normalized)
+			if err != nil && q != nil && !isColumnError(err) {
+				out.Columns, err = ds.desc.DefineQuery(ctx, d.Name, q)
+			}
 		} else {
 			err = ds.desc.Append(ctx, d.Name, f.Normalized)
 			if err != nil && q != nil && !isColumnError(err) {

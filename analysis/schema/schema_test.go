@@ -333,3 +333,26 @@ func TestSettingColumns(t *testing.T) {
 		t.Fatalf("diagnostics: %v", got)
 	}
 }
+
+// TestDescribeTypesAreSparks: a flow is described by its translation, so
+// its columns have Spark's result types; a flow the translator refuses
+// but whose text binds on DuckDB is described as written, with no error.
+func TestDescribeTypesAreSparks(t *testing.T) {
+	root := tree(t, map[string]string{
+		"thund.yaml":         "backends: [native]\n",
+		"samples/orders.csv": "id,qty,price\n1,2,1.50\n",
+		"lines.sql":          "SELECT id, cast(qty AS INT) * cast(price AS DECIMAL(10, 2)) AS amount, sum(cast(qty AS INT)) OVER () AS total FROM orders\n",
+		"nulls.sql":          "SELECT NULL AS nothing, 1 AS one\n",
+	})
+	snap, s := load(t, root)
+	res := describe(t, snap, s)
+	if got := columnStrings(res.Columns("lines")); !reflect.DeepEqual(got, []string{"id BIGINT", "amount DECIMAL(21,2)", "total BIGINT"}) {
+		t.Errorf("lines: %q, want Spark's DECIMAL(21,2) and BIGINT", got)
+	}
+	if d := res.Datasets["nulls"]; d == nil || d.Status != Described || len(d.Columns) != 2 {
+		t.Errorf("nulls: %+v, want it described as written", d)
+	}
+	if len(res.Diagnostics) > 0 {
+		t.Errorf("diagnostics: %s", strings.Join(diagStrings(snap, res.Diagnostics), "\n"))
+	}
+}
