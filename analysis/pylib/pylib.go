@@ -20,6 +20,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
 
+	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -1098,8 +1099,8 @@ func (r *reader) callRead(d *Definition, n *sitter.Node) {
 	}
 	if ld, isLoad := r.loadChain(n); isLoad && ld.path != nil {
 		switch {
-		case ld.path.Loc != (Span{}) && fileSource(ld.path.Value) != "":
-			name := fileSource(ld.path.Value)
+		case ld.path.Loc != (Span{}) && sqlfront.FileSourceName(ld.path.Value) != "":
+			name := sqlfront.FileSourceName(ld.path.Value)
 			if strings.EqualFold(name, lastPart(d.Owner())) {
 				name += "_files" // as SQL's read_files: the dataset does not read itself
 			}
@@ -1157,27 +1158,6 @@ func inner(l *Literal) Span {
 		return Span{l.Offsets[0], l.Offsets[len(l.Offsets)-1]}
 	}
 	return l.Loc
-}
-
-// fileSource is the source a path load stands for: the path's last
-// segment that is no glob, without its extension (orders for
-// "/landing/orders/" or "raw/orders.json"), as for SQL's read_files; ""
-// when there is none.
-func fileSource(p string) string {
-	segs := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
-	for i := len(segs) - 1; i >= 0; i-- {
-		s := segs[i]
-		if strings.ContainsAny(s, "*?[{") || strings.HasSuffix(s, ":") {
-			continue
-		}
-		if j := strings.IndexByte(s, '.'); j > 0 {
-			s = s[:j]
-		}
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // settings reads a definition's table settings: partition_cols=,

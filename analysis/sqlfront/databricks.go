@@ -372,9 +372,11 @@ type FileRead struct {
 	Name string
 }
 
-// fileSourceName is the source a path read stands for: its last segment
-// that is no glob, without extension; "" when there is none.
-func fileSourceName(p string) string {
+// FileSourceName is the source a path read stands for: its last segment
+// that is no glob, without extension (orders for "/landing/orders/" or
+// "raw/orders.json"); "" when there is none. SQL's read_files and
+// Python's path loads both name their sources by it.
+func FileSourceName(p string) string {
 	segs := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
 	for i := len(segs) - 1; i >= 0; i-- {
 		s := segs[i]
@@ -478,7 +480,7 @@ func fileReads(text string, sp Span, toks []token, own string) (string, []FileRe
 				r.Format = unescapeString(text[toks[j+3].start:toks[j+3].end])
 			}
 		}
-		r.Name = fileSourceName(r.Path)
+		r.Name = FileSourceName(r.Path)
 		if r.Name != "" && strings.EqualFold(r.Name, own) {
 			r.Name += "_files"
 		}
