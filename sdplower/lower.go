@@ -88,6 +88,10 @@ type Flow struct {
 	// map back to the file.
 	SQL      string
 	QueryLoc ir.Loc
+	// Relation, when set, is sent instead of SQL: the plan pyspark's
+	// pipelines client sends for a Python dataset (a range, a table or
+	// files read, SQL over loads of files; see python.go).
+	Relation *pb.Relation
 	// Conf holds the flow's SQL settings (SET statements, @conf).
 	Conf map[string]string
 	// Append marks a flow into another dataset (CREATE FLOW ... INSERT
@@ -177,6 +181,10 @@ type Options struct {
 	// then sent as written through DefineSqlGraphElements, as
 	// spark-pipelines would, instead of one define per dataset and flow.
 	Texts map[string]string
+	// Paths, when set, replaces a path a Python library loads (as
+	// written) by the one sent to Spark: a test points the loads at its
+	// sample files this way.
+	Paths map[string]string
 }
 
 // Lower lowers p for a Spark backend (spark-4.1, spark-4.2 or spark-4.3). When p uses
@@ -210,15 +218,31 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 		Storage:  StorageURI(p.Root, p.Storage),
 	}
 	included := map[string]bool{}
+	py := parsePython(opts.Texts)
 	for _, d := range p.Datasets {
-		// A dataset a Python library defines in a form analysis does not
-		// state in SQL has nothing Thund could send (it never runs
-		// Python): left out, like one whose @backends exclude the target.
-		// One whose body analysis states in SQL (spark.sql of a literal,
-		// spark.range, a table read) is sent as that SQL.
-		if !runsOn(d, backend) || pythonOnly(p, d) {
+		if !runsOn(d, backend) {
 			g.Skipped = append(g.Skipped, d.Name)
 			continue
+		}
+		// A dataset a Python library defines in a form Thund does not
+		// read without running the file has nothing Thund could send:
+		// the push is refused (leaving it out would run another
+		// pipeline than spark-pipelines run does). A Python sink is left
+		// out as before (sinks are refused below when read).
+		if pythonOnly(p, d) {
+			if d.Kind == ir.Sink {
+				g.Skipped = append(g.Skipped, d.Name)
+				continue
+			}
+			for _, f := range p.FlowsInto(d.Name) {
+				if f.SQL == "" {
+					why := ""
+					if def := py.def(f); def != nil {
+						why = def.Opaque
+					}
+					errs = append(errs, pythonRefusal(d, f, why, backend))
+				}
+			}
 		}
 		included[ir.NameKey(d.Name)] = true
 	}
@@ -245,6 +269,7 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 	}
 	errs = append(errs, unfaithful(p, backend, included, errs)...)
 	sqls := map[*ir.Flow]string{}
+	rels := map[*ir.Flow]*pb.Relation{}
 	for _, f := range p.Flows {
 		if d := p.Dataset(f.Target); d == nil || !included[ir.NameKey(d.Name)] {
 			continue
@@ -255,6 +280,16 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 			continue
 		}
 		sqls[f] = sql
+		if isPython(f.QueryLoc.File) && f.SQL != "" {
+			pl := pythonFlow(f, sql, py.def(f), backend, opts.Paths)
+			if pl.err != "" {
+				errs = append(errs, ir.Diagnostic{Loc: pl.loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: backend, Message: pl.err})
+				continue
+			}
+			if pl.rel != nil {
+				rels[f] = pl.rel
+			}
+		}
 	}
 	if len(errs) > 0 {
 		ir.SortDiagnostics(errs)
@@ -304,6 +339,7 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 			Name:     f.Name,
 			Target:   d.Name,
 			SQL:      sqls[f],
+			Relation: rels[f],
 			QueryLoc: f.QueryLoc,
 			Conf:     f.Conf,
 			Append:   f.Append,

@@ -286,10 +286,12 @@ func define(ctx context.Context, c *sparkconnect.Client, g *Graph, id string, m 
 			if f.CDC != nil {
 				req.Details = &pb.PipelineCommand_DefineFlow_AutoCdcFlowDetails_{AutoCdcFlowDetails: autoCDC(f.CDC)}
 			} else {
+				rel := f.Relation
+				if rel == nil {
+					rel = &pb.Relation{RelType: &pb.Relation_Sql{Sql: &pb.SQL{Query: f.SQL}}}
+				}
 				req.Details = &pb.PipelineCommand_DefineFlow_RelationFlowDetails{
-					RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{
-						Relation: &pb.Relation{RelType: &pb.Relation_Sql{Sql: &pb.SQL{Query: f.SQL}}},
-					},
+					RelationFlowDetails: &pb.PipelineCommand_DefineFlow_WriteRelationFlowDetails{Relation: rel},
 				}
 			}
 			if f.Once {

@@ -7,29 +7,120 @@ import (
 	"github.com/thund-dev/thund/ir"
 )
 
-// TestLowerPython: a Python dataset whose body analysis states in SQL is
-// sent as that SQL; one it does not is left out, and an SQL dataset
-// reading it is refused in words about Python, not @backends.
+const pyHeader = "from pyspark import pipelines as dp\n\n"
+
+// TestLowerPython: a Python dataset whose body Thund reads is sent; one
+// it does not read (opaque) refuses the whole push at its name, with the
+// way out (spark-pipelines run), instead of being left out.
 func TestLowerPython(t *testing.T) {
-	_, p, _ := analyse(t, map[string]string{
-		"transformations/a.py": "from pyspark import pipelines as dp\n\n@dp.materialized_view\ndef nums():\n    return spark.range(10)\n\n" +
+	_, p, txt := analyse(t, map[string]string{
+		"transformations/a.py": pyHeader + "@dp.materialized_view\ndef nums():\n    return spark.range(10)\n\n" +
 			"@dp.materialized_view\ndef scored():\n    return my_model(spark.read.table(\"nums\"))\n",
 		"transformations/even.sql": "CREATE MATERIALIZED VIEW even AS SELECT id FROM nums WHERE id % 2 = 0\n",
 	})
-	g, errs := Lower(p, ir.Spark41)
-	if g == nil || len(errs) != 0 {
-		t.Fatalf("nothing reads scored, so the graph is sent: %+v", errs)
+	g, errs := LowerWith(p, ir.Spark41, Options{Texts: txt})
+	if g != nil || len(errs) != 1 {
+		t.Fatalf("want one refusal for scored, got graph %v and %+v", g != nil, errs)
 	}
-	if got := flowNames(g); !strings.Contains(got, "nums") || strings.Contains(got, "scored") {
-		t.Errorf("flows sent: %s (want nums as SQL, scored left out: %v)", got, g.Skipped)
+	e := errs[0]
+	if !strings.Contains(e.Message, "scored is defined in Python in a form Thund cannot send to spark-4.1 (it calls my_model") ||
+		!strings.Contains(e.Message, "spark-pipelines run") || e.Loc.File != "transformations/a.py" {
+		t.Errorf("refusal = %+v", e)
 	}
-	_, p, _ = analyse(t, map[string]string{
-		"transformations/a.py": "from pyspark import pipelines as dp\n\n@dp.materialized_view\ndef nums():\n    return spark.range(10)\n\n" +
-			"@dp.materialized_view\ndef scored():\n    return my_model(spark.read.table(\"nums\"))\n",
-		"transformations/even.sql": "CREATE MATERIALIZED VIEW even AS SELECT id FROM scored\n",
+	if got := txt["transformations/a.py"][e.Loc.Start:e.Loc.End]; got != "scored" {
+		t.Errorf("refusal at %q, want the function's name", got)
+	}
+}
+
+// relationOf returns the relation a flow of g is sent with, or nil.
+func relationOf(t *testing.T, g *Graph, name string) *Flow {
+	t.Helper()
+	for _, f := range g.Flows {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("no flow %s in %s", name, flowNames(g))
+	return nil
+}
+
+// TestLowerPythonRelations: each Python body Thund reads is sent as the
+// plan pyspark's client builds for it.
+func TestLowerPythonRelations(t *testing.T) {
+	_, p, txt := analyse(t, map[string]string{
+		"transformations/a.py": pyHeader +
+			"@dp.materialized_view\ndef nums():\n    return spark.range(2, 12, 3)\n\n" +
+			"@dp.materialized_view\ndef copy():\n    return spark.read.table(\"nums\")\n\n" +
+			"dp.create_streaming_table(\"events\")\n\n" +
+			"@dp.append_flow(target=\"events\")\ndef land():\n" +
+			"    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").option(\"multiLine\", False).load(\"/landing/events/\")\n\n" +
+			"@dp.materialized_view\ndef products():\n    return spark.read.csv(\"/exports/products.csv\", header=True, sep=\";\")\n\n" +
+			"@dp.materialized_view\ndef cheap():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").load(\"/exports/prices.csv\").where(\"price < 10\")\n\n" +
+			"@dp.materialized_view\ndef lit():\n    return spark.sql(\"SELECT id FROM nums\")\n",
+		"samples/events_files/1.json": "{\"id\": 1, \"kind\": \"a\"}\n",
+		"samples/products_files.csv":  "sku;title\nA;apple\n",
+		"samples/prices.csv":          "sku,price\nA,3\n",
 	})
-	g, errs = Lower(p, ir.Spark41)
-	if g != nil || len(errs) != 1 || !strings.Contains(errs[0].Message, "defines in Python in a form Thund cannot send") || strings.Contains(errs[0].Message, "@backends") {
-		t.Fatalf("want one Python refusal, got %+v", errs)
+	g, errs := LowerWith(p, ir.Spark41, Options{Texts: txt, Paths: map[string]string{"/exports/products.csv": "/tmp/samples/products.csv"}})
+	if g == nil {
+		t.Fatalf("Lower refused: %+v", errs)
+	}
+	rg := relationOf(t, g, "nums").Relation.GetRange()
+	if rg == nil || rg.GetStart() != 2 || rg.End != 12 || rg.Step != 3 {
+		t.Errorf("nums: want Range(2, 12, 3), got %v", relationOf(t, g, "nums").Relation)
+	}
+	if rd := relationOf(t, g, "copy").Relation.GetRead(); rd == nil || rd.GetNamedTable().GetUnparsedIdentifier() != "nums" || rd.IsStreaming {
+		t.Errorf("copy: want Read.NamedTable nums, got %v", rd)
+	}
+	land := relationOf(t, g, "land")
+	ds := land.Relation.GetRead().GetDataSource()
+	if !land.Relation.GetRead().GetIsStreaming() || ds.GetFormat() != "json" || ds.GetSchema() != "id BIGINT, kind STRING" ||
+		ds.Options["multiLine"] != "false" || len(ds.Paths) != 1 || ds.Paths[0] != "/landing/events/" || land.Target != "events" {
+		t.Errorf("land: want a streaming json load with its schema and option, got %v into %s", land.Relation, land.Target)
+	}
+	ds = relationOf(t, g, "products").Relation.GetRead().GetDataSource()
+	if ds.GetFormat() != "csv" || ds.Options["header"] != "true" || ds.Options["sep"] != ";" || ds.Paths[0] != "/tmp/samples/products.csv" {
+		t.Errorf("products: want csv with header=true, sep=; at the mapped path, got %v", ds)
+	}
+	wr := relationOf(t, g, "cheap").Relation.GetWithRelations()
+	if wr == nil || len(wr.References) != 1 {
+		t.Fatalf("cheap: want SQL with one load referenced, got %v", relationOf(t, g, "cheap").Relation)
+	}
+	alias := wr.References[0].GetSubqueryAlias()
+	root := wr.Root.GetSql().GetQuery()
+	if alias.GetAlias() != "prices" || alias.GetInput().GetRead().GetDataSource().Options["header"] != "true" ||
+		!strings.Contains(root, "FROM prices") || !strings.Contains(root, "WHERE price < 10") {
+		t.Errorf("cheap: root %q over %v", root, alias)
+	}
+	if f := relationOf(t, g, "lit"); f.Relation != nil || f.SQL != "SELECT id FROM nums" {
+		t.Errorf("lit: want the literal as SQL, got %+v", f)
+	}
+}
+
+// TestLowerPythonRefusesWhatSparkCannotLoad: Auto Loader is Databricks'
+// and an option computed at run time is unknown: both are refused at the
+// load, before any call.
+func TestLowerPythonRefusesWhatSparkCannotLoad(t *testing.T) {
+	_, p, txt := analyse(t, map[string]string{
+		"transformations/a.py": pyHeader + "import os\n\n" +
+			"dp.create_streaming_table(\"auto\")\n\n@dp.append_flow(target=\"auto\")\ndef auto_flow():\n    return spark.readStream.format(\"cloudFiles\").option(\"cloudFiles.format\", \"csv\").load(\"/landing/a/\")\n\n" +
+			"@dp.table\ndef opt():\n    return spark.read.format(\"csv\").option(\"sep\", os.environ[\"SEP\"]).load(\"/landing/b.csv\")\n",
+		"samples/a/1.csv": "x\n1\n",
+		"samples/b.csv":   "x\n1\n",
+	})
+	_, errs := LowerWith(p, ir.Spark43, Options{Texts: txt})
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Message)
+	}
+	all := strings.Join(got, "\n")
+	if len(errs) != 2 || !strings.Contains(all, "auto_flow loads files with Auto Loader (format cloudFiles)") ||
+		!strings.Contains(all, `spark.readStream.format("csv")`) || !strings.Contains(all, `the value of option "sep" is computed at run time`) {
+		t.Errorf("refusals:\n%s", all)
+	}
+	// Without the file's text the load's options are unknown: refused.
+	_, errs = Lower(p, ir.Spark43)
+	if len(errs) == 0 || !strings.Contains(errs[0].Message, "was not given the text of transformations/a.py") {
+		t.Errorf("without texts: %+v", errs)
 	}
 }

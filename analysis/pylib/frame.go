@@ -24,6 +24,7 @@ import (
 // Anything else (other statements, UDFs, joins, withColumn...) is opaque:
 // the reason says what Thund stopped at.
 func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
+	r.loads = nil
 	env := map[string]frame{}
 	why := map[string]string{}
 	var ret *sitter.Node
@@ -74,7 +75,7 @@ func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 	if f.lit != nil {
 		return &Query{SQL: f.lit.Value, Lit: f.lit, Loc: f.loc}, ""
 	}
-	return &Query{SQL: f.sql(), Loc: f.loc}, ""
+	return &Query{SQL: f.sql(), Loc: f.loc, Relation: f.rel, Loads: r.loads}, ""
 }
 
 // frame is a DataFrame expression as SQL: a table, or a query.
@@ -90,6 +91,8 @@ type frame struct {
 	// the steps that depend on them (withColumn, drop, withColumnRenamed,
 	// unionByName) need them.
 	cols []string
+	// rel is set while the frame is one read with no step after it.
+	rel *Relation
 }
 
 func (f frame) from() string {
@@ -157,10 +160,11 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		if !ok {
 			return frame{}, fmt.Sprintf("%s reads a table whose name is computed at run time", full)
 		}
+		rel := &Relation{Table: lit.Value, Streaming: streaming}
 		if streaming {
-			return frame{table: "STREAM(" + quoteTable(lit.Value) + ")"}, ""
+			return frame{table: "STREAM(" + quoteTable(lit.Value) + ")", rel: rel}, ""
 		}
-		return frame{table: quoteTable(lit.Value)}, ""
+		return frame{table: quoteTable(lit.Value), rel: rel}, ""
 	}
 	if ld, ok := r.loadChain(e); ok {
 		if ld.path == nil {
@@ -181,7 +185,13 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		if ld.root == "spark.readStream" {
 			q = strings.Replace(q, "FROM read_files(", "FROM STREAM read_files(", 1)
 		}
-		return frame{query: q}, ""
+		l := Load{Format: ld.format, CloudFormat: ld.cloud, Options: ld.options, Schema: ld.schema, Path: ld.path.Value,
+			Streaming: ld.root == "spark.readStream", Computed: ld.computed, Loc: span(e)}
+		if ld.cloud != "" {
+			l.Format = "cloudFiles"
+		}
+		r.loads = append(r.loads, l)
+		return frame{query: q, rel: &Relation{Load: &l}}, ""
 	}
 	fn = unparen(fn)
 	if fn == nil || fn.Kind() != "attribute" {
@@ -202,7 +212,9 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		return frame{}, w
 	}
 	inner.lit = nil
-	return r.step(inner, method, args, kw, env, why)
+	out, w := r.step(inner, method, args, kw, env, why)
+	out.rel = nil
+	return out, w
 }
 
 // load is a chain of calls on spark.read or spark.readStream (format,
@@ -214,6 +226,12 @@ type load struct {
 	// pathLoc is the path literal (or the argument computing it).
 	pathLoc Span
 	why     string // set when the chain is one Thund does not state
+	// options, schema and cloud are what the chain gives the reader (see
+	// Load); computed names a part computed at run time.
+	options  map[string]string
+	schema   string
+	cloud    string
+	computed string
 }
 
 // fileFormats are the DataFrameReader methods that load a path in a
@@ -264,6 +282,17 @@ func (r *reader) loadChain(e *sitter.Node) (ld load, ok bool) {
 					ld.format = v.Value
 				}
 			}
+			// The reader's other keywords are options (csv(path,
+			// header=True), load(path, format=..., sep=";")).
+			for k, v := range kw {
+				switch k {
+				case "path", "format":
+				case "schema":
+					r.loadSchema(&ld, v)
+				default:
+					r.loadOption(&ld, k, v)
+				}
+			}
 		case method == "format" && len(args) == 1:
 			if v, ok := r.literal(args[0]); ok && ld.format == "" {
 				ld.format = v.Value
@@ -274,6 +303,20 @@ func (r *reader) loadChain(e *sitter.Node) (ld load, ok bool) {
 			if ok1 && ok2 && strings.EqualFold(k.Value, "cloudFiles.format") {
 				cloud = v.Value
 			}
+			if ok1 {
+				r.loadOption(&ld, k.Value, args[1])
+			} else if ld.computed == "" {
+				ld.computed = "an option whose name is computed at run time"
+			}
+		case method == "options":
+			for k, v := range kw {
+				r.loadOption(&ld, k, v)
+			}
+			if len(args) > 0 && ld.computed == "" {
+				ld.computed = ".options(...) given a value computed at run time"
+			}
+		case method == "schema" && len(args) == 1:
+			r.loadSchema(&ld, args[0])
 		}
 		first = false
 		e = fn.ChildByFieldName("object")
@@ -285,6 +328,7 @@ func (r *reader) loadChain(e *sitter.Node) (ld load, ok bool) {
 	}
 	if strings.EqualFold(ld.format, "cloudFiles") {
 		ld.format = cloud
+		ld.cloud = cloud
 		if ld.root != "spark.readStream" {
 			ld.why = "Auto Loader (cloudFiles) reads a stream: spark.readStream, not spark.read"
 		}
@@ -297,6 +341,68 @@ func (r *reader) loadChain(e *sitter.Node) (ld load, ok bool) {
 		}
 	}
 	return ld, true
+}
+
+// loadOption records one reader option k with the value n, as pyspark
+// passes it to Spark: a string as it is, True and False as "true" and
+// "false", a number as written; None sets nothing. An option already
+// given is replaced, as DataFrameReader does (the chain is read from its
+// last call back, so the first one read is kept).
+func (r *reader) loadOption(ld *load, k string, n *sitter.Node) {
+	if _, ok := ld.options[k]; ok {
+		return
+	}
+	v, ok := r.optionValue(n)
+	if !ok {
+		if ld.computed == "" {
+			ld.computed = fmt.Sprintf("the value of option %q is computed at run time", k)
+		}
+		return
+	}
+	if n = unparen(n); n != nil && n.Kind() == "none" {
+		return
+	}
+	if ld.options == nil {
+		ld.options = map[string]string{}
+	}
+	ld.options[k] = v
+}
+
+// optionValue is an option's literal value as pyspark's to_str writes it.
+func (r *reader) optionValue(n *sitter.Node) (string, bool) {
+	if lit, ok := r.literal(n); ok {
+		return lit.Value, true
+	}
+	n = unparen(r.constant(n))
+	if n == nil {
+		return "", false
+	}
+	switch n.Kind() {
+	case "true":
+		return "true", true
+	case "false":
+		return "false", true
+	case "none":
+		return "", true
+	case "integer", "float":
+		return strings.ReplaceAll(r.srcOf(n), "_", ""), true
+	}
+	return "", false
+}
+
+// loadSchema records a reader's schema: a DDL string literal; anything
+// else (a StructType) is computed, for the push.
+func (r *reader) loadSchema(ld *load, n *sitter.Node) {
+	if ld.schema != "" {
+		return
+	}
+	if lit, ok := r.literal(n); ok {
+		ld.schema = lit.Value
+		return
+	}
+	if ld.computed == "" {
+		ld.computed = "its schema is not a DDL string literal"
+	}
 }
 
 // sqlString is s as a Spark SQL string literal.
@@ -334,7 +440,11 @@ func (r *reader) sparkRange(args []*sitter.Node, kw map[string]*sitter.Node) (fr
 	if step == 0 {
 		return frame{}, "spark.range with step 0"
 	}
-	return frame{query: fmt.Sprintf("SELECT id FROM range(%d, %d, %d)", start, end, step), cols: []string{"id"}}, ""
+	rg := &Range{Start: start, End: end, Step: step}
+	if set[3] {
+		rg.Partitions = int32(val[3])
+	}
+	return frame{query: fmt.Sprintf("SELECT id FROM range(%d, %d, %d)", start, end, step), cols: []string{"id"}, rel: &Relation{Range: rg}}, ""
 }
 
 // integer reads an integer literal, with an optional sign.

@@ -82,6 +82,56 @@ type Query struct {
 	// Loc is the expression the query stands for (the spark.sql call, or
 	// the DataFrame expression).
 	Loc Span
+	// Relation is set when the body is one read and nothing else
+	// (spark.range, a table read, a load of files): the relation pyspark's
+	// pipelines client sends for it, which a push sends too.
+	Relation *Relation
+	// Loads are the loads of files the query reads, in source order: in
+	// SQL each is written read_files(path, ...), which a push replaces by
+	// the load itself.
+	Loads []Load
+}
+
+// Relation is a body that is one read, as Spark Connect states it.
+type Relation struct {
+	// Range is set for spark.range: [Start, End) by Step.
+	Range *Range
+	// Table is set for a table read (Streaming for a stream read).
+	Table     string
+	Streaming bool
+	// Load is set for a load of files.
+	Load *Load
+}
+
+// Range is spark.range's numbers.
+type Range struct {
+	Start, End, Step int64
+	// Partitions is numPartitions, 0 when not given.
+	Partitions int32
+}
+
+// Load is a load of files by path: spark.read or spark.readStream with
+// its format, options and schema, as the DataFrameReader is given them.
+type Load struct {
+	// Format is the format(...) or reader method (csv, json...); for
+	// Auto Loader it is "cloudFiles" (and CloudFormat its
+	// cloudFiles.format option).
+	Format      string
+	CloudFormat string
+	// Options are the option(...), options(...) and reader keywords, as
+	// pyspark passes them to Spark (True is "true").
+	Options map[string]string
+	// Schema is the schema(...) (or schema=) DDL string, "" when none.
+	Schema string
+	// Path is the path loaded.
+	Path      string
+	Streaming bool
+	// Computed names what the chain computes at run time (an option's
+	// value, a schema given as a StructType), which a push cannot send;
+	// "" when every part is a literal.
+	Computed string
+	// Loc is the load expression.
+	Loc Span
 }
 
 // Expectation is an @expect* decorator's rule.
@@ -272,6 +322,8 @@ type reader struct {
 	// consts are the module's names bound once, at the top level, to a
 	// string or dict literal (NAME = "t", RULES = {...}).
 	consts map[string]*sitter.Node
+	// loads are the loads of files of the body query is reading.
+	loads []Load
 	// bind are the names a loop or a factory call being expanded binds
 	// to literals (for t in ["a", "b"], make("a")), innermost first.
 	bind map[string]*sitter.Node
