@@ -14,6 +14,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
+	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -392,6 +393,11 @@ func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
 		for _, oc := range out.Columns {
 			r.out = append(r.out, sema.Column{Name: oc.Name, Type: oc.Type})
 		}
+	}
+	if d := c.p.Dataset(f.Target); !f.Append && d != nil && len(d.Declared) > 0 {
+		// A declared column list is the dataset's schema (sqlfront/ddl_schema.go).
+		r.diags = append(r.diags, sqlfront.SchemaErrors(d, t.q, f.QueryLoc, r.out)...)
+		r.out = sqlfront.DeclaredOutput(d, r.out)
 	}
 	return r
 }

@@ -293,6 +293,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			NameLoc:     nameLoc,
 			KindLoc:     kwLoc,
 			Syntax:      constructs(file, st.Syntax),
+			Declared:    sqlfront.DeclaredColumns(file, st.Declared),
 		}
 		if d.Comment == "" {
 			d.Comment = firstNonEmpty(set.Comment, block.Doc)

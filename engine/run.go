@@ -517,10 +517,12 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	}
 	if !appendTo {
 		// A new table: the query writes it directly, and the
-		// expectations work on it in place (a failure drops it).
-		create := "CREATE TABLE " + target + " AS "
-		if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
-			return queryError(f, tq, err, create+query, len(create))
+		// expectations work on it in place (a failure drops it). A
+		// declared column list is the table's schema.
+		pre, post := declaredSchema(d)
+		create := "CREATE TABLE " + target + " AS " + pre
+		if _, err := st.conn.ExecContext(ctx, create+query+post); err != nil {
+			return queryError(f, tq, err, create+query+post, len(create))
 		}
 		return st.expect(ctx, d, f, target)
 	}
@@ -672,4 +674,47 @@ func (r *Result) SortedExpectations() []ExpectationResult {
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// declaredSchema returns the text around a query that gives it dataset
+// d's declared columns (CREATE MATERIALIZED VIEW t (id BIGINT, ...)), in
+// their order and of their types, as Spark stores the table: the query's
+// columns by name (analysis refuses a query that does not fit the list,
+// USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE), each cast to its
+// declared type where Spark's widening changes it (a DECIMAL of a smaller
+// precision). Both are empty without a declared list.
+func declaredSchema(d *ir.Dataset) (pre, post string) {
+	if len(d.Declared) == 0 {
+		return "", ""
+	}
+	cols := make([]string, len(d.Declared))
+	for i, c := range d.Declared {
+		col := "__thund_declared." + quoteIdent(c.Name)
+		if t := duckOfSpark(c.Type); t != "" {
+			col = "CAST(" + col + " AS " + t + ")"
+		}
+		cols[i] = col + " AS " + quoteIdent(c.Name)
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM (", "\n) AS __thund_declared"
+}
+
+// duckOfSpark is DuckDB's name of a Spark type without nested types
+// (Spark's simpleString: "int", "decimal(10,2)"), "" for another.
+func duckOfSpark(t string) string {
+	switch t {
+	case "boolean", "tinyint", "smallint", "bigint", "float", "double", "date":
+		return strings.ToUpper(t)
+	case "int":
+		return "INTEGER"
+	case "string":
+		return "VARCHAR"
+	case "binary":
+		return "BLOB"
+	case "timestamp", "timestamp_ntz":
+		return "TIMESTAMP"
+	}
+	if strings.HasPrefix(t, "decimal(") && strings.HasSuffix(t, ")") && !strings.ContainsAny(t, " ;") {
+		return strings.ToUpper(t)
+	}
+	return ""
 }

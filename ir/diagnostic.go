@@ -172,6 +172,10 @@ const (
 	CodeBinder             Code = "sql-binder"
 	CodeRefusedSQL         Code = "sql-refused"
 
+	// CodeDeclaredSchema: a dataset's query does not fit its declared
+	// column list.
+	CodeDeclaredSchema Code = "declared-schema-mismatch"
+
 	// Results of the last run, shown on expectation pragmas in editors.
 	CodeExpectationResult Code = "expectation-result"
 )
@@ -187,7 +191,7 @@ var Codes = []Code{
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
 	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget,
-	CodeNotPortable, CodeUnknownColumn, CodeAmbiguousColumn, CodeMissingAggregation, CodeBinder, CodeRefusedSQL, CodeExpectationResult,
+	CodeNotPortable, CodeUnknownColumn, CodeAmbiguousColumn, CodeMissingAggregation, CodeBinder, CodeDeclaredSchema, CodeRefusedSQL, CodeExpectationResult,
 }
 
 // SortDiagnostics orders diagnostics by file, start, end, severity, code,

@@ -166,6 +166,21 @@ type Dataset struct {
 	// some backends read (CREATE OR REFRESH, LIVE, PRIVATE...), for the
 	// capability matrix.
 	Syntax []Construct
+	// Declared is the statement's column list (CREATE MATERIALIZED VIEW
+	// t (id INT NOT NULL, ...)): the dataset's declared schema, in order.
+	Declared []DeclaredColumn
+}
+
+// DeclaredColumn is one column of a dataset's declared schema.
+type DeclaredColumn struct {
+	Name string
+	// Type is Spark's name of the type ("bigint", "decimal(10,2)"), ""
+	// when not compared; TypeText is the type as written.
+	Type, TypeText string
+	NotNull        bool
+	Comment        string
+	// Loc is the column's definition, NameLoc its name, TypeLoc its type.
+	Loc, NameLoc, TypeLoc Loc
 }
 
 // Construct is one use of SQL syntax that only some backends read: a

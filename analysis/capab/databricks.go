@@ -156,6 +156,9 @@ func unreadCDC(p *ir.Pipeline, b ir.Backend, fs []Finding) []Finding {
 func WrittenForDatabricks(p *ir.Pipeline) bool {
 	dbx := func(cs []ir.Construct) bool {
 		for _, c := range cs {
+			if sparkRefusals[Feature(c.Name)] {
+				continue
+			}
 			if s, ok := Matrix[Feature(c.Name)][ir.Spark43]; ok && !s.OK {
 				return true
 			}

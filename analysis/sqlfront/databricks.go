@@ -70,11 +70,22 @@ var sparkOptions = parser.Options{Version: parser.Spark43, Databricks: true}
 // Databricks forms, returning what was read (a statement broken after
 // its header still gives its header).
 func (p *stmtParser) parseWhole() (ast.Stmt, []*ast.SyntaxError) {
+	if p.whole != nil {
+		return p.whole.st, p.whole.errs
+	}
 	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
 	if b, ok := st.(*ast.BadStmt); ok {
-		return b.Partial, errs
+		st = b.Partial
 	}
+	p.whole = &wholeParse{st, errs}
 	return st, errs
+}
+
+// wholeParse is the statement as Spark's grammar (with the Databricks
+// forms) read it, and its errors.
+type wholeParse struct {
+	st   ast.Stmt
+	errs []*ast.SyntaxError
 }
 
 // sparkErr reports Spark's syntax error e, its message followed by

@@ -21,6 +21,8 @@ type stmtParser struct {
 	st         *Statement
 	diags      []ir.Diagnostic
 	dialect    Dialect
+	// whole caches parseWhole's answer.
+	whole *wholeParse
 }
 
 // parseStatement classifies and parses one statement found by the splitter.
@@ -317,6 +319,9 @@ func (p *stmtParser) create() {
 	}
 	p.st.Name, p.st.NameLoc = name, sp
 	i = next
+	if p.st.Kind == CreateTemporaryView && strings.Contains(name, ".") {
+		p.qualifiedTempView(sp)
+	}
 	if p.st.Kind == CreateFlow {
 		p.flow(i)
 		return
@@ -418,13 +423,18 @@ func (p *stmtParser) stringAt(i int, what string) (string, bool) {
 func (p *stmtParser) dataset(i int) {
 	kind := p.st.Kind
 	isView := kind == CreateView || kind == CreateTemporaryView
+	var colList Span
 	if p.punct(i, '(') {
 		c := p.closeParen(i)
 		if c < 0 {
 			p.errTok(i, "unclosed column list: add the missing ')'")
 			return
 		}
+		colList = Span{p.toks[i].start, p.toks[c].end}
 		p.st.Columns = p.text[p.toks[i].start:p.toks[c].end]
+		if kind == CreateMaterializedView || kind == CreateStreamingTable {
+			p.declaredColumns()
+		}
 		for k := i + 1; k < c; k++ {
 			if p.kw(k, "EXPECT") {
 				p.expectations(p.toks[c].end)
@@ -445,6 +455,12 @@ func (p *stmtParser) dataset(i int) {
 			return
 		case "FLOW":
 			if kind == CreateStreamingTable && p.kw(i+1, "AUTO") && p.kw(i+2, "CDC") {
+				if colList.End > colList.Start {
+					// The AUTO CDC flow's schema is inferred: Spark 4.3
+					// refuses a declared one (capab.SynAutoCDCColumns).
+					p.syntax(capab.SynAutoCDCColumns, colList.Start, colList.End)
+					p.st.Declared = nil
+				}
 				p.autoCDCTable(i)
 				return
 			}
@@ -487,6 +503,9 @@ func (p *stmtParser) dataset(i int) {
 			i += 2
 		case "LOCATION":
 			_, ok = p.stringAt(i+1, "LOCATION")
+			if ok {
+				p.syntax(capab.SynLocation, p.toks[i].start, p.toks[i+1].end)
+			}
 			i += 2
 		case "OPTIONS":
 			if c := p.closeParen(i + 1); p.punct(i+1, '(') && c > 0 {
@@ -557,6 +576,13 @@ func (p *stmtParser) columnList(i int, what string) ([]string, int, bool) {
 			return nil, c + 1, false
 		}
 		cols = append(cols, name)
+		if what == "PARTITIONED BY" && p.punct(next, '(') {
+			// years(ts), bucket(4, id): a transform, which pipelines
+			// refuse (capab.SynPartitionTransform)
+			if e := p.closeParen(next); e > 0 && e <= c {
+				p.syntax(capab.SynPartitionTransform, p.toks[k].start, p.toks[e].end)
+			}
+		}
 		// Skip anything after the name up to the next top-level comma (a
 		// type, a transform's arguments).
 		depth := 0

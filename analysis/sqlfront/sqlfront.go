@@ -131,6 +131,10 @@ type Statement struct {
 	Properties map[string]string
 	// Columns is the optional column list, "(a INT, b STRING)", as written.
 	Columns string
+	// Declared are the column list's definitions of a CREATE
+	// MATERIALIZED VIEW or CREATE STREAMING TABLE: the dataset's
+	// declared schema.
+	Declared []ColumnDecl
 	// SetKey and SetValue hold SET key = value; USE CATALOG c and USE
 	// SCHEMA s put the name into SetValue.
 	SetKey, SetValue string

@@ -1,0 +1,107 @@
+package capab
+
+import "github.com/thund-dev/thund/ir"
+
+// Registration features: clauses Spark's parser reads but its pipeline
+// graph registration (spark-pipelines dry-run and run) refuses, and the
+// Databricks pipeline clauses beyond SDP's grammar. Analysis records each
+// use on its dataset or flow like the other syntax features, so --check,
+// the editor and the Spark push refuse them per backend at their place.
+// The Spark cells were checked with Spark 4.1.4's spark-pipelines (each
+// statement alone in a pipeline folder, docs/format.md §2b; the AUTO CDC
+// column list with 4.3.0); the Databricks cells follow the grammar of
+// Databricks' public reference pages "CREATE MATERIALIZED VIEW
+// (pipelines)", "CREATE STREAMING TABLE (pipelines)", "ROW FILTER clause"
+// and "Column mask clause", and were not run on Databricks.
+const (
+	SynLocation           Feature = "LOCATION"
+	SynPartitionTransform Feature = "a PARTITIONED BY transform"
+	SynTempViewQualified  Feature = "a qualified temporary view name"
+	SynTempViewSession    Feature = "a SESSION.v temporary view name"
+	SynAutoCDCColumns     Feature = "a column list on a FLOW AUTO CDC streaming table"
+	SynRowFilter          Feature = "WITH ROW FILTER"
+	SynColumnMask         Feature = "a column MASK"
+	SynSchedule           Feature = "SCHEDULE"
+	SynRefreshPolicy      Feature = "REFRESH POLICY"
+	SynFlowInsert         Feature = "FLOW INSERT ... BY NAME"
+	SynSnapshotCDC        Feature = "AUTO CDC ... FROM SNAPSHOT"
+)
+
+// registrationRows are the registration features' cells.
+var registrationRows = map[Feature]map[ir.Backend]Support{
+	SynLocation: {
+		ir.Native:     yes,
+		ir.Spark41:    no(locationReason),
+		ir.Spark42:    no(locationReason),
+		ir.Spark43:    no(locationReason),
+		ir.Databricks: yes,
+	},
+	SynPartitionTransform: {
+		ir.Native:  yes,
+		ir.Spark41: no(transformReason),
+		ir.Spark42: no(transformReason),
+		ir.Spark43: no(transformReason),
+		ir.Databricks: no("a Databricks pipeline's PARTITIONED BY takes column names only (PARTITIONED BY (col [, ...])), not transforms: " +
+			"compute the value in the query and partition by that column, or use CLUSTER BY"),
+	},
+	SynTempViewQualified: {
+		ir.Native:     yes,
+		ir.Spark41:    no("Spark 4.1 refuses a qualified temporary view name (TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS): a temporary view lives in the session, not in a schema; write CREATE TEMPORARY VIEW v with a one-part name"),
+		ir.Spark42:    no("Spark 4.2 takes a temporary view name with one part, or qualified by SESSION only (TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS): write CREATE TEMPORARY VIEW v"),
+		ir.Spark43:    no("Spark 4.3 takes a temporary view name with one part, or qualified by SESSION only (TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS): write CREATE TEMPORARY VIEW v"),
+		ir.Databricks: no("a temporary view lives in the session, not in a schema, so its name takes no catalog or schema (TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS): write CREATE TEMPORARY VIEW v"),
+	},
+	SynTempViewSession: {
+		ir.Native:     yes,
+		ir.Spark41:    no("Spark 4.1 takes a temporary view name with one part only (TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS; Spark 4.2 and later read SESSION.v): write CREATE TEMPORARY VIEW v"),
+		ir.Spark42:    yes,
+		ir.Spark43:    yes,
+		ir.Databricks: yes,
+	},
+	// On 4.1 and 4.2 the AUTO CDC statement itself is refused.
+	SynAutoCDCColumns: {
+		ir.Native:     yes,
+		ir.Spark41:    yes,
+		ir.Spark42:    yes,
+		ir.Spark43:    no("Spark 4.3 refuses a column list on CREATE STREAMING TABLE ... FLOW AUTO CDC (PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR: explicit column lists are not supported for AUTO CDC streaming tables): omit the column list and let the schema be inferred from the flow, choosing columns with its COLUMNS clause"),
+		ir.Databricks: yes,
+	},
+	SynRowFilter:     dbxOnly(no("open-source Spark has no row filters (WITH ROW FILTER is Unity Catalog's, in Databricks SQL): filter the rows in the query (WHERE ...), or leave the clause out" + onDatabricks)),
+	SynColumnMask:    dbxOnly(no("open-source Spark has no column masks (MASK is Unity Catalog's, in Databricks SQL): compute the masked value in the query, or leave the clause out" + onDatabricks)),
+	SynRefreshPolicy: dbxOnly(no("Spark's grammar has no REFRESH POLICY (Databricks' incremental refresh of a materialized view; Spark recomputes it on each run): leave the clause out" + onDatabricks)),
+	SynFlowInsert:    dbxOnly(no("Spark's CREATE STREAMING TABLE has no FLOW INSERT clause (Databricks SQL): write CREATE STREAMING TABLE t; and CREATE FLOW f AS INSERT INTO t BY NAME query" + onDatabricks)),
+	SynSchedule: {
+		ir.Native:     differs("SCHEDULE refreshes a Databricks SQL streaming table or materialized view on a timer; a run ignores it"),
+		ir.Spark41:    no(scheduleSpark),
+		ir.Spark42:    no(scheduleSpark),
+		ir.Spark43:    no(scheduleSpark),
+		ir.Databricks: no("SCHEDULE and TRIGGER ON UPDATE are clauses of Databricks SQL's CREATE STREAMING TABLE and CREATE MATERIALIZED VIEW outside a pipeline; a pipeline's datasets refresh when the pipeline runs (schedule the pipeline, or its job, instead): leave the clause out"),
+	},
+	SynSnapshotCDC: {
+		ir.Native:     no("Thund's native engine applies change feeds (FROM STREAM(source)) only, not snapshots: run the flow on Databricks, or turn the snapshots into a change feed with an operation column and use AUTO CDC ... FROM STREAM(changes)"),
+		ir.Spark41:    no("open-source Spark has no snapshot CDC (AUTO CDC ... FROM SNAPSHOT is Databricks SQL; Spark 4.3's AUTO CDC reads a change feed, FROM STREAM(source)): target databricks"),
+		ir.Spark42:    no("open-source Spark has no snapshot CDC (AUTO CDC ... FROM SNAPSHOT is Databricks SQL; Spark 4.3's AUTO CDC reads a change feed, FROM STREAM(source)): target databricks"),
+		ir.Spark43:    no("Spark 4.3's AUTO CDC reads a change feed (FROM STREAM(source)), not snapshots (FROM SNAPSHOT is Databricks SQL): target databricks, or feed the changes as a stream"),
+		ir.Databricks: yes,
+	},
+}
+
+const (
+	locationReason = "Spark refuses LOCATION on a pipeline dataset (_LEGACY_ERROR_TEMP_0035: specifying location is not supported for CREATE MATERIALIZED VIEW and CREATE STREAMING TABLE statements): " +
+		"the pipeline manages its datasets' storage (the spec's storage and catalog); remove the clause"
+	transformReason = "Spark's pipeline registration refuses a PARTITIONED BY transform (PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR: invalid partitioning transform): " +
+		"a pipeline dataset is partitioned by plain columns only; compute the value in the query (year(ts) AS ts_year) and partition by that column"
+	scheduleSpark = "Spark's grammar has no SCHEDULE clause (Databricks SQL, outside pipelines): Spark refreshes every dataset when the pipeline runs; leave the clause out" + onDatabricks
+)
+
+// sparkRefusals are the registration features that say nothing about
+// which dialect a pipeline was written in.
+var sparkRefusals = map[Feature]bool{
+	SynLocation: true, SynPartitionTransform: true, SynTempViewQualified: true, SynTempViewSession: true, SynAutoCDCColumns: true,
+}
+
+func init() {
+	for f, cells := range registrationRows {
+		Matrix[f] = cells
+	}
+}

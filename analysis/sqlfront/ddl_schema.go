@@ -1,0 +1,271 @@
+package sqlfront
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
+	"github.com/thund-dev/thund/ir"
+)
+
+// A declared column list is the dataset's schema. Spark's pipeline graph
+// merges it with the schema of the dataset's query (StructType.merge,
+// the declared schema first) and refuses the dataset when the merge
+// fails or differs from what was declared
+// (USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE, checked with Spark
+// 4.1.4's spark-pipelines run, docs/format.md §2b): a query column the
+// list does not declare, a type that is not the declared one (Spark does
+// not cast: INT is not BIGINT), and a nullable value for a NOT NULL
+// column all fail; a DECIMAL of the declared scale and a smaller
+// precision widens to the declared one, and the query's column order
+// does not matter (the table takes the declared order).
+
+// schemaClass is Spark's error class for a query that does not fit its
+// dataset's declared columns.
+const schemaClass = "USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE"
+
+// SchemaErrors compares dataset d's declared columns with out, the
+// output columns of its own query q (complete, in order; nil when not
+// known), and reports, at the query's column when it can be found and
+// else at the query, each difference Spark refuses. Only certain
+// differences are reported: a type is compared when both sides' are
+// known (out's, or a literal's or CAST's in q's select list).
+func SchemaErrors(d *ir.Dataset, q *ast.Query, queryLoc ir.Loc, out []sema.Column) []ir.Diagnostic {
+	if d == nil || len(d.Declared) == 0 || out == nil {
+		return nil
+	}
+	items := outputItems(q, len(out))
+	declared := make(map[string]int, len(d.Declared))
+	for i, c := range d.Declared {
+		declared[strings.ToLower(c.Name)] = i
+	}
+	var diags []ir.Diagnostic
+	at := func(i int) ir.Loc {
+		if items != nil {
+			r := items[i].Range
+			return ir.Loc{File: queryLoc.File, Start: r.Start, End: r.End}
+		}
+		return queryLoc
+	}
+	list := declaredList(d)
+	for i, c := range out {
+		k, ok := declared[strings.ToLower(c.Name)]
+		if !ok {
+			diags = append(diags, ir.Diagnostic{
+				Loc: at(i), Severity: ir.Error, Code: ir.CodeDeclaredSchema,
+				Message: fmt.Sprintf("the query of %s gives the column %s, which its column list (%s) does not declare, so Spark refuses the dataset (%s: the user-specified schema is not compatible with the schema inferred from the query): declare %s in the list, or leave it out of the query",
+					d.Name, c.Name, list, schemaClass, c.Name),
+				Related: []ir.Related{{Loc: d.Declared[0].Loc, Message: "the declared columns start here"}},
+			})
+			continue
+		}
+		dc := d.Declared[k]
+		typ := c.Type
+		var x ast.Expr
+		if items != nil {
+			x = items[i].X
+		}
+		if typ == "" && x != nil {
+			typ = exprType(x)
+		}
+		if dc.Type != "" && typ != "" && typ != "void" && !fitsDeclared(typ, dc.Type) {
+			fix := fmt.Sprintf("cast it in the query, CAST(... AS %s) AS %s", strings.ToUpper(dc.Type), dc.Name)
+			if isScalarType(typ) {
+				fix += fmt.Sprintf(", or declare %s %s", dc.Name, strings.ToUpper(typ))
+			}
+			diags = append(diags, ir.Diagnostic{
+				Loc: at(i), Severity: ir.Error, Code: ir.CodeDeclaredSchema,
+				Message: fmt.Sprintf("the query of %s gives %s as %s but its column list declares %s %s, and Spark does not cast a query to its declared schema (%s): %s",
+					d.Name, c.Name, strings.ToUpper(typ), dc.Name, dc.TypeText, schemaClass, fix),
+				Related: []ir.Related{{Loc: dc.TypeLoc, Message: "the declared type"}},
+			})
+			continue
+		}
+		if dc.NotNull && x != nil && certainlyNullable(x) {
+			diags = append(diags, ir.Diagnostic{
+				Loc: at(i), Severity: ir.Error, Code: ir.CodeDeclaredSchema,
+				Message: fmt.Sprintf("the query of %s gives %s a value that may be NULL but its column list declares %s NOT NULL, so Spark refuses the dataset (%s): compute a value that is never NULL (coalesce(..., default)), or drop NOT NULL",
+					d.Name, c.Name, dc.Name, schemaClass),
+				Related: []ir.Related{{Loc: dc.Loc, Message: "the NOT NULL column"}},
+			})
+		}
+	}
+	return diags
+}
+
+// declaredList writes d's declared column names for a message.
+func declaredList(d *ir.Dataset) string {
+	names := make([]string, len(d.Declared))
+	for i, c := range d.Declared {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// outputItems returns the select items of q's main SELECT when each
+// gives exactly one of its n output columns, in order (no star, no
+// multi-name alias), else nil.
+func outputItems(q *ast.Query, n int) []*ast.SelectItem {
+	if q == nil {
+		return nil
+	}
+	s, ok := q.Body.(*ast.Select)
+	if !ok || s == nil || len(s.Items) != n || s.Transform != nil {
+		return nil
+	}
+	for _, it := range s.Items {
+		if it == nil || it.X == nil || len(it.Aliases) > 0 {
+			return nil
+		}
+		if _, star := it.X.(*ast.Star); star {
+			return nil
+		}
+	}
+	return s.Items
+}
+
+// exprType is the Spark type of x when it is certain from x alone (a
+// literal, a CAST, a typed literal), else "".
+func exprType(x ast.Expr) string {
+	switch x := x.(type) {
+	case *ast.Paren:
+		return exprType(x.X)
+	case *ast.Cast:
+		return sparkTypeName(x.Type)
+	case *ast.TypedLiteral:
+		switch strings.ToUpper(x.Type) {
+		case "DATE":
+			return "date"
+		case "TIMESTAMP", "TIMESTAMP_LTZ":
+			return "timestamp"
+		case "TIMESTAMP_NTZ":
+			return "timestamp_ntz"
+		case "X":
+			return "binary"
+		}
+	case *ast.Literal:
+		return literalType(x)
+	}
+	return ""
+}
+
+// literalType is the Spark type of a literal (Spark 4.1's default, ANSI
+// or not, which type literals alike).
+func literalType(l *ast.Literal) string {
+	switch l.Kind {
+	case ast.LitNull:
+		return "void"
+	case ast.LitTrue, ast.LitFalse:
+		return "boolean"
+	case ast.LitString:
+		return "string"
+	case ast.LitInteger:
+		// An integer literal beyond INT's range is a BIGINT, beyond
+		// BIGINT's a DECIMAL.
+		if _, err := strconv.ParseInt(l.Text, 10, 32); err == nil {
+			return "int"
+		}
+		if _, err := strconv.ParseInt(l.Text, 10, 64); err == nil {
+			return "bigint"
+		}
+		return ""
+	case ast.LitBigInt:
+		return "bigint"
+	case ast.LitSmallInt:
+		return "smallint"
+	case ast.LitTinyInt:
+		return "tinyint"
+	case ast.LitDouble, ast.LitExponent:
+		return "double"
+	case ast.LitFloat:
+		return "float"
+	case ast.LitDecimal:
+		// 1.50 is DECIMAL(3,2): its digits are the precision, those
+		// after the point the scale.
+		t := strings.TrimLeft(l.Text, "+-")
+		dot := strings.IndexByte(t, '.')
+		if dot < 0 || strings.ContainsAny(t, "eE") {
+			return ""
+		}
+		intPart := strings.TrimLeft(t[:dot], "0")
+		scale := len(t) - dot - 1
+		prec := len(intPart) + scale
+		if prec < scale || prec == 0 {
+			prec = max(scale, 1)
+		}
+		if prec > 38 {
+			return ""
+		}
+		return fmt.Sprintf("decimal(%d,%d)", prec, scale)
+	}
+	return ""
+}
+
+// certainlyNullable reports whether x is a value Spark types as nullable
+// without looking at its inputs: NULL, or a CAST of NULL.
+func certainlyNullable(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Paren:
+		return certainlyNullable(x.X)
+	case *ast.Cast:
+		return certainlyNullable(x.X)
+	case *ast.Literal:
+		return x.Kind == ast.LitNull
+	}
+	return false
+}
+
+// fitsDeclared reports whether a query column of Spark type got merges
+// into a declared column of type want without changing it: the same
+// type, or a DECIMAL of the same scale and no larger precision.
+func fitsDeclared(got, want string) bool {
+	if got == want {
+		return true
+	}
+	gp, gs, ok1 := decimalParams(got)
+	wp, ws, ok2 := decimalParams(want)
+	return ok1 && ok2 && gs == ws && gp <= wp
+}
+
+// decimalParams reads "decimal(p,s)".
+func decimalParams(t string) (p, s int, ok bool) {
+	if !strings.HasPrefix(t, "decimal(") || !strings.HasSuffix(t, ")") {
+		return 0, 0, false
+	}
+	ps := strings.Split(t[len("decimal("):len(t)-1], ",")
+	if len(ps) != 2 {
+		return 0, 0, false
+	}
+	p, err1 := strconv.Atoi(ps[0])
+	s, err2 := strconv.Atoi(ps[1])
+	return p, s, err1 == nil && err2 == nil
+}
+
+// isScalarType reports whether t is a type without nested types.
+func isScalarType(t string) bool {
+	return !strings.ContainsAny(t, "<")
+}
+
+// DeclaredOutput is the schema readers of a dataset with declared
+// columns see: the declared columns, in their order, with their types
+// where Thund knows them (else the query's).
+func DeclaredOutput(d *ir.Dataset, out []sema.Column) []sema.Column {
+	if d == nil || len(d.Declared) == 0 {
+		return out
+	}
+	types := make(map[string]string, len(out))
+	for _, c := range out {
+		types[strings.ToLower(c.Name)] = c.Type
+	}
+	cols := make([]sema.Column, len(d.Declared))
+	for i, c := range d.Declared {
+		t := c.Type
+		if t == "" {
+			t = types[strings.ToLower(c.Name)]
+		}
+		cols[i] = sema.Column{Name: c.Name, Type: t}
+	}
+	return cols
+}
