@@ -25,10 +25,22 @@ var notStreamed = map[string]bool{
 // normalize returns the normalized text of the query text[sp] (see
 // Query.Normalized) and the file offsets of the names read with STREAM.
 // toks are the query's tokens.
+//
+// Most queries need no rewrite: the text is then returned as it is, a
+// substring of text, so a cold load neither copies nor keeps a second
+// copy of every query.
 func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
-	b := []byte(text[sp.Start:sp.End])
+	// b is the copy being rewritten, made at the first change.
+	var b []byte
+	edit := func() []byte {
+		if b == nil {
+			b = []byte(text[sp.Start:sp.End])
+		}
+		return b
+	}
 	at := func(off int) int { return off - sp.Start }
 	blank := func(t token) {
+		b := edit()
 		for k := at(t.start); k < at(t.end); k++ {
 			b[k] = ' '
 		}
@@ -64,12 +76,13 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 		switch t.kind {
 		case tkQuoted:
 			if text[t.start] == '`' && !t.open && !strings.Contains(text[t.start:t.end], `"`) {
+				b := edit()
 				b[at(t.start)] = '"'
 				b[at(t.end)-1] = '"'
 			}
 		case tkString:
-			if text[t.start] == '\'' {
-				fixBackslashQuotes(b[at(t.start):at(t.end)])
+			if text[t.start] == '\'' && strings.Contains(text[t.start:t.end], `\'`) {
+				fixBackslashQuotes(edit()[at(t.start):at(t.end)])
 			}
 		}
 	}
@@ -125,6 +138,9 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 		case fromEnders[w]:
 			inFrom[top] = false
 		}
+	}
+	if b == nil {
+		return text[sp.Start:sp.End], streams
 	}
 	return string(b), streams
 }
