@@ -25,6 +25,8 @@ type analyzer struct {
 	// quiet drops the diagnostics of the statement being analyzed (a
 	// SQL script, a routine's body, a DML statement's subqueries).
 	quiet bool
+	// windows are the WINDOW clauses in scope, innermost last.
+	windows [][]*ast.NamedWindow
 }
 
 func newAnalyzer(cat Catalog, opts Options) *analyzer {
@@ -71,6 +73,10 @@ type selInfo struct {
 	virtual bool
 	// group are the GROUP BY expressions ORDER BY can name.
 	group []attr
+	// s is the SELECT; window says its select list has a window
+	// function.
+	s      *ast.Select
+	window bool
 }
 
 // query analyzes a query with its WITH and ORDER BY, LIMIT, ...
@@ -79,8 +85,13 @@ func (a *analyzer) query(q *ast.Query, outer *env) *result {
 	if q.With != nil {
 		a.with(q.With, outer)
 	}
+	nw := len(a.windows)
+	if len(q.Windows) > 0 {
+		a.windows = append(a.windows, q.Windows)
+	}
 	res := a.body(q.Body, outer)
 	a.organization(q, res, outer)
+	a.windows = a.windows[:nw]
 	a.ctes = saved
 	out := &Output{Node: q, Columns: res.out.Columns, Complete: res.out.Complete}
 	a.m.outputs[q] = out
@@ -103,6 +114,7 @@ func (a *analyzer) with(w *ast.With, outer *env) {
 			prev := a.rec
 			if w.Recursive {
 				a.rec = d
+				a.recursiveUnion(c)
 			}
 			res = a.query(c.Query, outer)
 			a.rec = prev
@@ -188,6 +200,10 @@ func (a *analyzer) organization(q *ast.Query, res *result, outer *env) {
 			}
 		}
 	}
+	if res.sel != nil && res.sel.s != nil && res.sel.s.Organization == nil {
+		a.orderAfterAggregate(q, res.sel)
+	}
+	a.orderOrdinals(q, res)
 	lc := ctx{outer: outer, quiet: true}
 	a.expr(q.Limit, lc)
 	a.expr(q.Offset, lc)
@@ -310,6 +326,11 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 	}
 	virtual := hasTimeWindow(s)
 	base := ctx{primary: S, outer: outer, virtual: virtual}
+	nw := len(a.windows)
+	if len(s.Windows) > 0 {
+		a.windows = append(a.windows, s.Windows)
+	}
+	defer func() { a.windows = a.windows[:nw] }()
 	if s.Where != nil {
 		c := base
 		c.clause = "WHERE"
@@ -375,8 +396,16 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		c := base
 		c.first = &scope{attrs: append(append([]attr(nil), attrs...), groupAttrs...), complete: complete, catalog: S.catalog}
 		c.gc, c.clause = gc, "HAVING"
+		if s.GroupBy != nil {
+			c.aliasCheck = aliasInHaving
+			c.groupAll = len(s.GroupBy.Items) == 1 && a.isGroupAll(s.GroupBy.Items[0])
+			c.items = attrs
+		}
 		a.expr(s.Having, c)
+		a.groupAllHaving(s, S)
 	}
+	a.starGroupByPos(s)
+	a.lateralAliasInGroupBy(s, groupRefs)
 	if tr := s.Transform; tr != nil {
 		cols, attrs, complete = nil, nil, true
 		names := []string{"key", "value"}
@@ -402,7 +431,8 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		a.checkGrouping(s, gc, groupRefs)
 	}
 	out := &Output{Node: s, Columns: cols, Complete: complete}
-	return &result{out: out, attrs: attrs, sel: &selInfo{from: S, outer: outer, virtual: virtual, group: groupAttrs},
+	return &result{out: out, attrs: attrs, sel: &selInfo{from: S, outer: outer, virtual: virtual, group: groupAttrs,
+		s: s, window: gc.window},
 		catalog: S.catalog, hidden: hidden}
 }
 
@@ -728,7 +758,7 @@ func (a *analyzer) groupedCols(s *ast.Select, items []*ast.GroupItem, grouped ma
 		}
 		switch x := unparen(gi.X).(type) {
 		case *ast.Column:
-			if len(x.Parts) == 1 && x.Parts[0] != nil && strings.EqualFold(x.Parts[0].Name, "ALL") && !x.Parts[0].Quoted {
+			if a.isGroupAll(gi) {
 				return false
 			}
 		case *ast.Unary:

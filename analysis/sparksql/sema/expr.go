@@ -42,6 +42,12 @@ type ctx struct {
 	quiet, quietQualified bool
 	// groupRefs collects every column reference (GROUP BY, PIVOT).
 	groupRefs *[]*ColumnRef
+	// aliasCheck says a name several select items have is checked for
+	// ambiguity (GROUP BY, HAVING); groupAll says GROUP BY is ALL, and
+	// items are the select list's columns.
+	aliasCheck aliasKind
+	groupAll   bool
+	items      []attr
 }
 
 // lamFrame is one lambda whose parameters are in scope.
@@ -207,6 +213,9 @@ func (a *analyzer) call(x *ast.Call, c ctx) {
 	}
 	a.expr(x.Filter, inner)
 	a.window(x.Over, inner)
+	if !c.quiet {
+		a.callSyntax(x)
+	}
 }
 
 // window resolves a window specification's expressions.
@@ -348,6 +357,11 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 				uncertain = true
 			}
 			continue
+		}
+		if lv.alias && !uncertain && !c.quiet && a.aliasAmbiguous(m.cands, parts, c) {
+			ref.Kind, ref.NameParts = RefAmbiguous, 1
+			a.ambiguousAlias(ref, parts[0])
+			return
 		}
 		a.resolve(ref, m, lv, uncertain, c)
 		return

@@ -156,6 +156,9 @@ func (a *analyzer) tableRead(node ast.Node, name *ast.Name, alias *ast.TableAlia
 	relName := name.String()
 	qual, partial := parts, ref.Kind != TableCTE
 	if alias != nil && alias.Name != nil {
+		if complete {
+			a.aliasArity(alias, len(cols))
+		}
 		relName, qual, partial = alias.Name.Name, []string{alias.Name.Name}, false
 		cols, complete = rename(cols, complete, alias.Columns)
 	}

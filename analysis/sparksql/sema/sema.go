@@ -60,6 +60,12 @@ type Options struct {
 	// Source is the text the tree was parsed from, when the caller has
 	// it; the model then names computed output columns by their text.
 	Source string
+	// NoOrderByOrdinal is spark.sql.orderByOrdinal=false: ORDER BY 2
+	// orders by the constant 2, not by the second column.
+	NoOrderByOrdinal bool
+	// NoGroupByOrdinal is spark.sql.groupByOrdinal=false: GROUP BY 2
+	// groups by the constant.
+	NoGroupByOrdinal bool
 }
 
 // Analyze resolves the names of q against cat (which may be nil: every
@@ -388,12 +394,15 @@ func (r *ColumnRef) Fields() []*ast.Ident {
 	return r.Node.Parts[r.NameParts:]
 }
 
-// Diagnostic is one name error at the range of the offending node.
+// Diagnostic is one analysis error at the range of the offending node.
 type Diagnostic struct {
 	ast.Range
 	// Code is Spark's error class: UNRESOLVED_COLUMN,
 	// AMBIGUOUS_REFERENCE, MISSING_AGGREGATION (MISSING_GROUP_BY when
-	// there is no GROUP BY) or FIELD_NOT_FOUND.
+	// there is no GROUP BY) or FIELD_NOT_FOUND for a name ([NameCodes]),
+	// or the class of another analysis error Spark raises before running
+	// (UNSUPPORTED_EXPR_FOR_OPERATOR, ORDER_BY_POS_OUT_OF_RANGE, ...; the
+	// Code* constants).
 	Code    string
 	Message string
 	// Suggestions are the likely intended names (qualified where

@@ -1,0 +1,607 @@
+package sema
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// The error classes of the analysis checks beyond name resolution, as
+// Spark names them.
+const (
+	CodeUnsupportedExpr      = "UNSUPPORTED_EXPR_FOR_OPERATOR"
+	CodeOrderByPos           = "ORDER_BY_POS_OUT_OF_RANGE"
+	CodeStarGroupByPos       = "STAR_GROUP_BY_POS"
+	CodeArityMismatch        = "ASSIGNMENT_ARITY_MISMATCH"
+	CodeUnionInRecursiveCTE  = "UNION_NOT_SUPPORTED_IN_RECURSIVE_CTE"
+	CodeUnsupportedSyntax    = "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX"
+	CodeInvalidWindowForAgg  = "INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC"
+	CodeLateralAliasGroupAll = "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY"
+)
+
+// NameCodes are the error classes of the name diagnostics (an unknown,
+// ambiguous or ungrouped column, a missing struct field); every other
+// code of a Diagnostic is an analysis error of another kind.
+var NameCodes = map[string]bool{
+	CodeUnresolvedColumn: true, CodeAmbiguous: true, CodeMissingAggregation: true,
+	CodeMissingGroupBy: true, CodeFieldNotFound: true,
+}
+
+// orderAfterAggregate checks the ORDER BY of a grouping SELECT where
+// Spark's analyzer cannot reach below the aggregate: when the select list
+// has a window function (the sort sits on the window's projection, not on
+// the aggregate) or, with HAVING, when the FROM clause is a NATURAL join
+// (Spark 4.1 resolves such an ORDER BY against the aggregate's output
+// only). There ORDER BY sees the select list's columns and the plain
+// GROUP BY columns and nothing else: another column is UNRESOLVED_COLUMN,
+// and an aggregate function, which Spark would otherwise compute in the
+// aggregate, stays in the sort (UNSUPPORTED_EXPR_FOR_OPERATOR). Without
+// HAVING, a NATURAL join's ORDER BY may aggregate, but a column outside
+// an aggregate must still be one of those. Nothing is said unless every
+// reference involved resolved with certainty.
+func (a *analyzer) orderAfterAggregate(q *ast.Query, sel *selInfo) {
+	if sel == nil || sel.s == nil || len(q.OrderBy) == 0 || !sel.from.complete {
+		return
+	}
+	s := sel.s
+	if s.GroupBy == nil || len(s.GroupBy.GroupingSets) > 0 || s.GroupBy.With != "" || s.Transform != nil {
+		return
+	}
+	natural := false
+	if s.From != nil && len(s.From.Relations) == 1 && len(s.From.LateralViews) == 0 && s.From.Pivot == nil && s.From.Unpivot == nil {
+		if j, ok := s.From.Relations[0].(*ast.Join); ok && j.Natural {
+			natural = true
+		}
+	}
+	strict := sel.window || (natural && s.Having != nil)
+	if !strict && !natural {
+		return
+	}
+	visible := map[ColumnSource]bool{}
+	var names []string
+	for _, gi := range s.GroupBy.Items {
+		if gi == nil || gi.Kind != "" || len(gi.Items) > 0 {
+			return
+		}
+		switch x := unparen(gi.X).(type) {
+		case *ast.Column:
+			r := a.m.columns[x]
+			if r == nil || r.Kind != RefColumn || r.Outer != 0 || r.Tentative || r.NameParts != len(x.Parts) {
+				return // GROUP BY ALL, an alias, a field, an outer column
+			}
+			visible[r.Source] = true
+			names = append(names, r.Source.String())
+		case *ast.Literal:
+			if x.Kind == ast.LitInteger {
+				return // an ordinal
+			}
+		case *ast.Unary:
+			return
+		default:
+			if !strict {
+				// ORDER BY may name a GROUP BY expression (Spark
+				// compares them up to commutation): not modelled
+				return
+			}
+		}
+	}
+	for _, it := range s.Items {
+		if it == nil {
+			continue
+		}
+		if _, star := it.X.(*ast.Star); star {
+			return
+		}
+		if cx, ok := unparen(it.X).(*ast.Column); ok && it.Alias == nil {
+			if r := a.m.columns[cx]; r != nil && r.Kind == RefColumn && r.NameParts == len(cx.Parts) {
+				if !visible[r.Source] {
+					names = append(names, r.Source.String())
+				}
+				visible[r.Source] = true
+				continue
+			}
+		}
+		switch {
+		case it.Alias != nil:
+			names = append(names, it.Alias.Name)
+		case len(it.Aliases) > 0:
+			return
+		}
+	}
+	var missing *ColumnRef
+	var aggs []*ast.Call
+	ok := true
+	var walk func(x ast.Expr, inAgg bool)
+	walk = func(x ast.Expr, inAgg bool) {
+		visitExpr(x, func(y ast.Expr) bool {
+			if !ok {
+				return false
+			}
+			switch y := y.(type) {
+			case *ast.Call:
+				n, builtin := funcName(y.Name)
+				switch {
+				case y.Over != nil:
+					ok = false // a window function of its own
+				case builtin && IsAggregate(n):
+					if !inAgg {
+						aggs = append(aggs, y)
+					}
+					for _, arg := range y.Args {
+						walk(arg, true)
+					}
+					walk(y.Filter, true)
+					return false
+				case !builtin || !isScalar(n):
+					ok = false // perhaps a user-defined aggregate
+				}
+			case *ast.Lambda:
+				ok = false
+			case *ast.Column:
+				r := a.m.columns[y]
+				if r == nil {
+					ok = false
+					return false
+				}
+				switch r.Kind {
+				case RefAlias:
+				case RefColumn:
+					if r.Tentative {
+						ok = false
+					} else if r.Outer == 0 && !visible[r.Source] && (strict || !inAgg) && missing == nil {
+						missing = r
+					}
+				default:
+					ok = false
+				}
+			}
+			return ok
+		})
+	}
+	for _, si := range q.OrderBy {
+		if si != nil {
+			walk(si.X, false)
+		}
+	}
+	if !ok {
+		return
+	}
+	why := "a NATURAL join's aggregate"
+	if sel.window {
+		why = "an aggregate whose select list has a window function"
+	} else if s.Having != nil {
+		why = "a NATURAL join's aggregate with HAVING"
+	}
+	if missing != nil {
+		var parts []string
+		for _, p := range missing.Node.Parts[:missing.NameParts] {
+			parts = append(parts, p.Name)
+		}
+		msg := "unknown column " + quoteParts(parts) + " in ORDER BY: the ORDER BY of " + why +
+			" sees only the select list's columns and the plain GROUP BY columns"
+		if len(names) > 0 && len(names) <= 8 {
+			q := make([]string, len(names))
+			for i, n := range names {
+				q[i] = quote(n)
+			}
+			msg += " (" + strings.Join(q, ", ") + ")"
+		}
+		msg += "; add it to the select list (and to GROUP BY) to order by it"
+		a.report(Diagnostic{Range: missing.Node.Range, Code: CodeUnresolvedColumn, Message: msg})
+		return
+	}
+	if strict && len(aggs) > 0 {
+		ag := aggs[0]
+		a.report(Diagnostic{Range: ag.Range, Code: CodeUnsupportedExpr,
+			Message: "the aggregate " + quote(a.text(ag)) + " cannot be computed in the ORDER BY of " + why +
+				"; compute it in the select list under an alias and order by the alias"})
+	}
+}
+
+// groupAllHaving checks the HAVING of a GROUP BY ALL query: ALL groups by
+// the select list's expressions that do not aggregate, so a column HAVING
+// uses outside an aggregate function must be one the select list uses
+// outside one; Spark cannot resolve any other (UNRESOLVED_COLUMN).
+func (a *analyzer) groupAllHaving(s *ast.Select, from *scope) {
+	if s.Having == nil || s.GroupBy == nil || len(s.GroupBy.Items) != 1 || len(s.GroupBy.GroupingSets) > 0 || !from.complete {
+		return
+	}
+	if !a.isGroupAll(s.GroupBy.Items[0]) {
+		return
+	}
+	used := map[ColumnSource]bool{}
+	ok := true
+	collect := func(x ast.Expr, check func(*ast.Column, *ColumnRef)) {
+		var walk func(ast.Expr)
+		walk = func(x ast.Expr) {
+			visitExpr(x, func(y ast.Expr) bool {
+				if !ok {
+					return false
+				}
+				switch y := y.(type) {
+				case *ast.Call:
+					n, builtin := funcName(y.Name)
+					switch {
+					case y.Over != nil, builtin && IsAggregate(n):
+						return false
+					case !builtin || !isScalar(n):
+						ok = false
+					}
+				case *ast.Lambda, *ast.Subquery, *ast.Exists, *ast.In:
+					if _, in := y.(*ast.In); in && y.(*ast.In).Query == nil {
+						return true
+					}
+					ok = false
+				case *ast.Column:
+					if r := a.m.columns[y]; r != nil {
+						check(y, r)
+					} else {
+						ok = false
+					}
+				}
+				return ok
+			})
+		}
+		walk(x)
+	}
+	for _, it := range s.Items {
+		if it == nil {
+			continue
+		}
+		if _, star := it.X.(*ast.Star); star {
+			return
+		}
+		collect(it.X, func(_ *ast.Column, r *ColumnRef) {
+			if r.Kind == RefColumn {
+				used[r.Source] = true
+			}
+		})
+	}
+	var missing *ColumnRef
+	collect(s.Having, func(_ *ast.Column, r *ColumnRef) {
+		switch r.Kind {
+		case RefColumn:
+			if r.Tentative {
+				ok = false
+			} else if r.Outer == 0 && !used[r.Source] && missing == nil {
+				missing = r
+			}
+		case RefAlias, RefLambda:
+		default:
+			ok = false
+		}
+	})
+	if !ok || missing == nil {
+		return
+	}
+	var parts []string
+	for _, p := range missing.Node.Parts[:missing.NameParts] {
+		parts = append(parts, p.Name)
+	}
+	a.report(Diagnostic{Range: missing.Node.Range, Code: CodeUnresolvedColumn,
+		Message: "unknown column " + quoteParts(parts) + " in HAVING: GROUP BY ALL groups by the select list's " +
+			"expressions that do not aggregate, and none of them uses it; aggregate it, or add it to the select list"})
+}
+
+// isGroupAll reports whether a GROUP BY item is ALL: the word, unquoted,
+// when no column or select-list alias is named all (GROUP BY all then
+// groups by that column).
+func (a *analyzer) isGroupAll(gi *ast.GroupItem) bool {
+	if gi == nil || gi.Kind != "" {
+		return false
+	}
+	x, ok := unparen(gi.X).(*ast.Column)
+	if !ok || len(x.Parts) != 1 || x.Parts[0] == nil || x.Parts[0].Quoted || !strings.EqualFold(x.Parts[0].Name, "ALL") {
+		return false
+	}
+	if r := a.m.columns[x]; r != nil && ((r.Kind == RefColumn && r.Outer == 0) || r.Kind == RefAlias || r.Kind == RefAmbiguous) {
+		return false
+	}
+	return true
+}
+
+// lateralAliasInGroupBy reports a GROUP BY that groups by a select item
+// using a lateral column alias (SELECT k AS a, a + 1 AS b ... GROUP BY b,
+// or GROUP BY ALL over such an item): Spark resolves lateral aliases
+// after grouping, so it cannot group by them
+// (UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY).
+func (a *analyzer) lateralAliasInGroupBy(s *ast.Select, groupRefs []*ColumnRef) {
+	if s.GroupBy == nil || a.opts.NoLateralAliases {
+		return
+	}
+	var items []*ast.SelectItem
+	if len(s.GroupBy.Items) == 1 && len(s.GroupBy.GroupingSets) == 0 && a.isGroupAll(s.GroupBy.Items[0]) {
+		for _, it := range s.Items {
+			if it != nil && !hasAggregate(it.X) {
+				items = append(items, it)
+			}
+		}
+	} else {
+		for _, r := range groupRefs {
+			if r.Kind == RefAlias && r.Alias != nil && r.NameParts == len(r.Node.Parts) {
+				items = append(items, r.Alias)
+			}
+		}
+	}
+	for _, it := range items {
+		var lca *ColumnRef
+		visitExpr(it.X, func(y ast.Expr) bool {
+			if c, ok := y.(*ast.Column); ok && lca == nil {
+				if r := a.m.columns[c]; r != nil && r.Kind == RefAlias {
+					lca = r
+				}
+			}
+			return lca == nil
+		})
+		if lca == nil {
+			continue
+		}
+		a.report(Diagnostic{Range: lca.Node.Range, Code: CodeLateralAliasGroupAll,
+			Message: quote(a.text(lca.Node)) + " is a lateral column alias (an alias of an earlier select item), " +
+				"and GROUP BY cannot group by an item that uses one: repeat the aliased expression instead"})
+		return
+	}
+}
+
+// aliasKind says which clause checks a name several select items have.
+type aliasKind uint8
+
+const (
+	aliasNone aliasKind = iota
+	aliasInHaving
+)
+
+// aliasAmbiguous reports whether the name parts, which several distinct
+// select-list columns (cands) have, is ambiguous for Spark in c's clause:
+// in HAVING, when the FROM clause has no such column, or only one that
+// GROUP BY ALL does not group by. (GROUP BY itself takes the first.)
+func (a *analyzer) aliasAmbiguous(cands []attr, parts []string, c ctx) bool {
+	if c.aliasCheck == aliasNone || len(parts) != 1 || len(cands) < 2 {
+		return false
+	}
+	for _, at := range cands {
+		if at.item == nil {
+			return false
+		}
+	}
+	pm := a.lookup(c.primary, parts)
+	if len(pm.cands) == 0 {
+		return a.certainMiss(c.primary, parts, false)
+	}
+	if !c.groupAll || len(pm.cands) != 1 {
+		return false
+	}
+	src := pm.cands[0].src
+	for _, it := range c.items {
+		if it.item != nil && it.src == src {
+			return false
+		}
+	}
+	return src.Rel != nil
+}
+
+// ambiguousAlias reports a name of HAVING or GROUP BY that several
+// select-list columns have, when no column of the FROM clause can be
+// meant instead (Spark's AMBIGUOUS_REFERENCE).
+func (a *analyzer) ambiguousAlias(ref *ColumnRef, name string) {
+	a.report(Diagnostic{Range: ref.Node.Range, Code: CodeAmbiguous,
+		Message: "column " + quote(name) + " is ambiguous: more than one column of the select list is named " +
+			quote(name) + "; give them different aliases"})
+}
+
+// orderOrdinals checks ORDER BY positions (ORDER BY 2) against the number
+// of output columns: Spark's ORDER_BY_POS_OUT_OF_RANGE. Only a list of
+// constants is checked: a column ORDER BY names that the select list lacks
+// may add a column to the sort's input.
+func (a *analyzer) orderOrdinals(q *ast.Query, res *result) {
+	if a.opts.NoOrderByOrdinal || len(q.OrderBy) == 0 || !res.out.Complete {
+		return
+	}
+	for _, si := range q.OrderBy {
+		if si == nil {
+			return
+		}
+		switch x := unparen(si.X).(type) {
+		case *ast.Literal:
+		case *ast.Unary:
+			if _, lit := unparen(x.X).(*ast.Literal); !lit || x.Op != "-" {
+				return
+			}
+		default:
+			return
+		}
+	}
+	n := len(res.out.Columns)
+	for _, c := range res.out.Columns {
+		if c.Generated && c.Expr == nil {
+			return
+		}
+	}
+	for _, si := range q.OrderBy {
+		pos, ok := ordinal(si.X)
+		if !ok {
+			continue
+		}
+		if pos < 1 || pos > n {
+			a.report(Diagnostic{Range: si.X.Span(), Code: CodeOrderByPos,
+				Message: "ORDER BY position " + strconv.Itoa(pos) + " is not in the select list: it has " +
+					strconv.Itoa(n) + " column" + plural(n) + ", numbered from 1"})
+			return
+		}
+	}
+}
+
+// ordinal returns the position an integer literal (or a negated one)
+// gives.
+func ordinal(x ast.Expr) (int, bool) {
+	neg := false
+	if u, ok := unparen(x).(*ast.Unary); ok && u.Op == "-" {
+		neg, x = true, u.X
+	}
+	l, ok := unparen(x).(*ast.Literal)
+	if !ok || l.Kind != ast.LitInteger {
+		return 0, false
+	}
+	n, err := strconv.Atoi(l.Text)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// starGroupByPos reports GROUP BY n where the n-th select item is a *
+// (Spark's STAR_GROUP_BY_POS).
+func (a *analyzer) starGroupByPos(s *ast.Select) {
+	if s.GroupBy == nil || a.opts.NoGroupByOrdinal {
+		return
+	}
+	for _, gi := range s.GroupBy.Items {
+		if gi == nil || gi.Kind != "" {
+			continue
+		}
+		l, ok := unparen(gi.X).(*ast.Literal)
+		if !ok || l.Kind != ast.LitInteger {
+			continue
+		}
+		n, err := strconv.Atoi(l.Text)
+		if err != nil || n < 1 || n > len(s.Items) || s.Items[n-1] == nil {
+			continue
+		}
+		if _, star := s.Items[n-1].X.(*ast.Star); star {
+			a.report(Diagnostic{Range: l.Range, Code: CodeStarGroupByPos,
+				Message: "GROUP BY position " + l.Text + " is a * of the select list, which is no single column: " +
+					"name the columns to group by"})
+		}
+	}
+}
+
+// aliasArity reports a column alias list of a table read whose length
+// differs from the table's columns (Spark's ASSIGNMENT_ARITY_MISMATCH).
+func (a *analyzer) aliasArity(alias *ast.TableAlias, n int) {
+	if alias == nil || len(alias.Columns) == 0 || len(alias.Columns) == n {
+		return
+	}
+	first, last := alias.Columns[0], alias.Columns[len(alias.Columns)-1]
+	if first == nil || last == nil {
+		return
+	}
+	a.report(Diagnostic{Range: ast.Range{Start: first.Start, End: last.End}, Code: CodeArityMismatch,
+		Message: "the alias names " + strconv.Itoa(len(alias.Columns)) + " column" + plural(len(alias.Columns)) +
+			", but the table has " + strconv.Itoa(n) + ": name every column, in order"})
+}
+
+// recursiveUnion reports WITH RECURSIVE whose recursive step is joined
+// to the anchor by UNION without ALL: Spark's recursive CTEs take UNION
+// ALL only (UNION_NOT_SUPPORTED_IN_RECURSIVE_CTE).
+func (a *analyzer) recursiveUnion(c *ast.CTE) {
+	if c == nil || c.Query == nil || c.Name == nil || c.Name.Expr != nil {
+		return
+	}
+	op, ok := c.Query.Body.(*ast.SetOp)
+	if !ok || op == nil || !strings.EqualFold(op.Op, "UNION") || strings.EqualFold(op.Quantifier, "ALL") {
+		return
+	}
+	if !a.readsCTE(op.R, c.Name.Name) {
+		return
+	}
+	a.report(Diagnostic{Range: op.OpRange, Code: CodeUnionInRecursiveCTE,
+		Message: "a recursive CTE joins its recursive step with UNION ALL only; write UNION ALL " +
+			"(and SELECT DISTINCT outside the CTE, if duplicates must go)"})
+}
+
+// readsCTE reports whether the query body b reads the table name (not
+// shadowed by a nested WITH, which the check does not follow).
+func (a *analyzer) readsCTE(b ast.Node, name string) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.With:
+			for _, c := range n.CTEs {
+				if c != nil && c.Name != nil && a.eqName(c.Name.Name, name) {
+					found = false
+					return false
+				}
+			}
+		case *ast.Table:
+			if parts, ok := nameParts(n.Name); ok && len(parts) == 1 && a.eqName(parts[0], name) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// withinGroupFuncs are the functions that take WITHIN GROUP (ORDER BY
+// ...).
+var withinGroupFuncs = set("percentile_cont", "percentile_disc", "mode", "listagg", "string_agg")
+
+// orderedSetNoFrame are the aggregates that, over a window, take neither
+// an ORDER BY nor a frame in the window (Spark's
+// INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC): their order is their own.
+var orderedSetNoFrame = set("median", "percentile_cont", "percentile_disc", "listagg", "string_agg")
+
+// callSyntax checks the clauses of a call that only some functions take.
+func (a *analyzer) callSyntax(x *ast.Call) {
+	name, builtin := funcName(x.Name)
+	if !builtin {
+		return
+	}
+	if len(x.WithinGroup) > 0 && !withinGroupFuncs[name] && (IsAggregate(name) || isScalar(name) || windowFuncs[name]) {
+		a.report(Diagnostic{Range: x.Range, Code: CodeUnsupportedSyntax,
+			Message: "function " + quote(name) + " does not take WITHIN GROUP (ORDER BY ...); only " +
+				"percentile_cont, percentile_disc, mode, listagg and string_agg do"})
+		return
+	}
+	if x.Over == nil || !orderedSetNoFrame[name] {
+		return
+	}
+	if name != "median" && len(x.WithinGroup) == 0 {
+		return
+	}
+	w := a.namedWindow(x.Over)
+	if w == nil {
+		return
+	}
+	if len(w.OrderBy) > 0 || w.Frame != nil {
+		a.report(Diagnostic{Range: x.Range, Code: CodeInvalidWindowForAgg,
+			Message: "the window of " + quote(name) + " may only partition: " + name +
+				" orders its input itself, so its window takes no ORDER BY and no frame"})
+	}
+}
+
+// namedWindow returns the window definition of OVER: its own, or the
+// one of the WINDOW clause it names; nil when not known.
+func (a *analyzer) namedWindow(w *ast.Window) *ast.Window {
+	if w.Ref == nil {
+		return w
+	}
+	for _, list := range a.windows {
+		for _, nw := range list {
+			if nw != nil && nw.Name != nil && a.eqName(nw.Name.Name, w.Ref.Name) && nw.Window != nil {
+				if len(w.OrderBy) > 0 || w.Frame != nil {
+					return w
+				}
+				if nw.Window.Ref != nil {
+					return nil
+				}
+				return nw.Window
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package sema
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOrderAfterWindowedAggregate(t *testing.T) {
+	// an aggregate in ORDER BY with a window function in the select list
+	analyze(t, "SELECT a, sum(b) AS s, rank() OVER (ORDER BY a) FROM t GROUP BY a, b ORDER BY sum(b)").
+		wantDiags("UNSUPPORTED_EXPR_FOR_OPERATOR sum(b)")
+	analyze(t, "SELECT a, sum(b) AS s, rank() OVER (ORDER BY a) FROM t GROUP BY a ORDER BY sum(b)").
+		wantDiags("UNRESOLVED_COLUMN b")
+	analyze(t, "SELECT a, count(*) AS n, sum(count(*)) OVER () FROM t GROUP BY a, b ORDER BY count(*), a").
+		wantDiags("UNSUPPORTED_EXPR_FOR_OPERATOR count(*)")
+	// a column that is neither an output nor a plain GROUP BY column
+	analyze(t, "SELECT a, max(b) AS m, rank() OVER (ORDER BY max(b)) FROM t GROUP BY a ORDER BY max(b), a").
+		wantDiags("UNRESOLVED_COLUMN b")
+	analyze(t, "SELECT a, b + 1 AS c, sum(a) OVER () FROM t GROUP BY a, b + 1 ORDER BY b + 1").
+		wantDiags("UNRESOLVED_COLUMN b")
+	// fine: the alias, an output column, a grouped column, no window
+	analyze(t, "SELECT a, sum(b) AS s, rank() OVER (ORDER BY a) FROM t GROUP BY a ORDER BY s, a").noDiags()
+	analyze(t, "SELECT sum(b) AS s, rank() OVER (ORDER BY sum(b)) FROM t GROUP BY a, c ORDER BY a, c").noDiags()
+	analyze(t, "SELECT a, sum(b) AS s FROM t GROUP BY a ORDER BY sum(b), max(c)").noDiags()
+	// not modelled: ordinals, GROUP BY ALL, ROLLUP, unknown columns
+	analyze(t, "SELECT a, sum(b), rank() OVER (ORDER BY a) FROM t GROUP BY 1 ORDER BY sum(b)").noDiags()
+	analyze(t, "SELECT a, sum(b), rank() OVER (ORDER BY a) FROM t GROUP BY ALL ORDER BY sum(b)").noDiags()
+	analyze(t, "SELECT a, sum(b), rank() OVER (ORDER BY a) FROM t GROUP BY ROLLUP (a) ORDER BY sum(b)").noDiags()
+	analyze(t, "SELECT x, sum(y), rank() OVER (ORDER BY x) FROM unknown GROUP BY x ORDER BY sum(y)").noDiags()
+}
+
+func TestOrderAfterNaturalJoinAggregate(t *testing.T) {
+	cat := fakeCat{"v1": cols("col1 int", "col2 int"), "v2": cols("col1 int", "col2 int")}
+	check := func(sql string, want ...string) {
+		t.Helper()
+		analyzeWith(t, sql, cat, Options{}).wantDiags(want...)
+	}
+	// with HAVING: an aggregate in ORDER BY is not computed below
+	check("SELECT SUM(col2) FROM v1 NATURAL JOIN v2 GROUP BY col1 HAVING MAX(col1) > 5 ORDER BY MAX(col1)",
+		"UNSUPPORTED_EXPR_FOR_OPERATOR MAX(col1)")
+	check("SELECT SUM(col2) FROM v1 NATURAL JOIN v2 GROUP BY col1 HAVING MAX(col2) > 5 ORDER BY MAX(col2)",
+		"UNRESOLVED_COLUMN col2")
+	// the right side's copy of a NATURAL column is another column
+	check("SELECT SUM(col2) FROM v1 NATURAL JOIN v2 GROUP BY v1.col1 HAVING MAX(v1.col1) > 5 ORDER BY MAX(v2.col1)",
+		"UNRESOLVED_COLUMN v2.col1")
+	// without HAVING, ORDER BY may aggregate, but a bare column must be
+	// grouped
+	check("SELECT SUM(col2) FROM v1 NATURAL JOIN v2 GROUP BY col1 ORDER BY MAX(col2)")
+	check("SELECT SUM(col2) FROM v1 NATURAL JOIN v2 GROUP BY v1.col1 ORDER BY v2.col1", "UNRESOLVED_COLUMN v2.col1")
+	check("SELECT SUM(col2) FROM v1 NATURAL JOIN v2 GROUP BY col1 HAVING col1 > 5 ORDER BY col1")
+	// GROUP BY expressions without HAVING: Spark matches ORDER BY to
+	// them, which is not modelled
+	check("SELECT SUM(col2) FROM v1 NATURAL JOIN v2 GROUP BY col1 + 1, col2 + 2 ORDER BY 1 + col1, 2 + col2")
+	// an inner join is not restricted
+	check("SELECT SUM(v1.col2) FROM v1 JOIN v2 USING (col1) GROUP BY col1 HAVING MAX(col1) > 5 ORDER BY MAX(v1.col2)")
+}
+
+func TestGroupByAllHaving(t *testing.T) {
+	analyze(t, "SELECT sum(a) s FROM t GROUP BY ALL HAVING b > 2").wantDiags("UNRESOLVED_COLUMN b")
+	analyze(t, "SELECT a, count(*) FROM t GROUP BY ALL HAVING a > 1 AND max(b) > 0").noDiags()
+	analyze(t, "SELECT a + 1, count(*) FROM t GROUP BY ALL HAVING a > 1").noDiags()
+	// a column named all: GROUP BY all groups by it
+	cat := fakeCat{"v2": cols("x int", "y int", "all int"), "v1": cols("a int", "b int", "k int")}
+	analyzeWith(t, "SELECT x FROM v2 GROUP BY all", cat, Options{}).wantDiags("MISSING_AGGREGATION x")
+	analyzeWith(t, "SELECT a AS all, b FROM v1 GROUP BY all", cat, Options{}).wantDiags("MISSING_AGGREGATION b")
+	// an outer column named all does not count
+	analyzeWith(t, "SELECT * FROM v2 WHERE EXISTS (SELECT a, b FROM v1 GROUP BY all)", cat, Options{}).noDiags()
+}
+
+func TestAmbiguousAliasInHaving(t *testing.T) {
+	analyze(t, "SELECT 1 AS x, 2 AS x FROM t GROUP BY a HAVING x > 1").wantDiags("AMBIGUOUS_REFERENCE x")
+	analyze(t, "SELECT 2 AS a, 3 AS a FROM t GROUP BY ALL HAVING a > 50").wantDiags("AMBIGUOUS_REFERENCE a")
+	// the FROM column is grouped: it is meant
+	analyze(t, "SELECT a AS c, 2 AS a, 3 AS a FROM t GROUP BY ALL HAVING a > 50").noDiags()
+	analyze(t, "SELECT 1 AS x FROM t GROUP BY a HAVING x > 1").noDiags()
+	// GROUP BY takes the first of two aliases
+	analyze(t, "SELECT a AS x, b AS x FROM t GROUP BY b, x").noDiags()
+}
+
+func TestLateralAliasInGroupBy(t *testing.T) {
+	analyze(t, "SELECT a AS l, l + 1 AS c FROM t GROUP BY ALL").
+		wantDiags("UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY l")
+	analyze(t, "SELECT a AS l, l + 1 AS z FROM t GROUP BY a, z").
+		wantDiags("UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY l")
+	analyze(t, "SELECT a AS l, l + 1 AS c FROM t GROUP BY l").noDiags()
+	analyze(t, "SELECT a AS l, sum(l) AS c FROM t GROUP BY ALL").noDiags()
+	analyzeWith(t, "SELECT a AS l, l + 1 AS c FROM t GROUP BY ALL", testCat, Options{NoLateralAliases: true}).
+		wantDiags("UNRESOLVED_COLUMN l")
+}
+
+func TestOrderByOrdinals(t *testing.T) {
+	analyze(t, "SELECT * FROM u ORDER BY 0").wantDiags("ORDER_BY_POS_OUT_OF_RANGE 0")
+	analyze(t, "SELECT * FROM u ORDER BY -1").wantDiags("ORDER_BY_POS_OUT_OF_RANGE -1")
+	analyze(t, "SELECT * FROM u ORDER BY 1, 3").wantDiags("ORDER_BY_POS_OUT_OF_RANGE 3")
+	analyze(t, "SELECT a FROM u UNION SELECT d FROM u ORDER BY 2").wantDiags("ORDER_BY_POS_OUT_OF_RANGE 2")
+	analyze(t, "SELECT * FROM u ORDER BY 2 DESC, 1").noDiags()
+	// a column ORDER BY names may widen the sort's input: not checked
+	analyze(t, "SELECT a FROM u ORDER BY 2, d").noDiags()
+	// unknown columns, expressions, spark.sql.orderByOrdinal=false
+	analyze(t, "SELECT * FROM unknown ORDER BY 5").noDiags()
+	analyze(t, "SELECT * FROM u ORDER BY 1 + 5").noDiags()
+	analyzeWith(t, "SELECT * FROM u ORDER BY 0", testCat, Options{NoOrderByOrdinal: true}).noDiags()
+}
+
+func TestStarGroupByPos(t *testing.T) {
+	analyze(t, "SELECT * FROM u GROUP BY a, d, 1").wantDiags("STAR_GROUP_BY_POS 1")
+	analyze(t, "SELECT a, * FROM u GROUP BY 1, a, d").noDiags()
+	analyzeWith(t, "SELECT * FROM u GROUP BY a, d, 1", testCat, Options{NoGroupByOrdinal: true}).noDiags()
+}
+
+func TestAliasArity(t *testing.T) {
+	analyze(t, "SELECT * FROM u AS x(p)").wantDiags("ASSIGNMENT_ARITY_MISMATCH p")
+	analyze(t, "SELECT * FROM u AS x(p, q, r)").wantDiags("ASSIGNMENT_ARITY_MISMATCH p, q, r")
+	analyze(t, "SELECT p FROM u AS x(p, q)").noDiags()
+	analyze(t, "SELECT * FROM unknown AS x(p)").noDiags()
+	analyze(t, "WITH c AS (SELECT 1, 2) SELECT * FROM c AS x(p)").wantDiags("ASSIGNMENT_ARITY_MISMATCH p")
+}
+
+func TestRecursiveUnion(t *testing.T) {
+	analyze(t, "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r").
+		wantDiags("UNION_NOT_SUPPORTED_IN_RECURSIVE_CTE UNION")
+	analyze(t, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r").noDiags()
+	// no recursive step: an ordinary UNION
+	analyze(t, "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT 2) SELECT * FROM r").noDiags()
+	analyze(t, "WITH r(n) AS (SELECT 1 UNION SELECT a FROM t) SELECT * FROM r").noDiags()
+}
+
+func TestCallSyntax(t *testing.T) {
+	analyze(t, "SELECT percentile(a, 0.5) WITHIN GROUP (ORDER BY a) FROM t").
+		wantDiags("INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX percentile(a, 0.5) WITHIN GROUP (ORDER BY a)")
+	analyze(t, "SELECT round(a, 0) WITHIN GROUP (ORDER BY a) FROM t").
+		wantDiags("INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX round(a, 0) WITHIN GROUP (ORDER BY a)")
+	analyze(t, "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a), mode() WITHIN GROUP (ORDER BY b) FROM t").noDiags()
+	// a function Thund does not know may take it
+	analyze(t, "SELECT my_agg(a) WITHIN GROUP (ORDER BY a) FROM t").noDiags()
+
+	analyze(t, "SELECT median(a) OVER (PARTITION BY b ORDER BY a) FROM t").
+		wantDiags("INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC median(a) OVER (PARTITION BY b ORDER BY a)")
+	analyze(t, "SELECT median(a) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM t").
+		wantDiags("INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC median(a) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING)")
+	analyze(t, "SELECT median(a) OVER w FROM t WINDOW w AS (PARTITION BY b ORDER BY a)").
+		wantDiags("INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC median(a) OVER w")
+	analyze(t, "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) OVER (PARTITION BY b ORDER BY a) FROM t").
+		wantDiags("INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC percentile_cont(0.5) WITHIN GROUP (ORDER BY a) OVER (PARTITION BY b ORDER BY a)")
+	analyze(t, "SELECT median(a) OVER (PARTITION BY b), sum(a) OVER (ORDER BY b) FROM t").noDiags()
+	analyze(t, "SELECT median(a) OVER w FROM t WINDOW w AS (PARTITION BY b)").noDiags()
+}
+
+func TestNameCodes(t *testing.T) {
+	for _, c := range []string{CodeUnresolvedColumn, CodeAmbiguous, CodeMissingAggregation, CodeMissingGroupBy, CodeFieldNotFound} {
+		if !NameCodes[c] {
+			t.Errorf("%s is a name code", c)
+		}
+	}
+	for _, c := range []string{CodeUnsupportedExpr, CodeOrderByPos, CodeArityMismatch} {
+		if NameCodes[c] || strings.ToUpper(c) != c {
+			t.Errorf("%s is not a name code", c)
+		}
+	}
+}
