@@ -876,7 +876,7 @@ func (t *tr) divide(n ast.Node, l, r frag, try bool) frag {
 		s := max(6, a.S+b.P+1)
 		p := a.P - a.S + b.S + s
 		ty := adjustedDecimal(p, s)
-		return at(n, ty, cat("CAST(CAST(", l, " AS DOUBLE) / ", d, " AS "+ty.duck()+")"))
+		return at(n, ty, t.decimalQuotient(l, d, a, b, ty, try))
 	}
 	if !l.typ.known() || !r.typ.known() {
 		// DuckDB divides as DOUBLE too; a decimal operand of unknown
@@ -885,6 +885,57 @@ func (t *tr) divide(n ast.Node, l, r frag, try bool) frag {
 		return at(n, tDouble, cat("(CAST(", l, " AS DOUBLE) / ", d, ")"))
 	}
 	return at(n, tDouble, cat("(CAST(", l, " AS DOUBLE) / ", d, ")"))
+}
+
+// decimalQuotient computes l / d exactly as Spark divides decimals: the
+// quotient of the unscaled values, as HUGEINTs, rounded half up to the
+// result's scale (DuckDB divides decimals as DOUBLEs, which loses digits
+// past the 16th). a and b are the operands' decimal types, ty the
+// result's. A numerator past 38 digits fails with an overflow; a result
+// past ty's precision is NULL with try or without ANSI, as on Spark.
+func (t *tr) decimalQuotient(l, d frag, a, b, ty *Type, try bool) frag {
+	n := unscaled(l, a)
+	m := unscaled(d, b)
+	// l / d = (L / 10^sa) / (D / 10^sb) = L * 10^(sb - sa) / D, wanted
+	// at scale s: Q = L * 10^(s - sa + sb) / D.
+	k := ty.S - a.S + b.S
+	if k >= 0 {
+		n = cat("(", n, " * CAST('"+pow10(k)+"' AS HUGEINT))")
+	} else {
+		m = cat("(", m, " * CAST('"+pow10(-k)+"' AS HUGEINT))")
+	}
+	q := cat("thund_div_round(", n, ", ", m, ")")
+	var v frag
+	if ty.S == 0 {
+		v = cat("CAST(", q, " AS DECIMAL(38, 0))")
+	} else {
+		v = cat("(CAST(", q, " AS DECIMAL(38, 0)) * CAST('0."+strings.Repeat("0", ty.S-1)+"1' AS DECIMAL(38, "+strconv.Itoa(ty.S)+")))")
+	}
+	if try || !t.ansi() {
+		return cat("TRY_CAST(CASE WHEN abs(", q, ") < CAST('"+pow10(ty.P)+"' AS HUGEINT) THEN ", v, " END AS "+ty.duck()+")")
+	}
+	return cat("CAST(", v, " AS "+ty.duck()+")")
+}
+
+// pow10 writes 10^n.
+func pow10(n int) string { return "1" + strings.Repeat("0", n) }
+
+// unscaled is the unscaled value of f, a number of decimal type ty (an
+// integer taken as the decimal ty), as a HUGEINT: 1.50 as DECIMAL(3, 2)
+// is 150.
+func unscaled(f frag, ty *Type) frag {
+	x := cat("CAST(", f, " AS "+ty.duck()+")")
+	if ty.S == 0 {
+		return cat("CAST(", x, " AS HUGEINT)")
+	}
+	if ty.P+ty.S <= 38 {
+		// Multiplied as DECIMAL(38, s), which DuckDB computes in 128
+		// bits (a narrower operand would be multiplied in 64).
+		return cat("CAST(CAST(", f, " AS DECIMAL(38, "+strconv.Itoa(ty.S)+")) * CAST('"+pow10(ty.S)+"' AS DECIMAL("+strconv.Itoa(ty.S+1)+", 0)) AS HUGEINT)")
+	}
+	// Past 38 digits the product would overflow: read the digits of
+	// the text, which DuckDB writes with all ty.S of them.
+	return cat("CAST(replace(CAST(", x, " AS VARCHAR), '.', '') AS HUGEINT)")
 }
 
 // asDecimalLit is the decimal type an operand takes in a decimal
@@ -929,7 +980,7 @@ func (t *tr) check(n ast.Node) int {
 }
 
 func (t *tr) like(l *ast.Like) frag {
-	a := t.expr(l.X)
+	a := t.likeOperand(l.X)
 	switch l.Op {
 	case "RLIKE", "REGEXP":
 		if len(l.Patterns) != 1 || l.Quantifier != "" {
@@ -961,7 +1012,7 @@ func (t *tr) like(l *ast.Like) frag {
 				t.typeError(p, "INVALID_FORMAT."+class, "The format is invalid: '%s'. The escape character is not allowed to precede %s. SQLSTATE: 42601", lit.Str.Value, "a character other than _, % or itself")
 			}
 		}
-		return cat("(", a, " "+l.Op+" ", t.expr(p), " ESCAPE "+esc+")")
+		return cat("(", a, " "+l.Op+" ", t.likeOperand(p), " ESCAPE "+esc+")")
 	}
 	if l.Quantifier == "" {
 		out := one(l.Patterns[0])
@@ -983,6 +1034,19 @@ func (t *tr) like(l *ast.Like) frag {
 		sep = " AND "
 	}
 	return at(l, tBool, cat("(", join(fs, sep), ")"))
+}
+
+// likeOperand translates an operand of LIKE or ILIKE: Spark casts a
+// number, date, timestamp or boolean to its text.
+func (t *tr) likeOperand(x ast.Expr) frag {
+	f := t.expr(x)
+	switch ty := f.typ; {
+	case ty.is(Binary):
+		t.refuse(x, "LIKE of a BINARY value does not run natively")
+	case ty.numeric(), ty.is(Date), ty.is(Timestamp), ty.is(Boolean):
+		return t.asString(f)
+	}
+	return f
 }
 
 func (t *tr) caseExpr(c *ast.Case) frag {

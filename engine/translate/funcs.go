@@ -28,6 +28,8 @@ type Function struct {
 	// the call through under DuckDB's name (DuckDB, up to "(").
 	fn  func(t *tr, c *ast.Call, a []frag) frag
 	ret func(a []frag) *Type
+	// doubleArgs casts string arguments to DOUBLE first.
+	doubleArgs bool
 }
 
 // Functions lists the functions the translator knows, by name.
@@ -143,6 +145,17 @@ func refused(name, why string, aliases ...string) Function {
 
 func agg(f Function) Function { f.Agg = true; return f }
 
+// dbl marks a function whose arguments Spark casts to DOUBLE (a string
+// argument is read as a number, failing in ANSI mode when malformed).
+func dbl(f Function) Function { f.doubleArgs = true; return f }
+
+// intervalArgs are the functions an interval argument passes through
+// unchanged; any other function of an interval is refused.
+var intervalArgs = map[string]bool{
+	"coalesce": true, "nvl": true, "nvl2": true, "if": true, "nullif": true, "isnull": true, "isnotnull": true,
+	"count": true, "min": true, "max": true, "greatest": true, "least": true, "array": true, "equal_null": true,
+}
+
 const notRepeatable = "its values are random or engine-specific, so native values cannot match Spark's"
 
 var functions = []Function{
@@ -160,13 +173,13 @@ var functions = []Function{
 	agg(same("any_value", argType(0))),
 	agg(custom("collect_list", "coalesce(list(x) FILTER (WHERE x IS NOT NULL), []): NULLs skipped, [] for no rows", collectFn(false), "array_agg")),
 	agg(custom("collect_set", "coalesce(list(DISTINCT x) FILTER (WHERE x IS NOT NULL), [])", collectFn(true))),
-	agg(renamed("stddev", "stddev_samp", fixed(tDouble), "std", "stddev_samp")),
-	agg(same("stddev_pop", fixed(tDouble))),
-	agg(renamed("variance", "var_samp", fixed(tDouble), "var_samp")),
-	agg(same("var_pop", fixed(tDouble))),
-	agg(same("corr", fixed(tDouble))),
-	agg(same("covar_pop", fixed(tDouble))),
-	agg(same("covar_samp", fixed(tDouble))),
+	dbl(agg(renamed("stddev", "stddev_samp", fixed(tDouble), "std", "stddev_samp"))),
+	dbl(agg(same("stddev_pop", fixed(tDouble)))),
+	dbl(agg(renamed("variance", "var_samp", fixed(tDouble), "var_samp"))),
+	dbl(agg(same("var_pop", fixed(tDouble)))),
+	dbl(agg(same("corr", fixed(tDouble)))),
+	dbl(agg(same("covar_pop", fixed(tDouble)))),
+	dbl(agg(same("covar_samp", fixed(tDouble)))),
 	agg(same("median", fixed(tDouble))),
 	agg(custom("percentile", "quantile_cont(x, p)", func(t *tr, c *ast.Call, a []frag) frag {
 		if len(a) != 2 {
@@ -306,6 +319,7 @@ var functions = []Function{
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
+		a[0], a[1] = t.stringOperand(&ast.Binary{Range: c.Range, Op: "%", L: c.Args[0], R: c.Args[1]}, a[0], a[1])
 		a[0], a[1] = t.floatOperands(a[0], a[1])
 		if ty, ok := remainderDecimal(&ast.Binary{L: c.Args[0], R: c.Args[1]}, a[0].typ, a[1].typ); ok {
 			return at(c, ty, cat("CAST((", a[0], " % ", t.remainder(c.Args[1], a[1]), ") AS "+ty.duck()+")"))
@@ -316,6 +330,7 @@ var functions = []Function{
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
 		}
+		a[0], a[1] = t.stringOperand(&ast.Binary{Range: c.Range, Op: "%", L: c.Args[0], R: c.Args[1]}, a[0], a[1])
 		a[0], a[1] = t.floatOperands(a[0], a[1])
 		n := t.remainder(c.Args[1], a[1])
 		out := cat("CASE WHEN ", a[0], " % ", n, " < 0 THEN (", a[0], " % ", n, " + ", a[1], ") % ", a[1], " ELSE ", a[0], " % ", n, " END")
@@ -332,7 +347,9 @@ var functions = []Function{
 			t.refuse(c, "try_divide of an interval does not run natively: Spark's ANSI interval types divide and print differently from DuckDB's INTERVAL")
 			return null(c)
 		}
-		return t.divide(&ast.Binary{Range: c.Range, Op: "/", L: c.Args[0], R: c.Args[1]}, a[0], a[1], true)
+		b := &ast.Binary{Range: c.Range, Op: "/", L: c.Args[0], R: c.Args[1]}
+		a[0], a[1] = t.stringOperand(b, a[0], a[1])
+		return t.divide(b, a[0], a[1], true)
 	}),
 	same("pi", fixed(tDouble)),
 	custom("e", "exp(1)", func(t *tr, c *ast.Call, a []frag) frag { return at(c, tDouble, cat("exp(1)")) }),
@@ -355,7 +372,22 @@ var functions = []Function{
 	// Strings.
 	same("upper", fixed(tString), "ucase"),
 	same("lower", fixed(tString), "lcase"),
-	renamed("length", "length", fixed(tInt), "char_length", "character_length", "len"),
+	custom("length", "length(s) as INTEGER; octet_length of a BINARY; other types as their text", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		switch x := a[0].typ; {
+		case x.is(Binary):
+			return at(c, tInt, cat("CAST(octet_length(", a[0], ") AS INTEGER)"))
+		case x.is(String), x.is(Null):
+			return at(c, tInt, cat("CAST(length(", a[0], ") AS INTEGER)"))
+		case x.numeric() && !x.fractional(), x.is(Date), x.is(Boolean):
+			// Spark casts the argument to a string first.
+			return at(c, tInt, cat("CAST(length(", t.asString(a[0]), ") AS INTEGER)"))
+		}
+		t.refuse(c.Args[0], "length of a %s counts the characters of its text, which Spark writes differently; cast it to a string first", a[0].typ)
+		return null(c)
+	}, "char_length", "character_length", "len"),
 	custom("trim", "trim(s[, chars])", trimFn("trim")),
 	custom("ltrim", "ltrim(s[, chars])", trimFn("ltrim")),
 	custom("rtrim", "rtrim(s[, chars])", trimFn("rtrim")),
@@ -695,6 +727,22 @@ func (t *tr) call(c *ast.Call) frag {
 		t.refuse(c, "IGNORE NULLS does not run natively outside a window")
 	}
 	args := t.args(c)
+	if !intervalArgs[f.Name] {
+		for i, x := range args {
+			if x.typ.has(IntervalKind) {
+				t.refuse(c.Args[i], "%s of an interval does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) are not DuckDB's INTERVAL", name)
+				return null(c)
+			}
+		}
+	}
+	if f.doubleArgs {
+		for i, x := range args {
+			if x.typ.is(String) {
+				y := c.Args[i]
+				args[i] = t.cast(&ast.Cast{Range: y.Span(), Form: "CAST", X: y, Type: &ast.DataType{Range: y.Span(), Name: "DOUBLE"}})
+			}
+		}
+	}
 	var out frag
 	switch {
 	case f.fn != nil:
@@ -927,6 +975,12 @@ func trimFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 1, 2) {
 			return null(c)
 		}
+		for i, x := range a {
+			if x.typ.is(Binary) {
+				t.refuse(c.Args[i], "%s of a BINARY value does not run natively", c.Name.String())
+				return null(c)
+			}
+		}
 		if len(a) == 1 {
 			return at(c, tString, cat(fn+"(", a[0], ", ' ')"))
 		}
@@ -969,9 +1023,11 @@ func padFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 3) {
 			return null(c)
 		}
-		if a[0].typ.is(Binary) {
-			t.refuse(c, "%s of a BINARY value does not run natively", fn)
-			return null(c)
+		for _, x := range a {
+			if x.typ.is(Binary) {
+				t.refuse(c, "%s of a BINARY value does not run natively", fn)
+				return null(c)
+			}
 		}
 		pad := cat("' '")
 		if len(a) == 3 {

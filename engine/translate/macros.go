@@ -49,6 +49,7 @@ var macros = [][2]string{
 		WHEN isinf(x) THEN CASE WHEN x > 0 THEN 'Infinity' ELSE '-Infinity' END
 		WHEN x = 0 OR (abs(x) >= 0.001 AND abs(x) < 10000000) THEN CAST(x AS VARCHAR)
 		ELSE error('not-portable: Spark writes the number ' || CAST(x AS VARCHAR) || ' in Java''s scientific notation (1.0E7), which the native engine does not reproduce') END`},
+	{"thund_div_round", `(n, d) AS (n // d) + CASE WHEN abs(n % d) >= abs(d) - abs(n % d) THEN sign(n) * sign(d) ELSE 0 END`},
 	{"thund_exists", `(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, true) THEN true
 		WHEN len(list_filter(l, lambda v: v IS NULL)) > 0 THEN NULL ELSE false END`},
 	{"thund_forall", `(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, false) THEN false

@@ -398,8 +398,43 @@ func (t *tr) from(f *ast.From) frag {
 	rels := make([]frag, len(f.Relations))
 	for i, r := range f.Relations {
 		rels[i] = t.relation(r)
+		if i == 0 && strings.HasPrefix(rels[i].s, "LATERAL ") {
+			// A LATERAL subquery with nothing before it is a plain one
+			// (DuckDB's grammar has no LATERAL there).
+			rels[i] = dropPrefix(rels[i], len("LATERAL "))
+		}
 	}
 	return cat(rels)
+}
+
+// dropPrefix removes the first n bytes of f, moving its mappings.
+func dropPrefix(f frag, n int) frag {
+	m := make([]Mapping, 0, len(f.m))
+	for _, x := range f.m {
+		x.Gen.Start, x.Gen.End = max(0, x.Gen.Start-n), x.Gen.End-n
+		if x.Gen.End > 0 {
+			m = append(m, x)
+		}
+	}
+	return frag{s: f.s[n:], m: m, typ: f.typ}
+}
+
+// hasSubquery reports an expression holding a subquery (IN, EXISTS or
+// scalar).
+func hasSubquery(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.Subquery, *ast.Exists:
+			found = true
+		case *ast.In:
+			if n.(*ast.In).Query != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (t *tr) relation(r ast.Relation) frag {
@@ -449,6 +484,11 @@ func (t *tr) join(j *ast.Join) frag {
 	l := t.relation(j.L)
 	r := t.relation(j.R)
 	kind := j.Kind
+	if kind == "CROSS" && j.On != nil {
+		// Spark reads CROSS JOIN ... ON as an inner join; DuckDB's
+		// grammar has no ON after CROSS JOIN.
+		kind = ""
+	}
 	switch kind {
 	case "LEFT SEMI", "SEMI":
 		kind = "SEMI"
@@ -468,10 +508,13 @@ func (t *tr) join(j *ast.Join) frag {
 		parts = append(parts, "NATURAL ")
 	}
 	parts = append(parts, kind, " JOIN ")
-	if j.Lateral {
+	if j.Lateral && !strings.HasPrefix(r.s, "LATERAL ") {
 		parts = append(parts, "LATERAL ")
 	}
 	parts = append(parts, r)
+	if j.On != nil && kind != "INNER" && kind != "CROSS" && hasSubquery(j.On) {
+		t.refuse(j.On, "a subquery in the ON condition of a %s join does not run natively (DuckDB joins only inner joins on a subquery); move the subquery into a WHERE clause or a join of its own", strings.ToLower(kind))
+	}
 	switch {
 	case j.On != nil:
 		parts = append(parts, " ON ", t.cond(j.On))
