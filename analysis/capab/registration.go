@@ -105,3 +105,14 @@ func init() {
 		Matrix[f] = cells
 	}
 }
+
+// snapshotCDC reports whether f applies changes from snapshots (AUTO CDC
+// ... FROM SNAPSHOT), which read their source in full, not as a stream.
+func snapshotCDC(f *ir.Flow) bool {
+	for _, c := range f.Syntax {
+		if c.Name == string(SynSnapshotCDC) {
+			return true
+		}
+	}
+	return false
+}

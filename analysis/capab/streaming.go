@@ -47,7 +47,7 @@ func Streaming(p *ir.Pipeline) []ir.Diagnostic {
 		if d.Kind != ir.StreamingTable && d.Kind != ir.Sink {
 			continue
 		}
-		if len(streamRefs) == 0 && f.CDC == nil && !f.Once {
+		if len(streamRefs) == 0 && f.CDC == nil && !f.Once && !snapshotCDC(f) {
 			msg := fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name)
 			if f.Append || ir.NameKey(f.Name) != ir.NameKey(d.Name) {
 				// One of several flows into the table: name the flow.

@@ -73,7 +73,11 @@ func (p *stmtParser) parseWhole() (ast.Stmt, []*ast.SyntaxError) {
 	if p.whole != nil {
 		return p.whole.st, p.whole.errs
 	}
-	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
+	text := p.text
+	if p.wholeText != nil {
+		text = string(p.wholeText)
+	}
+	st, errs := parser.ParseStatementAt(text, p.st.Start, p.end, sparkOptions)
 	if b, ok := st.(*ast.BadStmt); ok {
 		st = b.Partial
 	}
@@ -249,6 +253,9 @@ func (p *stmtParser) cdc(a *ast.AutoCDC, form capab.Feature, kwEnd int) {
 // STREAM(source) KEYS (...) ... statement.
 func (p *stmtParser) applyChanges() {
 	p.st.Kind = ApplyChanges
+	if p.snapshotCDC(0) {
+		return
+	}
 	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
 	if len(errs) > 0 {
 		p.sparkErr(errs[0], "")
@@ -267,6 +274,9 @@ func (p *stmtParser) applyChanges() {
 // autoCDCFlow parses CREATE FLOW name AS AUTO CDC INTO target ... (Spark
 // 4.3 and Databricks).
 func (p *stmtParser) autoCDCFlow(auto int) {
+	if p.snapshotCDC(auto) {
+		return
+	}
 	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
 	if len(errs) > 0 {
 		p.sparkErr(errs[0], "")
@@ -364,14 +374,15 @@ func duckExpr(s string) string {
 }
 
 // FileRead is a read of files by path in a query: read_files(path,
-// format => ...) or cloud_files(path, format) (Databricks), a source
-// named after the path's last segment. (Spark's own format.`path` reads
-// are not: the query is sent to Spark as written, and the native engine
-// runs the same text.)
+// format => ...) or cloud_files(path, format) (Databricks), or Spark's
+// format.`path` (parquet.`/data/events/`, delta.`/p`), a source named
+// after the path's last segment. The native engine reads that source's
+// sample; an SDP file goes to Spark as written.
 type FileRead struct {
 	// Call is the call as written, function name to closing parenthesis.
 	Call Span
-	// Func is read_files or cloud_files, as written.
+	// Func is read_files or cloud_files, or the format of a
+	// format.`path` read, as written.
 	Func string
 	// Path and Format are the path and format arguments ("" when not
 	// given as string literals).
@@ -462,6 +473,13 @@ func fileReads(text string, sp Span, toks []token, own string) (string, []FileRe
 	}
 	for k := range toks {
 		w := word(k)
+		if r, ok := pathRead(text, toks, k, w, punct, relation); ok {
+			if r.Name != "" && strings.EqualFold(r.Name, own) {
+				r.Name += "_files"
+			}
+			rewrite(r)
+			continue
+		}
 		if w != "READ_FILES" && w != "CLOUD_FILES" || !punct(k+1, '(') || !relation(k) {
 			continue
 		}
@@ -515,10 +533,16 @@ func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, ow
 	q.FileReads = reads
 	for _, r := range reads {
 		f := capab.SynReadFiles
-		if strings.EqualFold(r.Func, "cloud_files") {
+		switch {
+		case strings.EqualFold(r.Func, "cloud_files"):
 			f = capab.SynCloudFiles
+		case strings.EqualFold(r.Func, "read_files"):
+		default:
+			f = "" // format.`path`: Spark SQL, which every backend reads
 		}
-		q.Syntax = append(q.Syntax, SyntaxUse{Feature: f, Span: Span{r.Call.Start, r.Call.Start + len(r.Func)}})
+		if f != "" {
+			q.Syntax = append(q.Syntax, SyntaxUse{Feature: f, Span: Span{r.Call.Start, r.Call.Start + len(r.Func)}})
+		}
 		for i := range q.Refs {
 			if q.Refs[i].Loc.Start == r.Call.Start {
 				q.Refs[i].Loc.End = r.Call.End

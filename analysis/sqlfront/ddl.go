@@ -21,8 +21,10 @@ type stmtParser struct {
 	st         *Statement
 	diags      []ir.Diagnostic
 	dialect    Dialect
-	// whole caches parseWhole's answer.
-	whole *wholeParse
+	// whole caches parseWhole's answer; wholeText, when set, is the text
+	// it reads: the file's, with the clauses Spark's grammar lacks blanked.
+	whole     *wholeParse
+	wholeText []byte
 }
 
 // parseStatement classifies and parses one statement found by the splitter.
@@ -432,6 +434,9 @@ func (p *stmtParser) dataset(i int) {
 		}
 		colList = Span{p.toks[i].start, p.toks[c].end}
 		p.st.Columns = p.text[p.toks[i].start:p.toks[c].end]
+		if !isView {
+			p.masks(i, c)
+		}
 		if kind == CreateMaterializedView || kind == CreateStreamingTable {
 			p.declaredColumns()
 		}
@@ -454,6 +459,10 @@ func (p *stmtParser) dataset(i int) {
 			p.query(i)
 			return
 		case "FLOW":
+			if kind == CreateStreamingTable && p.kw(i+1, "INSERT") {
+				p.flowInsert(i)
+				return
+			}
 			if kind == CreateStreamingTable && p.kw(i+1, "AUTO") && p.kw(i+2, "CDC") {
 				if colList.End > colList.Start {
 					// The AUTO CDC flow's schema is inferred: Spark 4.3
@@ -469,6 +478,13 @@ func (p *stmtParser) dataset(i int) {
 			return
 		case "COMMENT", "PARTITIONED BY", "CLUSTER BY", "TBLPROPERTIES", "USING", "LOCATION", "OPTIONS":
 		default:
+			if next, ok := p.databricksClause(i); ok && !isView {
+				if next < 0 {
+					return
+				}
+				i = next
+				continue
+			}
 			p.errTok(i, fmt.Sprintf("unexpected %s in %s: expected AS followed by a query, or one of the options %s",
 				p.tokDesc(i), kind, optionList(isView)))
 			return

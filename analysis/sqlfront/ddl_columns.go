@@ -162,3 +162,26 @@ func (p *stmtParser) qualifiedTempView(sp Span) {
 	}
 	p.syntax(feature, sp.Start, sp.End)
 }
+
+// pathFormats are the data source formats Spark reads a path with as a
+// relation, format.`path` (SQL on files; delta where Delta Lake is
+// loaded, as on Databricks).
+var pathFormats = map[string]bool{"PARQUET": true, "JSON": true, "CSV": true, "ORC": true, "TEXT": true, "AVRO": true, "DELTA": true}
+
+// pathRead reads a format.`path` relation at token k (w its upper-case
+// word): the format, a dot, and a backquoted name holding a '/'.
+func pathRead(text string, toks []token, k int, w string, punct func(int, byte) bool, relation func(int) bool) (FileRead, bool) {
+	if !pathFormats[w] || !punct(k+1, '.') || k+2 >= len(toks) || !relation(k) {
+		return FileRead{}, false
+	}
+	t := toks[k+2]
+	if t.kind != tkQuoted || t.open || text[t.start] != '`' {
+		return FileRead{}, false
+	}
+	path := unquoteIdent(text[t.start:t.end])
+	if !strings.ContainsAny(path, "/\\") {
+		return FileRead{}, false
+	}
+	f := strings.ToLower(w)
+	return FileRead{Call: Span{toks[k].start, t.end}, Func: text[toks[k].start:toks[k].end], Path: path, Format: f, Name: FileSourceName(path)}, true
+}

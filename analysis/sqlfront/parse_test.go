@@ -394,7 +394,7 @@ func TestRefs(t *testing.T) {
 		{query: "SELECT * FROM a LEFT JOIN stream(b) USING (k)", refs: []string{"a@a", "b@b stream"}},
 		{query: "SELECT * FROM read_csv('x.csv') r JOIN t USING (k)", refs: []string{"t@t"}},
 		{query: "SELECT * FROM 'data/x.parquet'", duck: true},
-		{query: "SELECT * FROM parquet.`/data/x` JOIN delta.t USING (k)", refs: []string{"delta.t@delta.t"}},
+		{query: "SELECT * FROM parquet.`/data/x` JOIN delta.t USING (k)", refs: []string{"x@parquet.`/data/x`", "delta.t@delta.t"}},
 		{query: "VALUES (1), (2)", refs: nil},
 		{query: "TABLE db.t", refs: []string{"db.t@db.t"}},
 		{query: "(SELECT * FROM a) UNION (SELECT * FROM a)", refs: []string{"a@a", "a@a"}},
