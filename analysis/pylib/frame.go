@@ -2,6 +2,7 @@ package pylib
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -177,7 +178,21 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		if ld.why != "" {
 			return frame{}, ld.why
 		}
-		q := "SELECT * FROM read_files(" + sqlString(ld.path.Value)
+		// A schema Spark applies by name (JSON, Parquet, ORC) gives the
+		// load its columns, in its order and types, as on Spark; the
+		// native run reads the sample and casts.
+		items, cols := "*", []string(nil)
+		if ld.schema != "" && byName[strings.ToLower(ld.format)] {
+			if fields, ok := ddlFields(ld.schema); ok {
+				var sel []string
+				for _, f := range fields {
+					sel = append(sel, "CAST("+quoteName(f[0])+" AS "+f[1]+") AS "+quoteName(f[0]))
+					cols = append(cols, f[0])
+				}
+				items = strings.Join(sel, ", ")
+			}
+		}
+		q := "SELECT " + items + " FROM read_files(" + sqlString(ld.path.Value)
 		if ld.format != "" {
 			q += ", format => " + sqlString(ld.format)
 		}
@@ -191,7 +206,7 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 			l.Format = "cloudFiles"
 		}
 		r.loads = append(r.loads, l)
-		return frame{query: q, rel: &Relation{Load: &l}}, ""
+		return frame{query: q, cols: cols, rel: &Relation{Load: &l}}, ""
 	}
 	fn = unparen(fn)
 	if fn == nil || fn.Kind() != "attribute" {
@@ -403,6 +418,50 @@ func (r *reader) loadSchema(ld *load, n *sitter.Node) {
 	if ld.computed == "" {
 		ld.computed = "its schema is not a DDL string literal"
 	}
+}
+
+// byName are the file formats whose reader applies a given schema to the
+// fields by name (CSV applies it by position).
+var byName = map[string]bool{"json": true, "parquet": true, "orc": true}
+
+// scalarTypes are the Spark types a load's schema may give for Thund to
+// cast to them natively.
+var scalarTypes = map[string]bool{"STRING": true, "BIGINT": true, "LONG": true, "INT": true, "INTEGER": true, "SMALLINT": true,
+	"SHORT": true, "TINYINT": true, "BYTE": true, "DOUBLE": true, "FLOAT": true, "REAL": true, "BOOLEAN": true, "DATE": true,
+	"TIMESTAMP": true, "TIMESTAMP_NTZ": true, "BINARY": true}
+
+var decimalType = regexp.MustCompile(`^(?i)(DECIMAL|DEC|NUMERIC)(\(\s*\d+\s*(,\s*\d+\s*)?\))?$`)
+
+// ddlFields reads a DDL schema ("id BIGINT, name STRING") as its fields'
+// names and types; ok is false for anything but plain names of scalar
+// types (a nested type, a comment, NOT NULL), which the native run then
+// reads as the sample gives it.
+func ddlFields(ddl string) (fields [][2]string, ok bool) {
+	for _, part := range strings.Split(ddl, ",") {
+		f := strings.Fields(part)
+		if len(f) == 2 && strings.HasSuffix(f[0], ":") {
+			f[0] = strings.TrimSuffix(f[0], ":")
+		}
+		if len(f) != 2 || !plainIdent(f[0]) {
+			return nil, false
+		}
+		t := strings.ToUpper(f[1])
+		if !scalarTypes[t] && !decimalType.MatchString(t) {
+			return nil, false
+		}
+		fields = append(fields, [2]string{f[0], t})
+	}
+	return fields, len(fields) > 0
+}
+
+// plainIdent reports whether s is a name that needs no backquotes.
+func plainIdent(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // sqlString is s as a Spark SQL string literal.

@@ -284,3 +284,34 @@ func TestLoadChainReason(t *testing.T) {
 		t.Errorf("batch Auto Loader: %+v %q", d.Query, d.Opaque)
 	}
 }
+
+// TestLoadRelations: a load's format, options and schema are kept as
+// pyspark gives them to Spark; a JSON schema of scalar types is the
+// native query's columns, in order and type; a bare read is a Relation,
+// one with a step after it is not.
+func TestLoadRelations(t *testing.T) {
+	_, d := parseOne(t, "@dp.table\ndef t():\n    return spark.readStream.format(\"json\").option(\"multiLine\", True).options(mode=\"FAILFAST\", x=None)"+
+		".schema(\"id BIGINT, day DATE, amount DECIMAL(10)\").load(\"/in/events/\")\n")
+	q := d.Query
+	if q == nil || q.Relation == nil || q.Relation.Load == nil {
+		t.Fatalf("want a bare load, got %+v (%s)", q, d.Opaque)
+	}
+	l := q.Relation.Load
+	if l.Format != "json" || !l.Streaming || l.Path != "/in/events/" || l.Schema != "id BIGINT, day DATE, amount DECIMAL(10)" ||
+		l.Options["multiLine"] != "true" || l.Options["mode"] != "FAILFAST" || len(l.Options) != 2 || l.Computed != "" {
+		t.Errorf("load = %+v", l)
+	}
+	if want := "SELECT CAST(`id` AS BIGINT) AS `id`, CAST(`day` AS DATE) AS `day`, CAST(`amount` AS DECIMAL(10)) AS `amount` FROM STREAM read_files('/in/events/', format => 'json')"; q.SQL != want {
+		t.Errorf("SQL = %s\nwant  %s", q.SQL, want)
+	}
+	// CSV applies a schema by position: no cast by name.
+	_, d = parseOne(t, "@dp.materialized_view\ndef t():\n    return spark.read.csv(\"/in/p.csv\", header=True, schema=\"a INT\").where(\"a > 1\")\n")
+	if q := d.Query; q == nil || q.Relation != nil || len(q.Loads) != 1 || q.Loads[0].Options["header"] != "true" || q.Loads[0].Schema != "a INT" ||
+		!strings.HasPrefix(q.SQL, "SELECT * FROM (SELECT * FROM read_files('/in/p.csv', format => 'csv'))") {
+		t.Errorf("csv load with a step = %+v", d.Query)
+	}
+	_, d = parseOne(t, "@dp.materialized_view\ndef t():\n    return spark.range(3, numPartitions=2)\n")
+	if r := d.Query.Relation; r == nil || r.Range == nil || *r.Range != (Range{Start: 0, End: 3, Step: 1, Partitions: 2}) {
+		t.Errorf("range relation = %+v", d.Query.Relation)
+	}
+}
