@@ -158,7 +158,9 @@ func (p *stmtParser) qualifiedTempView(sp Span) {
 	dot := strings.LastIndexByte(name, '.')
 	feature := capab.SynTempViewQualified
 	if strings.EqualFold(name[:dot], "session") || strings.EqualFold(name[:dot], "system.session") {
+		// SESSION.v is the temporary view v (Spark 4.2 and later).
 		feature = capab.SynTempViewSession
+		p.st.Name = name[dot+1:]
 	}
 	p.syntax(feature, sp.Start, sp.End)
 }
