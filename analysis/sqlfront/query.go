@@ -199,9 +199,15 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 	// Can the native engine run the text as written? It hands it to
 	// DuckDB, which reads a large part of Spark SQL but not all of it.
 	// PostgreSQL's grammar, which DuckDB's derives from, answers most
-	// texts without building a tree; DuckDB's own parser the rest.
+	// texts without building a tree; DuckDB's own parser the rest. The
+	// Spark tree already answers for the plain queries most pipelines
+	// are made of (pgfast.go), so those never reach PostgreSQL's parser.
 	q.Parser = "postgres"
-	if pgReads(input) {
+	fast := pgReadsTree(text, input, sp, sr.query)
+	if pgFastHook != nil {
+		pgFastHook(text[sp.Start:sp.End], fast, pgReads(input))
+	}
+	if fast || pgReads(input) {
 		if usesDuckReserved(text, toks) {
 			if r, err := duckParse(input); err == nil && r.failed {
 				q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, r)
@@ -221,6 +227,10 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 	q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, res)
 	return q, nil
 }
+
+// pgFastHook, when set (by tests), is told for every query of the Spark
+// dialect what pgReadsTree and pgReads answered.
+var pgFastHook func(query string, fast, postgres bool)
 
 // pgReads reports whether PostgreSQL's grammar reads input as exactly one
 // statement. It asks the parser for the statements' bounds only, which
