@@ -2,7 +2,10 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // NameKey is the identity of a dataset or table name: SQL identifiers are
@@ -81,6 +84,11 @@ type Graph struct {
 	outStart []int32
 	inEdges  []int32
 	inStart  []int32
+	// acyclic is stateAcyclic or stateCyclic once known (cycles holds
+	// the cycles, computed once).
+	acyclic    atomic.Int32
+	cyclesOnce sync.Once
+	cycles     []CycleEdge
 }
 
 // Graph returns the dependency graph, built on first use. Reads that
@@ -94,32 +102,26 @@ func (p *Pipeline) Graph() *Graph {
 func (p *Pipeline) buildGraph() *Graph {
 	p.index()
 	n := len(p.nodes)
-	g := &Graph{index: p.ids, Nodes: make([]string, n), flows: p.Flows}
-	for i, d := range p.nodes {
-		g.Nodes[i] = NameKey(d.Name)
+	g := &Graph{index: p.ids, flows: p.Flows}
+	if p.carry.from && p.carry.prevNodes != nil {
+		g.Nodes = p.carry.prevNodes // the same keys, shared
+	} else {
+		g.Nodes = make([]string, n)
+		for i, d := range p.nodes {
+			g.Nodes[i] = NameKey(d.Name)
+		}
 	}
-	// Two passes over the reads: count the edges per node (remembering
-	// each read's upstream node), then place them (one allocation per
-	// array, no regrowth).
-	reads := 0
-	for _, f := range p.Flows {
-		reads += len(f.Reads)
-	}
-	froms := make([]int32, 0, reads)
+	// Two passes over the resolved reads: count the edges per node, then
+	// place them (one allocation per array, no regrowth).
 	g.outStart = make([]int32, n+1)
 	g.inStart = make([]int32, n+1)
 	total := 0
-	for _, f := range p.Flows {
-		to, ok := p.ids[NameKey(f.Target)]
-		if !ok {
+	for fi := range p.Flows {
+		to := p.flowTarget[fi]
+		if to < 0 {
 			continue
 		}
-		for i := range f.Reads {
-			from := int32(-1)
-			if d := p.Resolve(f.Reads[i].Name); d != nil {
-				from = p.ids[NameKey(d.Name)]
-			}
-			froms = append(froms, from)
+		for _, from := range p.readFrom[p.readStart[fi]:p.readStart[fi+1]] {
 			if from >= 0 {
 				g.outStart[from+1]++
 				g.inStart[to+1]++
@@ -134,15 +136,13 @@ func (p *Pipeline) buildGraph() *Graph {
 	g.edges = make([]edge, total)
 	next := append([]int32(nil), g.outStart[:n]...)
 	placed := make([]int32, 0, total) // edge indexes in read order
-	k := 0
-	for fi, f := range p.Flows {
-		to, ok := p.ids[NameKey(f.Target)]
-		if !ok {
+	for fi := range p.Flows {
+		to := p.flowTarget[fi]
+		if to < 0 {
 			continue
 		}
-		for i := range f.Reads {
-			from := froms[k]
-			k++
+		start := p.readStart[fi]
+		for i, from := range p.readFrom[start:p.readStart[fi+1]] {
 			if from >= 0 {
 				g.edges[next[from]] = edge{from: from, to: to, flow: int32(fi), read: int32(i)}
 				placed = append(placed, next[from])
@@ -157,6 +157,9 @@ func (p *Pipeline) buildGraph() *Graph {
 		to := g.edges[ei].to
 		g.inEdges[next[to]] = ei
 		next[to]++
+	}
+	if g.provenAcyclic(p.carry) {
+		g.acyclic.Store(stateAcyclic)
 	}
 	return g
 }
@@ -248,6 +251,23 @@ type CycleEdge struct {
 // exactly when u and v are in the same strongly connected component (or
 // u == v).
 func (g *Graph) Cycles() []CycleEdge {
+	g.cyclesOnce.Do(func() {
+		if g.acyclic.Load() == stateAcyclic {
+			return
+		}
+		g.cycles = g.findCycles()
+		if len(g.cycles) == 0 {
+			g.acyclic.Store(stateAcyclic)
+		} else {
+			g.acyclic.Store(stateCyclic)
+		}
+	})
+	return slices.Clone(g.cycles)
+}
+
+// findCycles is Cycles' search: strongly connected components, then a
+// shortest path back for every edge inside one.
+func (g *Graph) findCycles() []CycleEdge {
 	comp, sizes := g.components()
 	var out []CycleEdge
 	for _, e := range g.edges {
@@ -438,8 +458,9 @@ type Problem struct {
 // stable order; analysis turns them into diagnostics.
 func (p *Pipeline) Validate() []Problem {
 	var out []Problem
-	for _, d := range p.Datasets {
-		if prev := p.Dataset(d.Name); prev != d {
+	p.index()
+	for di, d := range p.Datasets {
+		if prev := p.nodes[p.dsNode[di]]; prev != d {
 			out = append(out, Problem{
 				Code:    CodeDuplicate,
 				Loc:     d.NameLoc,
@@ -467,23 +488,20 @@ func (p *Pipeline) Validate() []Problem {
 			})
 		}
 	}
-	flows := make(map[string]*Flow, len(p.Flows))
-	for _, f := range p.Flows {
-		k := NameKey(f.Name)
-		// Two datasets with one name already get a duplicate-dataset error;
-		// their implicit flows (named after them) are not worth a second.
-		implicit := func(x *Flow) bool { return !x.Append && NameKey(x.Name) == NameKey(x.Target) }
-		if prev, ok := flows[k]; ok && f.Name != "" && !(implicit(f) && implicit(prev)) {
+	// Two datasets with one name already get a duplicate-dataset error;
+	// their implicit flows (named after them) are not worth a second.
+	implicit := func(x *Flow) bool { return !x.Append && NameKey(x.Name) == NameKey(x.Target) }
+	for fi, f := range p.Flows {
+		if first := p.flowFirst[fi]; first != int32(fi) && f.Name != "" && !(implicit(f) && implicit(p.Flows[first])) {
+			prev := p.Flows[first]
 			out = append(out, Problem{
 				Code:    CodeDuplicateFlow,
 				Loc:     f.Loc,
 				Message: fmt.Sprintf("flow %q is already defined; give this flow another name with `@flow: NAME` or CREATE FLOW NAME", f.Name),
 				Related: []Related{{Loc: prev.Loc, Message: "first definition of flow " + prev.Name}},
 			})
-		} else if !ok {
-			flows[k] = f
 		}
-		if _, ok := p.node(NameKey(f.Target)); !ok {
+		if p.flowTarget[fi] < 0 {
 			loc := f.TargetLoc
 			if loc.IsZero() {
 				loc = f.Loc

@@ -79,44 +79,49 @@ type Pipeline struct {
 	// ownQualified maps the last name part of each dataset defined with
 	// the pipeline's own qualifiers (sales.q, database sales) to its node.
 	ownQualified map[string]int32
-	graphOnce    sync.Once
-	graph        *Graph
+	// nodeDef is the index in Datasets of each node's definition, dsNode
+	// the node of each dataset (a repeated name shares its first's).
+	nodeDef, dsNode []int32
+	// flowTarget is the node each flow writes (-1: no dataset of that
+	// name); flow i's reads resolve to readFrom[readStart[i]:readStart[i+1]]
+	// (-1: no dataset). flowFirst is the index of the first flow with
+	// each flow's name key.
+	flowTarget, readStart, readFrom, flowFirst []int32
+	// flowResolved is the node Resolve finds for each flow's target.
+	flowResolved []int32
+	// follow is what Follow was told, until index has used it; carry is
+	// what the graph needs of it after.
+	follow    followed
+	carry     carried
+	graphOnce sync.Once
+	graph     *Graph
 }
 
-// index numbers the datasets and groups the flows by target, with one map
-// and flat arrays: analysis rebuilds a pipeline on every edit, so this is
-// on the path from a keystroke to its diagnostics.
+// index numbers the datasets, resolves every flow's target and reads to
+// node numbers, and groups the flows by target, with one map and flat
+// arrays: analysis rebuilds a pipeline on every edit, so this is on the
+// path from a keystroke to its diagnostics. A pipeline that Follows
+// another with the same dataset names shares its name index and copies
+// the resolutions of the flows the two have in common (carry.go).
 func (p *Pipeline) index() {
 	p.indexOnce.Do(func() {
-		p.ids = make(map[string]int32, len(p.Datasets))
-		p.nodes = make([]*Dataset, 0, len(p.Datasets))
-		for _, d := range p.Datasets {
-			k := NameKey(d.Name)
-			if _, dup := p.ids[k]; !dup {
-				p.ids[k] = int32(len(p.nodes))
-				p.nodes = append(p.nodes, d)
+		prev := p.follow.prev
+		shared := prev != nil && p.sameNames(prev)
+		if shared {
+			p.ids, p.ownQualified, p.nodeDef, p.dsNode = prev.ids, prev.ownQualified, prev.nodeDef, prev.dsNode
+			p.nodes = make([]*Dataset, len(p.nodeDef))
+			for i, di := range p.nodeDef {
+				p.nodes[i] = p.Datasets[di]
 			}
+		} else {
+			p.indexNames()
 		}
-		for i, d := range p.nodes {
-			if j := strings.LastIndexByte(d.Name, '.'); j >= 0 && p.ownQualifiers(d.Name[:j]) {
-				if p.ownQualified == nil {
-					p.ownQualified = map[string]int32{}
-				}
-				if _, taken := p.ownQualified[NameKey(d.Name[j+1:])]; !taken {
-					p.ownQualified[NameKey(d.Name[j+1:])] = int32(i)
-				}
-			}
-		}
+		p.resolveFlows(prev, shared)
 		p.flowStart = make([]int32, len(p.nodes)+1)
-		target := make([]int32, len(p.Flows))
-		for i, f := range p.Flows {
-			t, ok := p.ids[NameKey(f.Target)]
-			if !ok {
-				t = -1
-			} else {
+		for _, t := range p.flowTarget {
+			if t >= 0 {
 				p.flowStart[t+1]++
 			}
-			target[i] = t
 		}
 		for i := 1; i < len(p.flowStart); i++ {
 			p.flowStart[i] += p.flowStart[i-1]
@@ -124,12 +129,44 @@ func (p *Pipeline) index() {
 		p.targetFlows = make([]*Flow, p.flowStart[len(p.nodes)])
 		next := append([]int32(nil), p.flowStart[:len(p.nodes)]...)
 		for i, f := range p.Flows {
-			if t := target[i]; t >= 0 {
+			if t := p.flowTarget[i]; t >= 0 {
 				p.targetFlows[next[t]] = f
 				next[t]++
 			}
 		}
+		// The previous pipeline is not kept: a chain of snapshots must
+		// not hold every pipeline before it.
+		p.follow = followed{}
 	})
+}
+
+// indexNames numbers the datasets by name key, from scratch.
+func (p *Pipeline) indexNames() {
+	p.ids = make(map[string]int32, len(p.Datasets))
+	p.nodes = make([]*Dataset, 0, len(p.Datasets))
+	p.nodeDef = make([]int32, 0, len(p.Datasets))
+	p.dsNode = make([]int32, len(p.Datasets))
+	for di, d := range p.Datasets {
+		k := NameKey(d.Name)
+		n, dup := p.ids[k]
+		if !dup {
+			n = int32(len(p.nodes))
+			p.ids[k] = n
+			p.nodes = append(p.nodes, d)
+			p.nodeDef = append(p.nodeDef, int32(di))
+		}
+		p.dsNode[di] = n
+	}
+	for i, d := range p.nodes {
+		if j := strings.LastIndexByte(d.Name, '.'); j >= 0 && p.ownQualifiers(d.Name[:j]) {
+			if p.ownQualified == nil {
+				p.ownQualified = map[string]int32{}
+			}
+			if _, taken := p.ownQualified[NameKey(d.Name[j+1:])]; !taken {
+				p.ownQualified[NameKey(d.Name[j+1:])] = int32(i)
+			}
+		}
+	}
 }
 
 // node returns the node number of dataset key k.
