@@ -30,11 +30,19 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	if p.Name == "" {
 		p.Name = path.Base(filepathToSlash(s.Root))
 	}
-	results := s.sortedResults()
-	for _, r := range results {
+	results := s.orderedResults()
+	s.asm = &assembly{pipeline: p, ordered: results, flowAt: make([]int32, len(results))}
+	for i, r := range results {
+		s.asm.flowAt[i] = int32(len(p.Flows))
 		p.Datasets = append(p.Datasets, r.datasets...)
 		p.Flows = append(p.Flows, r.flows...)
 		diags = append(diags, r.diags...)
+	}
+	s.asm.fileSigs(s.prevAsm)
+	if s.prevAsm != nil {
+		// Unchanged files keep their flows: the pipeline reuses the
+		// previous one's name resolution for them (snapshot.go).
+		p.Follow(s.prevAsm.pipeline, s.prevAsm.origins(results, len(p.Flows)))
 	}
 	// The structural checks (which build the graph), the capability
 	// checks and the rest only read the datasets and flows, so they run
@@ -53,8 +61,8 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	checked := make(chan struct{})
 	go func() {
 		defer close(checked)
-		capabDiags = capab.Check(p, p.Backends)
-		streamDiags = capab.Streaming(p)
+		// Check and Streaming, again only where the edit can change them.
+		capabDiags, streamDiags, s.capCache = capab.CheckIncremental(p, p.Backends, s.capCache)
 	}()
 	srcDiags := s.sources(p, results)
 	portDiags := portability(p, results)
@@ -159,9 +167,9 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 		}
 	}
 	read := map[string]bool{}
-	for _, f := range p.Flows {
-		for _, ref := range f.Reads {
-			if p.Resolve(ref.Name) != nil {
+	for fi, f := range p.Flows {
+		for ri, ref := range f.Reads {
+			if p.ResolveRead(fi, ri) != nil {
 				continue
 			}
 			key := ir.NameKey(ref.Name)
@@ -316,9 +324,9 @@ func fileReadSample(ref ir.Ref) ir.Diagnostic {
 func sourceNames(p *ir.Pipeline) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, f := range p.Flows {
-		for _, r := range f.Reads {
-			if p.Resolve(r.Name) == nil && !seen[ir.NameKey(r.Name)] {
+	for fi, f := range p.Flows {
+		for ri, r := range f.Reads {
+			if p.ResolveRead(fi, ri) == nil && !seen[ir.NameKey(r.Name)] {
 				seen[ir.NameKey(r.Name)] = true
 				out = append(out, r.Name)
 			}

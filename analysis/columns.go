@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/binary"
 	"encoding/csv"
 	"hash/fnv"
 	"io"
@@ -222,14 +223,24 @@ func (s *Snapshot) nameSignature(p *ir.Pipeline) uint64 {
 		}
 	}
 	write(p.Catalog, p.Database)
-	for _, d := range p.Datasets {
-		write("d", d.Name)
-	}
-	for _, f := range p.Flows {
-		if f.Append {
-			write("a", f.Target)
-		} else {
-			write("f", f.Target)
+	if a := s.asm; a != nil && a.pipeline == p {
+		// Each file's datasets and flows, summed up once per result
+		// (snapshot.go's fileSig).
+		var b [8]byte
+		for _, x := range a.sigs {
+			binary.LittleEndian.PutUint64(b[:], x)
+			h.Write(b[:])
+		}
+	} else {
+		for _, d := range p.Datasets {
+			write("d", d.Name)
+		}
+		for _, f := range p.Flows {
+			if f.Append {
+				write("a", f.Target)
+			} else {
+				write("f", f.Target)
+			}
 		}
 	}
 	for _, src := range p.Sources {

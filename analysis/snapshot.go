@@ -8,7 +8,9 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -19,6 +21,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
@@ -59,6 +62,9 @@ type Snapshot struct {
 	// colCache is what the column check keeps (columns.go) for the next
 	// snapshot to reuse.
 	colCache *colState
+	// capCache is what the capability and streaming checks keep
+	// (capab.CheckIncremental) for the next snapshot.
+	capCache *capab.Cache
 	results  map[string]*fileResult
 	// fresh are the results this build analysed (the others are the
 	// previous snapshot's), and replaced the previous results of files
@@ -67,7 +73,14 @@ type Snapshot struct {
 	fresh, replaced []*fileResult
 	// prevResults are the results build started from.
 	prevResults map[string]*fileResult
-	dirs        map[string]bool // every folder holding a file, for sample folders
+	// changed, while build runs, are the only paths whose results may
+	// differ from prevResults (nil: any).
+	changed []string
+	// asm is how this snapshot's pipeline was put together, for the next
+	// snapshot's pipeline to follow (ir.Pipeline.Follow); prevAsm is the
+	// previous snapshot's, used by build only.
+	asm, prevAsm *assembly
+	dirs         map[string]bool // every folder holding a file, for sample folders
 	// conventions are the samples found by convention (samples/TABLE.*),
 	// recomputed only when the file set changes.
 	conventions []project.ConventionSample
@@ -190,9 +203,9 @@ type Change struct {
 // deleting any file (a sample, say) is a change too. A library that a
 // change makes visible (a new glob in the spec) is read from disk.
 func (s *Snapshot) Update(changes []Change) *Snapshot {
-	n := &Snapshot{Root: s.Root, opts: s.opts, texts: make(map[string]string, len(s.texts)), colCache: s.colCache}
-	for k, v := range s.texts {
-		n.texts[k] = v
+	n := &Snapshot{Root: s.Root, opts: s.opts, texts: maps.Clone(s.texts), colCache: s.colCache, capCache: s.capCache, prevAsm: s.asm}
+	if n.texts == nil {
+		n.texts = map[string]string{}
 	}
 	// The last change to a path wins; then compare with what existed.
 	final := map[string]*string{}
@@ -262,10 +275,12 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 		n.Libraries, n.libDiags = n.Project.Libraries(n.Files)
 	}
 	var readDiags []ir.Diagnostic
+	var readNow []string
 	for _, l := range n.Libraries {
 		if _, ok := n.texts[l]; !ok {
 			if b, err := os.ReadFile(n.Abs(l)); err == nil {
 				n.texts[l] = string(b)
+				readNow = append(readNow, l)
 			} else {
 				readDiags = append(readDiags, readError(l, err))
 			}
@@ -292,7 +307,13 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 			}
 		}
 	}
-	n.build(s.results, readDiags)
+	// With the same libraries and project, only the changed paths (and
+	// the libraries just read from disk) can analyse differently.
+	var changed []string
+	if !setChanged && !projectChanged {
+		changed = append(append(make([]string, 0, len(order)+len(readNow)), order...), readNow...)
+	}
+	n.buildChanged(s.results, changed, readDiags)
 	return n
 }
 
@@ -339,6 +360,7 @@ func folders(files []string) map[string]bool {
 func (s *Snapshot) WithOptions(opts Options) *Snapshot {
 	n := s.Update(nil)
 	n.opts = opts
+	n.prevAsm = n.asm
 	n.build(n.results, nil)
 	return n
 }
@@ -390,19 +412,47 @@ func (s *Snapshot) dialect() sqlfront.Dialect {
 // build analyses every library (reusing prev's results for unchanged texts)
 // and assembles the pipeline and its diagnostics.
 func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
+	s.buildChanged(prev, nil, extra)
+}
+
+// buildChanged is build told, when changed is not nil, that the
+// libraries and the project are prev's and only the paths in changed may
+// have other texts: then only those are compared (an editor's keystroke
+// changes one file of thousands).
+func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, extra []ir.Diagnostic) {
 	s.prevResults = prev
-	s.results = make(map[string]*fileResult, len(s.Libraries))
+	s.changed = changed
+	dialect := s.dialect()
 	var todo []string
-	for _, l := range s.Libraries {
-		t, ok := s.texts[l]
-		if !ok {
-			continue
+	if changed != nil && prev != nil {
+		s.results = maps.Clone(prev)
+		for _, l := range changed {
+			if !slices.Contains(s.Libraries, l) || slices.Contains(todo, l) {
+				continue
+			}
+			t, ok := s.texts[l]
+			if !ok {
+				delete(s.results, l)
+				continue
+			}
+			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect {
+				continue
+			}
+			todo = append(todo, l)
 		}
-		if r, ok := prev[l]; ok && r.text == t && r.dialect == s.dialect() {
-			s.results[l] = r
-			continue
+	} else {
+		s.results = make(map[string]*fileResult, len(s.Libraries))
+		for _, l := range s.Libraries {
+			t, ok := s.texts[l]
+			if !ok {
+				continue
+			}
+			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect {
+				s.results[l] = r
+				continue
+			}
+			todo = append(todo, l)
 		}
-		todo = append(todo, l)
 	}
 	s.fresh = analyseAll(todo, s.texts, s.dialect())
 	s.replaced = nil
@@ -424,8 +474,89 @@ func (s *Snapshot) build(prev map[string]*fileResult, extra []ir.Diagnostic) {
 	diags = append(diags, s.Project.Diags...)
 	diags = append(diags, s.libDiags...)
 	s.Pipeline, diags = s.assemble(diags)
+	s.prevAsm, s.changed = nil, nil // the previous snapshot is not kept alive
 	ir.SortDiagnostics(diags)
 	s.Diagnostics = dedupe(diags)
+}
+
+// assembly records which file results a pipeline's flows came from, in
+// order: the flows of ordered[i] are Pipeline.Flows[flowAt[i]:] (as many
+// as it has).
+type assembly struct {
+	pipeline *ir.Pipeline
+	ordered  []*fileResult
+	flowAt   []int32
+	// sigs holds fileSig of each ordered result.
+	sigs []uint64
+}
+
+// fileSig sums up the names a file gives the pipeline, in order: its
+// datasets' names and its flows' targets (own or appended), for the
+// column check's name signature.
+func fileSig(r *fileResult) uint64 {
+	h := fnv.New64a()
+	write := func(kind byte, name string) {
+		h.Write([]byte{kind})
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+	}
+	for _, d := range r.datasets {
+		write('d', d.Name)
+	}
+	for _, f := range r.flows {
+		if f.Append {
+			write('a', f.Target)
+		} else {
+			write('f', f.Target)
+		}
+	}
+	return h.Sum64()
+}
+
+// fileSigs computes a.sigs, taking each unchanged result's from prev.
+func (a *assembly) fileSigs(prev *assembly) {
+	a.sigs = make([]uint64, len(a.ordered))
+	aligned := prev != nil && len(prev.ordered) == len(a.ordered) && len(prev.sigs) == len(prev.ordered)
+	for i, r := range a.ordered {
+		if aligned && prev.ordered[i] == r {
+			a.sigs[i] = prev.sigs[i]
+		} else {
+			a.sigs[i] = fileSig(r)
+		}
+	}
+}
+
+// origins maps each flow of the results to its index among the flows of
+// the previous assembly when it is the same flow (the same file result,
+// shared because the file's text did not change), or -1: what
+// ir.Pipeline.Follow needs.
+func (a *assembly) origins(results []*fileResult, flows int) []int32 {
+	origin := make([]int32, 0, flows)
+	var at map[*fileResult]int32
+	if len(results) != len(a.ordered) {
+		at = make(map[*fileResult]int32, len(a.ordered))
+		for i, r := range a.ordered {
+			at[r] = a.flowAt[i]
+		}
+	}
+	for i, r := range results {
+		start := int32(-1)
+		if at != nil {
+			if o, ok := at[r]; ok {
+				start = o
+			}
+		} else if a.ordered[i] == r {
+			start = a.flowAt[i]
+		}
+		for j := range r.flows {
+			if start < 0 {
+				origin = append(origin, -1)
+			} else {
+				origin = append(origin, start+int32(j))
+			}
+		}
+	}
+	return origin
 }
 
 // analyseAll analyses files in parallel, one worker per CPU.
@@ -510,6 +641,28 @@ func encodingDiag(file, text string) ir.Diagnostic {
 		Loc: ir.Loc{File: file, Start: off, End: min(off+1, len(text))}, Severity: ir.Warning, Code: ir.CodeFileEncoding,
 		Message: "this file is not valid UTF-8 here; save it as UTF-8 (Spark reads SQL files as UTF-8)",
 	}
+}
+
+// orderedResults is sortedResults, made from the previous assembly's
+// order when build knows which paths changed: each changed file's result
+// takes its previous result's place.
+func (s *Snapshot) orderedResults() []*fileResult {
+	if s.prevAsm == nil || s.changed == nil {
+		return s.sortedResults()
+	}
+	out := slices.Clone(s.prevAsm.ordered)
+	for _, l := range s.changed {
+		old, now := s.prevResults[l], s.results[l]
+		if old == now {
+			continue
+		}
+		i := slices.Index(out, old)
+		if old == nil || now == nil || i < 0 {
+			return s.sortedResults()
+		}
+		out[i] = now
+	}
+	return out
 }
 
 // sortedFileNames is a helper for stable iteration over results.

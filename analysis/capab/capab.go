@@ -220,33 +220,41 @@ func Backends(configured []ir.Backend, d *ir.Dataset) []ir.Backend {
 func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	for _, d := range p.Datasets {
-		uses := Uses(p, d)
-		if len(uses) == 0 {
-			continue
-		}
-		for _, b := range Backends(backends, d) {
-			for _, u := range uses {
-				s, ok := cell(uses, u, b)
-				if !ok || s.OK {
-					continue
-				}
-				msg := fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.Reason)
-				if u.Detail != "" {
-					msg += " (DuckDB: " + u.Detail + ")"
-				}
-				out = append(out, ir.Diagnostic{
-					Loc:      u.Loc,
-					Severity: s.Severity,
-					Code:     ir.CodeUnsupported,
-					Backend:  b,
-					Message:  msg,
-				})
-			}
-		}
+		out = append(out, useDiagnostics(p, d, backends)...)
 	}
 	for _, b := range backends {
 		for _, f := range SparkRules(p, b) {
 			out = append(out, f.Diagnostic)
+		}
+	}
+	return out
+}
+
+// useDiagnostics is Check's matrix part for one dataset: a diagnostic
+// for each feature d uses that one of its backends cannot run.
+func useDiagnostics(p *ir.Pipeline, d *ir.Dataset, backends []ir.Backend) []ir.Diagnostic {
+	uses := Uses(p, d)
+	if len(uses) == 0 {
+		return nil
+	}
+	var out []ir.Diagnostic
+	for _, b := range Backends(backends, d) {
+		for _, u := range uses {
+			s, ok := cell(uses, u, b)
+			if !ok || s.OK {
+				continue
+			}
+			msg := fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.Reason)
+			if u.Detail != "" {
+				msg += " (DuckDB: " + u.Detail + ")"
+			}
+			out = append(out, ir.Diagnostic{
+				Loc:      u.Loc,
+				Severity: s.Severity,
+				Code:     ir.CodeUnsupported,
+				Backend:  b,
+				Message:  msg,
+			})
 		}
 	}
 	return out

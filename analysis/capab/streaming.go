@@ -16,78 +16,84 @@ func Streaming(p *ir.Pipeline) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	out = append(out, sharedCDCTargets(p)...)
 	for _, f := range p.Flows {
-		d := p.Resolve(f.Target)
-		if d == nil {
-			continue
+		if d := p.Resolve(f.Target); d != nil {
+			out = append(out, streamingFlow(p, f, d)...)
 		}
-		streamRefs := streamReads(f)
-		if f.CDC != nil && d.Kind != ir.StreamingTable {
-			out = append(out, ir.Diagnostic{
-				Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeCDCNotStreaming,
-				Message: fmt.Sprintf("apply changes (@cdc) needs a streaming table as its target, and %s is a %s: add `-- @kind: streaming_table`", d.Name, kindWord(d.Kind)),
-				Related: []ir.Related{{Loc: d.KindLoc, Message: d.Name + " is declared a " + kindWord(d.Kind) + " here"}},
-			})
-			continue
-		}
-		switch d.Kind {
-		case ir.MaterializedView, ir.Table, ir.View, ir.TemporaryView:
-			for _, r := range streamRefs {
-				if !r.Streaming {
-					continue
-				}
-				out = append(out, ir.Diagnostic{
-					Loc: r.Loc, Severity: ir.Error, Code: ir.CodeStreamInMV,
-					Message: fmt.Sprintf("%s %s reads the stream %s; a %s reads its inputs in full: read %s without STREAM(...), or make %s a streaming table (`-- @kind: streaming_table` or CREATE STREAMING TABLE)",
-						kindWord(d.Kind), d.Name, r.Name, kindWord(d.Kind), r.Name, d.Name),
-				})
-			}
-			out = append(out, batchSettings(f)...)
-			continue
-		}
-		if d.Kind != ir.StreamingTable && d.Kind != ir.Sink {
-			continue
-		}
-		if len(streamRefs) == 0 && f.CDC == nil && !f.Once && !snapshotCDC(f) {
-			msg := fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name)
-			if f.Append || ir.NameKey(f.Name) != ir.NameKey(d.Name) {
-				// One of several flows into the table: name the flow.
-				msg = fmt.Sprintf("flow %s into streaming table %s reads no stream; every flow into a streaming table reads incrementally: read its source with STREAM(source)", f.Name, d.Name)
+	}
+	return out
+}
+
+// streamingFlow checks flow f, whose target resolves to d, against the
+// streaming rules (Streaming's per-flow part).
+func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	streamRefs := streamReads(f)
+	if f.CDC != nil && d.Kind != ir.StreamingTable {
+		out = append(out, ir.Diagnostic{
+			Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeCDCNotStreaming,
+			Message: fmt.Sprintf("apply changes (@cdc) needs a streaming table as its target, and %s is a %s: add `-- @kind: streaming_table`", d.Name, kindWord(d.Kind)),
+			Related: []ir.Related{{Loc: d.KindLoc, Message: d.Name + " is declared a " + kindWord(d.Kind) + " here"}},
+		})
+		return out
+	}
+	switch d.Kind {
+	case ir.MaterializedView, ir.Table, ir.View, ir.TemporaryView:
+		for _, r := range streamRefs {
+			if !r.Streaming {
+				continue
 			}
 			out = append(out, ir.Diagnostic{
-				Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeStreamNoStream,
-				Message: msg,
+				Loc: r.Loc, Severity: ir.Error, Code: ir.CodeStreamInMV,
+				Message: fmt.Sprintf("%s %s reads the stream %s; a %s reads its inputs in full: read %s without STREAM(...), or make %s a streaming table (`-- @kind: streaming_table` or CREATE STREAMING TABLE)",
+					kindWord(d.Kind), d.Name, r.Name, kindWord(d.Kind), r.Name, d.Name),
 			})
 		}
-		if f.CDC != nil && len(streamRefs) == 0 {
+		out = append(out, batchSettings(f)...)
+		return out
+	}
+	if d.Kind != ir.StreamingTable && d.Kind != ir.Sink {
+		return out
+	}
+	if len(streamRefs) == 0 && f.CDC == nil && !f.Once && !snapshotCDC(f) {
+		msg := fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name)
+		if f.Append || ir.NameKey(f.Name) != ir.NameKey(d.Name) {
+			// One of several flows into the table: name the flow.
+			msg = fmt.Sprintf("flow %s into streaming table %s reads no stream; every flow into a streaming table reads incrementally: read its source with STREAM(source)", f.Name, d.Name)
+		}
+		out = append(out, ir.Diagnostic{
+			Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeStreamNoStream,
+			Message: msg,
+		})
+	}
+	if f.CDC != nil && len(streamRefs) == 0 {
+		out = append(out, ir.Diagnostic{
+			Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeStreamNoStream,
+			Message: fmt.Sprintf("the apply-changes flow into %s must read its changelog as a stream: write FROM STREAM(changelog)", d.Name),
+		})
+	}
+	mode := f.OutputMode
+	if mode == "" {
+		mode = ir.Append
+	}
+	if f.Aggregates && mode == ir.Append && f.Watermark == nil && f.CDC == nil {
+		out = append(out, ir.Diagnostic{
+			Loc: aggAnchor(f), Severity: ir.Error, Code: ir.CodeStreamAggNoWatermark,
+			Message: fmt.Sprintf("%s aggregates a stream in append mode without a watermark, so no group could ever be emitted; add `-- @watermark: EVENT_TIME_COLUMN, 10 minutes`, or use `-- @output_mode: update` or complete", d.Name),
+		})
+	}
+	if mode == ir.Complete && !f.Aggregates {
+		out = append(out, ir.Diagnostic{
+			Loc: f.OutputLoc, Severity: ir.Error, Code: ir.CodeStreamCompleteNoAgg,
+			Message: fmt.Sprintf("output_mode complete rewrites the whole result each trigger and needs an aggregation; %s has none: use append, or aggregate", d.Name),
+		})
+	}
+	if len(streamRefs) >= 2 {
+		if f.Watermark == nil || !upstreamWatermarked(p, streamRefs) {
 			out = append(out, ir.Diagnostic{
-				Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeStreamNoStream,
-				Message: fmt.Sprintf("the apply-changes flow into %s must read its changelog as a stream: write FROM STREAM(changelog)", d.Name),
+				Loc: streamRefs[1].Loc, Severity: ir.Error, Code: ir.CodeStreamJoinWatermark,
+				Message: fmt.Sprintf("%s joins the streams %s; a stream-stream join keeps state forever without watermarks on both sides: add `-- @watermark: COLUMN, INTERVAL` to this flow and to the streaming tables it reads", d.Name, refNames(streamRefs)),
+				Related: []ir.Related{{Loc: streamRefs[0].Loc, Message: "first stream of the join"}},
 			})
-		}
-		mode := f.OutputMode
-		if mode == "" {
-			mode = ir.Append
-		}
-		if f.Aggregates && mode == ir.Append && f.Watermark == nil && f.CDC == nil {
-			out = append(out, ir.Diagnostic{
-				Loc: aggAnchor(f), Severity: ir.Error, Code: ir.CodeStreamAggNoWatermark,
-				Message: fmt.Sprintf("%s aggregates a stream in append mode without a watermark, so no group could ever be emitted; add `-- @watermark: EVENT_TIME_COLUMN, 10 minutes`, or use `-- @output_mode: update` or complete", d.Name),
-			})
-		}
-		if mode == ir.Complete && !f.Aggregates {
-			out = append(out, ir.Diagnostic{
-				Loc: f.OutputLoc, Severity: ir.Error, Code: ir.CodeStreamCompleteNoAgg,
-				Message: fmt.Sprintf("output_mode complete rewrites the whole result each trigger and needs an aggregation; %s has none: use append, or aggregate", d.Name),
-			})
-		}
-		if len(streamRefs) >= 2 {
-			if f.Watermark == nil || !upstreamWatermarked(p, streamRefs) {
-				out = append(out, ir.Diagnostic{
-					Loc: streamRefs[1].Loc, Severity: ir.Error, Code: ir.CodeStreamJoinWatermark,
-					Message: fmt.Sprintf("%s joins the streams %s; a stream-stream join keeps state forever without watermarks on both sides: add `-- @watermark: COLUMN, INTERVAL` to this flow and to the streaming tables it reads", d.Name, refNames(streamRefs)),
-					Related: []ir.Related{{Loc: streamRefs[0].Loc, Message: "first stream of the join"}},
-				})
-			}
 		}
 	}
 	return out
@@ -183,33 +189,37 @@ func refNames(refs []ir.Ref) string {
 func sharedCDCTargets(p *ir.Pipeline) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	for _, d := range p.Datasets {
-		if d.Kind != ir.StreamingTable {
+		out = append(out, sharedCDCTarget(d, p.FlowsInto(d.Name))...)
+	}
+	return out
+}
+
+// sharedCDCTarget is sharedCDCTargets for one dataset d and the flows
+// into it.
+func sharedCDCTarget(d *ir.Dataset, flows []*ir.Flow) []ir.Diagnostic {
+	if d.Kind != ir.StreamingTable || len(flows) < 2 {
+		return nil
+	}
+	var cdc *ir.Flow
+	for _, f := range flows {
+		if f.CDC != nil {
+			cdc = f
+			break
+		}
+	}
+	if cdc == nil {
+		return nil
+	}
+	var out []ir.Diagnostic
+	for _, f := range flows {
+		if f.CDC != nil {
 			continue
 		}
-		flows := p.FlowsInto(d.Name)
-		if len(flows) < 2 {
-			continue
-		}
-		var cdc *ir.Flow
-		for _, f := range flows {
-			if f.CDC != nil {
-				cdc = f
-				break
-			}
-		}
-		if cdc == nil {
-			continue
-		}
-		for _, f := range flows {
-			if f.CDC != nil {
-				continue
-			}
-			out = append(out, ir.Diagnostic{
-				Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeCDCSharedTarget,
-				Message: fmt.Sprintf("flow %s writes into %s, which the apply-changes flow %s owns (it updates and deletes rows by key); write these rows into its changelog instead, or into a table of their own", f.Name, d.Name, cdc.Name),
-				Related: []ir.Related{{Loc: cdc.CDC.Loc, Message: "the apply-changes flow"}},
-			})
-		}
+		out = append(out, ir.Diagnostic{
+			Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeCDCSharedTarget,
+			Message: fmt.Sprintf("flow %s writes into %s, which the apply-changes flow %s owns (it updates and deletes rows by key); write these rows into its changelog instead, or into a table of their own", f.Name, d.Name, cdc.Name),
+			Related: []ir.Related{{Loc: cdc.CDC.Loc, Message: "the apply-changes flow"}},
+		})
 	}
 	return out
 }
