@@ -367,3 +367,23 @@ func (s *Snapshot) standInSample(name string) string {
 	}
 	return ""
 }
+
+// PythonStandIn reports, for a dataset a Python file defines in a form
+// Thund does not state in SQL, why (the body's opaque reason) and the
+// sample that stands in for its rows natively ("" when none does, and the
+// dataset is skipped). ok is false for any other dataset.
+func (s *Snapshot) PythonStandIn(d *ir.Dataset) (why, sample string, ok bool) {
+	if d == nil || !isPython(d.Loc.File) {
+		return "", "", false
+	}
+	for _, f := range s.Pipeline.FlowsInto(d.Name) {
+		if DefinedInPython(f) {
+			why = s.PythonOpaque(f)
+			if why == "" {
+				why = "its body is not one Thund states in SQL"
+			}
+			return why, s.standInSample(d.Name), true
+		}
+	}
+	return "", "", false
+}

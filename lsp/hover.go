@@ -79,6 +79,7 @@ func (s *Server) datasetHover(dp docPos, d *ir.Dataset) string {
 		}
 		b.WriteString("\n")
 	}
+	pythonHover(&b, snap, d, flows)
 	g := p.Graph()
 	key := ir.NameKey(d.Name)
 	var up, down []string
@@ -119,6 +120,62 @@ func (s *Server) datasetHover(dp docPos, d *ir.Dataset) string {
 		fmt.Fprintf(&b, "\nLast preview: %d rows in %d ms\n", lp.page.TotalRows, lp.elapsed.Milliseconds())
 	}
 	return b.String()
+}
+
+// pythonHover adds, for a dataset a Python file defines, its table
+// settings (partition_cols, cluster_by, format, table_properties, its
+// flows' spark_conf) and, for a body Thund does not run natively, why
+// and which sample stands in for its rows.
+func pythonHover(b *strings.Builder, snap *analysis.Snapshot, d *ir.Dataset, flows []*ir.Flow) {
+	if !strings.HasSuffix(d.Loc.File, ".py") {
+		return
+	}
+	var lines []string
+	if len(d.PartitionBy) > 0 {
+		lines = append(lines, "partition_cols: `"+strings.Join(d.PartitionBy, "`, `")+"`")
+	}
+	if len(d.ClusterBy) > 0 {
+		lines = append(lines, "cluster_by: `"+strings.Join(d.ClusterBy, "`, `")+"`")
+	}
+	if d.Format != "" {
+		lines = append(lines, "format: `"+d.Format+"`")
+	}
+	if kv := keyValues(d.Properties); kv != "" {
+		lines = append(lines, "table_properties: "+kv)
+	}
+	for _, f := range flows {
+		if kv := keyValues(f.Conf); kv != "" {
+			what := "spark_conf"
+			if len(flows) > 1 {
+				what += " of " + f.Name
+			}
+			lines = append(lines, what+": "+kv)
+		}
+	}
+	if len(lines) > 0 {
+		b.WriteString(strings.Join(lines, "  \n") + "\n\n")
+	}
+	if why, sample, ok := snap.PythonStandIn(d); ok {
+		if sample != "" {
+			fmt.Fprintf(b, "Its Python body is not run (%s): its rows come from `%s`.\n\n", why, sample)
+		} else {
+			fmt.Fprintf(b, "Its Python body is not run (%s), and no sample stands in: add `samples/%s.csv` (or .json, .parquet) for its rows.\n\n", why, strings.ToLower(d.Name))
+		}
+	}
+}
+
+// keyValues lists a map as `k` = `v`, sorted by key.
+func keyValues(m map[string]string) string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		out = append(out, "`"+k+"` = `"+m[k]+"`")
+	}
+	return strings.Join(out, ", ")
 }
 
 func sourceHover(t analysis.Target) string {

@@ -67,3 +67,30 @@ func TestPythonFiles(t *testing.T) {
 		break
 	}
 }
+
+// TestPythonHoverSettingsAndStandIn: a hover on a Python dataset gives
+// its table settings and, for a body Thund does not run, why and the
+// sample that stands in for its rows.
+func TestPythonHoverSettingsAndStandIn(t *testing.T) {
+	c := startServer(t)
+	frames := copyTree(t, "../testdata/python_frames")
+	bu, btext := c.open(t, filepath.Join(frames, "transformations", "bronze.py"))
+	var h protocol.Hover
+	c.call(t, protocol.MethodTextDocumentHover, tdp(bu, posOf(t, btext, `f"orders_{shop}"`, 0, 3)), &h)
+	if v := h.Contents.Value; !strings.Contains(v, "partition_cols: `order_date`") || !strings.Contains(v, "table_properties: `pipelines.quality` = `bronze`") {
+		t.Errorf("hover on a bronze table:\n%s", v)
+	}
+	su, stext := c.open(t, filepath.Join(frames, "transformations", "silver.py"))
+	h = protocol.Hover{}
+	c.call(t, protocol.MethodTextDocumentHover, tdp(su, posOf(t, stext, `f"daily_{metric}"`, 0, 3)), &h)
+	if v := h.Contents.Value; !strings.Contains(v, "spark_conf: `spark.sql.shuffle.partitions` = `4`") || strings.Contains(v, "not run") {
+		t.Errorf("hover on a daily view:\n%s", v)
+	}
+	mixed := copyTree(t, "../testdata/python_mixed")
+	ru, rtext := c.open(t, filepath.Join(mixed, "transformations", "ingest", "raw_readings.py"))
+	h = protocol.Hover{}
+	c.call(t, protocol.MethodTextDocumentHover, tdp(ru, posOf(t, rtext, `"raw_readings"`, 0, 3)), &h)
+	if v := h.Contents.Value; !strings.Contains(v, "Its Python body is not run (") || !strings.Contains(v, "its rows come from `samples/raw_readings.csv`") {
+		t.Errorf("hover on an opaque dataset:\n%s", v)
+	}
+}
