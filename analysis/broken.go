@@ -44,6 +44,16 @@ func (s *Snapshot) Broken() map[string]string {
 			}
 		}
 		if owner == nil {
+			// A flow statement after every dataset of its file (APPLY
+			// CHANGES INTO t ..., CREATE FLOW f AS ...): its target.
+			for _, f := range s.Pipeline.Flows {
+				if q := f.QueryLoc; q.File == diag.Loc.File && q.Start <= diag.Loc.Start && diag.Loc.Start < q.End {
+					owner = s.Pipeline.Dataset(f.Target)
+					break
+				}
+			}
+		}
+		if owner == nil {
 			continue
 		}
 		key := ir.NameKey(owner.Name)
