@@ -432,6 +432,9 @@ func plainName(s string) bool {
 // source named like own, the dataset the query defines, is named
 // <segment>_files instead, so the dataset does not read itself.
 func fileReads(text string, sp Span, toks []token, own string) (string, []FileRead) {
+	if !mayReadFiles(text[sp.Start:sp.End]) {
+		return text, nil
+	}
 	var reads []FileRead
 	var b []byte
 	word := func(k int) string {

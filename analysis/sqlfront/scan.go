@@ -301,3 +301,24 @@ func commentStart(s string, start, floor int) int {
 	}
 	return cs
 }
+
+// mayReadFiles reports whether query text q can hold a file read
+// (fileReads): a read_files or cloud_files call, or a path table
+// (parquet.`/data/x`, always in backticks). Most queries have neither,
+// and this saves them a pass over their tokens.
+func mayReadFiles(q string) bool {
+	if strings.IndexByte(q, '`') >= 0 {
+		return true
+	}
+	for i := strings.IndexByte(q, '_'); i >= 0; {
+		if len(q)-i >= 6 && strings.EqualFold(q[i:i+6], "_files") {
+			return true
+		}
+		j := strings.IndexByte(q[i+1:], '_')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
