@@ -45,11 +45,13 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 			b[k] = ' '
 		}
 	}
-	upper := func(t token) string {
+	// word is a word token's text as written ("" for other tokens),
+	// compared without case and without allocating
+	word := func(t token) string {
 		if t.kind != tkWord {
 			return ""
 		}
-		return strings.ToUpper(text[t.start:t.end])
+		return text[t.start:t.end]
 	}
 	isP := func(k int, c byte) bool {
 		return k >= 0 && k < len(toks) && toks[k].kind == tkPunct && text[toks[k].start] == c
@@ -104,8 +106,8 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 			expectTable = inFrom[top]
 			continue
 		}
-		w := upper(t)
-		if expectTable && w == "STREAM" {
+		w := word(t)
+		if expectTable && upperIs(w, "STREAM") {
 			// STREAM(name)
 			if isP(k+1, '(') {
 				if e := dotted(k + 2); e > 0 && isP(e, ')') {
@@ -119,7 +121,7 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 				}
 			}
 			// STREAM name
-			if e := dotted(k + 1); e > 0 && !notStreamed[upper(toks[k+1])] {
+			if e := dotted(k + 1); e > 0 && !inUpper(notStreamed, word(toks[k+1])) {
 				blank(t)
 				streams = markStream(streams, toks[k+1].start)
 				k = e - 1
@@ -129,13 +131,13 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 		}
 		expectTable = false
 		switch {
-		case w == "FROM" && upper(tokAt(toks, k-1)) != "DISTINCT":
+		case upperIs(w, "FROM") && !upperIs(word(tokAt(toks, k-1)), "DISTINCT"):
 			inFrom[top] = true
 			expectTable = true
-		case w == "JOIN":
+		case upperIs(w, "JOIN"):
 			inFrom[top] = true
 			expectTable = true
-		case fromEnders[w]:
+		case inUpper(fromEnders, w):
 			inFrom[top] = false
 		}
 	}

@@ -721,17 +721,39 @@ func (r *pgReader) word(id *ast.Ident) (string, bool) {
 	return s, true
 }
 
-// in reports whether word w, in any case, is in set m (of lower-case
-// words), without allocating.
+// in reports whether word w, lower-cased, is in set m, without
+// allocating for an ASCII word of up to 32 bytes.
 func in(m map[string]bool, w string) bool {
 	var buf [32]byte
 	if len(w) > len(buf) {
-		return false
+		return m[strings.ToLower(w)]
 	}
 	for i := 0; i < len(w); i++ {
 		c := w[i]
+		if c >= 0x80 {
+			return m[strings.ToLower(w)] // Unicode case mapping, as before
+		}
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return m[string(buf[:len(w)])]
+}
+
+// inUpper is in for a set of upper-case words.
+func inUpper(m map[string]bool, w string) bool {
+	var buf [32]byte
+	if len(w) > len(buf) {
+		return m[strings.ToUpper(w)]
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 0x80 {
+			return m[strings.ToUpper(w)] // Unicode case mapping, as before
+		}
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
 		}
 		buf[i] = c
 	}

@@ -151,3 +151,35 @@ func TestPgFastImpliesPostgres(t *testing.T) {
 	}
 	report("Spark's SQL test corpus")
 }
+
+// TestCaseHelpersMatchStrings: the allocation-free word comparisons give
+// what strings.ToUpper and strings.ToLower give, Unicode case mappings
+// (dotless ı, long ſ, the Kelvin sign) included.
+func TestCaseHelpersMatchStrings(t *testing.T) {
+	sets := map[string]bool{"FROM": true, "JOIN": true, "STREAM": true, "LIMIT": true}
+	lower := map[string]bool{"pivot": true, "semi": true, "struct": true}
+	words := []string{"from", "FROM", "From", "joın", "ſtream", "STREAM", "stream_x", "limit", "lımıt", "piVot", "semı",
+		"ſemi", "\u212Aey", "struct", "", "a", "join", "joins", strings.Repeat("x", 40), "PIVOT"}
+	for _, w := range words {
+		for kw := range sets {
+			if got, want := upperIs(w, kw), strings.ToUpper(w) == kw; got != want {
+				t.Errorf("upperIs(%q, %q) = %v, want %v", w, kw, got, want)
+			}
+		}
+		if got, want := inUpper(sets, w), sets[strings.ToUpper(w)]; got != want {
+			t.Errorf("inUpper(%q) = %v, want %v", w, got, want)
+		}
+		if got, want := in(lower, w), lower[strings.ToLower(w)]; got != want {
+			t.Errorf("in(%q) = %v, want %v", w, got, want)
+		}
+	}
+	for _, c := range []struct {
+		q    string
+		want bool
+	}{{"SELECT * FROM read_files('x')", true}, {"SELECT * FROM CLOUD_FILES('x')", true}, {"SELECT * FROM parquet.`/x`", true},
+		{"SELECT a_b, c_files_d FROM t", true}, {"SELECT a_b FROM t_file", false}, {"SELECT 1", false}} {
+		if got := mayReadFiles(c.q); got != c.want {
+			t.Errorf("mayReadFiles(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}

@@ -279,7 +279,7 @@ func DuckDBReserves(word string) bool { return duckReserved[word] }
 // reserves.
 func usesDuckReserved(text string, toks []token) bool {
 	for _, t := range toks {
-		if t.kind == tkWord && t.end-t.start <= 12 && duckReserved[strings.ToLower(text[t.start:t.end])] {
+		if t.kind == tkWord && t.end-t.start <= 12 && in(duckReserved, text[t.start:t.end]) {
 			return true
 		}
 	}

@@ -322,3 +322,29 @@ func mayReadFiles(q string) bool {
 	}
 	return false
 }
+
+// upperIs reports whether strings.ToUpper(w) == kw (an upper-case ASCII
+// keyword), without allocating for an ASCII word.
+func upperIs(w, kw string) bool {
+	if len(w) != len(kw) {
+		for i := 0; i < len(w); i++ {
+			if w[i] >= 0x80 {
+				return strings.ToUpper(w) == kw
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 0x80 {
+			return strings.ToUpper(w) == kw
+		}
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != kw[i] {
+			return false
+		}
+	}
+	return true
+}
