@@ -103,7 +103,8 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 	if def.Kind != "" {
 		res.datasets = append(res.datasets, &ir.Dataset{Name: def.Name, Kind: def.Kind, Comment: def.Comment, Loc: loc, NameLoc: nameLoc,
 			Format: def.Format, KindLoc: ir.Loc{File: file, Start: def.Loc.Start, End: firstLineEnd(text, def.Loc.Start, def.Loc.End)},
-			PartitionBy: def.PartitionCols, ClusterBy: def.ClusterBy, Properties: def.Properties})
+			PartitionBy: def.PartitionCols, ClusterBy: def.ClusterBy, Properties: def.Properties,
+			Declared: res.pythonSchema(def)})
 		if def.Kind == ir.StreamingTable || def.Kind == ir.Sink {
 			return // filled by flows
 		}
@@ -386,4 +387,55 @@ func (s *Snapshot) PythonStandIn(d *ir.Dataset) (why, sample string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// pythonSchema reads a definition's schema= DDL string as the dataset's
+// declared columns, as a CREATE statement's column list is read (Spark's
+// grammar, Spark's type names), so describe, hover and the column check
+// give the declared schema and a run stores it. Each column's ranges are
+// in the literal when it is written as it is, else the whole literal. A
+// string Spark's grammar does not read as a column list is a warning at
+// the literal.
+func (res *fileResult) pythonSchema(def *pylib.Definition) []ir.DeclaredColumn {
+	if strings.TrimSpace(def.Schema) == "" || def.Kind == ir.TemporaryView || def.Kind == ir.Sink {
+		return nil
+	}
+	file, text := res.path, res.text
+	head := "\nCREATE MATERIALIZED VIEW `x` ("
+	blank := []byte(text)
+	for i, c := range blank {
+		if c != '\n' {
+			blank[i] = ' '
+		}
+	}
+	virtual := string(blank) + head + def.Schema + ") AS SELECT 1"
+	at := len(text) + len(head)
+	parsed := sqlfront.ParseDialect(file, virtual, sqlfront.DialectSpark)
+	lit := ir.Loc{File: file, Start: def.SchemaLoc.Start, End: def.SchemaLoc.End}
+	var cols []ir.DeclaredColumn
+	for _, st := range parsed.Statements {
+		if st.Start >= len(text) {
+			cols = sqlfront.DeclaredColumns(file, st.Declared)
+		}
+	}
+	if len(cols) == 0 {
+		res.diags = append(res.diags, ir.Diagnostic{Loc: lit, Severity: ir.Warning, Code: ir.CodeLibraryPython,
+			Message: fmt.Sprintf("schema=%q is not a column list Spark reads (name TYPE, ...), so Thund does not use it as %s's schema", def.Schema, def.Name)})
+		return nil
+	}
+	exact := def.SchemaLoc.End-def.SchemaLoc.Start == len(def.Schema) && def.SchemaLoc.End <= len(text) && text[def.SchemaLoc.Start:def.SchemaLoc.End] == def.Schema
+	move := func(l *ir.Loc) {
+		if !exact || l.Start < at || l.End > at+len(def.Schema) {
+			*l = lit
+			return
+		}
+		l.Start += def.SchemaLoc.Start - at
+		l.End += def.SchemaLoc.Start - at
+	}
+	for i := range cols {
+		move(&cols[i].Loc)
+		move(&cols[i].NameLoc)
+		move(&cols[i].TypeLoc)
+	}
+	return cols
 }

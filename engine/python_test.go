@@ -199,3 +199,59 @@ func TestPythonFramesRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonDeclaredSchemas: a Python dataset's schema= is its declared
+// schema (the run stores those types, as Spark stores the table), and a
+// JSON load's .schema(...) gives the columns in its order and types.
+func TestPythonDeclaredSchemas(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/a.py": "from pyspark import pipelines as dp\n\n" +
+			"@dp.materialized_view(schema=\"sku STRING, price DECIMAL(10,2)\")\ndef products():\n" +
+			"    return spark.read.format(\"csv\").option(\"header\", \"true\").option(\"inferSchema\", \"true\").load(\"/in/prices.csv\")\n\n" +
+			"@dp.materialized_view\ndef events():\n    return spark.read.format(\"json\").schema(\"kind STRING, id INT, day STRING\").load(\"/in/events.json\")\n",
+		"samples/prices.csv":        "sku,price\nA,4.5\n",
+		"samples/events_files.json": "{\"id\": 1, \"day\": \"2026-05-01\", \"kind\": \"a\"}\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range snap.Diagnostics {
+		if d.Severity != ir.Info {
+			t.Errorf("diagnostic: %+v", d)
+		}
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"products", "events"} {
+		if d := res.Datasets[name]; d == nil || d.Phase != Completed || d.Rows != 1 {
+			t.Fatalf("%s = %+v", name, d)
+		}
+	}
+	got := strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE products)"), "; ")
+	if got != "sku VARCHAR; price DECIMAL(10,2)" {
+		t.Errorf("products columns: %s", got)
+	}
+	got = strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE events)"), "; ")
+	if got != "kind VARCHAR; id INTEGER; day VARCHAR" {
+		t.Errorf("events columns: %s", got)
+	}
+}

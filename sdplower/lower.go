@@ -74,6 +74,9 @@ type Output struct {
 	ClusterBy   []string
 	Format      string
 	Properties  map[string]string
+	// Schema is a Python dataset's schema= DDL string, sent as pyspark
+	// sends it (TableDetails.schema_string).
+	Schema string
 	// Kind is the IR kind it was lowered from.
 	Kind ir.Kind
 	Loc  ir.Loc
@@ -313,6 +316,7 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 			ClusterBy:   d.ClusterBy,
 			Format:      d.Format,
 			Properties:  d.Properties,
+			Schema:      py.schema(d),
 			Kind:        d.Kind,
 			Loc:         d.Loc,
 		})

@@ -259,6 +259,9 @@ func define(ctx context.Context, c *sparkconnect.Client, g *Graph, id string, m 
 				if o.Format != "" {
 					td.Format = ptr(o.Format)
 				}
+				if o.Schema != "" {
+					td.Schema = &pb.PipelineCommand_DefineOutput_TableDetails_SchemaString{SchemaString: o.Schema}
+				}
 				req.Details = &pb.PipelineCommand_DefineOutput_TableDetails_{TableDetails: td}
 			}
 			if o.Loc.File != "" {

@@ -63,6 +63,17 @@ func (p pyDefs) def(f *ir.Flow) *pylib.Definition {
 	return nil
 }
 
+// schema is the schema= string of a dataset a Python library defines, ""
+// for any other (or when its text was not given).
+func (p pyDefs) schema(d *ir.Dataset) string {
+	if m := p[d.Loc.File]; m != nil {
+		if def := m[ir.NameKey(d.Name)]; def != nil && def.Kind != "" {
+			return def.Schema
+		}
+	}
+	return ""
+}
+
 // pyLowering is what lowering a Python flow gives: the relation to send
 // (nil: the flow's SQL), or why it cannot be sent.
 type pyLowering struct {

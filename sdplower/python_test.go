@@ -54,7 +54,7 @@ func TestLowerPythonRelations(t *testing.T) {
 			"dp.create_streaming_table(\"events\")\n\n" +
 			"@dp.append_flow(target=\"events\")\ndef land():\n" +
 			"    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").option(\"multiLine\", False).load(\"/landing/events/\")\n\n" +
-			"@dp.materialized_view\ndef products():\n    return spark.read.csv(\"/exports/products.csv\", header=True, sep=\";\")\n\n" +
+			"@dp.materialized_view(schema=\"sku STRING, title STRING\")\ndef products():\n    return spark.read.csv(\"/exports/products.csv\", header=True, sep=\";\")\n\n" +
 			"@dp.materialized_view\ndef cheap():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").load(\"/exports/prices.csv\").where(\"price < 10\")\n\n" +
 			"@dp.materialized_view\ndef lit():\n    return spark.sql(\"SELECT id FROM nums\")\n",
 		"samples/events_files/1.json": "{\"id\": 1, \"kind\": \"a\"}\n",
@@ -81,6 +81,11 @@ func TestLowerPythonRelations(t *testing.T) {
 	ds = relationOf(t, g, "products").Relation.GetRead().GetDataSource()
 	if ds.GetFormat() != "csv" || ds.Options["header"] != "true" || ds.Options["sep"] != ";" || ds.Paths[0] != "/tmp/samples/products.csv" {
 		t.Errorf("products: want csv with header=true, sep=; at the mapped path, got %v", ds)
+	}
+	for _, o := range g.Outputs {
+		if (o.Name == "products") != (o.Schema == "sku STRING, title STRING") {
+			t.Errorf("output %s sent with schema %q; want products' schema= only", o.Name, o.Schema)
+		}
 	}
 	wr := relationOf(t, g, "cheap").Relation.GetWithRelations()
 	if wr == nil || len(wr.References) != 1 {
