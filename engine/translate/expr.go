@@ -193,6 +193,15 @@ func (t *tr) literal(l *ast.Literal) frag {
 	case ast.LitTinyInt:
 		return at(l, &Type{Kind: TinyInt}, cat("CAST("+text+" AS TINYINT)"))
 	case ast.LitDecimal, ast.LitBigDecimal:
+		if strings.ContainsAny(text, "eE") {
+			// 123.0E-28BD: Spark's BigDecimal of the text, scale 29.
+			p, s, ok := exponentDigits(text)
+			if !ok || p > 38 {
+				t.refuse(l, "the number %s does not fit a DECIMAL of 38 digits", l.Text)
+				return at(l, tUnknown, cat("NULL"))
+			}
+			return at(l, decimalOf(p, s), cat(fmt.Sprintf("CAST('%s' AS DECIMAL(%d, %d))", text, p, s)))
+		}
 		p, s := decimalDigits(text)
 		if p > 38 {
 			t.refuse(l, "the number %s has more than 38 digits", text)
@@ -206,6 +215,26 @@ func (t *tr) literal(l *ast.Literal) frag {
 	}
 	t.refuse(l, "this literal does not run natively")
 	return at(l, tUnknown, cat("NULL"))
+}
+
+// exponentDigits is the precision and scale Spark gives a decimal
+// literal with an exponent (Java's BigDecimal of the text: 123.0E-28 has
+// the digits 1230 at scale 29; a negative scale becomes 0, the digits
+// growing by it).
+func exponentDigits(text string) (int, int, bool) {
+	mant, exp, _ := strings.Cut(strings.ToUpper(text), "E")
+	e, err := strconv.Atoi(exp)
+	if err != nil {
+		return 0, 0, false
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	n := max(len(digits), 1)
+	scale := len(frac) - e
+	if scale < 0 {
+		return n - scale, 0, true
+	}
+	return max(n, scale), scale, true
 }
 
 // decimalDigits is the precision and scale Spark gives a decimal literal.
@@ -314,6 +343,13 @@ func (t *tr) column(c *ast.Column) frag {
 	if ref == nil {
 		return at(c, tUnknown, cat(quoted(c.Parts)))
 	}
+	if sh, ok := t.shadow[strings.ToLower(c.Parts[0].Name)]; ok && len(c.Parts) == 1 && (ref.Kind == sema.RefAlias || ref.Kind == sema.RefColumn && ref.Outer == 0) {
+		if sh.sql == "" {
+			t.refuse(c, "%s names two columns of the SELECT, so Spark reads it as the input column here and DuckDB as one of the outputs; qualify it (t.%s) or rename the outputs", c.Parts[0].Name, c.Parts[0].Name)
+			return at(c, tUnknown, cat("NULL"))
+		}
+		return at(c, sh.typ, cat(sh.sql))
+	}
 	switch ref.Kind {
 	case sema.RefLambda:
 		if p, ok := t.lambdas[ref.Param]; ok {
@@ -340,6 +376,13 @@ func (t *tr) column(c *ast.Column) frag {
 		ty := tUnknown
 		if col := ref.Source.Column(); col != nil {
 			ty = t.outputType(col)
+		}
+		if ref.Source.Rel != nil {
+			// A set operation's columns have the types both sides
+			// widen to, not the first side's.
+			if ts, ok := t.setOpTypes(ref.Source.Rel.Node); ok && ref.Source.Index >= 0 && ref.Source.Index < len(ts) && ts[ref.Source.Index].known() {
+				ty = ts[ref.Source.Index]
+			}
 		}
 		if !ty.known() && ref.Source.Rel != nil {
 			if ts, ok := t.relTypes(ref.Source.Rel.Node); ok && ref.Source.Index >= 0 && ref.Source.Index < len(ts) {
@@ -393,6 +436,33 @@ func (t *tr) relTypes(n ast.Node) ([]*Type, bool) {
 	return nil, false
 }
 
+// setOpTypes gives the column types of a relation that is a set
+// operation (in parentheses or a subquery), as translated.
+func (t *tr) setOpTypes(n ast.Node) ([]*Type, bool) {
+	for n != nil {
+		switch r := n.(type) {
+		case *ast.SetOp:
+			ts, ok := t.bodyTypes[r]
+			return ts, ok
+		case *ast.SubqueryRel:
+			if r.Query == nil {
+				return nil, false
+			}
+			n = r.Query.Body
+		case *ast.ParenRel:
+			n = r.Rel
+		case *ast.ParenQuery:
+			if r.Query == nil {
+				return nil, false
+			}
+			n = r.Query.Body
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
 func (t *tr) outputType(col *sema.OutputColumn) *Type {
 	if col.Type != "" {
 		return ParseSparkType(col.Type)
@@ -405,6 +475,11 @@ func (t *tr) outputType(col *sema.OutputColumn) *Type {
 	if col.Source != nil && col.Source.Column() != nil && col.Source.Column() != col {
 		if ty := t.outputType(col.Source.Column()); ty.known() {
 			return ty
+		}
+	}
+	if col.Source != nil && col.Source.Rel != nil {
+		if ts, ok := t.setOpTypes(col.Source.Rel.Node); ok && col.Source.Index >= 0 && col.Source.Index < len(ts) && ts[col.Source.Index].known() {
+			return ts[col.Source.Index]
 		}
 	}
 	if col.Source != nil && col.Source.Rel != nil {
@@ -443,8 +518,13 @@ func (t *tr) unary(u *ast.Unary) frag {
 	a := t.expr(u.X)
 	switch u.Op {
 	case "-":
-		if t.ansi() && a.typ.integral() {
-			return at(u, a.typ, cat("(-", a, ")"))
+		if a.typ.is(String) {
+			// Spark reads the string as a DOUBLE.
+			d := t.cast(&ast.Cast{Range: u.X.Span(), Form: "CAST", X: u.X, Type: &ast.DataType{Range: u.X.Span(), Name: "DOUBLE"}})
+			return at(u, tDouble, cat("(-", d, ")"))
+		}
+		if !t.ansi() && a.typ.integral() {
+			return at(u, a.typ, wrapInt(cat("(-CAST(", a, " AS HUGEINT))"), a.typ))
 		}
 		return at(u, a.typ, cat("(-", a, ")"))
 	case "+":
@@ -474,6 +554,17 @@ func (t *tr) unary(u *ast.Unary) frag {
 // in-limit.sql's correlated ones are listed defects.
 func (t *tr) subquery(q *ast.Query) frag {
 	return t.query(q)
+}
+
+// wrapInt wraps x, a HUGEINT, into the integer type ty as two's
+// complement arithmetic does (Spark without ANSI: 2147483647 + 1 is
+// -2147483648).
+func wrapInt(x frag, ty *Type) frag {
+	bits := map[Kind]int{TinyInt: 8, SmallInt: 16, Int: 32, BigInt: 64}[ty.Kind]
+	m := new(big.Int).Lsh(big.NewInt(1), uint(bits))
+	h := new(big.Int).Rsh(m, 1)
+	ms, hs := "CAST('"+m.String()+"' AS HUGEINT)", "CAST('"+h.String()+"' AS HUGEINT)"
+	return cat("CAST(((((", x, ") + "+hs+") % "+ms+" + "+ms+") % "+ms+" - "+hs+") AS "+ty.duck()+")")
 }
 
 // intLit makes a bare integer literal operand a typed INTEGER, so DuckDB
@@ -511,7 +602,18 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 	case "+", "-", "*":
 		l, r = intLit(b.L, l), intLit(b.R, r)
 		ty := arithType(b.Op, l.typ, r.typ)
+		if exact := func(x *Type) bool { return x.integral() || x.is(Decimal) }; (l.typ.is(Decimal) || r.typ.is(Decimal)) && exact(l.typ) && exact(r.typ) {
+			// An integer literal beside a decimal counts as its own
+			// digits (Spark: 1 + 1.0 / 0.0 is a DECIMAL(9,6), not
+			// DECIMAL(17,6)).
+			ty = arithType(b.Op, asDecimalLit(b, true, l.typ), asDecimalLit(b, false, r.typ))
+		}
 		out := cat("(", l, " "+b.Op+" ", r, ")")
+		if !try && !t.ansi() && ty.integral() && l.typ.integral() && r.typ.integral() {
+			// Without ANSI an integer result that overflows wraps
+			// around, as Java's arithmetic does.
+			return at(b, ty, wrapInt(cat("(CAST(", l, " AS HUGEINT) "+b.Op+" CAST(", r, " AS HUGEINT))"), ty))
+		}
 		if try && ty.integral() && l.typ.integral() && r.typ.integral() {
 			// Computed as HUGEINT (a BIGINT product fits), then NULL where
 			// it leaves the result type.
@@ -947,8 +1049,8 @@ func asDecimalLit(b *ast.Binary, left bool, ty *Type) *Type {
 		if left {
 			x = b.L
 		}
-		if l, ok := x.(*ast.Literal); ok && l.Kind == ast.LitInteger {
-			return decimalOf(len(strings.TrimLeft(l.Text, "-")), 0)
+		if l, ok := x.(*ast.Literal); ok && (l.Kind == ast.LitInteger || l.Kind == ast.LitBigInt || l.Kind == ast.LitSmallInt || l.Kind == ast.LitTinyInt) {
+			return decimalOf(len(strings.TrimLeft(strings.TrimRight(l.Text, "LlSsYy"), "-")), 0)
 		}
 	}
 	return asDecimal(ty)
@@ -1169,6 +1271,10 @@ func (t *tr) cast(c *ast.Cast) frag {
 	switch {
 	case from.is(Null):
 		return at(c, to, cat("CAST(", a, " AS "+d+")"))
+	case to.integral() && from.integral() && !t.ansi() && c.Form != "TRY_CAST" && to.Kind < from.Kind:
+		// Without ANSI a narrowing cast keeps the low bits (Spark:
+		// CAST(2147483648L AS INT) is -2147483648).
+		return at(c, to, wrapInt(cat("CAST(", a, " AS HUGEINT)"), to))
 	case to.integral() && (from.fractional() || from.is(Decimal)):
 		// Spark truncates a fraction; DuckDB rounds it.
 		return at(c, to, cat(kw+"(trunc(", a, ") AS "+d+")"))

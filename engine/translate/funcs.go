@@ -244,7 +244,7 @@ var functions = []Function{
 	same("least", widenArgs),
 
 	// Numbers.
-	same("abs", argType(0)),
+	dbl(same("abs", argType(0))),
 	custom("positive", "x", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 1, 1) {
 			return null(c)
@@ -301,7 +301,13 @@ var functions = []Function{
 	}),
 	same("log10", fixed(tDouble)),
 	same("log2", fixed(tDouble)),
-	renamed("pow", "pow", fixed(tDouble), "power"),
+	custom("pow", "pow(x, y), NaN where Java's Math.pow gives NaN (y NaN, or 1 to an infinite power)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		x, y := cat("CAST(", a[0], " AS DOUBLE)"), cat("CAST(", a[1], " AS DOUBLE)")
+		return at(c, tDouble, cat("CASE WHEN isnan(", y, ") OR (abs(", x, ") = 1 AND isinf(", y, ")) THEN CAST('NaN' AS DOUBLE) ELSE pow(", x, ", ", y, ") END"))
+	}, "power"),
 	custom("sqrt", "sqrt(x), NaN for x < 0", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 1, 1) {
 			return null(c)

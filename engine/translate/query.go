@@ -20,7 +20,12 @@ func (t *tr) query(q *ast.Query) frag {
 		t.refuse(q.Windows[0], "a WINDOW clause after a set operation does not run natively; define the window in the SELECT it belongs to")
 	}
 	if len(q.OrderBy) > 0 {
+		saved := t.shadow
+		if s, ok := q.Body.(*ast.Select); ok {
+			t.shadow = t.shadows[s]
+		}
 		parts = append(parts, " ORDER BY ", t.sortItems(q.OrderBy))
+		t.shadow = saved
 	}
 	// SORT BY, DISTRIBUTE BY and CLUSTER BY order or place rows within
 	// Spark's partitions: a dataset's rows are the same without them.
@@ -97,11 +102,29 @@ func (t *tr) body(b ast.QueryExpr) frag {
 		}
 		return at(b, nil, cat(l, " "+op+" ", r))
 	case *ast.ParenQuery:
-		return at(b, nil, cat("(", t.query(b.Query), ")"))
+		f := at(b, nil, cat("(", t.query(b.Query), ")"))
+		if b.Query != nil && len(b.Query.OrderBy) == 0 && b.Query.Limit == nil {
+			if ts, ok := t.bodyTypes[b.Query.Body]; ok {
+				t.bodyTypes[b] = ts
+			}
+		}
+		return f
 	case *ast.Values:
-		return at(b, nil, cat("SELECT * FROM ", t.values(b)))
+		f := at(b, nil, cat("SELECT * FROM ", t.values(b)))
+		if ts := t.relCols[b]; len(ts) > 0 {
+			t.bodyTypes[b] = ts
+		}
+		return f
 	case *ast.TableQuery:
-		return at(b, nil, cat("SELECT * FROM ", t.tableName(b.Name)))
+		f := at(b, nil, cat("SELECT * FROM ", t.tableName(b.Name)))
+		if out := t.model.Output(b); out != nil && out.Complete {
+			ts := make([]*Type, len(out.Columns))
+			for i, c := range out.Columns {
+				ts[i] = t.outputType(c)
+			}
+			t.bodyTypes[b] = ts
+		}
+		return f
 	case *ast.Pipe:
 		t.refuse(b, "pipe syntax (|>) does not run natively; write the query as SELECT ... FROM ...")
 	default:
@@ -124,37 +147,78 @@ func (t *tr) setOpType(a, b *Type) *Type {
 		return tBigInt
 	case t.ansi() && (a.is(String) && (b.fractional() || b.is(Decimal)) || b.is(String) && (a.fractional() || a.is(Decimal))):
 		return tDouble
+	case t.ansi() && (a.is(String) && b.is(Boolean) || b.is(String) && a.is(Boolean)):
+		return tBool
+	case t.ansi() && a.is(String) && (b.is(Date) || b.is(Timestamp)):
+		return b
+	case t.ansi() && b.is(String) && (a.is(Date) || a.is(Timestamp)):
+		return a
+	case a.is(String) && b.is(Binary) || b.is(String) && a.is(Binary):
+		return tBinary
 	}
 	return widen(a, b)
 }
 
 // castColumns wraps one side of a set operation so that its columns have
-// the types want, where a number or string column of another type would
-// make DuckDB's union type differ from Spark's: SELECT CAST(_1 AS ...) AS
-// name, ... FROM (side) AS s(_1, ...), with the side's own column names.
+// the types want, where a number, string or boolean column of another
+// type would make DuckDB's union type differ from Spark's: SELECT
+// conversion AS name, ... FROM (side) AS s(_1, ...), with the side's own
+// column names. A string becomes a number, boolean or binary as Spark's
+// CAST does (checked, failing in ANSI mode on a malformed value).
 func (t *tr) castColumns(side ast.Node, f frag, have, want []*Type) frag {
 	out := t.model.Output(side)
 	if out == nil || len(out.Columns) != len(have) {
 		return f
 	}
-	changed := false
-	for i := range have {
-		if want[i].known() && (have[i].numeric() || have[i].is(String)) && (want[i].numeric() || want[i].is(String)) && have[i].duck() != want[i].duck() {
-			changed = true
+	convert := func(i int) (string, bool) {
+		h, w := have[i], want[i]
+		if !w.known() || h.duck() == w.duck() {
+			return "", false
 		}
+		col := quoteIdent("_" + strconv.Itoa(i+1))
+		switch {
+		case h.is(String) && w.integral():
+			fn := "thund_int_text"
+			if !t.ansi() {
+				fn = "thund_legacy_int_text"
+			}
+			return "TRY_CAST(" + fn + "(" + col + ", " + quoteString(w.String()) + ", " + strconv.Itoa(t.check(side)) + ") AS " + w.duck() + ")", true
+		case h.is(String) && w.is(Boolean):
+			fn := "thund_bool_text"
+			if !t.ansi() {
+				fn = "thund_try_bool_text"
+			}
+			return fn + "(" + col + ", " + strconv.Itoa(t.check(side)) + ")", true
+		case h.is(String) && w.is(Binary):
+			return "encode(" + col + ")", true
+		case h.is(String) && (w.is(Date) || w.is(Timestamp)):
+			return "CAST(" + col + " AS " + w.duck() + ")", true
+		case h.is(String) && (w.fractional() || w.is(Decimal)):
+			kw := "CAST"
+			if !t.ansi() {
+				kw = "TRY_CAST"
+			}
+			return kw + "(trim(" + col + ") AS " + w.duck() + ")", true
+		case w.is(String) && h.fractional():
+			return "thund_double_text(" + col + ")", true
+		case (h.numeric() || h.is(String) || h.is(Null)) && (w.numeric() || w.is(String)):
+			return "CAST(" + col + " AS " + w.duck() + ")", true
+		}
+		return "", false
 	}
-	if !changed {
-		return f
-	}
-	cols := make([]string, len(have))
 	items := make([]string, len(have))
+	cols := make([]string, len(have))
+	changed := false
 	for i, c := range out.Columns {
 		cols[i] = quoteIdent("_" + strconv.Itoa(i+1))
 		items[i] = cols[i]
-		if want[i].known() && (have[i].numeric() || have[i].is(String)) && (want[i].numeric() || want[i].is(String)) && have[i].duck() != want[i].duck() {
-			items[i] = "CAST(" + cols[i] + " AS " + want[i].duck() + ")"
+		if x, ok := convert(i); ok {
+			items[i], changed = x, true
 		}
 		items[i] += " AS " + quoteIdent(c.Name)
+	}
+	if !changed {
+		return f
 	}
 	return cat("SELECT "+strings.Join(items, ", ")+" FROM (", f, ") AS s("+strings.Join(cols, ", ")+")")
 }
@@ -283,6 +347,32 @@ func (t *tr) selectQ(s *ast.Select) frag {
 			types = append(types, f.typ)
 		}
 	}
+	var starItem ast.Node
+	for _, it := range s.Items {
+		if _, star := it.X.(*ast.Star); star {
+			starItem = it.X
+			break
+		}
+	}
+	if out != nil && starItem != nil {
+		// The columns a * expands to (they have no select item).
+		for _, c := range out.Columns {
+			if c.Item != nil || c.Expr != nil || c.Source == nil {
+				continue
+			}
+			if ty := t.outputType(c); ty.has(Null) {
+				t.refuse(starItem, "the column %s holds NULL alone, which has Spark's type VOID; the native engine cannot give it (it types it INTEGER), and tables cannot store it; give it a type: CAST(NULL AS INT)", c.Name)
+				break
+			}
+		}
+	}
+	if types == nil && out != nil && out.Complete {
+		// A star's columns: their types as the model passes them on.
+		types = make([]*Type, len(out.Columns))
+		for i, c := range out.Columns {
+			types[i] = t.outputType(c)
+		}
+	}
 	if types != nil {
 		t.bodyTypes[s] = types
 	}
@@ -301,10 +391,21 @@ func (t *tr) selectQ(s *ast.Select) frag {
 		parts = append(parts, " WHERE ", t.cond(s.Where))
 	}
 	if s.GroupBy != nil {
-		parts = append(parts, " GROUP BY ", t.groupBy(s.GroupBy))
+		if constantGroups(s) {
+			// GROUP BY ALL over constants and aggregates only: Spark
+			// groups by the constants (one row, none for no input);
+			// DuckDB would not aggregate at all.
+			parts = append(parts, " GROUP BY 'all'")
+		} else {
+			parts = append(parts, " GROUP BY ", t.groupBy(s.GroupBy))
+		}
 	}
+	t.shadows[s] = t.sharedNames(s, out, false)
 	if s.Having != nil {
+		saved := t.shadow
+		t.shadow = t.sharedNames(s, out, true)
 		parts = append(parts, " HAVING ", t.cond(s.Having))
+		t.shadow = saved
 	}
 	if len(s.Windows) > 0 {
 		ws := make([]frag, len(s.Windows))
@@ -316,6 +417,153 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	return at(s, nil, cat(parts...))
 }
 
+// grouped reports an input column name s groups by: listed in its GROUP
+// BY, or (GROUP BY ALL) a plain column item of its SELECT.
+func grouped(s *ast.Select, name string) bool {
+	if s.GroupBy == nil {
+		return false
+	}
+	is := func(x ast.Expr) bool {
+		c, ok := x.(*ast.Column)
+		return ok && len(c.Parts) == 1 && strings.EqualFold(c.Parts[0].Name, name)
+	}
+	for _, it := range s.GroupBy.Items {
+		if it.Kind == "" && is(it.X) {
+			return true
+		}
+		if c, ok := it.X.(*ast.Column); ok && len(c.Parts) == 1 && strings.EqualFold(c.Parts[0].Name, "ALL") {
+			for _, si := range s.Items {
+				if is(si.X) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// constantGroups reports GROUP BY ALL whose SELECT has an item without
+// an aggregate and no column outside an aggregate.
+func constantGroups(s *ast.Select) bool {
+	g := s.GroupBy
+	if g == nil || len(g.Items) != 1 || g.With != "" || len(g.GroupingSets) > 0 || g.Items[0].Kind != "" {
+		return false
+	}
+	c, ok := g.Items[0].X.(*ast.Column)
+	if !ok || len(c.Parts) != 1 || c.Parts[0].Quoted || !strings.EqualFold(c.Parts[0].Name, "ALL") {
+		return false
+	}
+	plain := false
+	for _, it := range s.Items {
+		agg, col := false, false
+		if _, star := it.X.(*ast.Star); star {
+			return false
+		}
+		ast.Inspect(it.X, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Call:
+				if f := funcIndex[strings.ToLower(n.Name.String())]; f != nil && f.Agg && n.Over == nil {
+					agg = true
+					return false
+				}
+			case *ast.Column:
+				col = true
+			case *ast.Subquery, *ast.Exists, *ast.Lambda:
+				return false
+			}
+			return true
+		})
+		if col {
+			return false
+		}
+		if !agg {
+			plain = true
+		}
+	}
+	return plain
+}
+
+// sharedNames finds the output names of s that two or more of its
+// columns share and that name a column of its input, with that input
+// column qualified (when s reads one table or aliased subquery).
+func (t *tr) sharedNames(s *ast.Select, out *sema.Output, having bool) map[string]shadowed {
+	if out == nil {
+		return nil
+	}
+	count := map[string]int{}
+	for _, c := range out.Columns {
+		count[strings.ToLower(c.Name)]++
+		if having && c.Item != nil && grouped(s, c.Name) {
+			if col, ok := c.Item.X.(*ast.Column); !ok || !strings.EqualFold(col.Parts[len(col.Parts)-1].Name, c.Name) {
+				// In HAVING Spark reads a name first as a grouped
+				// input column, then as a SELECT alias.
+				count[strings.ToLower(c.Name)]++
+			}
+		}
+	}
+	var m map[string]shadowed
+	for name, n := range count {
+		if n < 2 || name == "" {
+			continue
+		}
+		sh, ok := t.inputColumn(s, name)
+		if !ok {
+			continue
+		}
+		if m == nil {
+			m = map[string]shadowed{}
+		}
+		m[name] = sh
+	}
+	return m
+}
+
+// inputColumn finds column name of s's input: ok is false when no
+// relation of s has it; the SQL is empty when it cannot be qualified.
+func (t *tr) inputColumn(s *ast.Select, name string) (shadowed, bool) {
+	if s.From == nil {
+		return shadowed{}, false
+	}
+	for _, rel := range t.model.Relations {
+		for i, c := range rel.Columns {
+			if !strings.EqualFold(c.Name, name) || !within(rel.Node, s.From) {
+				continue
+			}
+			if len(s.From.Relations) != 1 || rel.Node != s.From.Relations[0] {
+				return shadowed{}, true
+			}
+			q := ""
+			switch r := rel.Node.(type) {
+			case *ast.Table:
+				if r.Alias != nil {
+					q = quoteIdent(r.Alias.Name.Name)
+				} else {
+					q = t.tableName(r.Name).s
+				}
+			case *ast.SubqueryRel:
+				if r.Alias != nil {
+					q = quoteIdent(r.Alias.Name.Name)
+				}
+			}
+			if q == "" {
+				return shadowed{}, true
+			}
+			ty := t.outputType(c)
+			if ts, ok := t.relTypes(rel.Node); ok && !ty.known() && i < len(ts) {
+				ty = ts[i]
+			}
+			return shadowed{sql: q + "." + quoteIdent(c.Name), typ: ty}, true
+		}
+	}
+	return shadowed{}, false
+}
+
+// within reports whether n lies inside the range of f.
+func within(n ast.Node, f *ast.From) bool {
+	r, fr := n.Span(), f.Span()
+	return r.Start >= fr.Start && r.End <= fr.End
+}
+
 // cond translates a condition (WHERE, HAVING, ON).
 func (t *tr) cond(x ast.Expr) frag { return t.expr(x) }
 
@@ -324,6 +572,12 @@ func (t *tr) cond(x ast.Expr) frag { return t.expr(x) }
 func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	if st, ok := it.X.(*ast.Star); ok {
 		return t.star(st)
+	}
+	if p, ok := it.X.(*ast.Paren); ok && it.Alias == nil {
+		if st, ok := p.X.(*ast.Star); ok {
+			// Spark reads SELECT (*) as SELECT *.
+			return t.star(st)
+		}
 	}
 	if c, ok := it.X.(*ast.Call); ok && generator(c) != "" {
 		if it.Alias != nil {
@@ -781,6 +1035,13 @@ func (t *tr) sortItems(items []*ast.SortItem) frag {
 			nulls = "FIRST"
 			if dir == "DESC" {
 				nulls = "LAST"
+			}
+		}
+		if c, ok := it.X.(*ast.Column); ok && len(c.Parts) == 1 && strings.EqualFold(c.Parts[0].Name, "ALL") && !c.Parts[0].Quoted {
+			if ref := t.model.Column(c); len(items) == 1 && (ref == nil || ref.Kind != sema.RefColumn && ref.Kind != sema.RefAlias) {
+				// ORDER BY ALL: every output column, in order.
+				fs[i] = at(it, nil, cat(fmt.Sprintf("ALL %s NULLS %s", dir, nulls)))
+				continue
 			}
 		}
 		fs[i] = at(it, nil, cat(t.raw(it.X), fmt.Sprintf(" %s NULLS %s", dir, nulls)))

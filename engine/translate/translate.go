@@ -153,7 +153,7 @@ func queryOf(st ast.Stmt) *ast.Query {
 // Translate translates q. src is the text q's ranges point into (used for
 // generated column names, as Spark names a computed column by its text).
 func Translate(q *ast.Query, src string, opts Options) (res *Result) {
-	t := &tr{opts: opts, src: src, types: map[ast.Node]*Type{}, lambdas: map[*ast.Ident]lamParam{}, relCols: map[ast.Node][]*Type{}, bodyTypes: map[ast.Node][]*Type{}}
+	t := &tr{opts: opts, src: src, types: map[ast.Node]*Type{}, lambdas: map[*ast.Ident]lamParam{}, relCols: map[ast.Node][]*Type{}, bodyTypes: map[ast.Node][]*Type{}, shadows: map[*ast.Select]map[string]shadowed{}}
 	t.model = sema.Analyze(q, opts.Catalog, sema.Options{Source: src})
 	res = &Result{}
 	t.res = res
@@ -173,6 +173,14 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 		t.res.Findings = append(t.res.Findings, Finding{Range: d.Range, Code: CodeTypeError, Message: "[" + d.Code + "] " + d.Message})
 	}
 	f := t.query(q)
+	if v, ok := q.Body.(*ast.Values); ok {
+		for _, ty := range t.relCols[v] {
+			if ty.has(Null) {
+				t.refuse(v, "a column of VALUES holding NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER); give it a type: CAST(NULL AS INT)")
+				break
+			}
+		}
+	}
 	res.SQL = f.s
 	res.Map = f.m
 	sort.SliceStable(res.Map, func(i, j int) bool { return res.Map[i].Gen.Start < res.Map[j].Gen.Start })
@@ -202,6 +210,19 @@ type tr struct {
 	// bodyTypes are the column types of the SELECTs and set operations
 	// translated so far, where every column's is inferred.
 	bodyTypes map[ast.Node][]*Type
+	// shadow, while a HAVING or ORDER BY is translated, holds the names
+	// two or more of its SELECT's output columns share: Spark resolves
+	// such a name to the input column, DuckDB to one of the outputs.
+	shadow map[string]shadowed
+	// shadows are the shadowed names of each SELECT translated.
+	shadows map[*ast.Select]map[string]shadowed
+}
+
+// shadowed is an input column a shared output name resolves to: its
+// qualified DuckDB name and type ("" when it cannot be qualified).
+type shadowed struct {
+	sql string
+	typ *Type
 }
 
 // zoneFunctions are the functions whose value depends on the session time
