@@ -262,6 +262,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "thund-watch: --columns: %v\n", err)
 			return 2
 		}
+	} else {
+		// Without --columns, the type errors the translation is sure of
+		// without DuckDB (--columns binds on DuckDB and finds them too).
+		extra = typeChecks(snap)
+	}
+	if len(extra) > 0 {
 		diags = append(append([]ir.Diagnostic(nil), diags...), extra...)
 		ir.SortDiagnostics(diags)
 	}

@@ -20,6 +20,15 @@ const (
 	CodeLateralAliasGroupAll = "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY"
 )
 
+// Codes are the error classes of every Diagnostic the model reports.
+var Codes = map[string]bool{
+	CodeUnresolvedColumn: true, CodeAmbiguous: true, CodeMissingAggregation: true,
+	CodeMissingGroupBy: true, CodeFieldNotFound: true,
+	CodeUnsupportedExpr: true, CodeOrderByPos: true, CodeStarGroupByPos: true, CodeArityMismatch: true,
+	CodeUnionInRecursiveCTE: true, CodeUnsupportedSyntax: true, CodeInvalidWindowForAgg: true,
+	CodeLateralAliasGroupAll: true,
+}
+
 // NameCodes are the error classes of the name diagnostics (an unknown,
 // ambiguous or ungrouped column, a missing struct field); every other
 // code of a Diagnostic is an analysis error of another kind.

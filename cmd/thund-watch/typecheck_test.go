@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckTypeErrors checks that plain --check (no --columns, no DuckDB)
+// reports the type errors Spark's analyzer raises, at the expression and
+// with Spark's error class, across datasets (a column's type passes from
+// the dataset that computes it to its reader), once each; that a valid
+// query gets none; and that --columns does not report them twice.
+func TestCheckTypeErrors(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"typed.sql":  "SELECT true = 1 AS x, CAST(1 AS BOOLEAN) AS flag, DATE'2024-01-01' AS d\n",
+		"reader.sql": "SELECT date_add(d, 1L) AS next_day, CASE WHEN flag THEN 1 ELSE false END AS c FROM typed\n",
+		"fine.sql":   "SELECT date_add(d, 1) AS next_day, CASE WHEN flag THEN 1 ELSE 0 END AS c FROM typed\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--check", dir}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	for _, want := range []string{
+		"typed.sql:1:8: error: [DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES]",
+		"reader.sql:1:8: error: [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE]",
+		"reader.sql:1:37: error: [DATATYPE_MISMATCH.DATA_DIFF_TYPES]",
+	} {
+		if strings.Count(out.String(), want) != 1 {
+			t.Errorf("plain --check does not report %q once:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "fine.sql") {
+		t.Errorf("a valid query has an error:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"--check", "--columns", dir}, &out, &errb); code != 1 {
+		t.Fatalf("--columns: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if n := strings.Count(out.String(), "typed.sql:1:8: error:"); n != 1 {
+		t.Errorf("--columns reports true = 1 %d times:\n%s", n, out.String())
+	}
+}
