@@ -105,8 +105,8 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 			Format: def.Format, KindLoc: ir.Loc{File: file, Start: def.Loc.Start, End: firstLineEnd(text, def.Loc.Start, def.Loc.End)},
 			PartitionBy: def.PartitionCols, ClusterBy: def.ClusterBy, Properties: def.Properties,
 			Declared: res.pythonSchema(def)})
-		if def.Kind == ir.StreamingTable || def.Kind == ir.Sink {
-			return // filled by flows
+		if def.Kind == ir.Sink || def.Kind == ir.StreamingTable && def.Query == nil && def.Opaque == "" {
+			return // filled by flows (create_streaming_table, create_sink)
 		}
 	}
 	flow := &ir.Flow{Name: def.Name, Target: def.Name, QueryLoc: loc, Loc: nameLoc}

@@ -1084,6 +1084,16 @@ func (r *reader) function(st, fn *sitter.Node) {
 		r.body(def, body)
 		def.Query, def.Opaque = r.query(def, body)
 	}
+	// @dp.table / @dlt.table returning a stream defines a streaming table
+	// (pyspark registers every @table as one; Databricks makes a table
+	// over a stream one): its flow appends what each trigger reads.
+	if def.Kind == ir.Table {
+		for _, rd := range def.Reads {
+			if rd.Streaming {
+				def.Kind = ir.StreamingTable
+			}
+		}
+	}
 	r.defs = append(r.defs, *def)
 }
 

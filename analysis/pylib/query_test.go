@@ -315,3 +315,16 @@ func TestLoadRelations(t *testing.T) {
 		t.Errorf("range relation = %+v", d.Query.Relation)
 	}
 }
+
+// TestTableOverStreamIsStreamingTable: @dp.table (and @dlt.table)
+// returning a stream defines a streaming table, as pyspark registers it.
+func TestTableOverStreamIsStreamingTable(t *testing.T) {
+	_, d := parseOne(t, "@dp.table\ndef t():\n    return spark.readStream.table(\"events\")\n")
+	if d.Kind != ir.StreamingTable || d.Query == nil {
+		t.Errorf("@dp.table over a stream: kind %s, query %+v", d.Kind, d.Query)
+	}
+	_, d = parseOne(t, "@dlt.table\ndef t():\n    return dlt.read(\"events\")\n")
+	if d.Kind != ir.Table {
+		t.Errorf("@dlt.table over a batch read: kind %s", d.Kind)
+	}
+}
