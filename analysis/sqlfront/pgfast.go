@@ -48,6 +48,42 @@ var pgCastTypes = map[string]bool{
 	"DECIMAL": true, "DEC": true, "NUMERIC": true, "CHAR": true, "VARCHAR": true,
 }
 
+// Keyword classes in pgClass.
+const (
+	pgIsReserved uint8 = 1 << iota
+	pgIsTypeFunc
+	pgIsColName
+	pgIsAsLabel
+)
+
+// pgClass maps each keyword of the sets above to its classes, so a name
+// is looked up once.
+var pgClass = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for bit, set := range map[uint8]map[string]bool{pgIsReserved: pgReserved, pgIsTypeFunc: pgTypeFunc, pgIsColName: pgColName, pgIsAsLabel: pgAsLabel} {
+		for w := range set {
+			m[w] |= bit
+		}
+	}
+	return m
+}()
+
+// class returns the keyword classes of word w (as written, any case).
+func class(w string) uint8 {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return 0 // longer than any keyword
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return pgClass[string(buf[:len(w)])]
+}
+
 func wordSet(words string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(words) {
@@ -211,7 +247,7 @@ func (r *pgReader) item(it *ast.SelectItem) bool {
 		return r.label(a)
 	case isWords(gap):
 		w, ok := r.word(a)
-		return ok && (w == "" || !in(pgReserved, w) && !in(pgTypeFunc, w) && !in(pgColName, w) && !in(pgAsLabel, w))
+		return ok && (w == "" || class(w) == 0)
 	}
 	return false
 }
@@ -541,11 +577,14 @@ func (r *pgReader) call(c *ast.Call) bool {
 	if !ok {
 		return false
 	}
+	cl := uint8(0)
+	if w != "" {
+		cl = class(w)
+	}
 	switch {
-	case w == "":
-	case in(pgReserved, w):
+	case cl&pgIsReserved != 0:
 		return false
-	case in(pgColName, w):
+	case cl&pgIsColName != 0:
 		// coalesce, greatest, least and nullif have grammar rules of
 		// their own: plain arguments only
 		plain := c.Quantifier == "" && c.Filter == nil && c.Over == nil && len(c.WithinGroup) == 0
@@ -764,7 +803,7 @@ func inUpper(m map[string]bool, w string) bool {
 // name: not one of its reserved, type-or-function or column-name words.
 func (r *pgReader) colID(id *ast.Ident) bool {
 	w, ok := r.word(id)
-	return ok && (w == "" || !in(pgReserved, w) && !in(pgTypeFunc, w) && !in(pgColName, w))
+	return ok && (w == "" || class(w)&(pgIsReserved|pgIsTypeFunc|pgIsColName) == 0)
 }
 
 func (r *pgReader) colIDs(ids []*ast.Ident) bool {

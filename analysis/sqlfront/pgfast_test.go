@@ -3,7 +3,9 @@ package sqlfront
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -180,6 +182,52 @@ func TestCaseHelpersMatchStrings(t *testing.T) {
 		{"SELECT a_b, c_files_d FROM t", true}, {"SELECT a_b FROM t_file", false}, {"SELECT 1", false}} {
 		if got := mayReadFiles(c.q); got != c.want {
 			t.Errorf("mayReadFiles(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// TestPgKeywordsMatchKwlist: the keyword classes pgReadsTree uses are
+// those of the PostgreSQL grammar pg_query_go builds (its kwlist.h, in
+// the module cache).
+func TestPgKeywordsMatchKwlist(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/pganalyze/pg_query_go/v6").Output()
+	if err != nil {
+		t.Skipf("pg_query_go's source is not at hand: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "parser", "include", "postgres", "parser", "kwlist.h"))
+	if err != nil {
+		t.Skipf("pg_query_go's kwlist.h: %v", err)
+	}
+	re := regexp.MustCompile(`PG_KEYWORD\("([a-z_]+)", \w+, (\w+), (\w+)\)`)
+	want := map[string]uint8{}
+	for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+		var c uint8
+		switch m[2] {
+		case "RESERVED_KEYWORD":
+			c = pgIsReserved
+		case "TYPE_FUNC_NAME_KEYWORD":
+			c = pgIsTypeFunc
+		case "COL_NAME_KEYWORD":
+			c = pgIsColName
+		}
+		if m[3] == "AS_LABEL" {
+			c |= pgIsAsLabel
+		}
+		if c != 0 {
+			want[m[1]] = c
+		}
+	}
+	if len(want) < 150 {
+		t.Fatalf("read %d classified keywords from kwlist.h, expected over 150", len(want))
+	}
+	for w, c := range want {
+		if pgClass[w] != c {
+			t.Errorf("%s: class %b, kwlist.h says %b", w, pgClass[w], c)
+		}
+	}
+	for w := range pgClass {
+		if _, ok := want[w]; !ok {
+			t.Errorf("%s is classified here but not in kwlist.h", w)
 		}
 	}
 }
