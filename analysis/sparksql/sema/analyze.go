@@ -203,6 +203,9 @@ func (a *analyzer) organization(q *ast.Query, res *result, outer *env) {
 	if res.sel != nil && res.sel.s != nil && res.sel.s.Organization == nil {
 		a.orderAfterAggregate(q, res.sel)
 	}
+	if res.sel != nil && res.sel.s != nil && res.sel.s.Organization == nil {
+		a.sortSubqueries(q.OrderBy, res.sel.s)
+	}
 	a.orderOrdinals(q, res)
 	lc := ctx{outer: outer, quiet: true}
 	a.expr(q.Limit, lc)
@@ -405,6 +408,9 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		a.groupAllHaving(s, S)
 	}
 	a.starGroupByPos(s)
+	if outer != nil {
+		a.outerGroupBy(groupRefs)
+	}
 	a.lateralAliasInGroupBy(s, groupRefs)
 	if tr := s.Transform; tr != nil {
 		cols, attrs, complete = nil, nil, true

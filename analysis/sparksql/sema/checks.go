@@ -614,3 +614,214 @@ func (a *analyzer) namedWindow(w *ast.Window) *ast.Window {
 	}
 	return nil
 }
+
+// More error classes of Spark's checks on subqueries and table functions.
+const (
+	CodeMixedOuterLocal       = "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES"
+	CodeInExistsInSort        = "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY"
+	CodeCorrelatedScalarInOp  = "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY"
+	CodeCorrelatedReference   = "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE"
+	CodeInSubqueryLength      = "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH"
+	CodeNonFoldableArgument   = "NON_FOLDABLE_ARGUMENT"
+	codeUnresolvedNoSuggested = CodeUnresolvedColumn
+)
+
+func init() {
+	for _, c := range []string{CodeMixedOuterLocal, CodeInExistsInSort, CodeCorrelatedScalarInOp, CodeCorrelatedReference,
+		CodeInSubqueryLength, CodeNonFoldableArgument} {
+		Codes[c] = true
+	}
+}
+
+// lateralTooDeep reports a column of the FROM items before a LATERAL
+// subquery named from a query nested inside that subquery: Spark resolves
+// such a name only in the subquery's own query.
+func (a *analyzer) lateralTooDeep(ref *ColumnRef, parts []string) {
+	a.report(Diagnostic{Range: ref.Node.Range, Code: codeUnresolvedNoSuggested,
+		Message: "unknown column " + quoteParts(parts) + ": it is a column of the FROM items before a LATERAL subquery, " +
+			"which only the LATERAL subquery's own query can name, not a query nested in it; " +
+			"select it in the LATERAL subquery and use it from there"})
+}
+
+// mixedAggregate reports an aggregate function in a subquery whose
+// argument mixes columns of the subquery with columns of an outer query
+// (Spark cannot decide which query aggregates it).
+func (a *analyzer) mixedAggregate(x *ast.Call) {
+	local, outer := false, false
+	for _, arg := range x.Args {
+		visitExpr(arg, func(y ast.Expr) bool {
+			if c, ok := y.(*ast.Column); ok {
+				if r := a.m.columns[c]; r != nil && r.Kind == RefColumn && !r.Tentative {
+					if r.Outer == 0 {
+						local = true
+					} else {
+						outer = true
+					}
+				}
+			}
+			_, lam := y.(*ast.Lambda)
+			return !lam
+		})
+	}
+	if local && outer {
+		a.report(Diagnostic{Range: x.Range, Code: CodeMixedOuterLocal,
+			Message: "the aggregate " + quote(a.text(x)) + " mixes columns of this subquery with columns of an outer query: " +
+				"aggregate the outer columns in the outer query, or the subquery's own columns only"})
+	}
+}
+
+// inLength reports x IN (subquery) whose left side has another number of
+// values than the subquery has columns.
+func (a *analyzer) inLength(x *ast.In) {
+	if x.Query == nil {
+		return
+	}
+	out := a.m.Output(x.Query)
+	if out == nil || !out.Complete {
+		return
+	}
+	n := 1
+	if r, ok := x.X.(*ast.Row); ok {
+		n = len(r.Items)
+	}
+	if n == len(out.Columns) {
+		return
+	}
+	a.report(Diagnostic{Range: x.Range, Code: CodeInSubqueryLength,
+		Message: "the left side of IN has " + strconv.Itoa(n) + " value" + plural(n) + " but the subquery returns " +
+			strconv.Itoa(len(out.Columns)) + " column" + plural(len(out.Columns)) + ": they must match one for one " +
+			"(write (a, b) IN (SELECT x, y ...))"})
+}
+
+// sortSubqueries checks the subqueries of the ORDER BY of a SELECT that
+// does not aggregate: an IN or EXISTS subquery, and a correlated scalar
+// subquery, cannot be sorted on (Spark allows them in filters,
+// projections, aggregates and joins). An ORDER BY expression written as
+// in the select list is that column, and is not checked.
+func (a *analyzer) sortSubqueries(items []*ast.SortItem, s *ast.Select) {
+	if s.GroupBy != nil || s.Having != nil {
+		return
+	}
+	for _, it := range s.Items {
+		if it != nil && hasAggregate(it.X) {
+			return
+		}
+	}
+	for _, si := range items {
+		if si == nil {
+			continue
+		}
+		same := false
+		for _, it := range s.Items {
+			if it != nil && a.text(it.X) != "" && a.text(it.X) == a.text(si.X) {
+				same = true
+			}
+		}
+		if same {
+			continue
+		}
+		done := false
+		visitExpr(si.X, func(y ast.Expr) bool {
+			if done {
+				return false
+			}
+			switch y := y.(type) {
+			case *ast.Exists:
+				a.report(Diagnostic{Range: y.Range, Code: CodeInExistsInSort,
+					Message: "an EXISTS subquery cannot be used in ORDER BY: compute it in the select list under an alias and order by the alias"})
+				done = true
+			case *ast.In:
+				if y.Query != nil {
+					a.report(Diagnostic{Range: y.Range, Code: CodeInExistsInSort,
+						Message: "an IN subquery cannot be used in ORDER BY: compute it in the select list under an alias and order by the alias"})
+					done = true
+				}
+			case *ast.Subquery:
+				if a.correlated(y.Query) {
+					a.report(Diagnostic{Range: y.Range, Code: CodeCorrelatedScalarInOp,
+						Message: "a correlated scalar subquery cannot be used in ORDER BY: compute it in the select list under an alias and order by the alias"})
+					done = true
+				}
+			}
+			return !done
+		})
+	}
+}
+
+// correlated reports whether q's own clauses (not a query nested in it)
+// name a column of the query around it.
+func (a *analyzer) correlated(q *ast.Query) bool {
+	if q == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(q, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.Query:
+			return n == q
+		case *ast.Column:
+			if r := a.m.columns[n]; r != nil && r.Kind == RefColumn && r.Outer == 1 && !r.Tentative {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// outerGroupBy reports a GROUP BY of a subquery that groups by a column of
+// an outer query (Spark takes outer columns in WHERE and HAVING only).
+func (a *analyzer) outerGroupBy(groupRefs []*ColumnRef) {
+	for _, r := range groupRefs {
+		if len(r.Node.Parts) == 1 && !r.Node.Parts[0].Quoted && strings.EqualFold(r.Node.Parts[0].Name, "ALL") {
+			continue // GROUP BY ALL, which Spark reads so before any outer column
+		}
+		if r.Kind == RefColumn && r.Outer > 0 && !r.Tentative {
+			a.report(Diagnostic{Range: r.Node.Range, Code: CodeCorrelatedReference,
+				Message: quote(a.text(r.Node)) + " is a column of an outer query, which a subquery's GROUP BY cannot group by: " +
+					"group by the subquery's own columns, or correlate in WHERE"})
+			return
+		}
+	}
+}
+
+// foldableArgs reports a column or subquery in the arguments of range()
+// in FROM, which takes constants only (NON_FOLDABLE_ARGUMENT).
+func (a *analyzer) foldableArgs(t *ast.TableFunc) {
+	if t.Call == nil {
+		return
+	}
+	if n, builtin := funcName(t.Call.Name); !builtin || n != "range" {
+		return
+	}
+	for _, arg := range t.Call.Args {
+		var bad ast.Expr
+		visitExpr(arg, func(y ast.Expr) bool {
+			switch y.(type) {
+			case *ast.Column, *ast.Subquery, *ast.Exists:
+				if bad == nil {
+					bad = y
+				}
+			case *ast.In:
+				if y.(*ast.In).Query != nil && bad == nil {
+					bad = y
+				}
+			}
+			return bad == nil
+		})
+		if bad != nil {
+			if c, ok := bad.(*ast.Column); ok {
+				if r := a.m.columns[c]; r == nil || r.Kind != RefColumn || r.Tentative {
+					continue
+				}
+			}
+			a.report(Diagnostic{Range: arg.Span(), Code: CodeNonFoldableArgument,
+				Message: "the arguments of range() must be constants, and " + quote(a.text(arg)) +
+					" is not: write a number (or a constant expression)"})
+			return
+		}
+	}
+}

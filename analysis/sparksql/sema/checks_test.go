@@ -158,3 +158,49 @@ func TestNameCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestLateralDepth(t *testing.T) {
+	analyze(t, "SELECT * FROM t, LATERAL (SELECT * FROM u, LATERAL (SELECT t.a + u.d))").wantDiags("UNRESOLVED_COLUMN t.a")
+	analyze(t, "SELECT * FROM t, LATERAL (SELECT a, (SELECT sum(d) FROM u WHERE d = t.b))").wantDiags("UNRESOLVED_COLUMN t.b")
+	// the LATERAL subquery's own query sees them; so does a plain
+	// correlated subquery two levels down
+	analyze(t, "SELECT * FROM t, LATERAL (SELECT t.a + d FROM u WHERE u.a = t.b)").noDiags()
+	analyze(t, "SELECT * FROM t WHERE EXISTS (SELECT 1 FROM u WHERE EXISTS (SELECT 1 FROM orders WHERE id = t.a))").noDiags()
+}
+
+func TestSubqueryChecks(t *testing.T) {
+	// an aggregate mixing the subquery's columns with outer ones
+	analyze(t, "SELECT a FROM t GROUP BY a HAVING EXISTS (SELECT d FROM u GROUP BY d HAVING d < min(t.a + u.d))").
+		wantDiags("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES min(t.a + u.d)")
+	analyze(t, "SELECT a FROM t WHERE b > (SELECT max(d) + t.a FROM u)").noDiags()
+	// IN and EXISTS subqueries and correlated scalar subqueries in ORDER BY
+	analyze(t, "SELECT a, b FROM t ORDER BY a, b IN (SELECT d FROM u)").
+		wantDiags("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY b IN (SELECT d FROM u)")
+	analyze(t, "SELECT a FROM t ORDER BY EXISTS (SELECT d FROM u)").
+		wantDiags("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY EXISTS (SELECT d FROM u)")
+	analyze(t, "SELECT a FROM t ORDER BY (SELECT max(d) FROM u WHERE u.a = t.b)").
+		wantDiags("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY (SELECT max(d) FROM u WHERE u.a = t.b)")
+	analyze(t, "SELECT a FROM t ORDER BY (SELECT max(d) FROM u)").noDiags()
+	// written as the select list has it, or grouped: that column
+	analyze(t, "SELECT a IN (SELECT d FROM u) FROM t ORDER BY a IN (SELECT d FROM u)").noDiags()
+	analyze(t, "SELECT a FROM t GROUP BY a IN (SELECT d FROM u), a ORDER BY a IN (SELECT d FROM u)").noDiags()
+	// GROUP BY an outer column in a subquery
+	analyze(t, "SELECT * FROM t WHERE (SELECT count(*) FROM u WHERE d = t.a GROUP BY t.a) = 1").
+		wantDiags("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE t.a")
+	analyze(t, "SELECT * FROM t WHERE (SELECT count(*) FROM u WHERE d = t.a GROUP BY d) = 1").noDiags()
+	// IN's arity
+	analyze(t, "SELECT 1 FROM t WHERE (a, b) NOT IN (SELECT (a, d) FROM u)").
+		wantDiags("DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH (a, b) NOT IN (SELECT (a, d) FROM u)")
+	analyze(t, "SELECT 1 FROM t WHERE a IN (SELECT a, d FROM u)").
+		wantDiags("DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH a IN (SELECT a, d FROM u)")
+	analyze(t, "SELECT 1 FROM t WHERE (a, b) IN (SELECT a, d FROM u)").noDiags()
+	analyze(t, "SELECT 1 FROM t WHERE a IN (SELECT * FROM unknown)").noDiags()
+}
+
+func TestRangeArguments(t *testing.T) {
+	analyze(t, "SELECT * FROM range(0, (SELECT 1))").wantDiags("NON_FOLDABLE_ARGUMENT (SELECT 1)")
+	analyze(t, "SELECT * FROM VALUES (0, 1) v(c1, c2), LATERAL range(0, c2)").wantDiags("NON_FOLDABLE_ARGUMENT c2")
+	analyze(t, "SELECT * FROM range(6 + cos(3))").noDiags()
+	analyze(t, "SELECT * FROM range(0, 10, 2)").noDiags()
+	analyze(t, "SELECT * FROM t, LATERAL explode(arr)").noDiags()
+}

@@ -89,6 +89,9 @@ func (a *analyzer) expr(x ast.Expr, c ctx) {
 			a.expr(y, c)
 		}
 		a.subquery(x.Query, c)
+		if !c.quiet {
+			a.inLength(x)
+		}
 	case *ast.Like:
 		a.expr(x.X, c)
 		for _, y := range x.Patterns {
@@ -195,6 +198,11 @@ func (a *analyzer) call(x *ast.Call, c ctx) {
 			c.gc.agg = true
 		}
 		inner.inAgg = true
+		defer func() {
+			if !c.quiet && c.outer != nil {
+				a.mixedAggregate(x)
+			}
+		}()
 	case !builtin || !isScalar(name):
 		// a function the model does not know may be a user-defined
 		// aggregate: the grouping check does not look inside.
@@ -269,6 +277,8 @@ type level struct {
 	sc    *scope
 	depth int
 	alias bool
+	// lateral: the FROM items before a LATERAL subquery (env.lateral)
+	lateral bool
 }
 
 // levels returns the scopes of c in lookup order, appended to ls (a
@@ -286,7 +296,7 @@ func (c *ctx) levels(ls []level) []level {
 	}
 	d := 1
 	for e := c.outer; e != nil; e = e.parent {
-		ls = append(ls, level{sc: e.sc, depth: d})
+		ls = append(ls, level{sc: e.sc, depth: d, lateral: e.lateral})
 		d++
 	}
 	return ls
@@ -357,6 +367,13 @@ func (a *analyzer) column(col *ast.Column, c ctx) {
 				uncertain = true
 			}
 			continue
+		}
+		if lv.lateral && lv.depth >= 2 && !uncertain && !c.quiet && !a.quiet {
+			// a LATERAL subquery's left side, seen from a query nested
+			// in the subquery: Spark does not resolve it there
+			ref.Kind = RefUnresolved
+			a.lateralTooDeep(ref, parts)
+			return
 		}
 		if lv.alias && !uncertain && !c.quiet && a.aliasAmbiguous(m.cands, parts, c) {
 			ref.Kind, ref.NameParts = RefAmbiguous, 1

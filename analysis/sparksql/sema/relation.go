@@ -55,7 +55,7 @@ func (a *analyzer) relation(r ast.Relation, outer *env, left *scope) *scope {
 		}
 		o := outer
 		if r.Lateral && left != nil {
-			o = &env{sc: left, parent: outer}
+			o = &env{sc: left, parent: outer, lateral: true}
 		}
 		res := a.query(r.Query, o)
 		var aliases []*ast.Ident
@@ -227,6 +227,7 @@ func (a *analyzer) tableFunc(t *ast.TableFunc, outer *env, left *scope) *scope {
 			a.expr(arg, c)
 		}
 		names, known = a.generatorCols(t.Call)
+		a.foldableArgs(t)
 	}
 	cols := make([]*OutputColumn, len(names))
 	for i, n := range names {

@@ -99,6 +99,9 @@ func (s *scope) visible() []attr {
 type env struct {
 	sc     *scope
 	parent *env
+	// lateral marks the FROM items before a LATERAL subquery, which Spark
+	// lets only the subquery's own query see, not a query nested in it.
+	lateral bool
 }
 
 // match is the result of looking a name up in one scope.
