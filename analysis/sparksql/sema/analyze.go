@@ -202,6 +202,7 @@ func (a *analyzer) organization(q *ast.Query, res *result, outer *env) {
 	}
 	if res.sel != nil && res.sel.s != nil && res.sel.s.Organization == nil {
 		a.orderAfterAggregate(q, res.sel)
+		a.orderDuplicateNames(q, res)
 	}
 	if res.sel != nil && res.sel.s != nil && res.sel.s.Organization == nil {
 		a.sortSubqueries(q.OrderBy, res.sel.s)

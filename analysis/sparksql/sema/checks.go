@@ -825,3 +825,61 @@ func (a *analyzer) foldableArgs(t *ast.TableFunc) {
 		}
 	}
 }
+
+// orderDuplicateNames checks the ORDER BY of a GROUP BY ALL query for a
+// name two select-list columns have: Spark resolves ORDER BY against the
+// aggregate's output, where such a name is no single column, and then
+// against the grouped FROM columns; when no grouped FROM column has the
+// name it is UNRESOLVED_COLUMN.
+func (a *analyzer) orderDuplicateNames(q *ast.Query, res *result) {
+	sel := res.sel
+	if sel == nil || sel.s == nil || sel.s.GroupBy == nil || len(q.OrderBy) == 0 || !sel.from.complete {
+		return
+	}
+	s := sel.s
+	if len(s.GroupBy.Items) != 1 || len(s.GroupBy.GroupingSets) > 0 || !a.isGroupAll(s.GroupBy.Items[0]) {
+		return
+	}
+	for _, si := range q.OrderBy {
+		if si == nil {
+			continue
+		}
+		cx, ok := unparen(si.X).(*ast.Column)
+		if !ok || len(cx.Parts) != 1 || cx.Parts[0] == nil || cx.Parts[0].Expr != nil {
+			continue
+		}
+		name := cx.Parts[0].Name
+		eqs := map[int]bool{}
+		for _, at := range res.attrs {
+			if at.item != nil && at.fuzzy == sure && a.eqName(at.name, name) {
+				eqs[at.eq] = true
+			}
+		}
+		if len(eqs) < 2 {
+			continue
+		}
+		pm := a.lookup(sel.from, []string{name})
+		switch {
+		case len(pm.cands) > 1:
+			continue
+		case len(pm.cands) == 0:
+			if !a.certainMiss(sel.from, []string{name}, cx.Parts[0].Quoted) {
+				continue
+			}
+		default:
+			grouped := false
+			for _, at := range res.attrs {
+				if at.item != nil && at.src.Rel != nil && at.src == pm.cands[0].src {
+					grouped = true
+				}
+			}
+			if grouped {
+				continue
+			}
+		}
+		a.report(Diagnostic{Range: cx.Range, Code: CodeUnresolvedColumn,
+			Message: "unknown column " + quote(name) + " in ORDER BY: more than one column of the select list is named " +
+				quote(name) + ", and GROUP BY ALL groups by no column of that name; give the select list's columns different aliases"})
+		return
+	}
+}

@@ -204,3 +204,13 @@ func TestRangeArguments(t *testing.T) {
 	analyze(t, "SELECT * FROM range(0, 10, 2)").noDiags()
 	analyze(t, "SELECT * FROM t, LATERAL explode(arr)").noDiags()
 }
+
+func TestOrderByDuplicateNames(t *testing.T) {
+	analyze(t, "SELECT 2 AS a, 3 AS a FROM t GROUP BY ALL ORDER BY a").wantDiags("UNRESOLVED_COLUMN a")
+	analyze(t, "SELECT 'x', 'x' FROM t GROUP BY ALL ORDER BY x").wantDiags("UNRESOLVED_COLUMN x")
+	// a grouped FROM column of the name, one alias, no GROUP BY ALL
+	analyze(t, "SELECT a AS c, 2 AS a, 3 AS a FROM t GROUP BY ALL ORDER BY a").noDiags()
+	analyze(t, "SELECT a, 2 AS a FROM t GROUP BY ALL ORDER BY a").noDiags()
+	analyze(t, "SELECT 2 AS a FROM t GROUP BY ALL ORDER BY a").noDiags()
+	analyze(t, "SELECT 2 AS a, 3 AS a FROM t ORDER BY a").noDiags()
+}
