@@ -167,6 +167,11 @@ func (s *Server) prepareRename(_ context.Context, params json.RawMessage) (any, 
 	if t.Ref != nil {
 		loc = lastSegmentLoc(dp.snap, t.Ref.Loc)
 	}
+	if !writesName(dp.snap, loc, lastPart(t.Dataset.Name)) {
+		text, _ := dp.snap.Text(loc.File)
+		return nil, jsonrpc2.Errorf(RequestFailed, "%s is named here by %s, which Thund does not rename (it is computed, for every value of its loop or factory call): change the name by hand",
+			t.Dataset.Name, clipText(text[loc.Start:loc.End]))
+	}
 	return map[string]any{"range": rangeOf(dp.snap, loc), "placeholder": lastPart(t.Dataset.Name)}, nil
 }
 
@@ -237,7 +242,12 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 		return nil, jsonrpc2.Errorf(RequestFailed, "a dataset named %s already exists in %s", other.Name, other.Loc.File)
 	}
 	edits := map[string][]protocol.TextEdit{}
+	var computed []ir.Loc
 	add := func(loc ir.Loc) {
+		if !writesName(dp.snap, loc, lastPart(d.Name)) {
+			computed = append(computed, loc)
+			return
+		}
 		edits[loc.File] = append(edits[loc.File], protocol.TextEdit{Range: rangeOf(dp.snap, loc), NewText: p.NewName})
 	}
 	if !d.FromStem {
@@ -248,6 +258,15 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 	}
 	for _, f := range datasetTargets(dp.snap, d) {
 		add(lastSegmentLoc(dp.snap, f.TargetLoc))
+	}
+	if len(computed) > 0 {
+		// A Python name made by a loop or a factory (f"orders_{shop}")
+		// is not written anywhere as it is: replacing the f-string would
+		// rename every dataset it makes.
+		l := computed[0]
+		text, _ := dp.snap.Text(l.File)
+		return nil, jsonrpc2.Errorf(RequestFailed, "%s is named at %s:%d by %s, which Thund does not rename (it is computed, for every value of its loop or factory call): change the name there by hand",
+			d.Name, l.File, dp.snap.Index(l.File).Rune(l.Start).Line+1, clipText(text[l.Start:l.End]))
 	}
 	// documentChanges: text edits per file (versioned by the open buffer),
 	// then the file rename, so the edits apply to the file's old name.
@@ -277,6 +296,28 @@ func (s *Server) rename(_ context.Context, params json.RawMessage) (any, error) 
 		})
 	}
 	return map[string]any{"documentChanges": changes}, nil
+}
+
+// writesName reports whether the text at loc is name as it is (any
+// case), so a rename may replace it; a Python f-string making the name
+// (f"orders_{shop}") or a literal with escapes is not.
+func writesName(snap *analysis.Snapshot, loc ir.Loc, name string) bool {
+	if !strings.HasSuffix(loc.File, ".py") {
+		return true
+	}
+	text, ok := snap.Text(loc.File)
+	if !ok || loc.Start < 0 || loc.End > len(text) || loc.Start > loc.End {
+		return false
+	}
+	return strings.EqualFold(strings.Trim(text[loc.Start:loc.End], "`"), name)
+}
+
+// clipText shortens source text for a message.
+func clipText(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
 }
 
 // lastSegmentLoc narrows a qualified reference (db.orders) to its last

@@ -1,6 +1,9 @@
 package lsp
 
 import (
+	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,5 +95,42 @@ func TestPythonHoverSettingsAndStandIn(t *testing.T) {
 	c.call(t, protocol.MethodTextDocumentHover, tdp(ru, posOf(t, rtext, `"raw_readings"`, 0, 3)), &h)
 	if v := h.Contents.Value; !strings.Contains(v, "Its Python body is not run (") || !strings.Contains(v, "its rows come from `samples/raw_readings.csv`") {
 		t.Errorf("hover on an opaque dataset:\n%s", v)
+	}
+}
+
+// TestPythonRenameLoopNames: a dataset named by a loop's f-string is not
+// renamed (replacing the f-string would rename every dataset it makes):
+// the refusal names the place; a dataset named by its function is
+// renamed exactly, in the .py and in every reader.
+func TestPythonRenameLoopNames(t *testing.T) {
+	c := startServer(t)
+	frames := copyTree(t, "../testdata/python_frames")
+	tr := filepath.Join(frames, "transformations")
+	su, stext := c.open(t, filepath.Join(tr, "silver.py"))
+	var edit struct {
+		DocumentChanges []json.RawMessage `json:"documentChanges"`
+	}
+	_, err := c.conn.Call(context.Background(), protocol.MethodTextDocumentRename,
+		&protocol.RenameParams{TextDocumentPositionParams: tdp(su, posOf(t, stext, `"orders_north"`, 0, 3)), NewName: "north"}, &edit)
+	if err == nil || rpcCode(t, err) != RequestFailed || !strings.Contains(err.Error(), `orders_north is named at transformations/bronze.py:`) ||
+		!strings.Contains(err.Error(), `f"orders_{shop}"`) {
+		t.Errorf("rename of a loop-made name: %v", err)
+	}
+	var prep map[string]any
+	_, err = c.conn.Call(context.Background(), protocol.MethodTextDocumentPrepareRename,
+		&protocol.PrepareRenameParams{TextDocumentPositionParams: tdp(su, posOf(t, stext, `f"daily_{metric}"`, 0, 4))}, &prep)
+	if err == nil || !strings.Contains(err.Error(), "does not rename") {
+		t.Errorf("prepareRename of a factory-made name: %v %v", err, prep)
+	}
+	c.call(t, protocol.MethodTextDocumentRename, &protocol.RenameParams{TextDocumentPositionParams: tdp(su, posOf(t, stext, `"products"`, 0, 3)), NewName: "catalogue"}, &edit)
+	edits := workspaceEdits(t, edit.DocumentChanges)
+	for f, w := range map[string]string{"bronze.py": "def catalogue():", "silver.py": `spark.read.table("catalogue")`} {
+		b, err := os.ReadFile(filepath.Join(tr, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := applyEdits(t, string(b), edits[f]); !strings.Contains(got, w) {
+			t.Errorf("%s after the rename lacks %q:\n%s", f, w, got)
+		}
 	}
 }
