@@ -214,3 +214,28 @@ func TestOrderByDuplicateNames(t *testing.T) {
 	analyze(t, "SELECT 2 AS a FROM t GROUP BY ALL ORDER BY a").noDiags()
 	analyze(t, "SELECT 2 AS a, 3 AS a FROM t ORDER BY a").noDiags()
 }
+
+func TestTypeChecks(t *testing.T) {
+	// + and - of a STRING
+	analyze(t, "SELECT timestamp'2011-11-11 11:11:11' + '1'").
+		wantDiags("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE timestamp'2011-11-11 11:11:11' + '1'")
+	analyze(t, "SELECT '1' + ts FROM orders").wantDiags("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE '1' + ts")
+	analyze(t, "SELECT cast(1 AS boolean) - '1'").wantDiags("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE cast(1 AS boolean) - '1'")
+	analyze(t, "SELECT DATE'2011-11-11' + '1'").wantDiags("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE DATE'2011-11-11' + '1'")
+	analyze(t, "SELECT '1' + 1, amount - '2', ts - '2011-11-11 11:11:10', status + 1 FROM orders").noDiags()
+	// IN over values of two families
+	analyze(t, "SELECT cast('2017-12-12' AS date) IN (cast('2017-12-12' AS date), cast(1 AS boolean))").
+		wantDiags("DATATYPE_MISMATCH.DATA_DIFF_TYPES cast('2017-12-12' AS date) IN (cast('2017-12-12' AS date), cast(1 AS boolean))")
+	analyze(t, "SELECT id IN (ts) FROM orders").wantDiags("DATATYPE_MISMATCH.DATA_DIFF_TYPES id IN (ts)")
+	analyze(t, "SELECT id IN (1, 2.5, '3', NULL), ts IN (DATE'2024-01-01'), status IN ('a', 1) FROM orders").noDiags()
+	analyze(t, "SELECT x IN (1, true) FROM unknown").noDiags()
+	// function arguments
+	analyze(t, "SELECT sort_array(array('b', 'd'), '1')").wantDiags("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE '1'")
+	analyze(t, "SELECT sort_array(array('b', 'd'), false), sort_array(arr) FROM t").noDiags()
+	analyze(t, "SELECT array_size(map('a', 1))").wantDiags("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE map('a', 1)")
+	analyze(t, "SELECT array_size(m) FROM t").wantDiags("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE m")
+	analyze(t, "SELECT array_size(arr), array_size(array(1)) FROM t").noDiags()
+	analyze(t, "SELECT date_add('2011-11-11', '1.2')").wantDiags("CAST_INVALID_INPUT '1.2'")
+	analyze(t, "SELECT date_sub(DATE'2011-11-11', 'x')").wantDiags("CAST_INVALID_INPUT 'x'")
+	analyze(t, "SELECT date_add('2011-11-11', '1'), date_add('2011-11-11', ' -3 '), date_add(ts, a) FROM orders, t").noDiags()
+}

@@ -79,6 +79,9 @@ func (a *analyzer) expr(x ast.Expr, c ctx) {
 	case *ast.Binary:
 		a.expr(x.L, c)
 		a.expr(x.R, c)
+		if !c.quiet {
+			a.binaryTypes(x)
+		}
 	case *ast.Between:
 		a.expr(x.X, c)
 		a.expr(x.Lo, c)
@@ -91,6 +94,7 @@ func (a *analyzer) expr(x ast.Expr, c ctx) {
 		a.subquery(x.Query, c)
 		if !c.quiet {
 			a.inLength(x)
+			a.inTypes(x)
 		}
 	case *ast.Like:
 		a.expr(x.X, c)
@@ -223,6 +227,7 @@ func (a *analyzer) call(x *ast.Call, c ctx) {
 	a.window(x.Over, inner)
 	if !c.quiet {
 		a.callSyntax(x)
+		a.callTypes(x)
 	}
 }
 
