@@ -24,6 +24,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("| **silent mismatch** (a defect) | %d | %s |\n", r.Counts[Mismatch], pct(r.Counts[Mismatch], n))
 	p("| self-contained queries | %d | |\n\n", n)
 	p("- Of the %d queries where both fail, %d fail with the error class Spark raises.\n", r.Counts[BothError], r.SameClass)
+	p("- Analysis errors of the semantic model (sema) on queries Spark runs: %d.\n", len(r.AnalysisFalseErrors()))
 	p("- %d of the equal queries name a computed column differently from Spark (Spark names an unaliased expression by its own rendering of it); types and rows agree.\n", r.NamesDiffer)
 	p("- Not self-contained, so not run (%d statements in all):\n", r.Counts[Skipped])
 	for _, c := range sortedCounts(r.SkipReasons) {

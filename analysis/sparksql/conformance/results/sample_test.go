@@ -81,6 +81,9 @@ func TestResultsSample(t *testing.T) {
 		t.Errorf("%d sampled queries are defects not in %s (the query text is in the golden file under %s/results/):\n%s",
 			len(fresh), knownPath, c.Dir, strings.Join(fresh, "\n"))
 	}
+	for _, v := range r.AnalysisFalseErrors() {
+		t.Errorf("%s: Spark runs it, the semantic model rejects it: %s", v.ID(), v.Reason)
+	}
 	if len(fixed) > 0 {
 		t.Errorf("%d queries listed in %s are no longer defects: regenerate the list with `make conformance`:\n%s",
 			len(fixed), knownPath, strings.Join(fixed, "\n"))

@@ -29,6 +29,11 @@ func printResults(r *results.Report) {
 	fmt.Printf("results: %d self-contained queries: %d equal (%s), %d refused, %d both error (%d same class), %d native errors, %d silent mismatches; %d skipped; %.1f s\n",
 		n, r.Counts[results.Equal], pct(r.Counts[results.Equal], n), r.Counts[results.Refused], r.Counts[results.BothError], r.SameClass,
 		r.Counts[results.NativeError], r.Counts[results.Mismatch], r.Counts[results.Skipped], r.Elapsed.Seconds())
+	fe := r.AnalysisFalseErrors()
+	fmt.Printf("  analysis errors of the semantic model on queries Spark runs: %d\n", len(fe))
+	for _, v := range fe {
+		fmt.Printf("    %s: %s\n", v.ID(), v.Reason)
+	}
 	for _, cl := range []results.Class{results.Mismatch, results.NativeError, results.Refused} {
 		cs := r.Causes(cl)
 		for i, c := range cs {
