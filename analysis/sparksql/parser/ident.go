@@ -85,16 +85,28 @@ func (p *parser) identToken(t lex.Token) *ast.Ident {
 	return id
 }
 
-// identChunk is how many identifiers newIdent allocates at a time: a
-// query of a pipeline names a few dozen, and one allocation for many
-// costs the allocator and the collector less than one each. The tree
-// keeps every identifier as long as any of them, which it does anyway.
+// identChunk is how many identifiers newIdent allocates at a time once
+// the first chunk (as many as the text has plain identifier tokens) is
+// used up: a query of a pipeline names a few dozen, and one allocation
+// for many costs the allocator and the collector less than one each. The
+// tree keeps every identifier as long as any of them, which it does
+// anyway; sizing the first chunk by the tokens leaves no unused tail
+// behind in a tree an editor keeps for every file.
 const identChunk = 8
+
+// maxIdentHint bounds the first chunk, so that a huge text's chunk is not
+// kept whole by a tree that uses part of it (a statement that fails).
+const maxIdentHint = 4096
 
 // newIdent returns a zero identifier from the parser's current chunk.
 func (p *parser) newIdent() *ast.Ident {
 	if len(p.idents) == 0 {
-		p.idents = make([]ast.Ident, identChunk)
+		n := identChunk
+		if p.identHint > 0 {
+			n = min(p.identHint, maxIdentHint)
+			p.identHint = 0
+		}
+		p.idents = make([]ast.Ident, n)
 	}
 	id := &p.idents[0]
 	p.idents = p.idents[1:]

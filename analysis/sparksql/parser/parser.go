@@ -219,6 +219,10 @@ type parser struct {
 	// idents is the rest of the chunk identifiers are taken from (see
 	// newIdent).
 	idents []ast.Ident
+	// identHint is the size of the first chunk: the number of tokens
+	// that are identifiers and no keyword, which is how many identifiers
+	// the tree of a statement without keywords used as names holds.
+	identHint int
 }
 
 // bailout is the panic value that abandons the statement being parsed.
@@ -271,6 +275,9 @@ func newParserAt(src string, start, end int, opts Options) *parser {
 				}
 			}
 		default:
+			if t.Kind == lex.QuotedIdent || t.Kind == lex.Ident && t.Keyword == lex.NoKeyword {
+				p.identHint++
+			}
 			p.toks = append(p.toks, t)
 		}
 	}
