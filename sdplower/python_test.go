@@ -1,10 +1,16 @@
 package sdplower
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/sparkconnect/sparktest"
 )
 
 const pyHeader = "from pyspark import pipelines as dp\n\n"
@@ -128,4 +134,94 @@ func TestLowerPythonRefusesWhatSparkCannotLoad(t *testing.T) {
 	if len(errs) == 0 || !strings.Contains(errs[0].Message, "was not given the text of transformations/a.py") {
 		t.Errorf("without texts: %+v", errs)
 	}
+}
+
+// TestSparkPythonLoadsAndSteps: on a real server, Python loads of files
+// pushed as Read.DataSource (a batch CSV with options, a stream of JSON
+// files with its schema) and steps over a load (SQL over the load as a
+// WithRelations reference, batch and streaming) run, and the tables hold
+// the rows the files give.
+func TestSparkPythonLoadsAndSteps(t *testing.T) {
+	dir := t.TempDir()
+	abs := func(p string) string { return dir + "/in/" + p }
+	files := map[string]string{
+		"transformations/a.py": pyHeader +
+			"@dp.materialized_view\ndef prices():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").option(\"inferSchema\", \"true\").load(\"" + abs("prices.csv") + "\")\n\n" +
+			"@dp.materialized_view\ndef cheap():\n    return spark.read.csv(\"" + abs("costs.csv") + "\", header=True, inferSchema=True).where(\"price < 10\").select(\"sku\")\n\n" +
+			"dp.create_streaming_table(\"events\")\n\n" +
+			"@dp.append_flow(target=\"events\")\ndef land():\n    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").load(\"" + abs("events/") + "\")\n\n" +
+			"@dp.table\ndef kinds():\n    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").load(\"" + abs("more/") + "\").where(\"kind = 'a'\")\n",
+		"samples/prices_files.csv":    "sku,price\nA,4.5\nB,20\n",
+		"samples/costs.csv":           "sku,price\nA,4.5\nB,20\n",
+		"samples/events_files/1.json": "{\"id\": 1, \"kind\": \"a\"}\n{\"id\": 2, \"kind\": \"b\"}\n",
+		"samples/more/1.json":         "{\"id\": 1, \"kind\": \"a\"}\n{\"id\": 2, \"kind\": \"b\"}\n",
+	}
+	for name, text := range map[string]string{"in/prices.csv": files["samples/prices_files.csv"], "in/costs.csv": files["samples/costs.csv"],
+		"in/events/1.json": files["samples/events_files/1.json"], "in/more/1.json": files["samples/more/1.json"]} {
+		files[name] = text
+	}
+	root := writePipelineIn(t, dir, files)
+	s := load(t, root)
+	for _, d := range s.Diagnostics {
+		if d.Severity == ir.Error {
+			t.Fatalf("analysis error: %+v", d)
+		}
+	}
+	g, diags := LowerWith(s.Pipeline, ir.Spark41, Options{Texts: texts(s)})
+	if g == nil {
+		t.Fatalf("Lower refused: %v", diags)
+	}
+	if relationOf(t, g, "cheap").Relation.GetWithRelations() == nil || relationOf(t, g, "kinds").Relation.GetWithRelations() == nil {
+		t.Fatalf("cheap and kinds are not sent as SQL over their loads: %v / %v", relationOf(t, g, "cheap").Relation, relationOf(t, g, "kinds").Relation)
+	}
+	if root := relationOf(t, g, "kinds").Relation.GetWithRelations().Root.GetSql().GetQuery(); strings.Contains(strings.ToUpper(root), "STREAM") {
+		t.Errorf("kinds' SQL still reads its load with STREAM: %s", root)
+	}
+	backend := sparktest.Backend(t)
+	if g, diags = LowerWith(s.Pipeline, backend, Options{Texts: texts(s)}); g == nil {
+		t.Fatalf("Lower refused for %s: %v", backend, diags)
+	}
+	c := sparktest.Client(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	db := fmt.Sprintf("thund_pyload_%d", time.Now().UnixNano())
+	if err := c.SQL(ctx, "CREATE DATABASE "+db); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.SQL(context.Background(), "DROP DATABASE "+db+" CASCADE") })
+	g.Database = db
+	res, events, err := push(t, g, Run{Storage: "file://" + t.TempDir() + "/storage"})
+	if err != nil {
+		for _, e := range events {
+			t.Logf("event: %s", e.Message)
+		}
+		t.Fatalf("run: %v", err)
+	}
+	t.Logf("define %v, run %v", res.Define, res.RunTime)
+	for table, want := range map[string]int64{"prices": 2, "cheap": 1, "events": 2, "kinds": 1} {
+		var rows int64
+		if err := c.Query(ctx, "SELECT * FROM "+db+"."+table, func(_ []byte, n int64) error { rows += n; return nil }); err != nil {
+			t.Fatalf("read %s: %v", table, err)
+		}
+		if rows != want {
+			t.Errorf("%s has %d rows on Spark, want %d", table, rows, want)
+		}
+	}
+}
+
+// writePipelineIn writes a pipeline folder into dir, its storage under it.
+func writePipelineIn(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	files["spark-pipeline.yml"] = fmt.Sprintf("name: %s\nstorage: file://%s/storage\nlibraries:\n  - glob:\n      include: transformations/**\n",
+		strings.ReplaceAll(t.Name(), "/", "_"), dir)
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
