@@ -32,6 +32,11 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	}
 	results := s.orderedResults()
 	s.asm = &assembly{pipeline: p, ordered: results, flowAt: make([]int32, len(results))}
+	if a := s.prevAsm; a != nil {
+		// About as many as before: no regrowth.
+		p.Datasets = make([]*ir.Dataset, 0, len(a.pipeline.Datasets)+8)
+		p.Flows = make([]*ir.Flow, 0, len(a.pipeline.Flows)+8)
+	}
 	for i, r := range results {
 		s.asm.flowAt[i] = int32(len(p.Flows))
 		p.Datasets = append(p.Datasets, r.datasets...)
@@ -167,25 +172,21 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 		}
 	}
 	read := map[string]bool{}
-	for fi, f := range p.Flows {
-		for ri, ref := range f.Reads {
-			if p.ResolveRead(fi, ri) != nil {
-				continue
-			}
-			key := ir.NameKey(ref.Name)
-			read[key] = true
-			if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {
-				continue
-			}
-			if folder := "samples/" + strings.ToLower(ref.Name); s.emptyFolder(folder) {
-				// The stream's folder is there, without a batch yet.
-				diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef,
-					Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
-				continue
-			}
-			diags = append(diags, unknownRef(p, ref, s.pythonLibrary()))
+	p.UnresolvedReads(func(fi, ri int) {
+		ref := p.Flows[fi].Reads[ri]
+		key := ir.NameKey(ref.Name)
+		read[key] = true
+		if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {
+			return
 		}
-	}
+		if folder := "samples/" + strings.ToLower(ref.Name); s.emptyFolder(folder) {
+			// The stream's folder is there, without a batch yet.
+			diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef,
+				Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
+			return
+		}
+		diags = append(diags, unknownRef(p, ref, s.pythonLibrary()))
+	})
 	for _, key := range order {
 		src := bySource[key]
 		if read[key] || src.Origin == ir.SampleConvention || src.Origin == "" {
@@ -324,14 +325,12 @@ func fileReadSample(ref ir.Ref) ir.Diagnostic {
 func sourceNames(p *ir.Pipeline) []string {
 	var out []string
 	seen := map[string]bool{}
-	for fi, f := range p.Flows {
-		for ri, r := range f.Reads {
-			if p.ResolveRead(fi, ri) == nil && !seen[ir.NameKey(r.Name)] {
-				seen[ir.NameKey(r.Name)] = true
-				out = append(out, r.Name)
-			}
+	p.UnresolvedReads(func(fi, ri int) {
+		if r := p.Flows[fi].Reads[ri]; !seen[ir.NameKey(r.Name)] {
+			seen[ir.NameKey(r.Name)] = true
+			out = append(out, r.Name)
 		}
-	}
+	})
 	return out
 }
 

@@ -314,3 +314,19 @@ func (p *Pipeline) NodeNumber(name string) int {
 	}
 	return -1
 }
+
+// UnresolvedReads calls visit with every read that resolves to no
+// dataset (a source or an unknown name), by flow and read number, in
+// flow order: from the resolution the index keeps, so flows whose reads
+// all resolve are not looked at.
+func (p *Pipeline) UnresolvedReads(visit func(flow, read int)) {
+	p.index()
+	for fi := range p.Flows {
+		start, end := p.readStart[fi], p.readStart[fi+1]
+		for k := start; k < end; k++ {
+			if p.readFrom[k] < 0 {
+				visit(fi, int(k-start))
+			}
+		}
+	}
+}
