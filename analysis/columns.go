@@ -393,9 +393,13 @@ func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
 	}
 	r := &flowColumns{q: t.q, res: t.res, deps: rec.answers}
 	for _, d := range m.Diagnostics {
+		msg := d.Message
+		if !sema.NameCodes[d.Code] {
+			msg = "[" + d.Code + "] " + msg // Spark's error class, as a run reports it
+		}
 		r.diags = append(r.diags, ir.Diagnostic{
 			Loc:      ir.Loc{File: f.QueryLoc.File, Start: d.Start, End: d.End},
-			Severity: ir.Error, Code: columnCode(d.Code), Message: d.Message,
+			Severity: ir.Error, Code: columnCode(d.Code), Message: msg,
 			Suggestions: d.Suggestions,
 		})
 	}
@@ -413,13 +417,19 @@ func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
 	return r
 }
 
-// columnCode maps Spark's error class to Thund's diagnostic code.
+// columnCode maps Spark's error class to Thund's diagnostic code: a name
+// error to its code, any other analysis error of the semantic model (a
+// type mismatch, an expression Spark's analyzer rejects where it stands)
+// to sql-binder, as --check --columns reports them.
 func columnCode(class string) ir.Code {
 	switch class {
 	case "AMBIGUOUS_REFERENCE":
 		return ir.CodeAmbiguousColumn
 	case "MISSING_AGGREGATION", "MISSING_GROUP_BY":
 		return ir.CodeMissingAggregation
+	}
+	if !sema.NameCodes[class] {
+		return ir.CodeBinder
 	}
 	return ir.CodeUnknownColumn
 }

@@ -91,9 +91,11 @@ func translateFlow(snap *analysis.Snapshot, f *ir.Flow, cat sema.Catalog, macros
 	return translate.Translate(tree, text, translate.Options{Catalog: cat, Macros: macros}).Findings
 }
 
-// nameClass reports whether a finding's message is one of sema's
-// diagnostics (its error class in brackets): the analysis reports those
-// itself, through its column check.
+// nameClass reports whether a finding's message is one of sema's name
+// errors (its error class in brackets): the analysis reports those
+// itself, through its column check, as unknown-column and its kin. Its
+// other analysis errors come through the column check too, at the same
+// ranges, and are left out as repeats.
 func nameClass(msg string) bool {
 	if !strings.HasPrefix(msg, "[") {
 		return false
@@ -102,7 +104,7 @@ func nameClass(msg string) bool {
 	if i < 0 {
 		return false
 	}
-	return sema.Codes[msg[1:i]]
+	return sema.NameCodes[msg[1:i]]
 }
 
 // graphCatalog answers the translator's table lookups with the columns

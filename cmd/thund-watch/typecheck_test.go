@@ -16,9 +16,10 @@ import (
 func TestCheckTypeErrors(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"typed.sql":  "SELECT true = 1 AS x, CAST(1 AS BOOLEAN) AS flag, DATE'2024-01-01' AS d\n",
-		"reader.sql": "SELECT date_add(d, 1L) AS next_day, CASE WHEN flag THEN 1 ELSE false END AS c FROM typed\n",
-		"fine.sql":   "SELECT date_add(d, 1) AS next_day, CASE WHEN flag THEN 1 ELSE 0 END AS c FROM typed\n",
+		"typed.sql":   "SELECT true = 1 AS x, CAST(1 AS BOOLEAN) AS flag, DATE'2024-01-01' AS d\n",
+		"reader.sql":  "SELECT date_add(d, 1L) AS next_day, CASE WHEN flag THEN 1 ELSE false END AS c FROM typed\n",
+		"fine.sql":    "SELECT date_add(d, 1) AS next_day, CASE WHEN flag THEN 1 ELSE 0 END AS c FROM typed\n",
+		"ordered.sql": "SELECT d, count(*) AS n, rank() OVER (ORDER BY d) AS r FROM typed GROUP BY d ORDER BY count(*)\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -33,10 +34,15 @@ func TestCheckTypeErrors(t *testing.T) {
 		"typed.sql:1:8: error: [DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES]",
 		"reader.sql:1:8: error: [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE]",
 		"reader.sql:1:37: error: [DATATYPE_MISMATCH.DATA_DIFF_TYPES]",
+		// the semantic model's own analysis errors, with Spark's class
+		"ordered.sql:1:87: error: [UNSUPPORTED_EXPR_FOR_OPERATOR]",
 	} {
 		if strings.Count(out.String(), want) != 1 {
 			t.Errorf("plain --check does not report %q once:\n%s", want, out.String())
 		}
+	}
+	if n := strings.Count(out.String(), "[sql-binder]"); n != 4 {
+		t.Errorf("%d sql-binder errors, want 4:\n%s", n, out.String())
 	}
 	if strings.Contains(out.String(), "fine.sql") {
 		t.Errorf("a valid query has an error:\n%s", out.String())
