@@ -3,7 +3,12 @@
 // reference of a query the way Spark's analyzer does, computes each
 // query's output columns, and reports the name errors it is certain of
 // (unknown column, ambiguous column, a column that is neither grouped nor
-// aggregated) at the exact range of the offending node.
+// aggregated) at the exact range of the offending node, with the other
+// errors Spark's analyzer raises before running that it can decide on
+// the tree (checks.go, types.go: an aggregate ORDER BY cannot compute,
+// ORDER BY and GROUP BY positions, subqueries where Spark takes none,
+// operand types of literals, casts and typed columns), each with Spark's
+// error class as its code.
 //
 // Scopes follow Spark: FROM items with their aliases and column aliases,
 // joins (USING and NATURAL merge their columns), LATERAL subqueries and
