@@ -623,12 +623,13 @@ const (
 	CodeCorrelatedReference   = "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE"
 	CodeInSubqueryLength      = "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH"
 	CodeNonFoldableArgument   = "NON_FOLDABLE_ARGUMENT"
+	CodeUnexpectedInput       = "UNEXPECTED_INPUT_TYPE"
 	codeUnresolvedNoSuggested = CodeUnresolvedColumn
 )
 
 func init() {
 	for _, c := range []string{CodeMixedOuterLocal, CodeInExistsInSort, CodeCorrelatedScalarInOp, CodeCorrelatedReference,
-		CodeInSubqueryLength, CodeNonFoldableArgument} {
+		CodeInSubqueryLength, CodeNonFoldableArgument, CodeUnexpectedInput} {
 		Codes[c] = true
 	}
 }
@@ -798,6 +799,11 @@ func (a *analyzer) foldableArgs(t *ast.TableFunc) {
 		return
 	}
 	for _, arg := range t.Call.Args {
+		if k := a.kindOf(arg); k != kUnknown && k != kNumeric {
+			a.report(Diagnostic{Range: arg.Span(), Code: CodeUnexpectedInput,
+				Message: "the arguments of range() are whole numbers, and " + quote(a.text(arg)) + " is " + kindNames[k]})
+			return
+		}
 		var bad ast.Expr
 		visitExpr(arg, func(y ast.Expr) bool {
 			switch y.(type) {

@@ -239,3 +239,13 @@ func TestTypeChecks(t *testing.T) {
 	analyze(t, "SELECT date_sub(DATE'2011-11-11', 'x')").wantDiags("CAST_INVALID_INPUT 'x'")
 	analyze(t, "SELECT date_add('2011-11-11', '1'), date_add('2011-11-11', ' -3 '), date_add(ts, a) FROM orders, t").noDiags()
 }
+
+func TestStructsAndRange(t *testing.T) {
+	analyze(t, "SELECT inline(array(struct(a, 'a'), struct(b, 'b'))) FROM t").
+		wantDiags("DATATYPE_MISMATCH.DATA_DIFF_TYPES array(struct(a, 'a'), struct(b, 'b'))")
+	analyze(t, "SELECT array(struct(a, 'a'), struct(t.a, 'b')), array(struct(1, 2), struct(3, 4)) FROM t").noDiags()
+	analyze(t, "SELECT array(named_struct('x', a), named_struct('y', b)) FROM t").noDiags()
+	analyze(t, "SELECT * FROM range(1, null)").wantDiags("UNEXPECTED_INPUT_TYPE null")
+	analyze(t, "SELECT * FROM range(1, 'x')").wantDiags("UNEXPECTED_INPUT_TYPE 'x'")
+	analyze(t, "SELECT * FROM range(1, 10)").noDiags()
+}

@@ -1,6 +1,7 @@
 package sema
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
@@ -216,6 +217,8 @@ func (a *analyzer) callTypes(x *ast.Call) {
 		}
 	}
 	switch n {
+	case "array":
+		a.arrayOfStructs(x)
 	case "sort_array":
 		if len(x.Args) == 2 {
 			if k := a.kindOf(x.Args[1]); k != kUnknown && k != kBoolean && k != kNull {
@@ -267,4 +270,49 @@ func isInteger(s string) bool {
 		n = n*10 + int(c-'0')
 	}
 	return n <= 1<<31
+}
+
+// arrayOfStructs checks array(struct(...), struct(...)): the elements must
+// be of one type, and structs whose fields are named differently are not
+// (struct(a, 'x') has fields a and col2, struct(b, 'y') b and col2).
+func (a *analyzer) arrayOfStructs(x *ast.Call) {
+	if len(x.Args) < 2 {
+		return
+	}
+	var first []string
+	for i, arg := range x.Args {
+		c, ok := unparen(arg).(*ast.Call)
+		if !ok || c.Over != nil {
+			return
+		}
+		if n, builtin := funcName(c.Name); !builtin || n != "struct" {
+			return
+		}
+		names := make([]string, len(c.Args))
+		for j, fa := range c.Args {
+			switch f := unparen(fa).(type) {
+			case *ast.Column:
+				last := f.Parts[len(f.Parts)-1]
+				if last == nil || last.Expr != nil {
+					return
+				}
+				names[j] = strings.ToLower(last.Name)
+			case *ast.Literal, *ast.TypedLiteral:
+				names[j] = "col" + strconv.Itoa(j+1)
+			default:
+				return // an alias or an expression: not modelled
+			}
+		}
+		if i == 0 {
+			first = names
+			continue
+		}
+		if strings.Join(names, ",") != strings.Join(first, ",") {
+			a.report(Diagnostic{Range: x.Range, Code: CodeDataDiffTypes,
+				Message: "the elements of array() must be of one type, and " + quote(a.text(x.Args[0])) + " and " +
+					quote(a.text(arg)) + " are structs with differently named fields (" + strings.Join(first, ", ") +
+					" against " + strings.Join(names, ", ") + "): name the fields alike with named_struct"})
+			return
+		}
+	}
 }
