@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/analysis/sparksql/conformance"
-	"github.com/thund-dev/thund/analysis/sparksql/sema"
 )
 
 // Report is the tally of a run.
@@ -162,27 +161,17 @@ type CauseCount struct {
 }
 
 // AnalysisFalseErrors returns the queries Spark runs (returning rows)
-// that the native run rejects with one of the semantic model's analysis
-// errors (a sema diagnostic, its error class in brackets): false errors
-// of the model, which must be none.
+// that the native run rejects with a diagnostic of the semantic model
+// (found before running, Verdict.Sema): false errors of the model, which
+// must be none.
 func (r *Report) AnalysisFalseErrors() []Verdict {
 	var out []Verdict
 	for _, v := range r.Of(NativeError) {
-		if isSemaError(v.Reason) {
+		if v.Sema {
 			out = append(out, v)
 		}
 	}
 	return out
-}
-
-// isSemaError reports whether a native error's message is a sema
-// diagnostic: [CLASS] with a class sema reports.
-func isSemaError(msg string) bool {
-	if !strings.HasPrefix(msg, "[") {
-		return false
-	}
-	i := strings.IndexByte(msg, ']')
-	return i > 0 && sema.Codes[msg[1:i]]
 }
 
 // WriteKnown writes the ratchet of silent mismatches and native errors:

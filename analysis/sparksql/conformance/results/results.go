@@ -87,6 +87,10 @@ type Verdict struct {
 	// person looking into it (never written into the repository: it
 	// holds the corpus's text).
 	Detail string
+	// Sema is set when the native error is a diagnostic of the semantic
+	// model (analysis/sparksql/sema), of the query or of a view it reads,
+	// found before running.
+	Sema bool
 }
 
 // ID names the query: "file.sql#3".
@@ -181,8 +185,10 @@ type view struct {
 	cols []sema.Column
 	// skipped, refused or failed say why the native run has no such
 	// view: its query is not self-contained, the translation refused it,
-	// or DuckDB failed to create it.
+	// or DuckDB failed to create it; semaFailed says the failure is a
+	// diagnostic of the semantic model.
 	skipped, refused, failed string
+	semaFailed               bool
 }
 
 // session is the state of one golden file's replay.
@@ -398,6 +404,7 @@ func (s *session) create(ctx context.Context, c conformance.Case, st *ast.Create
 	res := translate.Translate(st.Query, text, s.translateOptions(c))
 	if f, ok := typeError(res); ok {
 		v.failed = f.Message
+		v.semaFailed = s.semaFinds(st.Query, text, f.Range)
 		s.views[name] = v
 		return skip(c, "defines a view")
 	}
@@ -439,6 +446,17 @@ func typeError(res *translate.Result) (translate.Finding, bool) {
 		}
 	}
 	return translate.Finding{}, false
+}
+
+// semaFinds reports whether the semantic model, as the translation runs
+// it, has a diagnostic at r of q.
+func (s *session) semaFinds(q *ast.Query, text string, r ast.Range) bool {
+	for _, d := range sema.Analyze(q, s, sema.Options{Source: text}).Diagnostics {
+		if d.Range == r {
+			return true
+		}
+	}
+	return false
 }
 
 // describe returns a view's columns with their Spark types.
@@ -536,14 +554,18 @@ func (s *session) query(ctx context.Context, c conformance.Case, q *ast.Query, t
 			case v.refused != "":
 				return Verdict{Case: c, Class: Refused, Reason: "reads view " + t.Name.String() + ", refused: " + v.refused, Cause: cause(v.refused)}
 			case v.failed != "":
-				return s.failed(c, "view "+t.Name.String()+": "+v.failed)
+				fv := s.failed(c, "view "+t.Name.String()+": "+v.failed)
+				fv.Sema = v.semaFailed
+				return fv
 			}
 		}
 	}
 	res := translate.Translate(q, text, s.translateOptions(c))
 	if f, ok := typeError(res); ok {
 		// Spark's analyzer rejects it too, before running.
-		return s.failed(c, f.Message)
+		v := s.failed(c, f.Message)
+		v.Sema = s.semaFinds(q, text, f.Range)
+		return v
 	}
 	if len(res.Findings) > 0 {
 		f := res.Findings[0]
