@@ -82,7 +82,7 @@ func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) 
 		}
 		res.pragmaForm(header, parsed)
 	}
-	res.misplacedPragmas(consumed)
+	res.misplacedPragmas(header, consumed)
 	for _, f := range res.flows {
 		for _, e := range f.Expectations {
 			res.diags = append(res.diags, sqlfront.CheckExpression("expectation "+e.Name, e.SQL, e.SQLLoc)...)
@@ -93,13 +93,12 @@ func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) 
 
 // misplacedPragmas warns about pragma lines that apply to nothing: below
 // the header of a pragma-form file, or not directly above a statement.
-func (res *fileResult) misplacedPragmas(consumed map[int]bool) {
+func (res *fileResult) misplacedPragmas(header pragma.Block, consumed map[int]bool) {
 	if !strings.Contains(res.text, "@") {
 		return
 	}
-	all := pragma.ParseBlock(res.path, res.text, 0, len(res.text))
-	res.pragmas = all.Pragmas
-	for _, p := range all.Pragmas {
+	res.pragmas = filePragmas(res.path, res.text, header)
+	for _, p := range res.pragmas {
 		if consumed[p.Line.Start] {
 			continue
 		}
@@ -108,6 +107,19 @@ func (res *fileResult) misplacedPragmas(consumed map[int]bool) {
 			Message: fmt.Sprintf("@%s applies to nothing here: pragmas belong in the comment lines at the top of the file (pragma form) or directly above the CREATE statement they describe; move it there", p.Key),
 		})
 	}
+}
+
+// filePragmas returns every pragma line of the file, as
+// pragma.ParseBlock over the whole text finds them. A pragma line holds
+// an '@', so when none is left below the header (most files) they are
+// the header's, already parsed; a file starting with a byte order mark
+// is parsed again, since the header skips the mark and a whole-text
+// block does not.
+func filePragmas(file, text string, header pragma.Block) []pragma.Pragma {
+	if header.End <= len(text) && !strings.HasPrefix(text, "\ufeff") && strings.IndexByte(text[header.End:], '@') < 0 {
+		return header.Pragmas
+	}
+	return pragma.ParseBlock(file, text, 0, len(text)).Pragmas
 }
 
 // pragmaForm handles a file whose body is one query and whose header
