@@ -54,7 +54,7 @@ type Snapshot struct {
 	Diagnostics []ir.Diagnostic
 
 	opts  Options
-	texts map[string]string // spec, config and library texts by path
+	texts textLayers // spec, config and library texts by path
 	// heads holds the start of each CSV sample handed over by Update with
 	// its text (the column check reads its header); other samples are
 	// read from disk.
@@ -109,7 +109,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list files of %s: %w", root, err)
 	}
-	s := &Snapshot{Root: root, Files: files, opts: opts, texts: map[string]string{}}
+	s := &Snapshot{Root: root, Files: files, opts: opts, texts: newTextLayers(map[string]string{})}
 	var readDiags []ir.Diagnostic
 	read := func(rel string) (string, bool) {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
@@ -122,7 +122,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	for _, name := range projectFiles {
 		if s.hasFile(name) {
 			if t, ok := read(name); ok {
-				s.texts[name] = t
+				s.texts.base[name] = t
 			}
 		}
 	}
@@ -132,7 +132,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	s.conventions = project.ConventionSamples(files)
 	texts, diags := readAll(root, s.Libraries)
 	for rel, t := range texts {
-		s.texts[rel] = t
+		s.texts.base[rel] = t
 	}
 	readDiags = append(readDiags, diags...)
 	s.build(nil, readDiags)
@@ -203,10 +203,7 @@ type Change struct {
 // deleting any file (a sample, say) is a change too. A library that a
 // change makes visible (a new glob in the spec) is read from disk.
 func (s *Snapshot) Update(changes []Change) *Snapshot {
-	n := &Snapshot{Root: s.Root, opts: s.opts, texts: maps.Clone(s.texts), colCache: s.colCache, capCache: s.capCache, prevAsm: s.asm}
-	if n.texts == nil {
-		n.texts = map[string]string{}
-	}
+	n := &Snapshot{Root: s.Root, opts: s.opts, texts: s.texts.derive(), colCache: s.colCache, capCache: s.capCache, prevAsm: s.asm}
 	// The last change to a path wins; then compare with what existed.
 	final := map[string]*string{}
 	var order []string
@@ -247,14 +244,14 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 		}
 		exists := s.hasFile(p)
 		if text == nil {
-			delete(n.texts, p)
+			n.texts.remove(p)
 			if exists {
 				setChanged = true
 				removed = append(removed, p)
 			}
 			continue
 		}
-		n.texts[p] = *text
+		n.texts.set(p, *text)
 		if !exists {
 			setChanged = true
 			added = append(added, p)
@@ -277,9 +274,9 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 	var readDiags []ir.Diagnostic
 	var readNow []string
 	for _, l := range n.Libraries {
-		if _, ok := n.texts[l]; !ok {
+		if !n.texts.has(l) {
 			if b, err := os.ReadFile(n.Abs(l)); err == nil {
-				n.texts[l] = string(b)
+				n.texts.set(l, string(b))
 				readNow = append(readNow, l)
 			} else {
 				readDiags = append(readDiags, readError(l, err))
@@ -295,15 +292,19 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 		for _, l := range n.Libraries {
 			keep[l] = true
 		}
-		for p := range n.texts {
+		var drop []string
+		n.texts.each(func(p, _ string) {
 			if !keep[p] && !isProjectFile(p) {
-				delete(n.texts, p)
+				drop = append(drop, p)
 			}
+		})
+		for _, p := range drop {
+			n.texts.remove(p)
 		}
 	} else {
 		for _, p := range order {
 			if final[p] != nil && !isProjectFile(p) && !slices.Contains(n.Libraries, p) {
-				delete(n.texts, p)
+				n.texts.remove(p)
 			}
 		}
 	}
@@ -383,7 +384,7 @@ func (s *Snapshot) hasFile(rel string) bool {
 func (s *Snapshot) openProject() {
 	texts := map[string][]byte{}
 	for _, name := range projectFiles {
-		if t, ok := s.texts[name]; ok {
+		if t, ok := s.texts.get(name); ok {
 			texts[name] = []byte(t)
 		}
 	}
@@ -430,7 +431,7 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 			if !slices.Contains(s.Libraries, l) || slices.Contains(todo, l) {
 				continue
 			}
-			t, ok := s.texts[l]
+			t, ok := s.texts.get(l)
 			if !ok {
 				delete(s.results, l)
 				continue
@@ -443,7 +444,7 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 	} else {
 		s.results = make(map[string]*fileResult, len(s.Libraries))
 		for _, l := range s.Libraries {
-			t, ok := s.texts[l]
+			t, ok := s.texts.get(l)
 			if !ok {
 				continue
 			}
@@ -454,7 +455,11 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 			todo = append(todo, l)
 		}
 	}
-	s.fresh = analyseAll(todo, s.texts, s.dialect())
+	todoTexts := make(map[string]string, len(todo))
+	for _, l := range todo {
+		todoTexts[l], _ = s.texts.get(l)
+	}
+	s.fresh = analyseAll(todo, todoTexts, s.dialect())
 	s.replaced = nil
 	for _, r := range s.fresh {
 		s.results[r.path] = r
@@ -606,7 +611,7 @@ func sameDiag(a, b ir.Diagnostic) bool {
 // Text returns the text analysis used for a file (a library, the spec or
 // thund.yaml), and whether it has one.
 func (s *Snapshot) Text(rel string) (string, bool) {
-	t, ok := s.texts[rel]
+	t, ok := s.texts.get(rel)
 	return t, ok
 }
 
@@ -620,7 +625,8 @@ func (s *Snapshot) Index(rel string) *textpos.Index {
 	if ix, ok := s.indexes[rel]; ok {
 		return ix
 	}
-	ix := textpos.New(s.texts[rel])
+	text, _ := s.texts.get(rel)
+	ix := textpos.New(text)
 	s.indexes[rel] = ix
 	return ix
 }
