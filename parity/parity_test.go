@@ -143,7 +143,9 @@ func TestParity(t *testing.T) {
 var notCompared = map[string]string{
 	// Spark infers a JSON file's schema with the fields sorted by name
 	// and dates as STRING; the native engine keeps the file's order and
-	// reads dates as DATE (measured on Spark 4.1.4, 2026-12-02).
+	// reads dates as DATE (measured on Spark 4.1.4, 2026-12-02). Its
+	// streams now declare their schema, but the folder has not been
+	// compared again since.
 	"python_frames": "native JSON schema inference differs from Spark's (field order, dates)",
 }
 
@@ -381,7 +383,7 @@ func runSpark(t *testing.T, c *sparkconnect.Client, snap *analysis.Snapshot, bac
 			d.Backends = []ir.Backend{ir.Native}
 		}
 	}
-	g, diags := sdplower.Lower(p, backend)
+	g, diags := sdplower.LowerWith(p, backend, sdplower.Options{Texts: libraryTexts(snap), Paths: samplePaths(snap)})
 	if g == nil {
 		t.Fatalf("Lower refused the portable part: %v", diags)
 	}
@@ -404,6 +406,40 @@ func runSpark(t *testing.T, c *sparkconnect.Client, snap *analysis.Snapshot, bac
 	out := map[string]*parity.Table{}
 	for _, d := range compared {
 		out[ir.NameKey(d.Name)] = readSpark(t, c, ctx, db+"."+quote(d.Name))
+	}
+	return out
+}
+
+// libraryTexts is the text of every library, which the lowering reads
+// Python files' loads from.
+func libraryTexts(s *analysis.Snapshot) map[string]string {
+	out := map[string]string{}
+	for _, l := range s.Libraries {
+		if t, ok := s.Text(l); ok {
+			out[l] = t
+		}
+	}
+	return out
+}
+
+// samplePaths maps each path a Python library loads to the absolute path
+// of its source's sample, so Spark loads the files the native run reads
+// (as the suite's sample tables stand in for SQL's sources).
+func samplePaths(s *analysis.Snapshot) map[string]string {
+	out := map[string]string{}
+	for _, f := range s.Pipeline.Flows {
+		for _, r := range f.Reads {
+			if r.Path == "" {
+				continue
+			}
+			for _, src := range s.Pipeline.Sources {
+				if ir.NameKey(src.Name) == ir.NameKey(r.Name) && src.Sample != "" {
+					if abs, err := filepath.Abs(filepath.Join(s.Root, filepath.FromSlash(src.Sample))); err == nil {
+						out[r.Path] = abs
+					}
+				}
+			}
+		}
 	}
 	return out
 }
@@ -630,4 +666,149 @@ func onVersion(bs []ir.Backend, b ir.Backend) (out []ir.Backend, changed bool) {
 		}
 	}
 	return out, changed
+}
+
+// pythonCopy copies testdata pipeline name into a folder of its own for
+// both Thund's push and spark-pipelines run: the spec names database db
+// and an absolute storage, and every path its Python files load is
+// pointed at the copy's sample of that path's source (what the native
+// run reads), so all three runs read the same files.
+func pythonCopy(t *testing.T, name, db string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", name))); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := samplePaths(snap)
+	for _, l := range snap.Libraries {
+		if !strings.HasSuffix(l, ".py") {
+			continue
+		}
+		file := filepath.Join(dir, filepath.FromSlash(l))
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		for from, to := range paths {
+			if strings.HasSuffix(from, "/") {
+				to += "/"
+			}
+			text = strings.ReplaceAll(text, from, to)
+		}
+		// A path written as an f-string (f"/landing/{shop}_orders/") is
+		// pointed at the samples folder by its fixed prefix.
+		for from, to := range paths {
+			if seg := sourceSegment(from); seg != "" {
+				prefix := strings.TrimSuffix(strings.TrimSuffix(from, "/"), seg)
+				sample := strings.TrimSuffix(to, filepath.Base(to))
+				text = strings.ReplaceAll(text, `f"`+prefix, `f"`+sample)
+			}
+		}
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := fmt.Sprintf("name: %s\nstorage: file://%s/storage\ndatabase: %s\nlibraries:\n  - glob:\n      include: transformations/**\n", name, dir, db)
+	if err := os.WriteFile(filepath.Join(dir, "spark-pipeline.yml"), []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// sourceSegment is a path's last segment ("north_orders" of
+// "/landing/north_orders/").
+func sourceSegment(p string) string {
+	p = strings.TrimSuffix(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return ""
+}
+
+// TestSparkPythonPushAgreesWithSparkPipelinesRun: a folder of Python (and
+// SQL) datasets pushed by Thund (each Python body as the plan pyspark
+// builds for it, the Python never run) and the same folder run by
+// pyspark's own spark-pipelines (which runs the Python) write the same
+// tables, and both equal the native run.
+func TestSparkPythonPushAgreesWithSparkPipelinesRun(t *testing.T) {
+	t.Parallel()
+	url := sparktest.Need(t)
+	c := sparktest.Client(t)
+	backend := sparktest.Backend(t)
+	bin, env := cli(t)
+	// python_frames is not here yet: spark-pipelines run of it failed on
+	// Spark 4.1.4 (TABLE_OR_VIEW_NOT_FOUND orders_north while its Python
+	// ran), not investigated.
+	for _, name := range []string{"python_init"} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			stamp := time.Now().UnixNano()
+			thundDB := fmt.Sprintf("thund_pypush_%s_%d", name, stamp)
+			cliDB := fmt.Sprintf("thund_pycli_%s_%d", name, stamp)
+			for _, db := range []string{thundDB, cliDB} {
+				if err := c.SQL(ctx, "CREATE DATABASE "+db); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() {
+					cctx, ccancel := context.WithTimeout(context.Background(), time.Minute)
+					defer ccancel()
+					_ = c.SQL(cctx, "DROP DATABASE "+db+" CASCADE")
+				})
+			}
+			dir := pythonCopy(t, name, cliDB)
+			snap, err := analysis.Load(dir, analysis.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range snap.Diagnostics {
+				if d.Severity == ir.Error {
+					t.Fatalf("%s does not analyse: %v", name, d)
+				}
+			}
+			var stored []*ir.Dataset
+			for _, d := range snap.Pipeline.Datasets {
+				if d.Kind != ir.TemporaryView {
+					stored = append(stored, d)
+				}
+			}
+			native := runNative(t, snap, stored)
+
+			g, diags := sdplower.LowerWith(snap.Pipeline, backend, sdplower.Options{Texts: libraryTexts(snap)})
+			if g == nil {
+				t.Fatalf("Lower refused %s: %v", name, diags)
+			}
+			g.Database = thundDB
+			if _, err := sdplower.Push(ctx, c, g, sdplower.Run{Storage: "file://" + t.TempDir() + "/storage"}, nil); err != nil {
+				t.Fatalf("Thund's push of %s: %v", name, err)
+			}
+
+			cmd := exec.CommandContext(ctx, bin, "--remote", url, "run", "--spec", filepath.Join(dir, "spark-pipeline.yml"))
+			cmd.Dir, cmd.Env = dir, env
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil || !strings.Contains(out.String(), "Run is COMPLETED") {
+				t.Fatalf("spark-pipelines run of %s: %v\n%s", name, err, out.String())
+			}
+			for _, d := range stored {
+				pushed := readSpark(t, c, ctx, thundDB+"."+quote(d.Name))
+				ran := readSpark(t, c, ctx, cliDB+"."+quote(d.Name))
+				if o := parity.Compare(ran, pushed); !o.Equal {
+					t.Errorf("%s: Thund's push differs from spark-pipelines run: %s", d.Name, o.Diff)
+				}
+				if !strings.EqualFold(strings.Join(pushed.Columns, ","), strings.Join(ran.Columns, ",")) {
+					t.Errorf("%s: columns %v pushed, %v from spark-pipelines run", d.Name, pushed.Columns, ran.Columns)
+				}
+				if o := parity.Compare(native[ir.NameKey(d.Name)], pushed); !o.Equal {
+					t.Errorf("%s: the native run differs from Spark: %s", d.Name, o.Diff)
+				}
+				t.Logf("%s: %d rows, equal in the push, spark-pipelines run and the native run", d.Name, len(pushed.Rows))
+			}
+		})
+	}
 }
