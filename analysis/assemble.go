@@ -80,6 +80,9 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	<-checked
 	diags = append(diags, srcDiags...)
 	diags = append(diags, capabDiags...)
+	if s.Project.HasSpec {
+		diags = append(diags, capab.EmptyPipeline(p, p.Backends, ir.Loc{File: s.Project.SpecFile})...)
+	}
 	diags = append(diags, streamDiags...)
 	diags = append(diags, portDiags...)
 	diags = append(diags, colDiags...)

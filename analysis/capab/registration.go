@@ -116,3 +116,26 @@ func snapshotCDC(f *ir.Flow) bool {
 	}
 	return false
 }
+
+// EmptyPipeline refuses, on each Spark backend of backends, a pipeline
+// that defines no dataset at all, as Spark 4.1.4's spark-pipelines does
+// (RUN_EMPTY_PIPELINE; a pipeline of temporary views only is
+// onlyTemporary's, at the first view). spec is where the finding goes:
+// the pipeline's spec file, which selected the files that define nothing.
+func EmptyPipeline(p *ir.Pipeline, backends []ir.Backend, spec ir.Loc) []ir.Diagnostic {
+	if len(p.Datasets) > 0 {
+		return nil
+	}
+	var out []ir.Diagnostic
+	for _, b := range backends {
+		if !isSpark(b) {
+			continue
+		}
+		out = append(out, ir.Diagnostic{
+			Loc: spec, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+			Message: "the pipeline defines no dataset, which " + string(b) + " refuses to run (RUN_EMPTY_PIPELINE: pipelines are expected to have at least one non-temporary dataset defined (tables, persisted views) but no non-temporary datasets were found in your pipeline): " +
+				"check that the spec's libraries include your source files, and that they define a table (CREATE MATERIALIZED VIEW name AS ...)",
+		})
+	}
+	return out
+}

@@ -55,8 +55,8 @@ func SchemaErrors(d *ir.Dataset, q *ast.Query, queryLoc ir.Loc, out []sema.Colum
 		if !ok {
 			diags = append(diags, ir.Diagnostic{
 				Loc: at(i), Severity: ir.Error, Code: ir.CodeDeclaredSchema,
-				Message: fmt.Sprintf("the query of %s gives the column %s, which its column list (%s) does not declare, so Spark refuses the dataset (%s: the user-specified schema is not compatible with the schema inferred from the query): declare %s in the list, or leave it out of the query",
-					d.Name, c.Name, list, schemaClass, c.Name),
+				Message: fmt.Sprintf("the query of %s gives the column %s, which its column list (%s) does not declare, so Spark refuses the dataset (%s): declare %s in the list, or leave it out of the query",
+					d.Name, c.Name, list, sparkSays(d), c.Name),
 				Related: []ir.Related{{Loc: d.Declared[0].Loc, Message: "the declared columns start here"}},
 			})
 			continue
@@ -78,7 +78,7 @@ func SchemaErrors(d *ir.Dataset, q *ast.Query, queryLoc ir.Loc, out []sema.Colum
 			diags = append(diags, ir.Diagnostic{
 				Loc: at(i), Severity: ir.Error, Code: ir.CodeDeclaredSchema,
 				Message: fmt.Sprintf("the query of %s gives %s as %s but its column list declares %s %s, and Spark does not cast a query to its declared schema (%s): %s",
-					d.Name, c.Name, strings.ToUpper(typ), dc.Name, dc.TypeText, schemaClass, fix),
+					d.Name, c.Name, strings.ToUpper(typ), dc.Name, dc.TypeText, sparkSays(d), fix),
 				Related: []ir.Related{{Loc: dc.TypeLoc, Message: "the declared type"}},
 			})
 			continue
@@ -87,12 +87,18 @@ func SchemaErrors(d *ir.Dataset, q *ast.Query, queryLoc ir.Loc, out []sema.Colum
 			diags = append(diags, ir.Diagnostic{
 				Loc: at(i), Severity: ir.Error, Code: ir.CodeDeclaredSchema,
 				Message: fmt.Sprintf("the query of %s gives %s a value that may be NULL but its column list declares %s NOT NULL, so Spark refuses the dataset (%s): compute a value that is never NULL (coalesce(..., default)), or drop NOT NULL",
-					d.Name, c.Name, dc.Name, schemaClass),
+					d.Name, c.Name, dc.Name, sparkSays(d)),
 				Related: []ir.Related{{Loc: dc.Loc, Message: "the NOT NULL column"}},
 			})
 		}
 	}
 	return diags
+}
+
+// sparkSays is Spark's error for d's schema, class and message (Spark
+// 4.1.4's error-conditions.json).
+func sparkSays(d *ir.Dataset) string {
+	return fmt.Sprintf("%s: table '%s' has a user-specified schema that is incompatible with the schema inferred from its query", schemaClass, d.Name)
 }
 
 // declaredList writes d's declared column names for a message.

@@ -1,0 +1,2 @@
+-- Settings only: nothing is defined.
+SET spark.sql.shuffle.partitions = 4;
