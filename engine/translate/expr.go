@@ -48,6 +48,9 @@ func (t *tr) expr1(x ast.Expr) frag {
 		if x.Not {
 			not = "NOT "
 		}
+		if row, ok := x.X.(*ast.Row); ok && x.Query != nil && len(row.Items) > 1 {
+			return t.inRows(x, row)
+		}
 		a := t.expr(x.X)
 		if x.Query != nil {
 			return at(x, tBool, cat("(", a, " "+not+"IN (", t.subquery(x.Query), "))"))
@@ -128,6 +131,43 @@ func (t *tr) expr1(x ast.Expr) frag {
 	return at(x, tUnknown, cat("NULL"))
 }
 
+// inRows translates (a, b) [NOT] IN (subquery) with Spark's three-valued
+// result: true when a row of the subquery equals the tuple, NULL when
+// none does and one compares as NULL, false otherwise (DuckDB's row
+// comparison gives NULL where a component is NULL and another differs,
+// and it cannot correlate such an IN).
+func (t *tr) inRows(x *ast.In, row *ast.Row) frag {
+	items := make([]frag, len(row.Items))
+	for i, it := range row.Items {
+		items[i] = t.expr(it.X)
+	}
+	sub := t.subquery(x.Query)
+	var subTypes []*Type
+	if out := t.model.Output(x.Query); out != nil && len(out.Columns) == len(items) {
+		for _, c := range out.Columns {
+			subTypes = append(subTypes, t.outputType(c))
+		}
+	}
+	cols := make([]string, len(items))
+	conds := make([]frag, len(items))
+	for i := range items {
+		cols[i] = quoteIdent("__in_" + strconv.Itoa(i+1))
+		other := frag{s: quoteIdent("__in") + "." + cols[i], typ: tUnknown}
+		if subTypes != nil {
+			other.typ = subTypes[i]
+		}
+		l, r := t.coerce(items[i], other)
+		conds[i] = cat("(", l, " = ", r, ")")
+	}
+	eq := cat("(", join(conds, " AND "), ")")
+	from := cat("(", sub, ") AS "+quoteIdent("__in")+"("+strings.Join(cols, ", ")+")")
+	out := cat("CASE WHEN EXISTS (SELECT 1 FROM ", from, " WHERE ", eq, ") THEN true WHEN EXISTS (SELECT 1 FROM ", from, " WHERE ", eq, " IS NULL) THEN NULL ELSE false END")
+	if x.Not {
+		out = cat("(NOT ", out, ")")
+	}
+	return at(x, tBool, cat("(", out, ")"))
+}
+
 // likeEscapeError reports a LIKE pattern Spark refuses: its escape
 // character followed by a character other than _, % or itself
 // (ESC_IN_THE_MIDDLE), or last (ESC_AT_THE_END).
@@ -200,7 +240,7 @@ func (t *tr) literal(l *ast.Literal) frag {
 				t.refuse(l, "the number %s does not fit a DECIMAL of 38 digits", l.Text)
 				return at(l, tUnknown, cat("NULL"))
 			}
-			return at(l, decimalOf(p, s), cat(fmt.Sprintf("CAST('%s' AS DECIMAL(%d, %d))", text, p, s)))
+			return at(l, decimalOf(p, s), cat(fmt.Sprintf("CAST('%s' AS DECIMAL(%d, %d))", plainDecimal(text, s), p, s)))
 		}
 		p, s := decimalDigits(text)
 		if p > 38 {
@@ -235,6 +275,37 @@ func exponentDigits(text string) (int, int, bool) {
 		return n - scale, 0, true
 	}
 	return max(n, scale), scale, true
+}
+
+// plainDecimal writes a number with an exponent (123.0E-28) in plain
+// notation with scale digits after the point, which DuckDB's cast to
+// DECIMAL reads (it refuses the exponent form at a large scale).
+func plainDecimal(text string, scale int) string {
+	mant, exp, _ := strings.Cut(strings.ToUpper(text), "E")
+	e, _ := strconv.Atoi(exp)
+	neg := strings.HasPrefix(mant, "-")
+	mant = strings.TrimLeft(mant, "+-")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	// the value is digits × 10^(e - len(frac)); as unscaled at scale:
+	shift := e - len(frac) + scale
+	if shift >= 0 {
+		digits += strings.Repeat("0", shift)
+	} else {
+		digits = digits[:max(0, len(digits)+shift)]
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	out := digits
+	if scale > 0 {
+		out = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
 }
 
 // decimalDigits is the precision and scale Spark gives a decimal literal.
@@ -853,6 +924,11 @@ func (t *tr) floatOperands(l, r frag) (frag, frag) {
 // other side's type, as Spark does (DuckDB refuses to compare them).
 func (t *tr) coerce(l, r frag) (frag, frag) {
 	switch {
+	case l.typ.is(String) && r.typ.is(Binary):
+		// Spark compares a string with a binary as bytes (its UTF-8).
+		return frag{s: "encode(" + l.s + ")", m: shift(l.m, len("encode(")), typ: tBinary}, r
+	case r.typ.is(String) && l.typ.is(Binary):
+		return l, frag{s: "encode(" + r.s + ")", m: shift(r.m, len("encode(")), typ: tBinary}
 	case l.typ.is(String) && r.typ.is(Decimal), r.typ.is(String) && l.typ.is(Decimal):
 		// Spark compares a string with a decimal as DOUBLEs (its golden
 		// files, predicate-functions.sql: 1.5 = '1.51' is false, where
@@ -1170,7 +1246,14 @@ func (t *tr) caseExpr(c *ast.Case) frag {
 	if c.Else != nil {
 		results = append(results, t.expr(c.Else))
 	}
-	ty := t.unify(c, "casewhen", results)
+	xs := make([]ast.Expr, 0, len(results))
+	for _, w := range c.Whens {
+		xs = append(xs, w.Result)
+	}
+	if c.Else != nil {
+		xs = append(xs, c.Else)
+	}
+	ty := t.unify(c, "casewhen", results, xs)
 	for i, w := range c.Whens {
 		parts = append(parts, at(w, nil, cat(" WHEN ", conds[i], " THEN ", results[i])))
 	}
@@ -1185,11 +1268,11 @@ func (t *tr) caseExpr(c *ast.Case) frag {
 // coercion: in ANSI mode a FLOAT meets an integer or decimal as DOUBLE),
 // and casts each number branch of another type to it, so DuckDB computes
 // the result in Spark's type.
-func (t *tr) unify(n ast.Node, fn string, fs []frag) *Type {
+func (t *tr) unify(n ast.Node, fn string, fs []frag, xs []ast.Expr) *Type {
 	ty := tNull
 	float, exact, boolean, number := false, false, false, false
 	for _, f := range fs {
-		ty = widen(ty, f.typ)
+		ty = t.setOpType(ty, f.typ)
 		float = float || f.typ.is(Float)
 		exact = exact || f.typ.integral() || f.typ.is(Decimal)
 		boolean = boolean || f.typ.is(Boolean)
@@ -1216,8 +1299,29 @@ func (t *tr) unify(n ast.Node, fn string, fs []frag) *Type {
 			}
 		}
 	}
+	// A string beside another type becomes it (ANSI mode: CASE of a
+	// TINYINT and a STRING is a BIGINT), read as Spark's CAST reads it;
+	// without ANSI the others become strings.
+	if name := castName[ty.Kind]; name != "" && len(xs) == len(fs) {
+		for i, f := range fs {
+			if f.typ.is(String) {
+				fs[i] = t.cast(&ast.Cast{Range: xs[i].Span(), Form: "CAST", X: xs[i], Type: &ast.DataType{Range: xs[i].Span(), Name: name}})
+			}
+		}
+	}
+	if ty.is(String) {
+		for i, f := range fs {
+			if k := f.typ; k.numeric() || k.is(Boolean) || k.is(Date) || k.is(Timestamp) {
+				fs[i] = t.asString(f)
+			}
+		}
+	}
 	return ty
 }
+
+// castName spells the types a string is coerced to in a CASE or
+// coalesce as a Spark type name.
+var castName = map[Kind]string{BigInt: "BIGINT", Double: "DOUBLE", Boolean: "BOOLEAN", Binary: "BINARY", Date: "DATE", Timestamp: "TIMESTAMP"}
 
 // subscript translates x[i]: Spark's arrays count from 0, DuckDB's lists
 // from 1; a map looks the key up.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 )
 
 // Function is one Spark function the translator knows: how it runs
@@ -109,7 +110,7 @@ func coalesceFn(t *tr, c *ast.Call, a []frag) frag {
 		t.refuse(c, "%s takes at least one argument", c.Name.String())
 		return null(c)
 	}
-	ty := t.unify(c, "coalesce", a)
+	ty := t.unify(c, "coalesce", a, c.Args)
 	return at(c, ty, cat("coalesce(", a, ")"))
 }
 
@@ -220,7 +221,7 @@ var functions = []Function{
 		if !t.arity(c, a, 3, 3) {
 			return null(c)
 		}
-		ty := t.unify(c, "nvl2", a[1:])
+		ty := t.unify(c, "nvl2", a[1:], c.Args[1:])
 		return at(c, ty, cat("CASE WHEN ", a[0], " IS NOT NULL THEN ", a[1], " ELSE ", a[2], " END"))
 	}),
 	same("nullif", argType(0)),
@@ -228,7 +229,7 @@ var functions = []Function{
 		if !t.arity(c, a, 3, 3) {
 			return null(c)
 		}
-		ty := t.unify(c, "if", a[1:])
+		ty := t.unify(c, "if", a[1:], c.Args[1:])
 		return at(c, ty, cat("CASE WHEN ", a[0], " THEN ", a[1], " ELSE ", a[2], " END"))
 	}, "iff"),
 	custom("isnull", "x IS NULL", wrap1(tBool, "(", " IS NULL)")),
@@ -1588,6 +1589,28 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 			t.refuse(l, "this lambda takes too many parameters")
 			return frag{}, false
 		}
+		own := map[*ast.Ident]bool{}
+		for _, p := range l.Params {
+			own[p] = true
+		}
+		outer := false
+		ast.Inspect(l.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.Column); ok {
+				if ref := t.model.Column(c); ref != nil && ref.Kind == sema.RefLambda && !own[ref.Param] {
+					if _, ok := t.lambdas[ref.Param]; ok {
+						outer = true
+					}
+				}
+			}
+			return !outer
+		})
+		if outer {
+			// DuckDB computes a nested lambda that reads the enclosing
+			// lambda's parameter wrongly (seen on Spark's golden files,
+			// higher-order-functions.sql).
+			t.refuse(l, "a lambda that reads the parameter of an enclosing lambda does not run natively")
+			return frag{}, false
+		}
 		names := make([]string, len(l.Params))
 		for i, p := range l.Params {
 			names[i] = quoteIdent(p.Name)
@@ -1623,6 +1646,11 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 			return null(c)
 		}
 		start := t.expr(c.Args[1])
+		if start.typ.duck() != elem.duck() || start.typ.duck() == "" {
+			// DuckDB's list_reduce keeps its state in the element type.
+			t.refuse(c.Args[1], "%s with a start value of another type (%s) than the array's elements (%s) does not run natively", name, start.typ, elem)
+			return null(c)
+		}
 		merge, ok := lambda(c.Args[2], []*Type{start.typ, elem}, -1)
 		if !ok {
 			return null(c)

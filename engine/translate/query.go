@@ -767,7 +767,7 @@ func (t *tr) join(j *ast.Join) frag {
 	}
 	parts = append(parts, r)
 	if j.On != nil && kind != "INNER" && kind != "CROSS" && hasSubquery(j.On) {
-		t.refuse(j.On, "a subquery in the ON condition of a %s join does not run natively (DuckDB joins only inner joins on a subquery); move the subquery into a WHERE clause or a join of its own", strings.ToLower(kind))
+		t.refuse(j.On, "a subquery in the ON condition of an outer, semi or anti join (here %s) does not run natively: DuckDB evaluates a subquery there only for an inner join; move it into a WHERE clause or a join of its own", strings.ToLower(kind))
 	}
 	switch {
 	case j.On != nil:
