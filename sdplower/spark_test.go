@@ -41,20 +41,7 @@ func texts(s *analysis.Snapshot) map[string]string {
 // writePipeline writes a pipeline folder whose storage is under the folder.
 func writePipeline(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	spec := fmt.Sprintf("name: %s\nstorage: file://%s/storage\nlibraries:\n  - glob:\n      include: transformations/**\n",
-		strings.ReplaceAll(t.Name(), "/", "_"), dir)
-	files["spark-pipeline.yml"] = spec
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return writePipelineIn(t, t.TempDir(), files)
 }
 
 func push(t *testing.T, g *Graph, run Run) (*Result, []Event, error) {
