@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/pragma"
 	"github.com/thund-dev/thund/analysis/pylib"
 	"github.com/thund-dev/thund/analysis/sqlfront"
@@ -134,9 +135,12 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		if e.Cond.Contiguous() {
 			start, end = e.Cond.Offsets[0], e.Cond.Offsets[len(e.Cond.Offsets)-1]
 		}
+		// A decorator is the platform's own form (InSQL): Databricks runs
+		// it, and Spark's Python API has none, which SynPyExpect says.
 		x := ir.Expectation{Name: e.Name, SQL: e.Cond.Value, Action: ir.Action(e.Action),
-			Loc: ir.Loc{File: file, Start: e.Loc.Start, End: e.Loc.End}, SQLLoc: ir.Loc{File: file, Start: start, End: end}}
+			Loc: ir.Loc{File: file, Start: e.Loc.Start, End: e.Loc.End}, SQLLoc: ir.Loc{File: file, Start: start, End: end}, InSQL: true}
 		flow.Expectations = append(flow.Expectations, x)
+		flow.Syntax = append(flow.Syntax, ir.Construct{Name: string(capab.SynPyExpect), Loc: x.Loc})
 		res.diags = append(res.diags, sqlfront.CheckExpression("expectation "+e.Name, x.SQL, x.SQLLoc)...)
 	}
 	if def.CDC != nil {

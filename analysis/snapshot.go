@@ -126,6 +126,16 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 			}
 		}
 	}
+	if s.hasFile(project.BundleYML) || s.hasFile(project.BundleYAML) {
+		// A bundle may include its pipelines from other YAML files.
+		for _, name := range files {
+			if project.IsBundleFile(name) && !slices.Contains(projectFiles, name) {
+				if t, ok := read(name); ok {
+					s.texts.base[name] = t
+				}
+			}
+		}
+	}
 	s.openProject()
 	s.Libraries, s.libDiags = s.Project.Libraries(files)
 	s.dirs = folders(files)
@@ -189,7 +199,7 @@ func unwrapPathError(err error) error {
 }
 
 // projectFiles are the root-level files that configure a pipeline.
-var projectFiles = []string{project.SpecYML, project.SpecYAML, project.ConfigName, "thund.yml"}
+var projectFiles = []string{project.SpecYML, project.SpecYAML, project.ConfigName, "thund.yml", project.BundleYML, project.BundleYAML}
 
 // Change is a new text for a file, or its deletion (Text nil).
 type Change struct {
@@ -367,6 +377,10 @@ func (s *Snapshot) WithOptions(opts Options) *Snapshot {
 }
 
 func isProjectFile(p string) bool {
+	if project.IsBundleFile(p) {
+		// The spec, or a YAML file a Databricks bundle may include.
+		return true
+	}
 	for _, f := range projectFiles {
 		if p == f {
 			return true
@@ -387,6 +401,13 @@ func (s *Snapshot) openProject() {
 		if t, ok := s.texts.get(name); ok {
 			texts[name] = []byte(t)
 		}
+	}
+	if _, ok := texts[project.BundleYML]; ok || texts[project.BundleYAML] != nil {
+		s.texts.each(func(name, t string) {
+			if project.IsBundleFile(name) {
+				texts[name] = []byte(t)
+			}
+		})
 	}
 	s.Project = project.FromTexts(s.Root, texts)
 }

@@ -260,13 +260,15 @@ func (f *files) changes(snap *analysis.Snapshot, paths []string) ([]analysis.Cha
 	return out, changed
 }
 
-// isProjectFile reports whether p is the spec or thund.yaml.
+// isProjectFile reports whether p is the spec, thund.yaml or a YAML file
+// of a Databricks bundle.
 func isProjectFile(p string) bool {
 	switch p {
 	case "spark-pipeline.yml", "spark-pipeline.yaml", "thund.yaml", "thund.yml":
 		return true
 	}
-	return false
+	// A Databricks bundle's databricks.yml and the YAML files it includes.
+	return project.IsBundleFile(p)
 }
 
 // prime fingerprints every file of the snapshot, so the first save of any

@@ -18,6 +18,7 @@ const (
 	SynLive         Feature = "a LIVE table or view"
 	SynLiveRef      Feature = "a LIVE.x reference"
 	SynExpect       Feature = "CONSTRAINT ... EXPECT"
+	SynPyExpect     Feature = "an @expect decorator"
 	SynApplyChanges Feature = "APPLY CHANGES INTO"
 	SynAutoCDC      Feature = "AUTO CDC"
 	SynTruncateWhen Feature = "APPLY AS TRUNCATE WHEN"
@@ -41,6 +42,7 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	SynLive:      dbxOnly(no("Spark's grammar has no LIVE tables or views: write CREATE MATERIALIZED VIEW for LIVE TABLE, CREATE STREAMING TABLE for STREAMING LIVE TABLE, CREATE TEMPORARY VIEW for LIVE VIEW" + onDatabricks)),
 	SynLiveRef:   dbxOnly(no("Spark has no LIVE schema, so LIVE.x names a table x in a schema called LIVE (TABLE_OR_VIEW_NOT_FOUND): read the dataset by its own name" + onDatabricks)),
 	SynExpect:    dbxOnly(no("open-source Spark Declarative Pipelines have no expectations: CONSTRAINT ... EXPECT is in none of the Spark 4.1 to 4.3 grammars; remove the constraint, or restrict the dataset with `-- @backends: native`" + onDatabricks)),
+	SynPyExpect:  dbxOnly(no("open-source Spark Declarative Pipelines have no expectations: pyspark.pipelines (Spark 4.1 to 4.3) has no expect, expect_or_drop or expect_or_fail decorator; remove the decorator, or restrict the dataset with `-- @backends: native`" + onDatabricks)),
 	SynApplyChanges: {
 		ir.Native:     yes,
 		ir.Spark41:    no("Spark 4.1 has no apply-changes flows, in SQL or otherwise: target spark-4.3 (CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...) or databricks, or run natively"),

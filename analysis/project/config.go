@@ -39,7 +39,13 @@ type Config struct {
 	// SparkVersion is "4.1", "4.2" or "4.3", "" when not set (SparkBackend
 	// then gives the newest).
 	SparkVersion string
-	Samples      []SampleConfig
+	// BundlePipeline and BundleTarget are `databricks.pipeline` and
+	// `databricks.target`: which pipeline resource of databricks.yml the
+	// folder is, and whose variables apply ("" for the first pipeline
+	// and the default target).
+	BundlePipeline string
+	BundleTarget   string
+	Samples        []SampleConfig
 	// PreviewLimit is the rows per preview page, at most PreviewMaxRows;
 	// 0 when not set.
 	PreviewLimit int
@@ -83,7 +89,8 @@ const (
 const maxQueryTimeoutText = "1h"
 
 var (
-	configKeys  = []string{"backends", "dialect", "spark", "samples", "preview", "limits"}
+	configKeys  = []string{"backends", "dialect", "spark", "databricks", "samples", "preview", "limits"}
+	bundleKeys  = []string{"pipeline", "target"}
 	dialects    = []string{"spark", "duckdb", "databricks"}
 	sparkKeys   = []string{"remote", "version"}
 	previewKeys = []string{"limit"}
@@ -128,6 +135,9 @@ func ParseConfig(file string, text []byte) (Config, []ir.Diagnostic) {
 		case "spark":
 			cfg.Loc["spark"] = loc
 			d.configSpark(p, &cfg)
+		case "databricks":
+			cfg.Loc["databricks"] = loc
+			d.configBundle(p, &cfg)
 		case "samples":
 			cfg.Loc["samples"] = loc
 			cfg.Samples = d.configSamples(p)
@@ -220,6 +230,31 @@ func joinBackends(bs []ir.Backend) string {
 		s[i] = string(b)
 	}
 	return strings.Join(s, ", ")
+}
+
+// configBundle reads `databricks: {pipeline, target}`, which choose among
+// the pipelines and targets of the folder's databricks.yml.
+func (d *doc) configBundle(p pair, cfg *Config) {
+	if !d.section(p, "`pipeline: my_pipeline`, `target: dev`") {
+		return
+	}
+	for _, e := range d.pairs(p.val, ir.Warning) {
+		switch e.name {
+		case "pipeline", "target":
+			cfg.Loc["databricks."+e.name] = d.valueLoc(e.key, e.raw)
+			v, ok := d.configScalar(e)
+			if !ok {
+				continue
+			}
+			if e.name == "pipeline" {
+				cfg.BundlePipeline = v
+			} else {
+				cfg.BundleTarget = v
+			}
+		default:
+			d.unknownKey(e, "databricks", bundleKeys)
+		}
+	}
 }
 
 // configSpark reads `spark: {remote, version}`.

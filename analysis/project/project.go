@@ -39,6 +39,12 @@ type Project struct {
 	// HasSpec is true when a spec file exists (even one with errors).
 	HasSpec bool
 	Config  Config
+	// BundleFile is "databricks.yml" (or .yaml) when the folder is a
+	// Databricks Asset Bundle, and Bundle its pipeline; both are unset
+	// when a spark-pipeline.yml exists (the SDP spec wins) or the bundle
+	// declares no pipeline.
+	BundleFile string
+	Bundle     *Bundle
 	// Diags are the findings about the spec and config files.
 	Diags []ir.Diagnostic
 }
@@ -51,7 +57,8 @@ func isFile(name string) bool {
 
 // FindRoot returns the pipeline root for a file or folder path: the
 // nearest folder upward holding spark-pipeline.yml or .yaml; else the
-// nearest upward holding thund.yaml; else the folder itself (the folder of
+// nearest upward holding thund.yaml; else the nearest upward holding a
+// Databricks Asset Bundle's databricks.yml; else the folder itself (the folder of
 // a file). A path that does not exist is taken as a file. The search stops
 // at the filesystem root.
 func FindRoot(p string) (string, error) {
@@ -63,7 +70,7 @@ func FindRoot(p string) (string, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		start = filepath.Dir(abs)
 	}
-	for _, names := range [][]string{{SpecYML, SpecYAML}, {ConfigName}} {
+	for _, names := range [][]string{{SpecYML, SpecYAML}, {ConfigName}, {BundleYML, BundleYAML}} {
 		for dir := start; ; {
 			for _, n := range names {
 				if isFile(filepath.Join(dir, n)) {
@@ -112,7 +119,8 @@ func Walk(root string) ([]string, error) {
 	if resolved, err := filepath.EvalSymlinks(root); err == nil {
 		root = resolved
 	}
-	marked := isFile(filepath.Join(root, SpecYML)) || isFile(filepath.Join(root, SpecYAML)) || isFile(filepath.Join(root, ConfigName))
+	marked := isFile(filepath.Join(root, SpecYML)) || isFile(filepath.Join(root, SpecYAML)) || isFile(filepath.Join(root, ConfigName)) ||
+		isFile(filepath.Join(root, BundleYML)) || isFile(filepath.Join(root, BundleYAML))
 	entries := 0
 	var out []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -267,7 +275,36 @@ func FromTexts(root string, texts map[string][]byte) *Project {
 		p.Diags = append(p.Diags, ir.Diagnostic{Loc: ir.Loc{File: "thund.yml"}, Severity: ir.Warning, Code: ir.CodeConfigError,
 			Message: "thund reads thund.yaml, not thund.yml: rename the file"})
 	}
+	if !p.HasSpec {
+		p.openBundle(texts)
+	}
 	return p
+}
+
+// openBundle reads the folder's databricks.yml, when there is one: its
+// pipeline gives the project its name, catalog, schema, configuration and
+// libraries, and the dialect is Databricks' unless thund.yaml says.
+func (p *Project) openBundle(texts map[string][]byte) {
+	file := BundleYML
+	if _, ok := texts[file]; !ok {
+		file = BundleYAML
+		if _, ok := texts[file]; !ok {
+			return
+		}
+	}
+	b, diags := ParseBundle(file, texts, p.Config.BundlePipeline, p.Config.BundleTarget)
+	p.Diags = append(p.Diags, diags...)
+	if b == nil {
+		return
+	}
+	p.BundleFile, p.Bundle = file, b
+	p.Spec.Name = b.Name
+	p.Spec.Catalog = b.Catalog
+	p.Spec.Database = b.Schema
+	p.Spec.Configuration = b.Configuration
+	if p.Config.Dialect == "" {
+		p.Config.Dialect = "databricks"
+	}
 }
 
 // Libraries returns the .sql and .py files the pipeline analyses, given
@@ -276,11 +313,16 @@ func FromTexts(root string, texts map[string][]byte) *Project {
 // a glob matching nothing
 // an ir.Warning (ir.CodeLibraryEmpty), and a glob matching other files an
 // error, as SDP 4.1 stops on them. Files under __pycache__ are ignored, as
-// SDP does. Without a spec, every *.sql file except those under samples/
-// (no Python file: SDP needs a spec to run one).
+// SDP does. Without a spec, the files a databricks.yml pipeline lists
+// (.sql and .py, notebooks named without their extension), or else every
+// *.sql file except those under samples/ (no Python file: SDP needs a
+// spec to run one).
 func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 	set := map[string]bool{}
 	var diags []ir.Diagnostic
+	if !p.HasSpec && p.Bundle != nil {
+		return p.Bundle.bundleLibraries(files)
+	}
 	if !p.HasSpec {
 		for _, f := range files {
 			if strings.HasSuffix(f, ".sql") && !strings.HasPrefix(f, "samples/") {
