@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -188,7 +189,7 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 				Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
 			return
 		}
-		diags = append(diags, unknownRef(p, ref, s.pythonLibrary()))
+		diags = append(diags, unknownRef(p, ref, s.pythonLibrary(), slices.Contains(p.Backends, ir.Native)))
 	})
 	for _, key := range order {
 		src := bySource[key]
@@ -286,14 +287,22 @@ func (s *Snapshot) pythonLibrary() string {
 // unknownRef reports a read of a name that is neither a dataset, a
 // declared source nor a sample: an error, since the run cannot read it,
 // unless the pipeline has a Python library (python non-empty), which
-// may define it.
-func unknownRef(p *ir.Pipeline, ref ir.Ref, python string) ir.Diagnostic {
+// may define it. When the native backend is not checked (native false:
+// `--backend databricks`, say), only a native run needs the sample, and
+// the platform reads an external table from its catalog: a warning,
+// unless a dataset's name is so close that a typo is likely.
+func unknownRef(p *ir.Pipeline, ref ir.Ref, python string, native bool) ir.Diagnostic {
 	names := make([]string, 0, len(p.Datasets))
 	for _, d := range p.Datasets {
 		names = append(names, d.Name)
 	}
 	if ref.Path != "" {
-		return fileReadSample(ref)
+		d := fileReadSample(ref)
+		if !native {
+			d.Severity = ir.Warning
+			d.Message += " (a warning: only a native run needs it; the backends checked read the files themselves)"
+		}
+		return d
 	}
 	msg := fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data", ref.Name)
 	// The sample is named after the table as read, qualifiers included
@@ -304,10 +313,14 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string) ir.Diagnostic {
 		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed; otherwise fix the name", ref.Name, ref.Name)
 	}
 	sev := ir.Error
-	if python != "" {
+	switch {
+	case python != "":
 		// A dataset a Python library defines is unknown to Thund.
 		sev = ir.Warning
 		msg += " (a warning: this pipeline has Python code Thund cannot fully read, which may define it)"
+	case !native && Nearest(ref.Name, names) == "":
+		sev = ir.Warning
+		msg += " (a warning: only a native run needs the sample; the backends checked read an external table from their catalog)"
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: sev, Code: ir.CodeUnknownRef, Message: msg}
 }

@@ -64,3 +64,37 @@ def silver():
 		t.Errorf("spark-4.3 must refuse the expectation decorator at its range; got %v", spark.Diagnostics)
 	}
 }
+
+// Only a native run needs a sample: checked against Databricks or Spark
+// alone, a read of an external table is a warning, unless a dataset's
+// name is so close that a typo is likely.
+func TestUnknownRefSeverityPerBackend(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a.sql": "CREATE MATERIALIZED VIEW orders_clean AS SELECT * FROM samples.nyctaxi.trips;\n" +
+			"CREATE MATERIALIZED VIEW totals AS SELECT count(*) AS n FROM orders_cleen;\n",
+	})
+	sev := func(backends []ir.Backend) map[string]ir.Severity {
+		s, err := Load(root, Options{Backends: backends})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]ir.Severity{}
+		for _, d := range s.Diagnostics {
+			if d.Code == ir.CodeUnknownRef {
+				out[strings.Fields(d.Message)[0]] = d.Severity
+			}
+		}
+		return out
+	}
+	native := sev([]ir.Backend{ir.Native, ir.Databricks})
+	if native["samples.nyctaxi.trips"] != ir.Error || native["orders_cleen"] != ir.Error {
+		t.Errorf("with native checked both reads need samples (errors): %v", native)
+	}
+	dbx := sev([]ir.Backend{ir.Databricks})
+	if dbx["samples.nyctaxi.trips"] != ir.Warning {
+		t.Errorf("databricks alone reads an external table from its catalog: want a warning, got %v", dbx)
+	}
+	if dbx["orders_cleen"] != ir.Error {
+		t.Errorf("a read one letter from a dataset's name stays an error (a likely typo): %v", dbx)
+	}
+}

@@ -212,7 +212,7 @@ func ParseBundle(file string, texts map[string][]byte, pipeline, target string) 
 				if v, ok := vars[strings.TrimPrefix(name, "var.")]; ok {
 					return v
 				}
-			case name == "bundle.target" && b.Target != "":
+			case (name == "bundle.target" || name == "bundle.environment") && b.Target != "":
 				return b.Target
 			case name == "bundle.name" && bundleName != "":
 				return bundleName
