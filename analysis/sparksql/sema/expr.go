@@ -227,7 +227,9 @@ func (a *analyzer) call(x *ast.Call, c ctx) {
 	a.window(x.Over, inner)
 	if !c.quiet {
 		a.callSyntax(x)
-		a.callTypes(x)
+		if !a.callSignature(x) { // funcsig.go; one finding per call
+			a.callTypes(x)
+		}
 	}
 }
 
