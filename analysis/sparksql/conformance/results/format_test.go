@@ -26,6 +26,15 @@ func TestHiveString(t *testing.T) {
 		{1e-4, "double", "1.0E-4"},
 		{0.001, "double", "0.001"},
 		{math.Inf(-1), "double", "-Infinity"},
+		// JDK 17's digits, not the shortest: an integer below 2^63
+		// from its exact digits, a power of two within the lower gap.
+		{math.Ldexp(1, 62), "double", "4.6116860184273879E18"},
+		{2.82879384806159e17, "double", "2.82879384806159008E17"},
+		{-math.Ldexp(1, -31), "double", "-4.6566128730773926E-10"},
+		{1024.0, "double", "1024.0"},
+		{0.5, "double", "0.5"},
+		{123.456, "double", "123.456"},
+		{-0.00123, "double", "-0.00123"},
 		{float32(1.1), "float", "1.1"},
 		{duckdb.Decimal{Width: 4, Scale: 2, Value: big.NewInt(-5)}, "decimal(4,2)", "-0.05"},
 		{duckdb.Decimal{Width: 4, Scale: 0, Value: big.NewInt(12)}, "decimal(4,0)", "12"},
