@@ -2,6 +2,7 @@ package sema
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 )
@@ -31,7 +32,40 @@ type analyzer struct {
 
 func newAnalyzer(cat Catalog, opts Options) *analyzer {
 	return &analyzer{cat: cat, opts: opts, froms: map[*ast.From]*scope{}, types: map[string]*ast.DataType{},
-		m: &Model{tables: map[ast.Node]*TableRef{}, columns: map[*ast.Column]*ColumnRef{}, outputs: map[ast.Node]*Output{}}}
+		m:    &Model{tables: map[ast.Node]*TableRef{}, columns: map[*ast.Column]*ColumnRef{}, outputs: map[ast.Node]*Output{}},
+		refs: takeRefs()}
+}
+
+// refSlab is how many column references a shared chunk holds. A query has
+// a few dozen at most, so one chunk serves many analyses in turn: each
+// takes the unused rest of the chunk the previous one left (refPool), and
+// the many models of a pipeline's column check share a few allocations
+// instead of one chunk each, mostly unused. A reference is handed out
+// once and never reused, so models never share one.
+const refSlab = 512
+
+// refPool holds the unused rests of column-reference chunks.
+var refPool sync.Pool
+
+// takeRefs returns a chunk rest for a new analysis.
+func takeRefs() []ColumnRef {
+	if p, ok := refPool.Get().(*refRest); ok {
+		return p.refs
+	}
+	return make([]ColumnRef, refSlab)
+}
+
+// refRest is a chunk rest in refPool.
+type refRest struct{ refs []ColumnRef }
+
+// finish gives the unused rest of the analysis's chunk back for the next
+// analysis, and returns the model.
+func (a *analyzer) finish() *Model {
+	if len(a.refs) >= refChunk {
+		refPool.Put(&refRest{refs: a.refs})
+	}
+	a.refs = nil
+	return a.m
 }
 
 // cteDef is one CTE in scope.
@@ -346,9 +380,13 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		a.expr(s.Where, c)
 	}
 	gc := &groupCheck{}
-	lca := make([]attr, 0, len(s.Items))
 	cols := make([]*OutputColumn, 0, len(s.Items))
 	attrs := make([]attr, 0, len(s.Items))
+	// The lateral column aliases an item sees are the attrs of the items
+	// before it: attrs itself until a * puts its columns among them, a
+	// list of their own (lca) after that.
+	var lca []attr
+	star := false
 	complete := true
 	var hidden []attr
 	for _, it := range s.Items {
@@ -356,6 +394,9 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 			continue
 		}
 		if st, ok := it.X.(*ast.Star); ok && s.Transform == nil && it.Alias == nil && it.Aliases == nil {
+			if !star {
+				star, lca = true, append(make([]attr, 0, len(s.Items)), attrs...)
+			}
 			sa, ok := a.expand(st, S)
 			complete = complete && ok
 			cols = append(cols, colsOf(sa)...)
@@ -364,15 +405,21 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 		}
 		c := base
 		c.gc, c.collect, c.clause = gc, true, "SELECT"
-		if !a.opts.NoLateralAliases && len(lca) > 0 {
-			c.after = &scope{attrs: lca, complete: true}
+		seen := attrs
+		if star {
+			seen = lca
+		}
+		if !a.opts.NoLateralAliases && len(seen) > 0 {
+			c.after = &scope{attrs: seen[:len(seen):len(seen)], complete: true}
 		}
 		a.expr(it.X, c)
 		na := len(attrs)
 		var ok bool
 		cols, attrs, ok = a.itemOutput(it, cols, attrs)
 		complete = complete && ok
-		lca = append(lca, attrs[na:]...)
+		if star {
+			lca = append(lca, attrs[na:]...)
+		}
 	}
 	if len(s.Items) == 0 && s.Transform == nil {
 		// FROM t alone (a pipe's input): the FROM scope is the output
@@ -447,10 +494,21 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 // among attrs: GROUP BY sees their aliases, explicit or Spark's own.
 func itemScope(attrs []attr) *scope {
 	s := &scope{complete: true}
-	for _, at := range attrs {
-		if at.item != nil {
-			s.attrs = append(s.attrs, at)
+	for i, at := range attrs {
+		if at.item == nil {
+			// a star's columns among them: the items' attrs are a list
+			// of their own
+			s.attrs = append(make([]attr, 0, len(attrs)), attrs[:i]...)
+			for _, at := range attrs[i+1:] {
+				if at.item != nil {
+					s.attrs = append(s.attrs, at)
+				}
+			}
+			return s
 		}
+	}
+	if len(attrs) > 0 {
+		s.attrs = attrs[:len(attrs):len(attrs)] // all of them, shared: only read
 	}
 	return s
 }

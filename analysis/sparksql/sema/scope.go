@@ -14,22 +14,24 @@ type attr struct {
 	// partial says the real qualifier may be longer (a catalog table
 	// written t is spark_catalog.default.t), so a longer qualifier that
 	// ends with qual may name it too.
-	qual    []string
-	partial bool
-	src     ColumnSource
-	// hidden is set for the right-hand copy of a USING or NATURAL join
-	// column: qualified names still reach it, unqualified ones do not.
-	hidden bool
-	// fuzzy is set for a name Spark generates from an expression, which
-	// the model cannot be sure of.
-	fuzzy fuzz
+	qual []string
+	src  ColumnSource
 	// eq identifies the attribute: two attrs with the same eq are the
 	// same column (the two sides of a USING column count as one).
 	eq  int
 	typ string
 	// item is the select item of an output column; alias says the item
 	// has an explicit alias, and a reference to it is a RefAlias.
-	item  *ast.SelectItem
+	item *ast.SelectItem
+	// (the one-byte fields last, packed together: an attr is copied
+	// into every scope that sees it)
+	partial bool
+	// hidden is set for the right-hand copy of a USING or NATURAL join
+	// column: qualified names still reach it, unqualified ones do not.
+	hidden bool
+	// fuzzy is set for a name Spark generates from an expression, which
+	// the model cannot be sure of.
+	fuzzy fuzz
 	alias bool
 }
 
@@ -150,7 +152,9 @@ func (a *analyzer) qualMatch(at *attr, pre []string) (ok, loose bool) {
 
 // lookup finds parts in s as Spark's AttributeSeq.resolve does: the
 // longest qualifier first (three parts, two, one), then the first part
-// as the column's name with the rest struct fields.
+// as the column's name with the rest struct fields. A single candidate
+// (the usual case) is a one-element window on s.attrs, not a copy; the
+// candidates are only read.
 func (a *analyzer) lookup(s *scope, parts []string) match {
 	if s == nil {
 		return match{}
@@ -164,7 +168,7 @@ func (a *analyzer) lookup(s *scope, parts []string) match {
 					continue
 				}
 				if ok, loose := a.qualMatch(at, parts[:k]); ok {
-					m.cands = appendDistinct(m.cands, *at)
+					m.cands = addCandidate(m.cands, s.attrs, i)
 					m.loose = m.loose || loose
 				}
 			}
@@ -175,13 +179,24 @@ func (a *analyzer) lookup(s *scope, parts []string) match {
 		}
 	}
 	var m match
-	for _, at := range s.attrs {
-		if !at.hidden && a.eqName(at.name, parts[0]) {
-			m.cands = appendDistinct(m.cands, at)
+	for i := range s.attrs {
+		if at := &s.attrs[i]; !at.hidden && a.eqName(at.name, parts[0]) {
+			m.cands = addCandidate(m.cands, s.attrs, i)
 		}
 	}
 	m.nameParts = 1
 	return m
+}
+
+// addCandidate adds attrs[i] to the candidates list unless the same
+// column is already there. The first candidate is attrs[i:i+1] itself
+// (capacity one, so a later append copies); only a second distinct one
+// allocates.
+func addCandidate(list, attrs []attr, i int) []attr {
+	if len(list) == 0 {
+		return attrs[i : i+1 : i+1]
+	}
+	return appendDistinct(list, attrs[i])
 }
 
 // appendDistinct appends at unless the same column is already there.
@@ -236,15 +251,36 @@ func (a *analyzer) qualified(s *scope, pre []string) []attr {
 }
 
 // relAttrs returns the attrs of relation rel's columns, qualified by
-// qual.
+// qual. Columns of one attribute (SELECT a, a) share a new identity; the
+// first column of an attribute is found by a scan of the columns before
+// it, which for the few columns of a relation costs less than a map.
 func (a *analyzer) relAttrs(rel *Relation, qual []string, partial bool) []attr {
 	attrs := make([]attr, len(rel.Columns))
-	same := map[int]int{}
+	var same map[int]int // for a wide relation, where a scan would be slow
+	if len(rel.Columns) > 32 {
+		same = make(map[int]int, len(rel.Columns))
+	}
 	for i, c := range rel.Columns {
-		eq, ok := same[c.eq]
-		if !ok || c.eq == 0 {
+		eq := 0
+		switch {
+		case c.eq == 0:
+		case same != nil:
+			if e, ok := same[c.eq]; ok {
+				eq = e
+			}
+		default:
+			for j := 0; j < i; j++ {
+				if rel.Columns[j].eq == c.eq {
+					eq = attrs[j].eq
+					break
+				}
+			}
+		}
+		if eq == 0 {
 			eq = a.newEq()
-			same[c.eq] = eq
+			if same != nil && c.eq != 0 {
+				same[c.eq] = eq
+			}
 		}
 		attrs[i] = attr{name: c.Name, qual: qual, partial: partial, src: ColumnSource{Rel: rel, Index: i},
 			fuzzy: c.fuzziness(), eq: eq, typ: c.Type}

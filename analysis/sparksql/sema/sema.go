@@ -80,7 +80,7 @@ func Analyze(q *ast.Query, cat Catalog, opts Options) *Model {
 	if q != nil {
 		a.query(q, nil)
 	}
-	return a.m
+	return a.finish()
 }
 
 // AnalyzeStmt analyzes the queries of a statement: the query of a CREATE
@@ -93,7 +93,7 @@ func Analyze(q *ast.Query, cat Catalog, opts Options) *Model {
 func AnalyzeStmt(st ast.Stmt, cat Catalog, opts Options) *Model {
 	a := newAnalyzer(cat, opts)
 	a.stmt(st)
-	return a.m
+	return a.finish()
 }
 
 // stmt analyzes the queries of st.
