@@ -383,13 +383,17 @@ func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
 	if f.Watermark == nil && q.Watermark != nil {
 		f.Watermark = q.Watermark
 	}
-	if q.SparkOnly != nil {
-		f.SparkSyntax = &ir.SyntaxStop{Loc: ir.Loc{File: file, Start: q.SparkOnly.Start, End: q.SparkOnly.End}, Message: q.SparkOnlyMessage}
-	}
 	for _, r := range q.Refs {
 		if r.Streaming || (set.Source != nil && ir.NameKey(r.Name) == ir.NameKey(set.Source.Table)) {
 			f.Streaming = true
 		}
+	}
+	// A batch query Thund's Spark parser read runs natively through the
+	// translator (engine/translate), which refuses what it cannot run at
+	// its range: whether DuckDB reads the text as written does not matter.
+	// A streaming or CDC flow's query still runs as written.
+	if q.SparkOnly != nil && (q.Spark == nil || f.Streaming || f.CDC != nil) {
+		f.SparkSyntax = &ir.SyntaxStop{Loc: ir.Loc{File: file, Start: q.SparkOnly.Start, End: q.SparkOnly.End}, Message: q.SparkOnlyMessage}
 	}
 	if f.Streaming || f.CDC != nil {
 		if f.Trigger.Kind == "" {

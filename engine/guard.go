@@ -492,12 +492,13 @@ func (p pastedExprs) expr(text string) string {
 	return "error('Thund did not check this expression before use')"
 }
 
-// checkPasted refuses f when its query is not one SELECT or one of its
-// pasted expressions is not exactly one expression, and returns the
-// expressions in DuckDB's rendering.
-func checkPasted(ctx context.Context, f *ir.Flow) (pastedExprs, error) {
-	if q := strings.TrimSpace(f.Normalized); q != "" {
-		if err := CheckQuery(ctx, f.Normalized); err != nil {
+// checkPasted refuses f when query, the DuckDB text its run executes (the
+// translation of its Spark SQL, or its normalized text), is not one
+// SELECT or one of its pasted expressions is not exactly one expression,
+// and returns the expressions in DuckDB's rendering.
+func checkPasted(ctx context.Context, f *ir.Flow, query string) (pastedExprs, error) {
+	if q := strings.TrimSpace(query); q != "" {
+		if err := CheckQuery(ctx, query); err != nil {
 			return nil, &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, err)}
 		}
 	}

@@ -160,6 +160,15 @@ type runState struct {
 	// reading holds the sources (by key) a flow of this run reads, which
 	// registerSources materialises when their sample is text.
 	reading map[string]bool
+	// prepared holds the query check translated and guarded for a batch
+	// flow, which runBatchFlow then runs (under mu).
+	prepared map[*ir.Flow]preparedQuery
+}
+
+// preparedQuery is a batch flow's DuckDB query as prepare wrote it.
+type preparedQuery struct {
+	query string
+	tq    *translatedQuery
 }
 
 // forget drops the run's description of a dataset's relation.
@@ -169,10 +178,26 @@ func (st *runState) forget(d *ir.Dataset) {
 	st.mu.Unlock()
 }
 
-// check refuses f unless its query and expressions pass the guard
-// (checkPasted), and keeps the expressions' renderings for expr.
+// check refuses f unless the query its run executes and its expressions
+// pass the guard (checkPasted), and keeps the expressions' renderings for
+// expr. A batch flow's query is its translation (prepare, kept for the
+// run in st.prepared); a streaming or CDC flow's is its normalized text.
 func (st *runState) check(ctx context.Context, f *ir.Flow) error {
-	px, err := checkPasted(ctx, f)
+	query := f.Normalized
+	if !f.Streaming && f.CDC == nil && strings.TrimSpace(f.Normalized) != "" {
+		q, tq, err := st.prepare(ctx, f)
+		if err != nil {
+			return err
+		}
+		query = q
+		st.mu.Lock()
+		if st.prepared == nil {
+			st.prepared = map[*ir.Flow]preparedQuery{}
+		}
+		st.prepared[f] = preparedQuery{q, tq}
+		st.mu.Unlock()
+	}
+	px, err := checkPasted(ctx, f, query)
 	if err != nil {
 		return err
 	}
@@ -508,9 +533,16 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	if strings.TrimSpace(f.Normalized) == "" {
 		return &flowError{f.Name, fmt.Errorf("flow %s has no query", f.Name)}
 	}
-	query, tq, err := st.prepare(ctx, f)
-	if err != nil {
-		return err
+	st.mu.Lock()
+	pq, ok := st.prepared[f]
+	delete(st.prepared, f)
+	st.mu.Unlock()
+	query, tq := pq.query, pq.tq
+	if !ok {
+		var err error
+		if query, tq, err = st.prepare(ctx, f); err != nil {
+			return err
+		}
 	}
 	if d.Kind == ir.View || d.Kind == ir.TemporaryView {
 		return st.runView(ctx, d, f, query, tq)
