@@ -1,15 +1,21 @@
 package sdplower
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/sparkconnect"
 	"github.com/thund-dev/thund/sparkconnect/sparktest"
 )
 
@@ -224,4 +230,170 @@ func writePipelineIn(t *testing.T, dir string, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// TestSparkPythonFramesAgreesWithSparkPipelinesRun: testdata/python_frames
+// (Python loops, a factory, path loads, DataFrame chains, SQL over a
+// Python dataset), with its loads pointed at its samples, is run twice on
+// the server: pushed by Thund (the Python never run) and run by pyspark's
+// own spark-pipelines CLI of the server's release (which runs it). The
+// CLI must complete, and every table both wrote must hold the same rows,
+// columns in the same order, as many as the native run gives
+// (testdata/python_frames/outputs.golden).
+func TestSparkPythonFramesAgreesWithSparkPipelinesRun(t *testing.T) {
+	url := sparktest.Need(t)
+	c := sparktest.Client(t)
+	backend := sparktest.Backend(t)
+	bin, env := pipelinesCLI(t, sparktest.Release())
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	stamp := time.Now().UnixNano()
+	thundDB, cliDB := fmt.Sprintf("thund_pyframes_push_%d", stamp), fmt.Sprintf("thund_pyframes_cli_%d", stamp)
+	for _, db := range []string{thundDB, cliDB} {
+		if err := c.SQL(ctx, "CREATE DATABASE "+db); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			cctx, ccancel := context.WithTimeout(context.Background(), time.Minute)
+			defer ccancel()
+			_ = c.SQL(cctx, "DROP DATABASE "+db+" CASCADE")
+		})
+	}
+
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../testdata/python_frames")); err != nil {
+		t.Fatal(err)
+	}
+	// The landing folders and the export are the folder's samples.
+	samples := filepath.ToSlash(filepath.Join(dir, "samples"))
+	for _, name := range []string{"bronze.py", "silver.py"} {
+		p := filepath.Join(dir, "transformations", name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.NewReplacer(`"/landing/`, `"`+samples+"/", `"/exports/products.csv"`, `"`+samples+`/products_files.csv"`).Replace(string(b))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := fmt.Sprintf("name: python_frames\nstorage: file://%s/storage\ndatabase: %s\nlibraries:\n  - glob:\n      include: transformations/**\n", filepath.ToSlash(dir), cliDB)
+	if err := os.WriteFile(filepath.Join(dir, "spark-pipeline.yml"), []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	s := load(t, dir)
+	for _, d := range s.Diagnostics {
+		if d.Severity == ir.Error {
+			t.Fatalf("the copy does not analyse: %+v", d)
+		}
+	}
+	g, diags := LowerWith(s.Pipeline, backend, Options{Texts: texts(s)})
+	if g == nil {
+		t.Fatalf("Lower refused for %s: %v", backend, diags)
+	}
+	g.Database = thundDB
+	if _, events, err := push(t, g, Run{Storage: "file://" + t.TempDir() + "/storage"}); err != nil {
+		for _, e := range events {
+			t.Logf("event: %s", e.Message)
+		}
+		t.Fatalf("Thund's push: %v", err)
+	}
+
+	cmd := exec.CommandContext(ctx, bin, "--remote", url, "run", "--spec", filepath.Join(dir, "spark-pipeline.yml"))
+	cmd.Dir, cmd.Env = dir, env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil || !strings.Contains(out.String(), "Run is COMPLETED") {
+		t.Fatalf("spark-pipelines run: %v\n%s", err, out.String())
+	}
+
+	want := goldenRowCounts(t, "../testdata/python_frames/outputs.golden")
+	if len(want) != 7 {
+		t.Fatalf("outputs.golden names %d datasets, want 7", len(want))
+	}
+	for name, n := range want {
+		pushed := jsonRows(t, ctx, c, thundDB+"."+name)
+		ran := jsonRows(t, ctx, c, cliDB+"."+name)
+		if strings.Join(pushed, "\n") != strings.Join(ran, "\n") {
+			t.Errorf("%s: Thund's push wrote\n%s\nspark-pipelines run wrote\n%s", name, strings.Join(pushed, "\n"), strings.Join(ran, "\n"))
+		}
+		if len(pushed) != n {
+			t.Errorf("%s: %d rows on Spark, %d in the native run", name, len(pushed), n)
+		}
+	}
+}
+
+// pipelinesCLI finds the spark-pipelines CLI of pyspark release rel in the
+// venv scripts/spark.sh installs, and the environment it runs in.
+func pipelinesCLI(t *testing.T, rel string) (string, []string) {
+	t.Helper()
+	cache := os.Getenv("THUND_CACHE")
+	if cache == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache = filepath.Join(home, ".cache", "thund")
+	}
+	venv := filepath.Join(cache, "spark", "venv-"+rel)
+	bin := filepath.Join(venv, "bin", "spark-pipelines")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("no spark-pipelines for Spark %s: %v (scripts/spark.sh install %s)", rel, err, rel)
+	}
+	python := filepath.Join(venv, "bin", "python")
+	home, err := exec.Command(python, "-c", "import os, pyspark; print(os.path.dirname(pyspark.__file__))").Output()
+	if err != nil {
+		t.Fatalf("find pyspark in %s: %v", venv, err)
+	}
+	return bin, append(os.Environ(),
+		"SPARK_HOME="+strings.TrimSpace(string(home)),
+		"PYSPARK_PYTHON="+python,
+		"SPARK_LOCAL_IP=127.0.0.1",
+		"PATH="+filepath.Join(venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// goldenRowCounts reads the "== name (completed, N rows)" headers of an
+// outputs golden.
+func goldenRowCounts(t *testing.T, path string) map[string]int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, line := range strings.Split(string(b), "\n") {
+		var name string
+		var n int
+		if _, err := fmt.Sscanf(line, "== %s (completed, %d rows)", &name, &n); err == nil {
+			out[name] = n
+		}
+	}
+	return out
+}
+
+// jsonRows reads a table back as one JSON object a row (its columns in
+// order, by name), sorted, so two tables compare as multisets of rows.
+func jsonRows(t *testing.T, ctx context.Context, c *sparkconnect.Client, table string) []string {
+	t.Helper()
+	rd, err := c.QueryArrow(ctx, "SELECT to_json(struct(*)) AS row FROM "+table)
+	if err != nil {
+		t.Fatalf("read %s: %v", table, err)
+	}
+	defer rd.Release()
+	var rows []string
+	for rd.Next() {
+		col, ok := rd.RecordBatch().Column(0).(*array.String)
+		if !ok {
+			t.Fatalf("read %s: the row column is %T", table, rd.RecordBatch().Column(0))
+		}
+		for i := 0; i < col.Len(); i++ {
+			rows = append(rows, col.Value(i))
+		}
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatalf("read %s: %v", table, err)
+	}
+	sort.Strings(rows)
+	return rows
 }

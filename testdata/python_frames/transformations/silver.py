@@ -15,7 +15,10 @@ def orders():
         north.unionByName(south)
         .join(spark.read.table("products").select("sku", "price"), "sku")
         .withColumn("amount", F.expr("qty * price"))
-        .drop("price")
+        # Not .drop("price"): Spark Connect's planner resolves the input of
+        # a drop when the flow is registered, before the pipeline's tables
+        # exist, so spark-pipelines run fails (TABLE_OR_VIEW_NOT_FOUND).
+        .select("sku", "order_id", "qty", "order_date", "shop", "amount")
     )
     return priced.where("qty > 0")
 
