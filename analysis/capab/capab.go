@@ -5,6 +5,7 @@ package capab
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/thund-dev/thund/ir"
 )
@@ -116,7 +117,9 @@ type Use struct {
 // Uses lists the matrix features dataset d and the flows into it use.
 func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 	var out []Use
-	if d.Kind == ir.Sink {
+	if d.Kind == ir.Sink && !strings.HasSuffix(d.Loc.File, ".py") {
+		// A sink from SQL; create_sink in a Python file is the form
+		// every backend with sinks defines.
 		out = append(out, Use{Feature: SinkDataset, Loc: d.KindLoc})
 	}
 	if d.Kind == ir.View {
