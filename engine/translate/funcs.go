@@ -174,10 +174,10 @@ var functions = []Function{
 	agg(same("any_value", argType(0))),
 	agg(custom("collect_list", "coalesce(list(x) FILTER (WHERE x IS NOT NULL), []): NULLs skipped, [] for no rows", collectFn(false), "array_agg")),
 	agg(custom("collect_set", "coalesce(list(DISTINCT x) FILTER (WHERE x IS NOT NULL), [])", collectFn(true))),
-	dbl(agg(renamed("stddev", "stddev_samp", fixed(tDouble), "std", "stddev_samp"))),
-	dbl(agg(same("stddev_pop", fixed(tDouble)))),
-	dbl(agg(renamed("variance", "var_samp", fixed(tDouble), "var_samp"))),
-	dbl(agg(same("var_pop", fixed(tDouble)))),
+	dbl(agg(custom("stddev", "thund_stddev_samp(list(x)): Spark's running update of count, mean and squared deviations, row by row", varianceFn("thund_stddev_samp"), "std", "stddev_samp"))),
+	dbl(agg(custom("stddev_pop", "thund_stddev_pop(list(x)), as stddev", varianceFn("thund_stddev_pop")))),
+	dbl(agg(custom("variance", "thund_var_samp(list(x)), as stddev", varianceFn("thund_var_samp"), "var_samp"))),
+	dbl(agg(custom("var_pop", "thund_var_pop(list(x)), as stddev", varianceFn("thund_var_pop")))),
 	dbl(agg(same("corr", fixed(tDouble)))),
 	dbl(agg(same("covar_pop", fixed(tDouble)))),
 	dbl(agg(same("covar_samp", fixed(tDouble)))),
@@ -924,6 +924,35 @@ func avgFn(t *tr, c *ast.Call, a []frag) frag {
 		t.refuse(c.Args[0], "avg of %s does not run natively", x.typ)
 	}
 	return at(c, tDouble, t.overCast(c, "CAST", inner, "DOUBLE"))
+}
+
+// varianceFn translates the variance family. DuckDB's var_pop updates its
+// squared deviations with another formula than Spark's CentralMomentAgg
+// and, over a window frame, combines partial results in another order, so
+// the last digits differ (13868.75 where Spark has 13868.750000000002).
+// The translation collects the frame's or group's values in order and
+// runs Spark's update on them (the macro), which is what Spark computes
+// for a window frame and for a group read in one partition.
+func varianceFn(macro string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		x := a[0]
+		if x.typ.known() && !x.typ.numeric() && !x.typ.is(Null) {
+			t.refuse(c.Args[0], "%s of %s does not run natively", strings.ToLower(c.Name.String()), x.typ)
+		}
+		inner := t.filterInto(c, cat("list(", t.distinct(c), "CAST(", x, " AS DOUBLE))"))
+		if c.Over != nil {
+			if c.Over.Ref != nil && len(c.Over.PartitionBy) == 0 && len(c.Over.OrderBy) == 0 && c.Over.Frame == nil {
+				inner = cat(inner, " OVER "+quoteIdent(c.Over.Ref.Name))
+			} else {
+				inner = cat(inner, " OVER (", t.windowBody(c.Over), ")")
+			}
+			c.Over = nil
+		}
+		return at(c, tDouble, cat(macro+"(", inner, ")"))
+	}
 }
 
 func collectFn(set bool) func(t *tr, c *ast.Call, a []frag) frag {

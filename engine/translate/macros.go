@@ -49,6 +49,16 @@ var macros = [][2]string{
 		WHEN isinf(x) THEN CASE WHEN x > 0 THEN 'Infinity' ELSE '-Infinity' END
 		WHEN x = 0 OR (abs(x) >= 0.001 AND abs(x) < 10000000) THEN CAST(x AS VARCHAR)
 		ELSE error('not-portable: Spark writes the number ' || CAST(x AS VARCHAR) || ' in Java''s scientific notation (1.0E7), which the native engine does not reproduce') END`},
+	// Spark's CentralMomentAgg update, value by value in list order:
+	// n' = n + 1, delta = x - avg, avg' = avg + delta / n',
+	// m2' = m2 + delta * (delta - delta / n'); NULLs skipped.
+	{"thund_moments", `(l) AS list_reduce(list_transform(list_filter(l, lambda v: v IS NOT NULL), lambda v: {'n': CAST(0 AS DOUBLE), 'avg': CAST(v AS DOUBLE), 'm2': CAST(0 AS DOUBLE)}),
+		lambda acc, e: {'n': acc.n + 1.0, 'avg': acc.avg + (e.avg - acc.avg) / (acc.n + 1.0), 'm2': acc.m2 + (e.avg - acc.avg) * ((e.avg - acc.avg) - (e.avg - acc.avg) / (acc.n + 1.0))},
+		{'n': CAST(0 AS DOUBLE), 'avg': CAST(0 AS DOUBLE), 'm2': CAST(0 AS DOUBLE)})`},
+	{"thund_var_pop", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE s.m2 / s.n END)[1]`},
+	{"thund_var_samp", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE s.m2 / (s.n - 1.0) END)[1]`},
+	{"thund_stddev_pop", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE sqrt(s.m2 / s.n) END)[1]`},
+	{"thund_stddev_samp", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE sqrt(s.m2 / (s.n - 1.0)) END)[1]`},
 	{"thund_div_round", `(n, d) AS (n // d) + CASE WHEN abs(n % d) >= abs(d) - abs(n % d) THEN sign(n) * sign(d) ELSE 0 END`},
 	{"thund_exists", `(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, true) THEN true
 		WHEN len(list_filter(l, lambda v: v IS NULL)) > 0 THEN NULL ELSE false END`},

@@ -154,6 +154,10 @@ var traps = []trap{
 	{name: "try_add keeps an operand's overflow", query: `SELECT try_add(1, 2147483647 + 1) AS a`, errClass: "ARITHMETIC_OVERFLOW"},
 	{name: "try_add of BIGINTs", query: `SELECT try_add(9223372036854775807L, 1) AS a, try_multiply(3000000000L, 4000000000L) AS b, try_subtract(-9223372036854775808L, 0) AS c`, types: []string{"bigint", "bigint", "bigint"}, rows: [][]string{{"NULL", "NULL", "-9223372036854775808"}}},
 	{name: "left of NULL", query: `SELECT left(CAST(NULL AS STRING), -2) AS a, left('abc', -2) AS b`, types: []string{"string", "string"}, rows: [][]string{{"NULL", ""}}},
+	{name: "var_pop over a shrinking frame", query: `SELECT v FROM (SELECT i, var_pop(n) OVER (ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS v, stddev_pop(n) OVER (ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS s FROM VALUES (1, 600), (2, 470), (3, 170), (4, 430), (5, 300) t(i, n)) WHERE i <= 3 ORDER BY i`,
+		types: []string{"double"}, rows: [][]string{{"21703.999999999996"}, {"13868.750000000002"}, {"11266.666666666666"}}},
+	{name: "stddev_samp of one row and of none", query: `SELECT stddev_samp(x) AS a, var_samp(x) AS b, stddev(x) FILTER (WHERE x > 5) AS d FROM VALUES (3.0D) t(x)`,
+		types: []string{"double", "double", "double"}, rows: [][]string{{"NULL", "NULL", "NULL"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
