@@ -393,6 +393,8 @@ type FlowQuery struct {
 	// SQL is the DuckDB text.
 	SQL string
 	res *translate.Result
+	// src is the flow's own query text, which res's ranges point into.
+	src string
 	// refused is set, and SQL empty, when a run refuses the query.
 	refused *SparkError
 }
@@ -451,7 +453,7 @@ func (d *Describer) TranslateFlow(ctx context.Context, f *ir.Flow) (*FlowQuery, 
 		}
 		return nil, nil
 	}
-	return &FlowQuery{SQL: res.SQL, res: res}, nil
+	return &FlowQuery{SQL: res.SQL, res: res, src: f.SQL}, nil
 }
 
 // Refused is why a run refuses the flow before running it (the
@@ -493,6 +495,7 @@ func (q *FlowQuery) spark(err error) error {
 	if !ok && se.Position >= 0 {
 		rng, ok = q.res.Locate(se.Position)
 	}
+	msg, rng, ok = sparkTerms(q.res, q.src, msg, rng, ok)
 	if strings.Contains(msg, "__thund") {
 		// A helper of the translation: its name means nothing to the
 		// user, the expression's range says where.
@@ -514,4 +517,387 @@ func nameError(msg string) bool {
 		}
 	}
 	return false
+}
+
+// The safety net: DuckDB's binder names its own functions and types
+// (list_contains(VARCHAR, INTEGER_LITERAL), "Candidate functions: ..."),
+// which mean nothing to a Spark SQL author. Whatever the semantic model
+// did not catch before running is put in Spark's terms here, at the
+// user's own call.
+
+var (
+	// noMatchRe and bestRe find DuckDB's messages for a call whose
+	// argument types no overload takes.
+	noMatchRe = regexp.MustCompile(`No function matches the given name and argument types '((?:[^']|'')*)'`)
+	bestRe    = regexp.MustCompile(`Could not choose a best candidate function for the function call "((?:[^"]|"")*)"`)
+	// mixRe and compareRe find the messages for values of two types that
+	// have no common type.
+	mixRe     = regexp.MustCompile(`Cannot mix values of type (.+?) and (.+?) in (\w+) operator`)
+	compareRe = regexp.MustCompile(`Cannot compare values of type (.+?) and type (.+?)(?: - an explicit cast is required|$)`)
+	// duckWordRe finds DuckDB's own type names in a message.
+	duckWordRe = regexp.MustCompile(`\b(?:INTEGER_LITERAL|STRING_LITERAL|VARCHAR|INTEGER|BLOB|HUGEINT|UBIGINT|UINTEGER|TIMESTAMP WITH TIME ZONE)\b(?:\[\])*`)
+	// callRe reads the name a call starts with.
+	callRe = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)\s*\(`)
+)
+
+// SparkTypeName names a DuckDB type as Spark does (VARCHAR and its
+// literals are STRING, INTEGER_LITERAL is INT, INTEGER[] is ARRAY<INT>),
+// or "" when it has no Spark name.
+func SparkTypeName(duck string) string {
+	d := strings.TrimSpace(duck)
+	u := strings.ToUpper(d)
+	switch {
+	case strings.HasSuffix(u, "[]"):
+		if e := SparkTypeName(d[:len(d)-2]); e != "" {
+			return "ARRAY<" + e + ">"
+		}
+		return ""
+	case strings.HasSuffix(u, "_LITERAL"):
+		switch strings.TrimSuffix(u, "_LITERAL") {
+		case "INTEGER":
+			return "INT"
+		case "STRING":
+			return "STRING"
+		}
+		return ""
+	case u == "NULL" || u == `"NULL"`:
+		return "VOID"
+	}
+	if s := translate.SparkType(d); s != "" {
+		return upperType(s)
+	}
+	if u == "TIMESTAMP WITH TIME ZONE" || u == "TIMESTAMPTZ" {
+		return "TIMESTAMP"
+	}
+	return ""
+}
+
+// upperType writes a Spark type name as Spark's messages do: upper
+// case, a space after each comma (MAP<STRING, INT>), a struct's field
+// names as they are.
+func upperType(s string) string {
+	var b strings.Builder
+	word := func(w string) {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w))
+		}
+	}
+	start := 0
+	var open []byte // the brackets open: a comma in DECIMAL(10,2) takes no space
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<', '>', ',', '(', ')':
+			word(s[start:i])
+			b.WriteByte(c)
+			switch c {
+			case '<', '(':
+				open = append(open, c)
+			case '>', ')':
+				if len(open) > 0 {
+					open = open[:len(open)-1]
+				}
+			case ',':
+				if len(open) == 0 || open[len(open)-1] == '<' {
+					b.WriteByte(' ')
+				}
+			}
+			start = i + 1
+		case ':':
+			b.WriteString(s[start:i]) // a field name keeps its case
+			b.WriteString(": ")
+			start = i + 1
+		case ' ':
+			word(s[start:i])
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), " ") {
+				b.WriteByte(' ')
+			}
+			start = i + 1
+		}
+	}
+	word(s[start:])
+	return b.String()
+}
+
+// splitArgs splits a DuckDB argument type list at its top-level commas.
+func splitArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '<':
+			depth++
+		case ')', ']', '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" || len(out) > 0 {
+		out = append(out, rest)
+	}
+	return out
+}
+
+// countArgs counts the arguments of the call text starts with (0 when
+// it is not a call).
+func countArgs(text string) int {
+	m := callRe.FindStringSubmatchIndex(text)
+	if m == nil {
+		return 0
+	}
+	depth, n, empty := 1, 1, true
+	for i := m[1]; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+			if depth == 0 {
+				if empty {
+					return 0
+				}
+				return n
+			}
+		case ',':
+			if depth == 1 {
+				n++
+			}
+		case '\'', '"', '`':
+			for i++; i < len(text) && text[i] != c; i++ {
+			}
+		default:
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				empty = false
+			}
+		}
+	}
+	return 0
+}
+
+// SparkBinderMessage rewrites a DuckDB message about the types of a
+// call's arguments, or of values with no common type, in Spark's terms:
+// Spark's error class, the user's expression expr (its text in the user's
+// query; empty when the error could not be located) and its function
+// name, Spark's type names, and never DuckDB's function names or its
+// candidate lists. Any other message only has DuckDB's type names
+// replaced by Spark's. changed is false when there was nothing to
+// rewrite.
+func SparkBinderMessage(msg, expr string) (out string, changed bool) {
+	expr = strings.Join(strings.Fields(expr), " ")
+	fn := ""
+	if m := callRe.FindStringSubmatch(expr); m != nil {
+		fn = strings.ToLower(m[1])
+	}
+	resolve := "the query"
+	if expr != "" {
+		resolve = `"` + expr + `"`
+	}
+	typeList := func(duck []string) ([]string, bool) {
+		out := make([]string, len(duck))
+		for i, d := range duck {
+			if out[i] = SparkTypeName(d); out[i] == "" {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	sig := ""
+	if m := noMatchRe.FindStringSubmatch(msg); m != nil {
+		sig = strings.ReplaceAll(m[1], "''", "'")
+	} else if m := bestRe.FindStringSubmatch(msg); m != nil {
+		sig = strings.ReplaceAll(m[1], `""`, `"`)
+	}
+	if sig != "" {
+		args := ""
+		if i := strings.IndexByte(sig, '('); i >= 0 && strings.HasSuffix(sig, ")") {
+			args = sig[i+1 : len(sig)-1]
+		}
+		what := "a function of the query is called with arguments"
+		if fn != "" {
+			what = "`" + fn + "` is called with arguments"
+		} else if expr != "" {
+			what = "the operands are"
+		}
+		detail := what + " of types it does not take"
+		if types, ok := typeList(splitArgs(args)); ok && len(types) > 0 && (fn == "" || countArgs(expr) == len(types)) {
+			detail = what + " of types (" + quoteTypes(types, ", ") + "), which it does not take"
+			if fn == "" && expr != "" {
+				detail = "the operands are of types (" + quoteTypes(types, ", ") + "), which do not go together"
+			}
+		}
+		return "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve " + resolve + " due to data type mismatch: " +
+			detail + "; cast the arguments to the types Spark expects.", true
+	}
+	if m := mixRe.FindStringSubmatch(msg); m != nil {
+		if types, ok := typeList(m[1:3]); ok {
+			name := fn
+			if name == "" {
+				name = strings.ToLower(m[3])
+			}
+			return "[DATATYPE_MISMATCH.DATA_DIFF_TYPES] Cannot resolve " + resolve + " due to data type mismatch: Input to `" +
+				name + "` should all be the same type, but it's (" + quoteTypes(types, " or ") + ").", true
+		}
+	}
+	if m := compareRe.FindStringSubmatch(msg); m != nil {
+		if types, ok := typeList(m[1:3]); ok {
+			return "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve " + resolve + " due to data type mismatch: " +
+				"the left and right operands of the binary operator have incompatible types (" + quoteTypes(types, " and ") + ").", true
+		}
+	}
+	out = withoutCandidates(msg)
+	out = duckWordRe.ReplaceAllStringFunc(out, func(w string) string {
+		if s := SparkTypeName(w); s != "" {
+			return s
+		}
+		return w
+	})
+	return out, out != msg
+}
+
+// quoteTypes writes type names in double quotes, joined by sep.
+func quoteTypes(types []string, sep string) string {
+	q := make([]string, len(types))
+	for i, t := range types {
+		q[i] = `"` + t + `"`
+	}
+	return strings.Join(q, sep)
+}
+
+// withoutCandidates drops DuckDB's candidate lists ("Candidate
+// functions:", "Candidate bindings:" and the tab-indented lines after
+// them) from a message.
+func withoutCandidates(msg string) string {
+	if !strings.Contains(msg, "Candidate functions") {
+		return msg
+	}
+	var keep []string
+	skipping := false
+	for _, line := range strings.Split(msg, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "Candidate functions"):
+			skipping = true
+			continue
+		case skipping && (strings.HasPrefix(line, "\t") || t == ""):
+			continue
+		}
+		skipping = false
+		keep = append(keep, line)
+	}
+	return strings.TrimRight(strings.Join(keep, "\n"), "\n ")
+}
+
+// callAt is the user's call a DuckDB error is about: the innermost
+// source range of the translation's mappings that holds rng (when
+// located) and is a call; when the error was not located, the call that
+// produced the first generated call of duckFn. src is the flow's query
+// text; ok is false when no call is found.
+func callAt(res *translate.Result, src string, rng ast.Range, located bool, duckFn string) (ast.Range, bool) {
+	if res == nil {
+		return ast.Range{}, false
+	}
+	isCall := func(r ast.Range) bool {
+		return r.Start >= 0 && r.Start < r.End && r.End <= len(src) && callRe.MatchString(src[r.Start:r.End])
+	}
+	if located {
+		if isCall(rng) {
+			return rng, true
+		}
+		best, found := ast.Range{}, false
+		for _, m := range res.Map {
+			if m.Src.Start <= rng.Start && rng.End <= m.Src.End && isCall(m.Src) && (!found || m.Src.End-m.Src.Start < best.End-best.Start) {
+				best, found = m.Src, true
+			}
+		}
+		return best, found
+	}
+	if duckFn == "" {
+		return ast.Range{}, false
+	}
+	// the first generated call of duckFn, and the user's call around it
+	i := findWord(strings.ToLower(res.SQL), strings.ToLower(duckFn)+"(")
+	if i < 0 {
+		return ast.Range{}, false
+	}
+	r, ok := res.Locate(i)
+	if !ok {
+		return ast.Range{}, false
+	}
+	return callAt(res, src, r, true, "")
+}
+
+// findWord is the offset of the first occurrence of w in s that does not
+// continue a name, or -1.
+func findWord(s, w string) int {
+	for from := 0; ; {
+		j := strings.Index(s[from:], w)
+		if j < 0 {
+			return -1
+		}
+		j += from
+		if j == 0 || !isNameByte(s[j-1]) {
+			return j
+		}
+		from = j + 1
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// duckFunction is the DuckDB function a binder message names, or "".
+func duckFunction(msg string) string {
+	if m := mixRe.FindStringSubmatch(msg); m != nil {
+		return m[3] // COALESCE
+	}
+	sig := ""
+	if m := noMatchRe.FindStringSubmatch(msg); m != nil {
+		sig = m[1]
+	} else if m := bestRe.FindStringSubmatch(msg); m != nil {
+		sig = m[1]
+	}
+	if i := strings.IndexByte(sig, '('); i > 0 {
+		return sig[:i]
+	}
+	return ""
+}
+
+// sparkTerms puts a DuckDB error of a translated query in Spark's terms
+// (SparkBinderMessage) at the user's call: msg is the message as
+// ExplainIn left it and rng, located its range in src, the flow's query.
+func sparkTerms(res *translate.Result, src, msg string, rng ast.Range, located bool) (string, ast.Range, bool) {
+	expr := ""
+	if r, ok := callAt(res, src, rng, located, duckFunction(msg)); ok {
+		rng, located = r, true
+	}
+	if located && rng.Start >= 0 && rng.Start <= rng.End && rng.End <= len(src) {
+		expr = src[rng.Start:rng.End]
+	}
+	if out, changed := SparkBinderMessage(msg, expr); changed {
+		return out, rng, located
+	}
+	return msg, rng, located
+}
+
+// runError is queryError with the safety net: a DuckDB binder error
+// about argument types is reported in Spark's terms (SparkBinderMessage)
+// at the user's call, never in DuckDB's; any other error is queryError's.
+func runError(f *ir.Flow, tq *translatedQuery, err error, stmt string, at int) error {
+	if tq == nil || err == nil || explain(err) != err {
+		return queryError(f, tq, err, stmt, at)
+	}
+	msg, rng, ok := tq.res.ExplainIn(err.Error(), stmt, at)
+	out, rng, ok := sparkTerms(tq.res, f.SQL, msg, rng, ok)
+	if out == msg {
+		return queryError(f, tq, err, stmt, at)
+	}
+	where := tq.where(ast.Range{})
+	if ok {
+		where = tq.where(rng)
+	}
+	return &flowError{f.Name, fmt.Errorf("%s: %s: %s", where, f.Name, sparkWords(out))}
 }

@@ -554,14 +554,14 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 		pre, post := declaredSchema(d)
 		create := "CREATE TABLE " + target + " AS " + pre
 		if _, err := st.conn.ExecContext(ctx, create+query+post); err != nil {
-			return queryError(f, tq, err, create+query+post, len(create))
+			return runError(f, tq, err, create+query+post, len(create))
 		}
 		return st.expect(ctx, d, f, target)
 	}
 	if len(f.Expectations) == 0 {
 		insert := "INSERT INTO " + target + " BY NAME "
 		if _, err := st.conn.ExecContext(ctx, insert+query); err != nil {
-			return queryError(f, tq, err, insert+query, len(insert))
+			return runError(f, tq, err, insert+query, len(insert))
 		}
 		return nil
 	}
@@ -570,7 +570,7 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	stage := quoteIdent("__thund_stage_" + relationName(d.Name))
 	create := "CREATE OR REPLACE TEMP TABLE " + stage + " AS "
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
-		return queryError(f, tq, err, create+query, len(create))
+		return runError(f, tq, err, create+query, len(create))
 	}
 	defer cleanup(st.conn, "DROP TABLE IF EXISTS "+stage)
 	if err := st.expect(ctx, d, f, stage); err != nil {
@@ -604,7 +604,7 @@ func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, quer
 	raw := quoteIdent("__thund_raw_" + relationName(d.Name))
 	create := "CREATE OR REPLACE TEMP VIEW " + raw + " AS "
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
-		return queryError(f, tq, err, create+query, len(create))
+		return runError(f, tq, err, create+query, len(create))
 	}
 	defer cleanup(st.conn, "DROP VIEW IF EXISTS "+raw)
 	if err := st.expectOn(ctx, d, f, raw, false); err != nil {

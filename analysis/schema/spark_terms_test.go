@@ -1,0 +1,85 @@
+package schema
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/ir"
+)
+
+// duckWords are DuckDB's own names that must never reach a user of a
+// Spark SQL pipeline.
+var duckWords = []string{"list_contains", "list_has_any", "map_keys(", "VARCHAR", "INTEGER_LITERAL", "INTEGER", "Candidate functions", "No function matches", "__thund"}
+
+// TestTypeErrorsInSparkTerms: a type error in a Spark SQL flow is
+// reported, when describing and when running, in Spark's terms at the
+// user's argument or call: the semantic model's finding where it knows the types
+// (array_contains of a STRING, as Spark 4.1.4 words it), the safety net's
+// rewrite of DuckDB's binder error where it does not.
+func TestTypeErrorsInSparkTerms(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"samples/src.csv": "id,name\n1,a\n",
+		"m1.sql":          "CREATE MATERIALIZED VIEW m1 AS SELECT array_contains(name, 1) AS x FROM src;\n",
+		"m2.sql":          "CREATE MATERIALIZED VIEW m2 AS SELECT map_contains_key(name, 1) AS x FROM src;\n",
+		"m3.sql":          "CREATE MATERIALIZED VIEW m3 AS SELECT coalesce(array(1), id) AS x FROM src;\n",
+		"m4.sql":          "CREATE MATERIALIZED VIEW m4 AS SELECT id,\n  arrays_overlap(name, array(1)) AS x FROM src;\n",
+	})
+	snap, s := load(t, dir)
+	res := describe(t, snap, s)
+	want := map[string]string{
+		"m1.sql": `[name] error sql-binder [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "array_contains(name, 1)" due to data type mismatch: The first parameter requires the "ARRAY" type, however "name" has the type "STRING".`,
+		"m2.sql": "[map_contains_key(name, 1)] error sql-binder [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"map_contains_key(name, 1)\" due to data type mismatch: `map_contains_key` is called with arguments of types it does not take; cast the arguments to the types Spark expects.",
+		"m3.sql": "[coalesce(array(1), id)] error sql-binder [DATATYPE_MISMATCH.DATA_DIFF_TYPES] Cannot resolve \"coalesce(array(1), id)\" due to data type mismatch: Input to `coalesce` should all be the same type, but it's (\"ARRAY<INT>\" or \"BIGINT\").",
+	}
+	got := map[string]string{}
+	for _, d := range res.Diagnostics {
+		line := diagStrings(snap, []ir.Diagnostic{d})[0]
+		for _, w := range duckWords {
+			if strings.Contains(d.Message, w) {
+				t.Errorf("DuckDB's %q in %s", w, line)
+			}
+		}
+		if _, dup := got[d.Loc.File]; dup {
+			t.Errorf("a second finding in %s", line)
+		}
+		got[d.Loc.File] = line[strings.IndexByte(line, '['):]
+	}
+	for file, w := range want {
+		if got[file] != w {
+			t.Errorf("%s:\n got %s\nwant %s", file, got[file], w)
+		}
+	}
+	if !strings.Contains(got["m4.sql"], `("STRING", "ARRAY<INT>")`) {
+		t.Errorf("m4.sql: %s", got["m4.sql"])
+	}
+
+	// A run fails each dataset with the same words, at the argument or
+	// the call.
+	run, err := s.Run(context.Background(), snap.Pipeline, engine.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWant := map[string]string{
+		"m1": `m1.sql:1:54: m1: [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "array_contains(name, 1)" due to data type mismatch: The first parameter requires the "ARRAY" type, however "name" has the type "STRING".`,
+		"m2": "m2.sql:1:39: m2: [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"map_contains_key(name, 1)\"",
+		"m3": "m3.sql:1:39: m3: [DATATYPE_MISMATCH.DATA_DIFF_TYPES] Cannot resolve \"coalesce(array(1), id)\"",
+		"m4": "m4.sql:2:3: m4: [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"arrays_overlap(name, array(1))\" due to data type mismatch: `arrays_overlap` is called with arguments of types (\"STRING\", \"ARRAY<INT>\")",
+	}
+	for name, w := range runWant {
+		dr := run.Datasets[ir.NameKey(name)]
+		if dr == nil || dr.Phase != engine.Failed {
+			t.Errorf("%s: %+v, want failed", name, dr)
+			continue
+		}
+		if !strings.HasPrefix(dr.Error, w) {
+			t.Errorf("%s:\n got %s\nwant %s...", name, dr.Error, w)
+		}
+		for _, dw := range duckWords {
+			if strings.Contains(dr.Error, dw) {
+				t.Errorf("%s: DuckDB's %q in %s", name, dw, dr.Error)
+			}
+		}
+	}
+}
