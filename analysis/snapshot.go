@@ -160,9 +160,9 @@ func readAll(root string, files []string) (map[string]string, []ir.Diagnostic) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var r fileReader
 			for i := range next {
-				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(files[i])))
-				texts[i], errs[i] = string(b), err
+				texts[i], errs[i] = r.read(filepath.Join(root, filepath.FromSlash(files[i])))
 			}
 		}()
 	}

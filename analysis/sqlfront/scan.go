@@ -18,10 +18,11 @@ const (
 )
 
 // token is one lexical token, as absolute byte offsets into the file text.
+// (The one-byte fields first: 24 bytes a token, not 32.)
 type token struct {
 	kind       tokKind
-	start, end int
 	open       bool // an unterminated quote: runs to the end of the range
+	start, end int
 }
 
 func isSpace(c byte) bool {
