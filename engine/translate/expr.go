@@ -690,6 +690,16 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 			// it leaves the result type.
 			return at(b, ty, cat("TRY_CAST((CAST(", l, " AS HUGEINT) "+b.Op+" CAST(", r, " AS HUGEINT)) AS "+ty.duck()+")"))
 		}
+		if !try && ty.integral() && l.typ.integral() && r.typ.integral() && b.Op != "*" {
+			// add/subtract rather than + and -: DuckDB's optimizer
+			// rewrites sum(x + 1) as sum(x) + count(x), which no longer
+			// overflows where Spark's x + 1 does (ARITHMETIC_OVERFLOW).
+			fn := "add("
+			if b.Op == "-" {
+				fn = "subtract("
+			}
+			return at(b, ty, cat(fn, l, ", ", r, ")"))
+		}
 		if ty.is(Decimal) && (l.typ.is(Decimal) || r.typ.is(Decimal)) {
 			if try {
 				out = cat("TRY_CAST(", out, " AS "+ty.duck()+")")

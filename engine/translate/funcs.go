@@ -118,14 +118,35 @@ func coalesceFn(t *tr, c *ast.Call, a []frag) frag {
 // analyzer does (its golden files, date.sql: date_add('2011-11-11', 1L),
 // 1.0 and 1E1 fail with DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE): an INT,
 // SMALLINT or TINYINT, or a string read as one.
+// Without ANSI only a constant string is read as a count (nonansi/date.sql:
+// date_add('2011-11-11', int_str) of a string column fails, '1' runs).
 func (t *tr) dayCount(c *ast.Call, n frag) bool {
 	switch {
+	case n.typ.is(String) && !t.ansi() && !foldable(c.Args[1]):
 	case !n.typ.known(), n.typ.is(Null), n.typ.is(String), n.typ.is(Int), n.typ.is(SmallInt), n.typ.is(TinyInt):
 		return true
 	}
 	t.typeError(c, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The second parameter requires the (\"INT\" or \"SMALLINT\" or \"TINYINT\") type, however \"%s\" has the type \"%s\". SQLSTATE: 42K09",
 		t.text(c), t.text(c.Args[1]), strings.ToUpper(n.typ.String()))
 	return false
+}
+
+// foldable reports whether x is a constant as Spark's analyzer sees it: no
+// column, subquery, lambda, window or aggregate in it.
+func foldable(x ast.Expr) bool {
+	ok := true
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Column, *ast.Subquery, *ast.Exists, *ast.Lambda, *ast.Star:
+			ok = false
+		case *ast.Call:
+			if f := funcIndex[strings.ToLower(n.Name.String())]; f == nil || f.Agg || n.Over != nil {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // typeCall is one of Spark's cast functions, float(x) for CAST(x AS

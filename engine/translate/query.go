@@ -263,6 +263,7 @@ func (t *tr) values(v *ast.Values) frag {
 		if row, ok := r.(*ast.Row); ok {
 			items := make([]frag, len(row.Items))
 			for j, it := range row.Items {
+				t.inlineValue(it.X)
 				items[j] = t.expr(it.X)
 				note(j, items[j].typ)
 			}
@@ -273,6 +274,7 @@ func (t *tr) values(v *ast.Values) frag {
 			if p, ok := x.(*ast.Paren); ok {
 				x = p.X
 			}
+			t.inlineValue(x)
 			f := t.expr(x)
 			note(0, f.typ)
 			rows[i] = cat("(", f, ")")
@@ -292,6 +294,37 @@ func (t *tr) values(v *ast.Values) frag {
 	}
 	t.relCols[v] = types
 	return at(v, nil, cat("(VALUES ", rows, ") AS ", quoteIdent(alias), "(", strings.Join(cols, ", "), ")"))
+}
+
+// inlineValue rejects, as Spark's analyzer does, a value of an inline
+// table (VALUES) that is not a constant: a column (of an outer query: cte.sql,
+// VALUES(id)), an aggregate or a window (inline-table.sql, count(1)).
+func (t *tr) inlineValue(x ast.Expr) {
+	var bad ast.Node
+	ast.Inspect(x, func(n ast.Node) bool {
+		if bad != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.Subquery, *ast.Exists, *ast.Lambda:
+			return false
+		case *ast.Column:
+			bad = n
+		case *ast.Call:
+			if f := funcIndex[strings.ToLower(n.Name.String())]; n.Over != nil || f != nil && f.Agg {
+				bad = n
+			}
+		}
+		return bad == nil
+	})
+	if bad == nil {
+		return
+	}
+	shown := t.text(bad)
+	if c, ok := bad.(*ast.Column); ok {
+		shown = "outer(" + t.text(c) + ")"
+	}
+	t.typeError(bad, "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE", "Invalid inline table. Cannot evaluate the expression \"%s\" in inline table definition. SQLSTATE: 42000", shown)
 }
 
 // aliasOf prints a table alias.
@@ -766,6 +799,9 @@ func (t *tr) join(j *ast.Join) frag {
 		parts = append(parts, "LATERAL ")
 	}
 	parts = append(parts, r)
+	if j.On != nil && hasSubquery(j.On) {
+		t.bothSides(j)
+	}
 	if j.On != nil && kind != "INNER" && kind != "CROSS" && hasSubquery(j.On) {
 		t.refuse(j.On, "a subquery in the ON condition of an outer, semi or anti join (here %s) does not run natively: DuckDB evaluates a subquery there only for an inner join; move it into a WHERE clause or a join of its own", strings.ToLower(kind))
 	}
@@ -789,6 +825,52 @@ func (t *tr) join(j *ast.Join) frag {
 }
 
 // tableFunc translates a table-valued function in FROM.
+// bothSides rejects, as Spark's analyzer does, a subquery in a join's ON
+// condition that reads columns of both join inputs
+// (exists-in-join-condition.sql).
+func (t *tr) bothSides(j *ast.Join) {
+	ast.Inspect(j.On, func(n ast.Node) bool {
+		var sub, inner ast.Node
+		switch n := n.(type) {
+		case *ast.Subquery, *ast.Exists:
+			sub, inner = n, n
+		case *ast.In:
+			if n.Query != nil {
+				sub, inner = n, n.Query
+			}
+		}
+		if sub == nil {
+			return true
+		}
+		left, right := false, false
+		ast.Inspect(inner, func(m ast.Node) bool {
+			c, ok := m.(*ast.Column)
+			if !ok {
+				return true
+			}
+			ref := t.model.Column(c)
+			if ref == nil || ref.Source.Rel == nil || ref.Source.Rel.Node == nil {
+				return true
+			}
+			rel := ref.Source.Rel.Node.Span()
+			switch {
+			case contains(j.L.Span(), rel):
+				left = true
+			case contains(j.R.Span(), rel):
+				right = true
+			}
+			return true
+		})
+		if left && right {
+			t.typeError(sub, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_EXPRESSION_IN_JOIN_CONDITION", "Unsupported subquery expression: Correlated subqueries in the join predicate cannot reference both join inputs: %s. SQLSTATE: 0A000", t.text(sub))
+		}
+		return false
+	})
+}
+
+// contains reports whether range a holds range b.
+func contains(a, b ast.Range) bool { return a.Start <= b.Start && b.End <= a.End }
+
 func (t *tr) tableFunc(tf *ast.TableFunc) frag {
 	c := tf.Call
 	name := strings.ToLower(c.Name.String())

@@ -158,6 +158,8 @@ var traps = []trap{
 		types: []string{"double"}, rows: [][]string{{"21703.999999999996"}, {"13868.750000000002"}, {"11266.666666666666"}}},
 	{name: "stddev_samp of one row and of none", query: `SELECT stddev_samp(x) AS a, var_samp(x) AS b, stddev(x) FILTER (WHERE x > 5) AS d FROM VALUES (3.0D) t(x)`,
 		types: []string{"double", "double", "double"}, rows: [][]string{{"NULL", "NULL", "NULL"}}},
+	{name: "sum of an overflowing x + 1", query: `SELECT sum(x + 1L) AS s FROM VALUES (9223372036854775807L), (1L) t(x)`, errClass: "ARITHMETIC_OVERFLOW"},
+	{name: "try_sum keeps its operand's overflow", query: `SELECT try_sum(x - 1) AS s FROM VALUES (-2147483648), (1) t(x)`, errClass: "ARITHMETIC_OVERFLOW"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
