@@ -127,9 +127,24 @@ func (a *analyzer) query(q *ast.Query, outer *env) *result {
 	a.organization(q, res, outer)
 	a.windows = a.windows[:nw]
 	a.ctes = saved
-	out := &Output{Node: q, Columns: res.out.Columns, Complete: res.out.Complete}
-	a.m.outputs[q] = out
-	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog, hidden: res.hidden}
+	r := newResult(Output{Node: q, Columns: res.out.Columns, Complete: res.out.Complete})
+	a.m.outputs[q] = r.out
+	r.attrs, r.sel, r.catalog, r.hidden = res.attrs, res.sel, res.catalog, res.hidden
+	return r
+}
+
+// resultOut is a result with its output, allocated together: most
+// results are made with an output of their own.
+type resultOut struct {
+	r result
+	o Output
+}
+
+// newResult returns a result whose output is out.
+func newResult(out Output) *result {
+	ro := &resultOut{o: out}
+	ro.r.out = &ro.o
+	return &ro.r
 }
 
 // with puts the CTEs of w in scope, each visible to the CTEs after it
@@ -313,11 +328,12 @@ func (a *analyzer) body(b ast.QueryExpr, outer *env) *result {
 	if res == nil {
 		res = &result{out: &Output{}}
 	}
-	out := &Output{Node: b, Columns: res.out.Columns, Complete: res.out.Complete}
+	r := newResult(Output{Node: b, Columns: res.out.Columns, Complete: res.out.Complete})
 	if b != nil {
-		a.m.outputs[b] = out
+		a.m.outputs[b] = r.out
 	}
-	return &result{out: out, attrs: res.attrs, sel: res.sel, catalog: res.catalog, hidden: res.hidden}
+	r.attrs, r.sel, r.catalog, r.hidden = res.attrs, res.sel, res.catalog, res.hidden
+	return r
 }
 
 // setResult is the output of a set operation: the left arm's columns.
@@ -387,6 +403,7 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 	// list of their own (lca) after that.
 	var lca []attr
 	star := false
+	var after *scope // the lateral aliases' scope, one for all items
 	complete := true
 	var hidden []attr
 	for _, it := range s.Items {
@@ -410,7 +427,13 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 			seen = lca
 		}
 		if !a.opts.NoLateralAliases && len(seen) > 0 {
-			c.after = &scope{attrs: seen[:len(seen):len(seen)], complete: true}
+			// (an item's scope is read only while the item is resolved,
+			// so the next item's can be the same scope with more attrs)
+			if after == nil {
+				after = &scope{complete: true}
+			}
+			after.attrs = seen[:len(seen):len(seen)]
+			c.after = after
 		}
 		a.expr(it.X, c)
 		na := len(attrs)
@@ -484,10 +507,20 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 	if grouping && input == nil && s.Transform == nil && !gc.window && S.complete {
 		a.checkGrouping(s, gc, groupRefs)
 	}
-	out := &Output{Node: s, Columns: cols, Complete: complete}
-	return &result{out: out, attrs: attrs, sel: &selInfo{from: S, outer: outer, virtual: virtual, group: groupAttrs,
-		s: s, window: gc.window},
-		catalog: S.catalog, hidden: hidden}
+	ro := &selectResult{
+		ro:  resultOut{o: Output{Node: s, Columns: cols, Complete: complete}},
+		sel: selInfo{from: S, outer: outer, virtual: virtual, group: groupAttrs, s: s, window: gc.window},
+	}
+	r := &ro.ro.r
+	r.out, r.attrs, r.sel, r.catalog, r.hidden = &ro.ro.o, attrs, &ro.sel, S.catalog, hidden
+	return r
+}
+
+// selectResult is a SELECT's result with its output and scope, allocated
+// together.
+type selectResult struct {
+	ro  resultOut
+	sel selInfo
 }
 
 // itemScope is the scope of the select items (not the columns of a *)

@@ -147,8 +147,10 @@ func (a *analyzer) tableRead(node ast.Node, name *ast.Name, alias *ast.TableAlia
 		if tc, found := a.cat.Table(parts); found {
 			ref.Kind, ref.Columns, ref.ColumnsKnown = TableCatalog, tc, tc != nil
 			cols = make([]*OutputColumn, len(tc))
+			all := make([]OutputColumn, len(tc)) // one allocation for the table's columns
 			for i, c := range tc {
-				cols[i] = &OutputColumn{Name: c.Name, Type: c.Type}
+				all[i] = OutputColumn{Name: c.Name, Type: c.Type}
+				cols[i] = &all[i]
 			}
 			complete = tc != nil
 		}

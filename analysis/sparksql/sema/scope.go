@@ -341,11 +341,23 @@ func (c *OutputColumn) fuzziness() fuzz {
 // colsOf returns output columns for attrs, passing each through.
 func colsOf(attrs []attr) []*OutputColumn {
 	cols := make([]*OutputColumn, len(attrs))
-	for i, at := range attrs {
-		c := &OutputColumn{Name: at.name, Generated: at.fuzzy != sure, fuzz: at.fuzzy, Type: at.typ, eq: at.eq}
+	all := make([]OutputColumn, len(attrs)) // one allocation for them all
+	srcs := 0
+	for _, at := range attrs {
 		if at.src.Rel != nil {
-			src := at.src
-			c.Source = &src
+			srcs++
+		}
+	}
+	var src []ColumnSource
+	if srcs > 0 {
+		src = make([]ColumnSource, 0, srcs)
+	}
+	for i, at := range attrs {
+		c := &all[i]
+		*c = OutputColumn{Name: at.name, Generated: at.fuzzy != sure, fuzz: at.fuzzy, Type: at.typ, eq: at.eq}
+		if at.src.Rel != nil {
+			src = append(src, at.src)
+			c.Source = &src[len(src)-1]
 		}
 		cols[i] = c
 	}

@@ -363,6 +363,11 @@ func (k RefKind) String() string {
 type ColumnRef struct {
 	Node *ast.Column
 	Kind RefKind
+	// Tentative is set when the resolution may be wrong because a
+	// relation searched before the one that matched has unknown columns.
+	// (Beside Kind, as partial below: the one-byte fields together.)
+	Tentative bool
+	partial   bool
 	// Source is the column referenced, for RefColumn.
 	Source ColumnSource
 	// Outer is how many queries out the referenced column's relation
@@ -379,15 +384,11 @@ type ColumnRef struct {
 	NameParts int
 	// Candidates are the columns an ambiguous reference could be.
 	Candidates []ColumnSource
-	// Tentative is set when the resolution may be wrong because a
-	// relation searched before the one that matched has unknown columns.
-	Tentative bool
 
 	// eq, qual, partial and typ are those of the attribute resolved to.
-	eq      int
-	qual    []string
-	partial bool
-	typ     string
+	eq   int
+	qual []string
+	typ  string
 }
 
 // Fields returns the struct fields the reference accesses after the
