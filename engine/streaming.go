@@ -878,6 +878,8 @@ func (fr *flowRun) trigger(ctx context.Context, t int, units [][]streamUnit) err
 		if emit, err = fr.applyCDC(ctx, t, emit); err != nil {
 			return err
 		}
+	} else if emit, err = fr.fitDeclared(ctx, emit, "declared"); err != nil {
+		return err
 	} else if err := fr.write(ctx, emit); err != nil {
 		return err
 	}
@@ -1094,6 +1096,48 @@ func (fr *flowRun) keyMatch(a, b string) string {
 	return strings.Join(out, " AND ")
 }
 
+// fitDeclared returns rel's rows in the target's declared schema when its
+// statement has a column list (CREATE STREAMING TABLE t (id BIGINT, ...)),
+// else rel itself; name is the flow's temporary table it writes. Spark stores a streaming table as declared: the
+// declared columns in their order and of their types, a declared column
+// the flow does not give is NULL, and a column of an append flow the list
+// does not declare is not stored (Spark 4.1.4's spark-pipelines run; the
+// table's own query may not have one, which analysis reports). Names
+// match case-insensitively, as DuckDB's and Spark's default analysis do.
+func (fr *flowRun) fitDeclared(ctx context.Context, rel, name string) (string, error) {
+	decl := fr.d.Declared
+	if len(decl) == 0 {
+		return rel, nil
+	}
+	names, _, err := fr.columns(ctx, rel)
+	if err != nil {
+		return "", fr.fail("read the rows of %s: %v", fr.f.Name, err)
+	}
+	have := make(map[string]string, len(names))
+	for _, n := range names {
+		if _, dup := have[strings.ToLower(n)]; !dup {
+			have[strings.ToLower(n)] = n
+		}
+	}
+	cols := make([]string, len(decl))
+	for i, c := range decl {
+		val := "NULL"
+		if n, ok := have[strings.ToLower(c.Name)]; ok {
+			val = quoteIdent(n)
+		}
+		if t := duckOfSpark(c.Type); t != "" {
+			val = "CAST(" + val + " AS " + t + ")"
+		}
+		cols[i] = val + " AS " + quoteIdent(c.Name)
+	}
+	out := fr.temp(name)
+	stmt := "CREATE OR REPLACE TEMP TABLE " + out + " AS SELECT " + strings.Join(cols, ", ") + " FROM " + rel
+	if _, err := fr.exec(ctx, "declared columns of "+fr.d.Name, stmt); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
 // write stores a trigger's emitted rows in the target.
 func (fr *flowRun) write(ctx context.Context, emit string) error {
 	if !fr.created {
@@ -1114,7 +1158,10 @@ func (fr *flowRun) write(ctx context.Context, emit string) error {
 		if _, err := fr.exec(ctx, "replace "+fr.d.Name, "DELETE FROM "+fr.target); err != nil {
 			return err
 		}
-		src = fr.resT
+		var err error
+		if src, err = fr.fitDeclared(ctx, fr.resT, "declared_result"); err != nil {
+			return err
+		}
 	case fr.strategy == stratUpdate:
 		stmt := "DELETE FROM " + fr.target + " WHERE EXISTS (SELECT 1 FROM " + emit + " AS __thund_e WHERE " + fr.keyMatch("__thund_e", fr.target) + ")"
 		if _, err := fr.exec(ctx, "upsert "+fr.d.Name, stmt); err != nil {
