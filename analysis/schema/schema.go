@@ -430,6 +430,17 @@ func (ds *describer) report(f *ir.Flow, loc ir.Loc, query, rel string, err error
 	} else {
 		d.Loc = tokenRange(text, loc, e.Position)
 		d.Message = binderMessage(e)
+		if f.Dialect != "duckdb" {
+			// Spark SQL that runs as its text (it calls DuckDB's own
+			// functions): the types still in Spark's names
+			if m, changed := engine.SparkBinderMessage(e.Message, callText(text, d.Loc)); changed && strings.HasPrefix(m, "[") {
+				d.Message = m
+			} else if changed {
+				plain := *e
+				plain.Message = m
+				d.Message = binderMessage(&plain)
+			}
+		}
 		// Errors inside a compatibility macro carry no position, or one in
 		// the macro's text: point at the call instead.
 		at := func(names ...string) bool {
@@ -558,6 +569,34 @@ func binderMessage(e *engine.SQLError) string {
 		msg += "; Thund runs a Spark function natively only when DuckDB has it or docs/spark-compat.md maps it"
 	}
 	return msg
+}
+
+// callText is the call that starts at loc (a function's name followed by
+// its parenthesised arguments), or "".
+func callText(text string, loc ir.Loc) string {
+	i := loc.End
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if loc.Start >= loc.End || i >= len(text) || text[i] != '(' || !isWord(text[loc.Start]) {
+		return ""
+	}
+	depth := 0
+	for j := i; j < len(text); j++ {
+		switch c := text[j]; c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return text[loc.Start : j+1]
+			}
+		case '\'', '"', '`':
+			for j++; j < len(text) && text[j] != c; j++ {
+			}
+		}
+	}
+	return ""
 }
 
 // nameRange is the range of the column name at query offset pos: the last

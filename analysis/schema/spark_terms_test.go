@@ -83,3 +83,25 @@ func TestTypeErrorsInSparkTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestTextFlowTypeErrorInSparkTypes: Spark SQL that runs as its text on
+// DuckDB (it calls DuckDB's list_contains) still gets Spark's type names
+// and no candidate list.
+func TestTextFlowTypeErrorInSparkTypes(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"samples/src.csv": "id,name\n1,a\n",
+		"m.sql":           "CREATE MATERIALIZED VIEW m AS SELECT list_contains(name, 1) AS x FROM src;\n",
+	})
+	snap, s := load(t, dir)
+	res := describe(t, snap, s)
+	var got []string
+	for _, d := range res.Diagnostics {
+		if d.Code == ir.CodeBinder {
+			got = append(got, diagStrings(snap, []ir.Diagnostic{d})[0])
+		}
+	}
+	want := "m.sql:37-50 [list_contains] error sql-binder [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"list_contains(name, 1)\" due to data type mismatch: `list_contains` is called with arguments of types (\"STRING\", \"INT\"), which it does not take; cast the arguments to the types Spark expects."
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q\nwant %s", got, want)
+	}
+}
