@@ -222,7 +222,16 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 	if q == nil {
 		return
 	}
+	// A query Thund's Spark parser read runs natively through the
+	// translator, with Spark's meaning: a "double-quoted" string is a
+	// string and log, dayofweek, regexp_replace, ... compute what Spark
+	// computes, so only DuckDB's own functions are left to warn about. A
+	// streaming or CDC flow's query still runs as written.
+	asWritten := q.Spark == nil || f.Streaming || f.CDC != nil
 	for _, sp := range q.DoubleQuoted {
+		if !asWritten {
+			break
+		}
 		if res.funcs == nil {
 			res.funcs = map[*ir.Flow][]unportableCall{}
 		}
@@ -233,7 +242,7 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 	// file alone, so it runs once per file text, not on every snapshot.
 	for _, c := range q.Funcs {
 		name := strings.ToLower(lastSegment(c.Name))
-		if d, ok := differsOnSpark[name]; ok && (d.Args == 0 || c.Args == d.Args) {
+		if d, ok := differsOnSpark[name]; ok && asWritten && (d.Args == 0 || c.Args == d.Args) {
 			if res.funcs == nil {
 				res.funcs = map[*ir.Flow][]unportableCall{}
 			}

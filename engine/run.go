@@ -160,15 +160,28 @@ type runState struct {
 	// reading holds the sources (by key) a flow of this run reads, which
 	// registerSources materialises when their sample is text.
 	reading map[string]bool
-	// prepared holds the query check translated and guarded for a batch
-	// flow, which runBatchFlow then runs (under mu).
-	prepared map[*ir.Flow]preparedQuery
+	// preparedFor holds the query check translated and guarded for a
+	// flow, which its run then runs (under mu).
+	preparedFor map[*ir.Flow]preparedQuery
 }
 
-// preparedQuery is a batch flow's DuckDB query as prepare wrote it.
+// preparedQuery is a flow's DuckDB query as prepare wrote it.
 type preparedQuery struct {
 	query string
 	tq    *translatedQuery
+}
+
+// prepared returns the query check prepared for f (once: it is taken
+// out), or prepares it now.
+func (st *runState) prepared(ctx context.Context, f *ir.Flow) (string, *translatedQuery, error) {
+	st.mu.Lock()
+	pq, ok := st.preparedFor[f]
+	delete(st.preparedFor, f)
+	st.mu.Unlock()
+	if ok {
+		return pq.query, pq.tq, nil
+	}
+	return st.prepare(ctx, f)
 }
 
 // forget drops the run's description of a dataset's relation.
@@ -181,7 +194,8 @@ func (st *runState) forget(d *ir.Dataset) {
 // check refuses f unless the query its run executes and its expressions
 // pass the guard (checkPasted), and keeps the expressions' renderings for
 // expr. A batch flow's query is its translation (prepare, kept for the
-// run in st.prepared); a streaming or CDC flow's is its normalized text.
+// run in st.preparedFor); a streaming or CDC flow's is its normalized
+// text, which it runs as written.
 func (st *runState) check(ctx context.Context, f *ir.Flow) error {
 	query := f.Normalized
 	if !f.Streaming && f.CDC == nil && strings.TrimSpace(f.Normalized) != "" {
@@ -191,10 +205,10 @@ func (st *runState) check(ctx context.Context, f *ir.Flow) error {
 		}
 		query = q
 		st.mu.Lock()
-		if st.prepared == nil {
-			st.prepared = map[*ir.Flow]preparedQuery{}
+		if st.preparedFor == nil {
+			st.preparedFor = map[*ir.Flow]preparedQuery{}
 		}
-		st.prepared[f] = preparedQuery{q, tq}
+		st.preparedFor[f] = preparedQuery{q, tq}
 		st.mu.Unlock()
 	}
 	px, err := checkPasted(ctx, f, query)
@@ -533,16 +547,9 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	if strings.TrimSpace(f.Normalized) == "" {
 		return &flowError{f.Name, fmt.Errorf("flow %s has no query", f.Name)}
 	}
-	st.mu.Lock()
-	pq, ok := st.prepared[f]
-	delete(st.prepared, f)
-	st.mu.Unlock()
-	query, tq := pq.query, pq.tq
-	if !ok {
-		var err error
-		if query, tq, err = st.prepare(ctx, f); err != nil {
-			return err
-		}
+	query, tq, err := st.prepared(ctx, f)
+	if err != nil {
+		return err
 	}
 	if d.Kind == ir.View || d.Kind == ir.TemporaryView {
 		return st.runView(ctx, d, f, query, tq)

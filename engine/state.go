@@ -1043,7 +1043,7 @@ func (st *runState) restoreView(ctx context.Context, d *ir.Dataset) {
 	}
 	// The run translates again, over the tables as they are then.
 	st.mu.Lock()
-	delete(st.prepared, f)
+	delete(st.preparedFor, f)
 	st.mu.Unlock()
 	body := st.batchQuery(ctx, f)
 	var keep []string
