@@ -411,6 +411,9 @@ type SparkError struct {
 	// found before DuckDB binds anything (translate.CodeTypeError).
 	Message string
 	Code    string
+	// Known is set for a type error the caller said it reports already
+	// (TranslateFlowKnown): the query fails, and nothing new is said.
+	Known bool
 }
 
 func (e *SparkError) Error() string { return e.Message }
@@ -422,6 +425,14 @@ func (e *SparkError) Error() string { return e.Message }
 // A query Spark's analyzer rejects (a type error the translator is sure
 // of) is a *SparkError with Code translate.CodeTypeError.
 func (d *Describer) TranslateFlow(ctx context.Context, f *ir.Flow) (*FlowQuery, error) {
+	return d.TranslateFlowKnown(ctx, f, nil)
+}
+
+// TranslateFlowKnown is TranslateFlow for a caller that reports some of
+// the type errors itself (the semantic model's, found without DuckDB):
+// known says so of a range of f's query. The error is the first type
+// error known does not claim, else the first one, marked Known.
+func (d *Describer) TranslateFlowKnown(ctx context.Context, f *ir.Flow, known func(ast.Range) bool) (*FlowQuery, error) {
 	if !translating() || f.Dialect == "duckdb" || f.Streaming || f.CDC != nil || strings.TrimSpace(f.SQL) == "" {
 		return nil, nil
 	}
@@ -434,10 +445,21 @@ func (d *Describer) TranslateFlow(ctx context.Context, f *ir.Flow) (*FlowQuery, 
 		},
 		DuckDBOnly: duckDBOnly,
 	})
+	var first *SparkError
 	for _, x := range res.Findings {
 		if x.Code == translate.CodeTypeError && !nameError(x.Message) {
-			return nil, &SparkError{Range: x.Range, Located: true, Message: x.Message, Code: x.Code}
+			e := &SparkError{Range: x.Range, Located: true, Message: x.Message, Code: x.Code}
+			if known == nil || !known(x.Range) {
+				return nil, e
+			}
+			if first == nil {
+				e.Known = true
+				first = e
+			}
 		}
+	}
+	if first != nil {
+		return nil, first
 	}
 	if len(res.Findings) > 0 {
 		fd := res.Findings[0]

@@ -22,6 +22,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 )
@@ -129,13 +130,31 @@ func Describe(ctx context.Context, s *engine.Session, snap *analysis.Snapshot) (
 	return res, nil
 }
 
-// withoutStaticTwins drops the findings of DuckDB's binder on a query
-// whose column errors the analysis already reported from the Spark
+// withoutStaticTwins drops the findings of DuckDB's binder (and of the
+// translation) that the analysis already reported at the same range, and
+// those on a query whose column errors the analysis already reported from the Spark
 // semantic model (analysis/columns.go): the same mistake twice, once in
 // DuckDB's words, would only be noise. The binder stops at the first error
 // of a query, so a static column error anywhere in the same query is its
 // twin.
 func withoutStaticTwins(found []ir.Diagnostic, snap *analysis.Snapshot) []ir.Diagnostic {
+	// The semantic model's other analysis errors (a function's argument
+	// types) are found again by the translation, at the same range.
+	same := map[ir.Loc]ir.Code{}
+	for _, d := range snap.Diagnostics {
+		if d.Code == ir.CodeBinder {
+			same[d.Loc] = d.Code
+		}
+	}
+	if len(same) > 0 {
+		kept := found[:0]
+		for _, d := range found {
+			if c, ok := same[d.Loc]; !ok || c != d.Code {
+				kept = append(kept, d)
+			}
+		}
+		found = kept
+	}
 	var queries []ir.Loc
 	for _, d := range snap.Diagnostics {
 		if d.Code != ir.CodeUnknownColumn && d.Code != ir.CodeAmbiguousColumn && d.Code != ir.CodeMissingAggregation {
@@ -174,6 +193,8 @@ type describer struct {
 	desc      *engine.Describer
 	res       *Result
 	srcFailed map[string]error
+	// static holds the ranges of the analysis's type errors (staticAt).
+	static map[ir.Loc]bool
 }
 
 // dataset describes d: the first flow defines its columns, the others
@@ -207,7 +228,7 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 		// errors the translator is sure of are reported in Spark's
 		// words, and a query DuckDB binds only as translated (a Spark
 		// function DuckDB lacks under that name) is no error.
-		q, terr := ds.desc.TranslateFlow(ctx, f)
+		q, terr := ds.desc.TranslateFlowKnown(ctx, f, ds.staticAt(f))
 		if terr != nil {
 			err = terr
 		} else if i == 0 && q != nil && q.Refused() == nil {
@@ -281,6 +302,22 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 		out.Columns = nil
 	}
 	return nil
+}
+
+// staticAt says whether the analysis reported a type error (sql-binder)
+// at a range of f's query, which the description then does not repeat.
+func (ds *describer) staticAt(f *ir.Flow) func(ast.Range) bool {
+	if ds.static == nil {
+		ds.static = map[ir.Loc]bool{}
+		for _, d := range ds.snap.Diagnostics {
+			if d.Code == ir.CodeBinder {
+				ds.static[d.Loc] = true
+			}
+		}
+	}
+	return func(r ast.Range) bool {
+		return ds.static[ir.Loc{File: f.QueryLoc.File, Start: f.QueryLoc.Start + r.Start, End: f.QueryLoc.Start + r.End}]
+	}
 }
 
 // settingColumns checks the columns pragmas name against what the flow
@@ -387,6 +424,9 @@ func (ds *describer) report(f *ir.Flow, loc ir.Loc, query, rel string, err error
 		return
 	}
 	var se *engine.SparkError
+	if errors.As(err, &se) && se.Known {
+		return // the analysis reports it, at the same range
+	}
 	if errors.As(err, &se) {
 		d := ir.Diagnostic{Severity: ir.Error, Code: ir.CodeBinder, Message: se.Message, Loc: f.QueryLoc}
 		if se.Code == "not-portable" {

@@ -105,3 +105,24 @@ func TestTextFlowTypeErrorInSparkTypes(t *testing.T) {
 		t.Errorf("got %q\nwant %s", got, want)
 	}
 }
+
+// TestStaticTypeErrorsNotRepeated: a type error the analysis reports
+// without DuckDB (testdata/broken/types: declared column types) is not
+// reported a second time by the description.
+func TestStaticTypeErrorsNotRepeated(t *testing.T) {
+	snap, s := load(t, "../../testdata/broken/types")
+	static := map[ir.Loc]bool{}
+	for _, d := range snap.Diagnostics {
+		if d.Code == ir.CodeBinder {
+			static[d.Loc] = true
+		}
+	}
+	if len(static) < 4 {
+		t.Fatalf("%d static type errors, want the 4 of EXPECTED.md", len(static))
+	}
+	for _, d := range describe(t, snap, s).Diagnostics {
+		if static[d.Loc] {
+			t.Errorf("repeated: %s", diagStrings(snap, []ir.Diagnostic{d})[0])
+		}
+	}
+}
