@@ -25,6 +25,7 @@ const (
 	SynRefreshPolicy      Feature = "REFRESH POLICY"
 	SynFlowInsert         Feature = "FLOW INSERT ... BY NAME"
 	SynSnapshotCDC        Feature = "AUTO CDC ... FROM SNAPSHOT"
+	SynDeclaredCase       Feature = "a query column named like a declared column in another case"
 )
 
 // registrationRows are the registration features' cells.
@@ -77,6 +78,16 @@ var registrationRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    no(scheduleSpark),
 		ir.Databricks: no("SCHEDULE and TRIGGER ON UPDATE are clauses of Databricks SQL's CREATE STREAMING TABLE and CREATE MATERIALIZED VIEW outside a pipeline; a pipeline's datasets refresh when the pipeline runs (schedule the pipeline, or its job, instead): leave the clause out"),
 	},
+	// Spark 4.1.4 and 4.3.0 checked with spark-pipelines run: 4.3 keeps
+	// the declared spelling (4.2 not run yet: taken to be 4.1's). Databricks matches names case-insensitively
+	// (its reference; not run there).
+	SynDeclaredCase: {
+		ir.Native:     yes,
+		ir.Spark41:    no(declaredCaseReason),
+		ir.Spark42:    no(declaredCaseReason),
+		ir.Spark43:    yes,
+		ir.Databricks: yes,
+	},
 	SynSnapshotCDC: {
 		ir.Native:     no("Thund's native engine applies change feeds (FROM STREAM(source)) only, not snapshots: run the flow on Databricks, or turn the snapshots into a change feed with an operation column and use AUTO CDC ... FROM STREAM(changes)"),
 		ir.Spark41:    no("open-source Spark has no snapshot CDC (AUTO CDC ... FROM SNAPSHOT is Databricks SQL; Spark 4.3's AUTO CDC reads a change feed, FROM STREAM(source)): target databricks"),
@@ -91,6 +102,8 @@ const (
 		"the pipeline manages its datasets' storage (the spec's storage and catalog); remove the clause"
 	transformReason = "Spark's pipeline registration refuses a PARTITIONED BY transform (PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR: invalid partitioning transform): " +
 		"a pipeline dataset is partitioned by plain columns only; compute the value in the query (year(ts) AS ts_year) and partition by that column"
+	declaredCaseReason = "Spark before 4.3 merges a dataset's declared schema with its query's case-sensitively, so a query column named like a declared one in another case is a second column and the dataset is refused (USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE: the inferred schema holds both names); Spark 4.3 matches them: " +
+		"spell the column in the query as it is declared (... AS name), or target spark-4.3"
 	scheduleSpark = "Spark's grammar has no SCHEDULE clause (Databricks SQL, outside pipelines): Spark refreshes every dataset when the pipeline runs; leave the clause out" + onDatabricks
 )
 
@@ -98,6 +111,7 @@ const (
 // which dialect a pipeline was written in.
 var sparkRefusals = map[Feature]bool{
 	SynLocation: true, SynPartitionTransform: true, SynTempViewQualified: true, SynTempViewSession: true, SynAutoCDCColumns: true,
+	SynDeclaredCase: true,
 }
 
 func init() {

@@ -562,6 +562,7 @@ func (p *stmtParser) query(i int) {
 	}
 	p.st.Query, d = withFileReads(p.file, p.text, sp, p.toks[i+1:], p.dialect, lastPart(own))
 	p.diags = append(p.diags, d...)
+	p.declaredCase()
 }
 
 // lastPart is a dotted name's last part.

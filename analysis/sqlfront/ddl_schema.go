@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
@@ -92,7 +93,55 @@ func SchemaErrors(d *ir.Dataset, q *ast.Query, queryLoc ir.Loc, out []sema.Colum
 			})
 		}
 	}
+	if d.Kind == ir.MaterializedView {
+		diags = append(diags, missingDeclared(d, out, queryLoc)...)
+	}
 	return diags
+}
+
+// missingDeclared reports each declared column of materialized view d
+// that its query's output out does not give. Spark's graph accepts the
+// merged schema, but writing the view's rows then fails (checked with
+// Spark 4.1.4 and 4.3.0's spark-pipelines run): the view is written as
+// a batch into the table of the declared columns, and Spark's batch write
+// wants every column. A streaming table takes NULL for such a column
+// instead (engine's fitDeclared), so only materialized views are checked.
+func missingDeclared(d *ir.Dataset, out []sema.Column, queryLoc ir.Loc) []ir.Diagnostic {
+	have := make(map[string]bool, len(out))
+	for _, c := range out {
+		have[strings.ToLower(c.Name)] = true
+	}
+	var diags []ir.Diagnostic
+	for _, c := range d.Declared {
+		if have[strings.ToLower(c.Name)] {
+			continue
+		}
+		typ := strings.ToUpper(c.TypeText)
+		if typ == "" {
+			typ = "STRING"
+		}
+		diags = append(diags, ir.Diagnostic{
+			Loc: c.NameLoc, Severity: ir.Error, Code: ir.CodeDeclaredSchema,
+			Message: fmt.Sprintf("the column list of %s declares %s, which its query does not give, so Spark's run fails writing the view (the column number of the existing table %s (%s) doesn't match the data schema): give it in the query (CAST(NULL AS %s) AS %s), or leave it out of the list",
+				d.Name, c.Name, d.Name, declaredStruct(d), typ, c.Name),
+			Related: []ir.Related{{Loc: queryLoc, Message: "the query"}},
+		})
+	}
+	return diags
+}
+
+// declaredStruct writes d's declared schema as Spark prints a struct
+// type: struct<id:bigint,name:string>.
+func declaredStruct(d *ir.Dataset) string {
+	parts := make([]string, len(d.Declared))
+	for i, c := range d.Declared {
+		t := c.Type
+		if t == "" {
+			t = strings.ToLower(c.TypeText)
+		}
+		parts[i] = c.Name + ":" + t
+	}
+	return "struct<" + strings.Join(parts, ",") + ">"
 }
 
 // sparkSays is Spark's error for d's schema, class and message (Spark
@@ -274,4 +323,51 @@ func DeclaredOutput(d *ir.Dataset, out []sema.Column) []sema.Column {
 		cols[i] = sema.Column{Name: c.Name, Type: t}
 	}
 	return cols
+}
+
+// declaredCase records, for a statement with a declared column list and
+// its own query, each query column whose name is a declared column's in
+// another case (ID declared, id queried): Spark 4.1's pipeline graph
+// merges the two schemas case-sensitively and refuses the dataset
+// (USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE, the inferred
+// schema holding both ID and id), Spark 4.3 matches the names
+// case-insensitively and keeps the declared spelling (both checked with
+// spark-pipelines run); capab's matrix says which backend refuses it.
+// Only names certain from the select list are compared: an alias, or a
+// column reference's last part.
+func (p *stmtParser) declaredCase() {
+	if len(p.st.Declared) == 0 || p.st.Query == nil || p.st.Query.Spark == nil {
+		return
+	}
+	s, ok := p.st.Query.Spark.Body.(*ast.Select)
+	if !ok || s == nil {
+		return
+	}
+	for _, it := range s.Items {
+		name := selectName(it)
+		if name == "" {
+			continue
+		}
+		for _, c := range p.st.Declared {
+			if c.Name != name && strings.EqualFold(c.Name, name) {
+				p.syntax(capab.SynDeclaredCase, it.Start, it.End)
+				break
+			}
+		}
+	}
+}
+
+// selectName is the output name of a select item when the item alone
+// says it (an alias, or a column reference's last part), else "".
+func selectName(it *ast.SelectItem) string {
+	if it == nil || len(it.Aliases) > 0 {
+		return ""
+	}
+	if it.Alias != nil {
+		return it.Alias.Name
+	}
+	if c, ok := it.X.(*ast.Column); ok && len(c.Parts) > 0 && c.Parts[len(c.Parts)-1] != nil {
+		return c.Parts[len(c.Parts)-1].Name
+	}
+	return ""
 }

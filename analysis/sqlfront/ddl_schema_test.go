@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
@@ -83,6 +84,63 @@ func TestSchemaErrors(t *testing.T) {
 			if at := c.text[g.Loc.Start:g.Loc.End]; at != w[0] || !strings.Contains(g.Message, w[1]) || !strings.Contains(g.Message, schemaClass) {
 				t.Errorf("%s: error at %q (%s), want at %q saying %q", c.text, at, g.Message, w[0], w[1])
 			}
+		}
+	}
+}
+
+// TestMissingDeclared: a declared column the query of a materialized view
+// does not give fails Spark's write, at the declared column; a streaming
+// table takes NULL for it, so it is not reported there.
+func TestMissingDeclared(t *testing.T) {
+	text := "CREATE MATERIALIZED VIEW m (id INT, Extra DECIMAL(10,2), name STRING) AS SELECT 1 AS id, 'a' AS NAME"
+	f := Parse("a.sql", text)
+	if len(f.Diags) > 0 {
+		t.Fatal(f.Diags)
+	}
+	st := f.Statements[0]
+	out := []sema.Column{{Name: "id", Type: "int"}, {Name: "NAME", Type: "string"}}
+	d := &ir.Dataset{Name: st.Name, Kind: ir.MaterializedView, Declared: DeclaredColumns("a.sql", st.Declared)}
+	got := SchemaErrors(d, st.Query.Spark, st.Query.Span.Loc("a.sql"), out)
+	if len(got) != 1 {
+		t.Fatalf("got %d errors, want 1: %v", len(got), got)
+	}
+	g := got[0]
+	if at := text[g.Loc.Start:g.Loc.End]; at != "Extra" {
+		t.Errorf("error at %q, want at the declared column Extra", at)
+	}
+	for _, w := range []string{"declares Extra, which its query does not give", "struct<id:int,Extra:decimal(10,2),name:string>", "CAST(NULL AS DECIMAL(10,2)) AS Extra"} {
+		if !strings.Contains(g.Message, w) {
+			t.Errorf("message %q lacks %q", g.Message, w)
+		}
+	}
+	d.Kind = ir.StreamingTable
+	if got := SchemaErrors(d, st.Query.Spark, st.Query.Span.Loc("a.sql"), out); len(got) != 0 {
+		t.Errorf("streaming table: got %v, want none (Spark stores NULL)", got)
+	}
+}
+
+// TestDeclaredCase: a query column named like a declared column in
+// another case is recorded at its select item (capab refuses it before
+// Spark 4.3); one spelt as declared, or a computed column, is not.
+func TestDeclaredCase(t *testing.T) {
+	text := "CREATE MATERIALIZED VIEW m (ID BIGINT, name STRING, n INT) AS SELECT t.id, name, upper(x) AS Name2, 1 AS N FROM t"
+	f := Parse("a.sql", text)
+	if len(f.Diags) > 0 {
+		t.Fatal(f.Diags)
+	}
+	var at []string
+	for _, u := range f.Statements[0].Syntax {
+		if u.Feature == capab.SynDeclaredCase {
+			at = append(at, text[u.Start:u.End])
+		}
+	}
+	if strings.Join(at, "; ") != "t.id; 1 AS N" {
+		t.Errorf("recorded at %q, want t.id and 1 AS N", at)
+	}
+	f = Parse("a.sql", "CREATE MATERIALIZED VIEW m AS SELECT id AS ID FROM t")
+	for _, u := range f.Statements[0].Syntax {
+		if u.Feature == capab.SynDeclaredCase {
+			t.Errorf("recorded without a column list: %+v", u)
 		}
 	}
 }
