@@ -14,6 +14,11 @@ type analyzer struct {
 	m    *Model
 	// refs is the rest of the chunk new column references come from.
 	refs []ColumnRef
+	// cols, tables and rels are the rests of the chunks new output
+	// columns, table references and relations come from.
+	cols   []OutputColumn
+	tables []TableRef
+	rels   []Relation
 	// ctes are the CTEs in scope, innermost first; rec is the WITH
 	// RECURSIVE CTE being analyzed.
 	ctes *cteEnv
@@ -31,9 +36,76 @@ type analyzer struct {
 }
 
 func newAnalyzer(cat Catalog, opts Options) *analyzer {
-	return &analyzer{cat: cat, opts: opts, froms: map[*ast.From]*scope{}, types: map[string]*ast.DataType{},
-		m:    &Model{tables: map[ast.Node]*TableRef{}, columns: map[*ast.Column]*ColumnRef{}, outputs: map[ast.Node]*Output{}},
-		refs: takeRefs()}
+	am := &analyzerModel{}
+	am.m = Model{tables: map[ast.Node]*TableRef{}, columns: map[*ast.Column]*ColumnRef{}, outputs: map[ast.Node]*Output{}}
+	am.a = analyzer{cat: cat, opts: opts, froms: map[*ast.From]*scope{}, types: map[string]*ast.DataType{}, m: &am.m}
+	a := &am.a
+	a.refs = takeRefs()
+	it := &items{}
+	a.cols, a.tables, a.rels = it.cols[:], it.tables[:], it.rels[:]
+	a.m.Columns, a.m.Tables, a.m.Relations = am.columns[:0:len(am.columns)], am.tables[:0:len(am.tables)], am.rels[:0:len(am.rels)]
+	return a
+}
+
+// analyzerModel is an analyzer with its model, allocated together, with
+// room for the lists of a typical query's model.
+type analyzerModel struct {
+	a       analyzer
+	m       Model
+	columns [16]*ColumnRef
+	tables  [4]*TableRef
+	rels    [4]*Relation
+}
+
+// items is room for the output columns, table references and relations
+// of a typical query. It is an allocation of its own, apart from the
+// model: column references (which come from chunks shared between
+// analyses) point to relations and output columns, and were those in the
+// block that also holds the model's lists of references, a kept chunk of
+// references would keep the models of its analyses alive, their lists
+// the next chunk, and so on through every analysis. Items point only to
+// items of their own analysis and to the syntax tree.
+type items struct {
+	cols   [8]OutputColumn
+	tables [4]TableRef
+	rels   [4]Relation
+}
+
+// The chunks an analysis takes its items from when those of its
+// analyzerModel are used up hold this many.
+const (
+	colChunk   = 16
+	tableChunk = 4
+)
+
+// newCol returns a new, zero output column.
+func (a *analyzer) newCol() *OutputColumn {
+	if len(a.cols) == 0 {
+		a.cols = make([]OutputColumn, colChunk)
+	}
+	c := &a.cols[0]
+	a.cols = a.cols[1:]
+	return c
+}
+
+// newTable returns a new, zero table reference.
+func (a *analyzer) newTable() *TableRef {
+	if len(a.tables) == 0 {
+		a.tables = make([]TableRef, tableChunk)
+	}
+	t := &a.tables[0]
+	a.tables = a.tables[1:]
+	return t
+}
+
+// newRelation returns a new, zero relation.
+func (a *analyzer) newRelation() *Relation {
+	if len(a.rels) == 0 {
+		a.rels = make([]Relation, tableChunk)
+	}
+	r := &a.rels[0]
+	a.rels = a.rels[1:]
+	return r
 }
 
 // refSlab is how many column references a shared chunk holds. A query has
@@ -41,11 +113,17 @@ func newAnalyzer(cat Catalog, opts Options) *analyzer {
 // takes the unused rest of the chunk the previous one left (refPool), and
 // the many models of a pipeline's column check share a few allocations
 // instead of one chunk each, mostly unused. A reference is handed out
-// once and never reused, so models never share one.
+// once and never reused, so models never share one. (Only references
+// are shared this way: a reference points to its own analysis's items,
+// never to another chunk of references, so a chunk kept alive keeps at
+// most the models of its own analyses alive, not a chain of them.)
 const refSlab = 512
 
 // refPool holds the unused rests of column-reference chunks.
 var refPool sync.Pool
+
+// refRest is a chunk rest in refPool.
+type refRest struct{ refs []ColumnRef }
 
 // takeRefs returns a chunk rest for a new analysis.
 func takeRefs() []ColumnRef {
@@ -55,16 +133,23 @@ func takeRefs() []ColumnRef {
 	return make([]ColumnRef, refSlab)
 }
 
-// refRest is a chunk rest in refPool.
-type refRest struct{ refs []ColumnRef }
-
-// finish gives the unused rest of the analysis's chunk back for the next
-// analysis, and returns the model.
+// finish gives the unused rest of the analysis's reference chunk back
+// for the next analysis, and returns the model.
 func (a *analyzer) finish() *Model {
+	// (a model without references has nil lists, as it always had)
+	if len(a.m.Columns) == 0 {
+		a.m.Columns = nil
+	}
+	if len(a.m.Tables) == 0 {
+		a.m.Tables = nil
+	}
+	if len(a.m.Relations) == 0 {
+		a.m.Relations = nil
+	}
 	if len(a.refs) >= refChunk {
 		refPool.Put(&refRest{refs: a.refs})
 	}
-	a.refs = nil
+	a.refs, a.cols, a.tables, a.rels = nil, nil, nil, nil
 	return a.m
 }
 
@@ -340,15 +425,31 @@ func (a *analyzer) body(b ast.QueryExpr, outer *env) *result {
 func (a *analyzer) setResult(l *result) *result {
 	attrs := make([]attr, len(l.attrs))
 	cols := make([]*OutputColumn, len(l.attrs))
-	same := map[int]int{}
+	var same map[int]int // past 32 columns; a scan of the columns before finds the few
+	if len(l.attrs) > 32 {
+		same = make(map[int]int, len(l.attrs))
+	}
 	for i, at := range l.attrs {
-		eq, ok := same[at.eq]
+		eq, ok := 0, false
+		if same != nil {
+			eq, ok = same[at.eq]
+		} else {
+			for j := 0; j < i && !ok; j++ {
+				if l.attrs[j].eq == at.eq {
+					eq, ok = attrs[j].eq, true
+				}
+			}
+		}
 		if !ok {
 			eq = a.newEq()
-			same[at.eq] = eq
+			if same != nil {
+				same[at.eq] = eq
+			}
 		}
 		attrs[i] = attr{name: at.name, qual: at.qual, partial: at.partial, fuzzy: at.fuzzy, eq: eq, typ: at.typ}
-		cols[i] = &OutputColumn{Name: at.name, Generated: at.fuzzy != sure, fuzz: at.fuzzy, Type: at.typ, eq: eq}
+		c := a.newCol()
+		*c = OutputColumn{Name: at.name, Generated: at.fuzzy != sure, fuzz: at.fuzzy, Type: at.typ, eq: eq}
+		cols[i] = c
 	}
 	return &result{out: &Output{Columns: cols, Complete: l.out.Complete}, attrs: attrs, catalog: l.catalog}
 }
@@ -622,7 +723,8 @@ func (a *analyzer) itemOutput(it *ast.SelectItem, cols []*OutputColumn, attrs []
 		}
 	}
 	at := attr{name: name, fuzzy: fz, eq: a.newEq(), item: it, alias: it.Alias != nil}
-	col := &OutputColumn{Name: name, Generated: fz != sure, fuzz: fz, Expr: it.X, Item: it}
+	col := a.newCol()
+	*col = OutputColumn{Name: name, Generated: fz != sure, fuzz: fz, Expr: it.X, Item: it}
 	if cx, ok := x.(*ast.Column); ok {
 		if ref := a.m.columns[cx]; ref != nil && ref.Kind == RefColumn && ref.NameParts == len(cx.Parts) {
 			src := ref.Source

@@ -129,7 +129,8 @@ func (a *analyzer) relation(r ast.Relation, outer *env, left *scope) *scope {
 // tableRead resolves a table read by name (FROM t, TABLE t) to a CTE or a
 // catalog table and returns its relation and scope.
 func (a *analyzer) tableRead(node ast.Node, name *ast.Name, alias *ast.TableAlias) (*Relation, *scope) {
-	ref := &TableRef{Node: node, Name: name}
+	ref := a.newTable()
+	ref.Node, ref.Name = node, name
 	a.m.Tables = append(a.m.Tables, ref)
 	a.m.tables[node] = ref
 	var cols []*OutputColumn

@@ -301,7 +301,8 @@ func (a *analyzer) newEq() int {
 
 // newRel records a relation.
 func (a *analyzer) newRel(node ast.Node, name string, cols []*OutputColumn, complete bool) *Relation {
-	r := &Relation{Node: node, Name: name, Columns: cols, Complete: complete}
+	r := a.newRelation()
+	*r = Relation{Node: node, Name: name, Columns: cols, Complete: complete}
 	a.m.Relations = append(a.m.Relations, r)
 	return r
 }
