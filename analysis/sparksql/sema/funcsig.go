@@ -253,7 +253,12 @@ var signatures = map[string]sig{
 	"exists":       fsig(2, 2, "BOOLEAN", pArray, pAny), "forall": fsig(2, 2, "BOOLEAN", pArray, pAny),
 	"filter": fsig(2, 2, "", pArray, pAny), "transform": fsig(2, 2, "", pArray, pAny),
 	"aggregate": fsig(3, 4, "", pArray, pAny, pAny, pAny), "reduce": fsig(3, 4, "", pArray, pAny, pAny, pAny),
-	"zip_with":        fsig(3, 3, "", pArray, pArray, pAny),
+	"zip_with": fsig(3, 3, "", pArray, pArray, pAny),
+	// checked by diffTypes: two arrays, an array and an element, a map
+	// and a key
+	"array_union": fsig(2, 2, ""), "array_intersect": fsig(2, 2, ""),
+	"array_except": fsig(2, 2, ""), "arrays_overlap": fsig(2, 2, "BOOLEAN"),
+	"array_remove": fsig(2, 2, ""), "map_contains_key": fsig(2, 2, "BOOLEAN"),
 	"map_from_arrays": fsig(2, 2, "", pArray, pArray),
 	"element_at":      fsig(2, 2, "", pArrayMap, pAny), "try_element_at": fsig(2, 2, "", pArrayMap, pAny),
 	"size": fsig(1, 1, "INT", pArrayMap), "cardinality": fsig(1, 1, "INT", pArrayMap),
@@ -318,6 +323,9 @@ func (a *analyzer) callSignature(x *ast.Call) bool {
 				strconv.Itoa(n) + ". Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix."})
 		return true
 	}
+	if a.diffTypes(x, name) {
+		return true
+	}
 	for i, arg := range x.Args {
 		var p param
 		switch {
@@ -353,6 +361,99 @@ func (a *analyzer) callSignature(x *ast.Call) bool {
 			Message: "Cannot resolve " + dq(a.callText(x, name)) + " due to data type mismatch: The " + paramOrdinal(i) +
 				" parameter requires the " + p.want + " type, however " + dq(a.argText(arg)) + " has the type " + dq(t) + "."})
 		return true // Spark reports the first mismatch
+	}
+	return false
+}
+
+// The error classes of arguments that must have one type.
+const (
+	CodeBinaryArrayDiffTypes  = "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES"
+	CodeArrayFunctionDiffType = "DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES"
+	CodeMapFunctionDiffTypes  = "DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES"
+)
+
+func init() {
+	for _, c := range []string{CodeBinaryArrayDiffTypes, CodeArrayFunctionDiffType, CodeMapFunctionDiffTypes} {
+		Codes[c] = true
+	}
+}
+
+// diffTypes checks the functions whose arguments must share a type, in
+// the one case the model is sure of: an ARRAY, MAP or STRUCT beside an
+// argument of another family (coalesce(arr, 1), concat(s, arr),
+// array_union(arr, s), array_remove(s, 1), map_contains_key(arr, 1)), with
+// every argument's type known. It reports at the call, as Spark does not
+// say which argument.
+func (a *analyzer) diffTypes(x *ast.Call, name string) bool {
+	types := make([]string, len(x.Args))
+	ks := make([]kind, len(x.Args))
+	for i, arg := range x.Args {
+		ks[i] = a.argKind(arg)
+		if ks[i] == kUnknown || ks[i] == kNull {
+			return false
+		}
+		if types[i] = a.sparkTypeOf(arg); types[i] == "" {
+			return false
+		}
+	}
+	complexKind := func(k kind) bool { return k == kArray || k == kMap || k == kStruct }
+	mixed := func() bool {
+		for i := range ks {
+			for j := range ks {
+				if ks[i] != ks[j] && (complexKind(ks[i]) || complexKind(ks[j])) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	report := func(code, detail string) bool {
+		a.report(Diagnostic{Range: x.Range, Code: code,
+			Message: "Cannot resolve " + dq(a.callText(x, name)) + " due to data type mismatch: " + detail})
+		return true
+	}
+	list := func(open, sep, close string) string {
+		q := make([]string, len(types))
+		for i, t := range types {
+			q[i] = dq(t)
+		}
+		return open + strings.Join(q, sep) + close
+	}
+	switch name {
+	case "coalesce", "nvl", "ifnull", "concat":
+		if len(x.Args) >= 2 && mixed() {
+			fn, text := name, a.callText(x, name)
+			if name != "concat" {
+				// Spark writes nvl and ifnull as the coalesce they are
+				fn = "coalesce"
+				if i := strings.IndexByte(text, '('); i > 0 {
+					text = "coalesce" + text[i:]
+				}
+			}
+			a.report(Diagnostic{Range: x.Range, Code: CodeDataDiffTypes,
+				Message: "Cannot resolve " + dq(text) + " due to data type mismatch: Input to " + quote(fn) +
+					" should all be the same type, but it's " + list("(", " or ", ")") + "."})
+			return true
+		}
+	case "greatest", "least":
+		if len(x.Args) >= 2 && mixed() {
+			return report(CodeDataDiffTypes, "Input to "+quote(name)+" should all be the same type, but it's "+list("[", ", ", "]")+".")
+		}
+	case "array_union", "array_intersect", "array_except", "arrays_overlap":
+		if ks[0] != kArray || ks[1] != kArray {
+			return report(CodeBinaryArrayDiffTypes, "Input to function "+quote(name)+
+				" should have been two \"ARRAY\" with same element type, but it's "+list("[", ", ", "]")+".")
+		}
+	case "array_remove":
+		if ks[0] != kArray {
+			return report(CodeArrayFunctionDiffType, "Input to "+quote(name)+
+				" should have been \"ARRAY\" followed by a value with same element type, but it's "+list("[", ", ", "]")+".")
+		}
+	case "map_contains_key":
+		if ks[0] != kMap {
+			return report(CodeMapFunctionDiffTypes, "Input to "+quote(name)+
+				" should have been \"MAP\" followed by a value with same key type, but it's "+list("[", ", ", "]")+".")
+		}
 	}
 	return false
 }
