@@ -193,9 +193,23 @@ func TestQuickFixPragmaKeyValueAndKeyword(t *testing.T) {
 func TestQuickFixSparkFindings(t *testing.T) {
 	root := copyTree(t, "../testdata/retail")
 	c, _ := startServerWith(t, map[string]any{"initializationOptions": map[string]any{"backends": []string{"native", "spark-4.1"}}})
-	file := filepath.Join(root, "transformations", "order_lines.sql")
+	// In a pipeline written in DuckDB's syntax a double-quoted name is a
+	// name natively and a string on Spark: backquote it. (In Spark SQL it
+	// is a string natively too, so there is nothing to fix.)
+	duck := t.TempDir()
+	for name, text := range map[string]string{
+		"thund.yaml":         "dialect: duckdb\nbackends: [native, spark-4.1]\n",
+		"samples/orders.csv": "id,status\n1,NEW\n",
+		"order_status.sql":   "SELECT id,\n  o.status,\n  1 AS n\nFROM orders AS o\n",
+	} {
+		p := filepath.Join(duck, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(duck, "order_status.sql")
 	u, text := c.open(t, file)
-	// A double-quoted name is a string on Spark: backquote it.
 	bad := strings.Replace(text, "  o.status,\n", "  \"status\",\n", 1)
 	c.change(t, u, 2, bad)
 	d := find(c.diagnosticsWith(t, file, "not-portable-to-spark"), "not-portable-to-spark")
