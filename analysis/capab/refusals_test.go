@@ -85,3 +85,40 @@ func TestSparkRefusesOnlyTemporaryViews(t *testing.T) {
 		t.Errorf("the materialized view native only: %+v, want the refusal", got)
 	}
 }
+
+// TestSpark43RefusesTwoCDCFlowsIntoOneTarget: Spark 4.3 takes exactly one
+// flow into an AUTO CDC target (AUTOCDC_MULTIPLE_FLOWS_TO_TARGET), at the
+// second flow's INTO; Databricks and the native engine take several CDC
+// flows, and Spark 4.1 refuses each CDC flow itself, not their number.
+func TestSpark43RefusesTwoCDCFlowsIntoOneTarget(t *testing.T) {
+	into1 := ir.Loc{File: "a.sql", Start: 30, End: 33}
+	into2 := ir.Loc{File: "a.sql", Start: 90, End: 93}
+	st := &ir.Dataset{Name: "t", Kind: ir.StreamingTable, Format: "delta"}
+	p := &ir.Pipeline{Datasets: []*ir.Dataset{st}, Flows: []*ir.Flow{
+		{Name: "f1", Target: "t", TargetLoc: into1, Streaming: true, CDC: &ir.CDC{Keys: []string{"id"}, SequenceBy: "seq", Loc: into1}},
+		{Name: "f2", Target: "t", TargetLoc: into2, Streaming: true, CDC: &ir.CDC{Keys: []string{"id"}, SequenceBy: "seq", Loc: into2}},
+	}}
+	var multi []ir.Diagnostic
+	for _, d := range Check(p, []ir.Backend{ir.Spark43}) {
+		if strings.Contains(d.Message, "AUTOCDC_MULTIPLE_FLOWS_TO_TARGET") {
+			multi = append(multi, d)
+		}
+	}
+	if len(multi) != 1 || multi[0].Loc != into2 || multi[0].Backend != ir.Spark43 || !strings.Contains(multi[0].Message, "(f1, f2)") ||
+		!strings.Contains(multi[0].Message, "target databricks") {
+		t.Errorf("spark-4.3: %+v, want one AUTOCDC_MULTIPLE_FLOWS_TO_TARGET error at f2's INTO naming both flows and databricks", multi)
+	}
+	for _, b := range []ir.Backend{ir.Native, ir.Databricks, ir.Spark41} {
+		for _, d := range Check(p, []ir.Backend{b}) {
+			if strings.Contains(d.Message, "AUTOCDC_MULTIPLE_FLOWS_TO_TARGET") || strings.Contains(d.Message, "write log") {
+				t.Errorf("%s: %+v, want no multiple-flows error", b, d)
+			}
+		}
+	}
+	one := &ir.Pipeline{Datasets: p.Datasets, Flows: p.Flows[:1]}
+	for _, d := range Check(one, []ir.Backend{ir.Spark43}) {
+		if strings.Contains(d.Message, "AUTOCDC_MULTIPLE_FLOWS_TO_TARGET") {
+			t.Errorf("one flow: %+v", d)
+		}
+	}
+}

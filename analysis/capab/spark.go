@@ -34,6 +34,7 @@ func SparkRules(p *ir.Pipeline, b ir.Backend) []Finding {
 	var out []Finding
 	out = append(out, viewOnTempView(p, b)...)
 	out = append(out, streamsIntoFiles(p, b)...)
+	out = append(out, cdcFlowsPerTarget(p, b)...)
 	out = append(out, cdcFormats(p, b)...)
 	out = append(out, appendWatermark(p, b)...)
 	out = append(out, withoutFlow(p, b)...)
@@ -248,7 +249,9 @@ func streamsIntoFiles(p *ir.Pipeline, b ir.Backend) []Finding {
 				streams = append(streams, f)
 			}
 		}
-		if len(streams) < 2 {
+		if len(streams) < 2 || hasCDCFlow(p.FlowsInto(d.Name)) {
+			// A CDC target with more flows is refused on its own
+			// (cdcFlowsPerTarget, and sharedCDCTarget for other flows).
 			continue
 		}
 		format := d.Format
@@ -264,6 +267,70 @@ func streamsIntoFiles(p *ir.Pipeline, b ir.Backend) []Finding {
 				Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
 				Message: fmt.Sprintf("%s is filled by %d streaming flows (%s and %s...), and on %s a table stored as files (%s) keeps one write log for all of them, so the rows of all but one flow are silently dropped: fill %s from one flow (UNION ALL the sources), or give each flow its own table",
 					d.Name, len(streams), streams[0].Name, f.Name, b, format, d.Name),
+			}})
+		}
+	}
+	return out
+}
+
+// hasCDCFlow reports whether one of flows applies changes.
+func hasCDCFlow(flows []*ir.Flow) bool {
+	for _, f := range flows {
+		if f.CDC != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// cdcFlowsPerTarget refuses, on Spark 4.3, a streaming table that more
+// than one AUTO CDC flow writes: Spark's graph validation takes exactly
+// one flow into a CDC target (AUTOCDC_MULTIPLE_FLOWS_TO_TARGET, Spark
+// 4.3.0's error-conditions.json). Databricks takes several AUTO CDC flows
+// into one table, and so does the native engine, each applying its own
+// feed. A CDC target that other flows append to is refused on every
+// backend by sharedCDCTarget; Spark 4.1 and 4.2 refuse the CDC flows
+// themselves.
+func cdcFlowsPerTarget(p *ir.Pipeline, b ir.Backend) []Finding {
+	if b != ir.Spark43 {
+		return nil
+	}
+	var out []Finding
+	for _, d := range p.Datasets {
+		if !runsOn(d, b) {
+			continue
+		}
+		var cdc []*ir.Flow
+		seen := map[string]bool{}
+		mixed := false
+		for _, f := range p.FlowsInto(d.Name) {
+			if f.CDC == nil {
+				mixed = true
+				continue
+			}
+			if !seen[ir.NameKey(f.Name)] {
+				seen[ir.NameKey(f.Name)] = true
+				cdc = append(cdc, f)
+			}
+		}
+		if len(cdc) < 2 || mixed {
+			continue
+		}
+		names := make([]string, len(cdc))
+		for i, f := range cdc {
+			names[i] = f.Name
+		}
+		for _, f := range cdc[1:] {
+			loc := f.TargetLoc
+			if loc.IsZero() {
+				loc = f.CDC.Loc
+			}
+			out = append(out, Finding{Dataset: d.Name, Diagnostic: ir.Diagnostic{
+				Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
+				Message: fmt.Sprintf("%s is the target of %d AUTO CDC flows (%s), which %s refuses (AUTOCDC_MULTIPLE_FLOWS_TO_TARGET: an AutoCDC target table must have exactly one flow writing to it): "+
+					"apply one change feed, the sources' rows united in a streaming view (CREATE TEMPORARY VIEW changes AS SELECT * FROM STREAM(a) UNION ALL SELECT * FROM STREAM(b)), or target databricks, which takes several AUTO CDC flows into one table, or run natively",
+					d.Name, len(cdc), strings.Join(names, ", "), b),
+				Related: []ir.Related{{Loc: cdc[0].CDC.Loc, Message: "the first AUTO CDC flow"}},
 			}})
 		}
 	}
