@@ -413,7 +413,7 @@ func (p *parser) primary() ast.Expr {
 		return p.call()
 	}
 	id := p.ident(anyIdent)
-	return newColumn(id)
+	return p.newColumn(id)
 }
 
 // columnAlloc is a column reference with room for two name parts (a or
@@ -425,8 +425,8 @@ type columnAlloc struct {
 }
 
 // newColumn returns the column reference id.
-func newColumn(id *ast.Ident) *ast.Column {
-	a := &columnAlloc{}
+func (p *parser) newColumn(id *ast.Ident) *ast.Column {
+	a := p.alloc.columns.next(columnChunk)
 	a.parts[0] = id
 	a.col.Range, a.col.Parts = id.Range, a.parts[:1:2]
 	return &a.col
@@ -863,7 +863,7 @@ func (p *parser) startsQueryAfterParens(n int) bool {
 // call reads a function call with everything that may follow it.
 func (p *parser) call() ast.Expr {
 	start := p.tok().Start
-	c := &ast.Call{}
+	c := p.newCall()
 	if isKw(p.tok(), "IDENTIFIER_KW") && p.peek(1).Kind == lex.LeftParen && p.callNameLen() > 1 {
 		id := p.ident(anyIdent)
 		c.Name = nameOf(id)
@@ -943,7 +943,7 @@ func ignoreNullsInside(c *ast.Call) bool {
 // funcName reads a qualified function name (any keyword is a name part).
 func (p *parser) funcName() *ast.Name {
 	start := p.tok().Start
-	n := &ast.Name{}
+	n := p.newName()
 	for {
 		t := p.tok()
 		if !(p.canIdent(t, anyIdent) || (t.Kind == lex.Ident && t.Keyword != lex.NoKeyword)) {
@@ -1050,7 +1050,7 @@ func (p *parser) tableArg() *ast.TableArg {
 // namedExpr reads expression [AS] alias | expression AS (a, b).
 func (p *parser) namedExpr() *ast.SelectItem {
 	x := p.expr()
-	it := &ast.SelectItem{X: x}
+	it := p.newSelectItem(x)
 	if p.at("AS") {
 		p.pos++
 		if p.tok().Kind == lex.LeftParen {

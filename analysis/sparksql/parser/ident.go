@@ -135,7 +135,8 @@ func (p *parser) errIdent(m identMode) *ast.Ident {
 // (multipartIdentifier).
 func (p *parser) multipart() *ast.Name {
 	start := p.tok().Start
-	n := &ast.Name{Parts: []*ast.Ident{p.errIdent(anyIdent)}}
+	n := p.newName()
+	n.Parts = append(n.Parts, p.errIdent(anyIdent))
 	for p.tok().Kind == lex.Dot && p.canIdent(p.peek(1), anyIdent) {
 		p.pos++
 		n.Parts = append(n.Parts, p.errIdent(anyIdent))

@@ -223,6 +223,8 @@ type parser struct {
 	// that are identifiers and no keyword, which is how many identifiers
 	// the tree of a statement without keywords used as names holds.
 	identHint int
+	// alloc are the chunks other nodes are taken from (alloc.go).
+	alloc allocs
 }
 
 // bailout is the panic value that abandons the statement being parsed.
