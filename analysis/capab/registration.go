@@ -78,8 +78,8 @@ var registrationRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    no(scheduleSpark),
 		ir.Databricks: no("SCHEDULE and TRIGGER ON UPDATE are clauses of Databricks SQL's CREATE STREAMING TABLE and CREATE MATERIALIZED VIEW outside a pipeline; a pipeline's datasets refresh when the pipeline runs (schedule the pipeline, or its job, instead): leave the clause out"),
 	},
-	// Spark 4.1.4 and 4.3.0 checked with spark-pipelines run: 4.3 keeps
-	// the declared spelling (4.2 not run yet: taken to be 4.1's). Databricks matches names case-insensitively
+	// Spark 4.1.4, 4.2.1 and 4.3.0 checked with spark-pipelines run: 4.1
+	// and 4.2 refuse it, 4.3 keeps the declared spelling. Databricks matches names case-insensitively
 	// (its reference; not run there).
 	SynDeclaredCase: {
 		ir.Native:     yes,
