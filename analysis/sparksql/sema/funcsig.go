@@ -126,7 +126,10 @@ func fsig(min, max int, ret string, params ...param) sig {
 	return sig{min: min, max: max, params: params, ret: ret}
 }
 
-// signatures are the checked functions, by lower-case name (Spark 4.1).
+// signatures are the checked functions, by lower-case name: Spark
+// 4.1.4's signatures and wording; the same queries on Spark 4.3.0 get the
+// same error classes (a few name more accepted types, and
+// current_timestamp and now take a precision there).
 var signatures = map[string]sig{
 	// math
 	"sqrt": fsig(1, 1, "DOUBLE", pDouble), "cbrt": fsig(1, 1, "DOUBLE", pDouble),
@@ -234,8 +237,9 @@ var signatures = map[string]sig{
 	"to_utc_timestamp":   fsig(2, 2, "TIMESTAMP", pTimestamp, pString),
 	"from_utc_timestamp": fsig(2, 2, "TIMESTAMP", pTimestamp, pString),
 	"timestamp_seconds":  fsig(1, 1, "TIMESTAMP", pNumOnly),
-	"current_date":       fsig(0, 0, "DATE"), "current_timestamp": fsig(0, 0, "TIMESTAMP"),
-	"now": fsig(0, 0, "TIMESTAMP"),
+	// Spark 4.3 takes a precision: current_timestamp(9), now(9)
+	"current_date": fsig(0, 0, "DATE"), "current_timestamp": fsig(0, 1, ""),
+	"now": fsig(0, 1, ""),
 	// arrays and maps
 	"array_contains": fsig(2, 2, "BOOLEAN", pArray, pAny),
 	"array_position": fsig(2, 2, "BIGINT", pArray, pAny),
