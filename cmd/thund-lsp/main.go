@@ -35,6 +35,7 @@ func main() {
 		os.Exit(code)
 	}
 	logger := log.New(os.Stderr, "thund-lsp: ", log.LstdFlags)
+	go releaseIdle() // memory.go
 	ctx := context.Background()
 	if listen == "" {
 		if err := lsp.Serve(ctx, stdio{}, logger); err != nil {
