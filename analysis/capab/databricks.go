@@ -124,6 +124,20 @@ func sqlCDC(f *ir.Flow) bool {
 	return false
 }
 
+// cdcForm names how flow f applies changes, for messages: its SQL
+// statement (APPLY CHANGES INTO, AUTO CDC) or the `@cdc` pragma.
+func cdcForm(f *ir.Flow) string {
+	for _, c := range f.Syntax {
+		switch c.Name {
+		case string(SynApplyChanges):
+			return "APPLY CHANGES INTO"
+		case string(SynAutoCDC):
+			return "AUTO CDC"
+		}
+	}
+	return "@cdc"
+}
+
 // unreadCDC drops the findings about CDC flows whose statement b does
 // not read (APPLY CHANGES INTO on Spark, AUTO CDC before 4.3): b stops at
 // the statement, so the statement's error is the whole story.

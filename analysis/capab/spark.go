@@ -179,7 +179,11 @@ func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
 			var fix string
 			switch ms := MergeFormats[b]; len(ms) {
 			case 0:
-				fix = "no format Thund can choose for it merges there (" + noMerge[b] + "); " + runCDCNatively
+				fix = "no format Thund can choose for it merges there (" + noMerge[b] + "); "
+				if sqlCDC(f) {
+					fix += "target databricks, whose Delta tables merge, or "
+				}
+				fix += runCDCNatively
 			default:
 				fix = "choose one that merges: `-- @format: " + ms[0] + "`"
 				if len(ms) > 1 {
@@ -188,8 +192,8 @@ func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
 			}
 			out = append(out, Finding{Dataset: d.Name, Diagnostic: ir.Diagnostic{
 				Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
-				Message: fmt.Sprintf("%s applies changes (@cdc), which %s does only into a table that supports row-level operations (MERGE), and its table format, %s, does not: %s",
-					d.Name, b, shown, fix),
+				Message: fmt.Sprintf("%s applies changes (%s), which %s does only into a table that supports row-level operations (MERGE), and its table format, %s, does not: %s",
+					d.Name, cdcForm(f), b, shown, fix),
 			}})
 			break
 		}

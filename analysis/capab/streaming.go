@@ -29,9 +29,14 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	streamRefs := streamReads(f)
 	if f.CDC != nil && d.Kind != ir.StreamingTable {
+		fix := "add `-- @kind: streaming_table`"
+		form := cdcForm(f)
+		if form != "@cdc" {
+			fix = "declare it CREATE STREAMING TABLE " + d.Name
+		}
 		out = append(out, ir.Diagnostic{
 			Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeCDCNotStreaming,
-			Message: fmt.Sprintf("apply changes (@cdc) needs a streaming table as its target, and %s is a %s: add `-- @kind: streaming_table`", d.Name, kindWord(d.Kind)),
+			Message: fmt.Sprintf("apply changes (%s) needs a streaming table as its target, and %s is a %s: %s", form, d.Name, kindWord(d.Kind), fix),
 			Related: []ir.Related{{Loc: d.KindLoc, Message: d.Name + " is declared a " + kindWord(d.Kind) + " here"}},
 		})
 		return out
