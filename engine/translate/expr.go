@@ -53,6 +53,14 @@ func (t *tr) expr1(x ast.Expr) frag {
 		}
 		a := t.expr(x.X)
 		if x.Query != nil {
+			if t.projecting {
+				// In a SELECT list Spark's [NOT] IN (subquery) is never
+				// NULL: it becomes an existence join, false where SQL's
+				// three-valued IN is NULL (SELECT 1 IN (SELECT x FROM
+				// VALUES (2), (NULL)) is false on Spark 4.1.4). In a
+				// WHERE it keeps SQL's NULL (nested-not-in.sql).
+				return at(x, tBool, cat("coalesce((", a, " "+not+"IN (", t.subquery(x.Query), ")), false)"))
+			}
 			return at(x, tBool, cat("(", a, " "+not+"IN (", t.subquery(x.Query), "))"))
 		}
 		items := make([]frag, len(x.List))
@@ -586,6 +594,26 @@ func (t *tr) unary(u *ast.Unary) frag {
 			return at(u, tBigInt, cat("CAST(-"+text+" AS BIGINT)"))
 		}
 	}
+	if strings.EqualFold(u.Op, "NOT") || u.Op == "!" {
+		x := u.X
+		for {
+			p, ok := x.(*ast.Paren)
+			if !ok {
+				break
+			}
+			x = p.X
+		}
+		if in, ok := x.(*ast.In); ok && in.Query != nil && t.projecting {
+			if _, rows := in.X.(*ast.Row); !rows {
+				// Spark reads NOT (a IN (subquery)) as a NOT IN
+				// (subquery), false where SQL's is NULL.
+				neg := *in
+				neg.Not = !in.Not
+				f := t.expr(&neg)
+				return at(u, tBool, f)
+			}
+		}
+	}
 	a := t.expr(u.X)
 	switch u.Op {
 	case "-":
@@ -620,11 +648,115 @@ func (t *tr) unary(u *ast.Unary) frag {
 }
 
 // subquery translates the query of a subquery expression (IN, EXISTS,
-// scalar). A LIMIT without ORDER BY there keeps rows of no defined choice
-// on either engine; it is not refused (most such subqueries agree), and
-// in-limit.sql's correlated ones are listed defects.
+// scalar). A LIMIT without ORDER BY in an uncorrelated one keeps rows of
+// no defined choice on either engine; it is not refused (most such
+// subqueries agree). In a correlated one a LIMIT is refused where the two
+// engines keep other rows: without ORDER BY (Spark keeps the rows its plan
+// meets first, in-limit.sql), and where the correlation is a condition on
+// the outer columns alone (Spark's rewrite then skips the NULL that sorts
+// first: scalar-subquery-predicate.sql, WHERE t1b < t1d ORDER BY t2c
+// LIMIT 1).
 func (t *tr) subquery(q *ast.Query) frag {
+	saved := t.projecting
+	t.projecting = false
+	defer func() { t.projecting = saved }()
+	if q.Limit != nil || q.Offset != nil {
+		at := ast.Node(q.Limit)
+		if at == nil {
+			at = q.Offset
+		}
+		switch {
+		case !t.correlated(q, q):
+		case len(q.OrderBy) == 0 && t.inequality(q):
+			t.refuse(at, "a LIMIT or OFFSET without ORDER BY in a subquery correlated by an inequality does not run natively: which rows it keeps for each outer row is not defined, and Spark's rewrite into a join keeps other rows than DuckDB")
+		case len(q.OrderBy) > 0 && t.outerOnly(q):
+			t.refuse(at, "a LIMIT in a correlated subquery whose correlation is a condition on outer columns alone does not run natively: Spark's rewrite into a join keeps other rows than evaluating the subquery for each outer row")
+		}
+	}
 	return t.query(q)
+}
+
+// correlated reports whether x, in subquery q, reads a column of a query
+// around q.
+func (t *tr) correlated(q *ast.Query, x ast.Node) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if c, ok := n.(*ast.Column); ok && t.outer(q, c) {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+// outer reports whether column c, in subquery q, is one of a query around q.
+func (t *tr) outer(q *ast.Query, c *ast.Column) bool {
+	ref := t.model.Column(c)
+	return ref != nil && ref.Source.Rel != nil && ref.Source.Rel.Node != nil && !contains(q.Span(), ref.Source.Rel.Node.Span())
+}
+
+// inequality reports whether a condition of q's WHERE compares an outer
+// column otherwise than by = (in-limit.sql: WHERE t2b <= t1d).
+func (t *tr) inequality(q *ast.Query) bool {
+	found := false
+	for _, x := range t.conditions(q) {
+		if b, ok := x.(*ast.Binary); ok && (b.Op == "=" || b.Op == "==" || b.Op == "<=>") {
+			continue
+		}
+		if t.correlated(q, x) {
+			found = true
+		}
+	}
+	return found
+}
+
+// conditions returns the conjuncts of the WHERE of q's SELECT.
+func (t *tr) conditions(q *ast.Query) []ast.Expr {
+	s, ok := q.Body.(*ast.Select)
+	if !ok || s.Where == nil {
+		return nil
+	}
+	var conds []ast.Expr
+	var split func(x ast.Expr)
+	split = func(x ast.Expr) {
+		if b, ok := x.(*ast.Binary); ok && strings.EqualFold(b.Op, "AND") {
+			split(b.L)
+			split(b.R)
+			return
+		}
+		if p, ok := x.(*ast.Paren); ok {
+			split(p.X)
+			return
+		}
+		conds = append(conds, x)
+	}
+	split(s.Where)
+	return conds
+}
+
+// outerOnly reports whether a condition of q's WHERE reads outer columns
+// and none of q's own.
+func (t *tr) outerOnly(q *ast.Query) bool {
+	for _, x := range t.conditions(q) {
+		outer, inner := false, false
+		ast.Inspect(x, func(n ast.Node) bool {
+			if c, ok := n.(*ast.Column); ok {
+				if t.outer(q, c) {
+					outer = true
+				} else {
+					inner = true
+				}
+			}
+			return true
+		})
+		if outer && !inner {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapInt wraps x, a HUGEINT, into the integer type ty as two's

@@ -37,6 +37,13 @@ var findingCases = []findingCase{
 	{name: "EXISTS in ON reading both sides", query: `SELECT * FROM VALUES (1, 2) x(x1, x2) JOIN VALUES (1, 2) y(y1, y2) ON x1 = y1 AND EXISTS (SELECT * FROM VALUES (2) z(z2) WHERE z2 = x2 AND z2 = y2)`,
 		code: translate.CodeTypeError, want: "UNSUPPORTED_CORRELATED_EXPRESSION_IN_JOIN_CONDITION"},
 	{name: "EXISTS in ON reading one side", query: `SELECT * FROM VALUES (1, 2) x(x1, x2) JOIN VALUES (1, 2) y(y1, y2) ON x1 = y1 AND EXISTS (SELECT * FROM VALUES (2) z(z2) WHERE z2 = y2)`},
+	// in-limit.sql, scalar-subquery-predicate.sql: which rows a LIMIT
+	// keeps in a correlated subquery differs.
+	{name: "LIMIT without ORDER BY correlated by an inequality", query: `SELECT * FROM VALUES (1, 2) t1(a, d) WHERE a IN (SELECT c FROM VALUES (1, 1) t2(b, c) WHERE b <= d LIMIT 2)`,
+		code: translate.CodeNotPortable, want: "LIMIT or OFFSET without ORDER BY"},
+	{name: "ORDER BY LIMIT correlated by outer columns alone", query: `SELECT * FROM VALUES (1, 2, 3) t1(a, b, d) WHERE a = (SELECT c FROM VALUES (1) t2(c) WHERE b < d ORDER BY c LIMIT 1)`,
+		code: translate.CodeNotPortable, want: "outer columns alone"},
+	{name: "LIMIT correlated by an equality", query: `SELECT * FROM VALUES (1, 2) t1(a, d) WHERE a IN (SELECT c FROM VALUES (2, 1) t2(b, c) WHERE b = d ORDER BY c LIMIT 2)`},
 }
 
 func TestFindings(t *testing.T) {

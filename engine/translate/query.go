@@ -603,6 +603,9 @@ func (t *tr) cond(x ast.Expr) frag { return t.expr(x) }
 // selectItem translates one select item, naming a computed column as
 // Spark names it.
 func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
+	saved := t.projecting
+	t.projecting = true
+	defer func() { t.projecting = saved }()
 	if st, ok := it.X.(*ast.Star); ok {
 		return t.star(st)
 	}
@@ -1034,6 +1037,12 @@ func (t *tr) generatorItem(c *ast.Call, cols []*ast.Ident) frag {
 }
 
 func (t *tr) groupBy(g *ast.GroupBy) frag {
+	saved, proj := t.groupCanon, t.projecting
+	t.groupCanon = map[string]ast.Expr{}
+	// Grouping expressions are the aggregate's, computed as its SELECT
+	// items are (an IN (subquery) as an existence join).
+	t.projecting = true
+	defer func() { t.groupCanon, t.projecting = saved, proj }()
 	items := t.groupItems(g.Items)
 	switch g.With {
 	case "ROLLUP":
@@ -1078,6 +1087,31 @@ func (t *tr) mixedOrdinals(g *ast.GroupItem) {
 	}
 }
 
+// commutative are the operators whose operands Spark's canonical form of
+// an expression orders.
+var commutative = map[string]bool{"+": true, "*": true, "AND": true, "OR": true, "=": true, "==": true, "<=>": true, "&": true, "|": true, "^": true}
+
+// canonical is a text of x equal for expressions Spark takes as the same
+// grouping expression: parentheses dropped, a commutative operator's
+// operands in text order, names in lower case.
+func canonical(x ast.Expr) string {
+	switch x := x.(type) {
+	case *ast.Paren:
+		return canonical(x.X)
+	case *ast.Binary:
+		op := strings.ToUpper(x.Op)
+		l, r := canonical(x.L), canonical(x.R)
+		if commutative[op] && r < l {
+			l, r = r, l
+		}
+		if op == "==" {
+			op = "="
+		}
+		return "(" + l + " " + op + " " + r + ")"
+	}
+	return strings.ToLower(ast.Format(x))
+}
+
 func (t *tr) groupItems(items []*ast.GroupItem) frag {
 	fs := make([]frag, len(items))
 	for i, it := range items {
@@ -1089,7 +1123,20 @@ func (t *tr) groupItems(items []*ast.GroupItem) frag {
 					continue
 				}
 			}
-			fs[i] = at(it, nil, t.raw(it.X))
+			x := it.X
+			if t.groupCanon != nil {
+				// Spark takes grouping expressions that differ only in
+				// the order of a commutative operator's operands (a + b,
+				// b + a) as one; DuckDB as two, so the SELECT's a + b
+				// would be NULL in the set of b + a (grouping_set.sql).
+				k := canonical(x)
+				if first, ok := t.groupCanon[k]; ok {
+					x = first
+				} else {
+					t.groupCanon[k] = x
+				}
+			}
+			fs[i] = at(it, nil, t.raw(x))
 		case "GROUPING SETS":
 			t.mixedOrdinals(it)
 			fs[i] = at(it, nil, cat(it.Kind, " (", t.groupItems(it.Items), ")"))

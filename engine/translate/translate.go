@@ -216,6 +216,13 @@ type tr struct {
 	shadow map[string]shadowed
 	// shadows are the shadowed names of each SELECT translated.
 	shadows map[*ast.Select]map[string]shadowed
+	// groupCanon, while a GROUP BY is translated, holds its grouping
+	// expressions by their canonical text (canonical).
+	groupCanon map[string]ast.Expr
+	// projecting is set while a SELECT item is translated (outside any
+	// subquery in it): Spark computes an IN (subquery) there as an
+	// existence join.
+	projecting bool
 }
 
 // shadowed is an input column a shared output name resolves to: its

@@ -160,6 +160,12 @@ var traps = []trap{
 		types: []string{"double", "double", "double"}, rows: [][]string{{"NULL", "NULL", "NULL"}}},
 	{name: "sum of an overflowing x + 1", query: `SELECT sum(x + 1L) AS s FROM VALUES (9223372036854775807L), (1L) t(x)`, errClass: "ARITHMETIC_OVERFLOW"},
 	{name: "try_sum keeps its operand's overflow", query: `SELECT try_sum(x - 1) AS s FROM VALUES (-2147483648), (1) t(x)`, errClass: "ARITHMETIC_OVERFLOW"},
+	{name: "IN (subquery) in a SELECT list is never NULL", query: `SELECT 1 IN (SELECT x FROM VALUES (2), (NULL) t(x)) AS a, 1 NOT IN (SELECT x FROM VALUES (2), (NULL) t(x)) AS b, NOT (1 IN (SELECT x FROM VALUES (2), (NULL) t(x))) AS c`,
+		types: []string{"boolean", "boolean", "boolean"}, rows: [][]string{{"false", "false", "false"}}},
+	{name: "IN (subquery) in a WHERE keeps NULL", query: `SELECT count(*) AS n FROM VALUES (1) s(a) WHERE NOT (a > 5 OR a IN (SELECT x FROM VALUES (2), (NULL) t(x)))`,
+		types: []string{"bigint"}, rows: [][]string{{"0"}}},
+	{name: "grouping sets a + b and b + a are one", query: `SELECT a + b AS s, b, sum(c) AS n FROM VALUES (1, 1, 1), (2, 2, 2) t(a, b, c) GROUP BY GROUPING SETS ((a + b), (b + a), (b))`,
+		types: []string{"int", "int", "bigint"}, rows: [][]string{{"2", "NULL", "1"}, {"2", "NULL", "1"}, {"4", "NULL", "2"}, {"4", "NULL", "2"}, {"NULL", "1", "1"}, {"NULL", "2", "2"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }

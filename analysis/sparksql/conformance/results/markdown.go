@@ -43,11 +43,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("VALUES, inline tables, CTEs and the file's temporary views, and calls no function whose values cannot match ")
 	p("(`rand`, `uuid`, `current_timestamp`, ...). It is translated by `engine/translate` (`Translate`, with the views' columns as the ")
 	p("catalog) and run; its columns' DuckDB types are named as Spark names them (`translate.SparkType`) and each value is printed as ")
-	p("Spark's suite prints it (`HiveResult.toHiveString`: `NULL`, decimals with their scale, doubles as Java writes them, `[a,b]`, ")
+	p("Spark's suite prints it (`HiveResult.toHiveString`: `NULL`, decimals with their scale, doubles with the digits JDK 17 writes, `[a,b]`, ")
 	p("`{k:v}` sorted, `{\"field\":v}`, nested strings quoted, timestamps without trailing zeros in the fraction). ")
 	p("The schema must match Spark's `struct<...>` type by type; rows must match in Spark's order, or, as the suite sorts the rows of a ")
 	p("query it does not find sorted, after sorting; the trailing whitespace of the output is dropped, as the suite drops it before ")
-	p("writing the golden file (`rpad('hi', 5)` is recorded as `hi`). A name Spark generates for an unaliased expression may differ (counted above). ")
+	p("writing the golden file (`rpad('hi', 5)` is recorded as `hi`), and expression ids are masked as the suite masks them (`1#2` is recorded as `1#x`). A name Spark generates for an unaliased expression may differ (counted above). ")
 	p("An error where Spark errors too agrees; the class is compared where the native message carries one. ")
 	p("A query reading a view the translation refused is refused for the view's reason.\n\n")
 
