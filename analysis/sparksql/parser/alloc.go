@@ -2,11 +2,11 @@ package parser
 
 import "github.com/thund-dev/thund/analysis/sparksql/ast"
 
-// The nodes most statements have many of (select items, column
-// references, names, calls) are taken from chunks a parser allocates a few
-// at a time, as identifiers are (newIdent): one allocation for several
-// nodes. A chunk holds nodes of one parser, that is of one file's
-// statements, so a tree kept alive keeps no other file's nodes.
+// The nodes most statements have many of, column references, are taken
+// from chunks a parser allocates a few at a time, as identifiers are
+// (newIdent): one allocation for several nodes. A chunk holds nodes of
+// one parser, that is of one file's statements, so a tree kept alive
+// keeps no other file's nodes.
 
 // chunk hands out zero values of T from slices of n allocated at a time.
 type chunk[T any] struct{ free []T }
@@ -21,20 +21,14 @@ func (c *chunk[T]) next(n int) *T {
 	return x
 }
 
-// Chunk sizes: about what one pipeline query holds.
-const (
-	itemChunk   = 8
-	columnChunk = 16
-	nameChunk   = 8
-	callChunk   = 4
-)
+// columnChunk is how many column references a chunk holds. A tree keeps
+// its chunks' unused rests alive (the tree is kept as long as its file's
+// analysis), so chunks are small: on average half a chunk is unused.
+const columnChunk = 4
 
 // allocs are a parser's node chunks.
 type allocs struct {
-	items   chunk[ast.SelectItem]
 	columns chunk[columnAlloc]
-	names   chunk[nameAlloc]
-	calls   chunk[ast.Call]
 }
 
 // nameAlloc is a name with room for two parts (t, or s.t), allocated
@@ -46,17 +40,7 @@ type nameAlloc struct {
 
 // newName returns an empty name whose parts have room for two.
 func (p *parser) newName() *ast.Name {
-	a := p.alloc.names.next(nameChunk)
+	a := &nameAlloc{}
 	a.name.Parts = a.parts[:0:2]
 	return &a.name
 }
-
-// newSelectItem returns a new select item of x.
-func (p *parser) newSelectItem(x ast.Expr) *ast.SelectItem {
-	it := p.alloc.items.next(itemChunk)
-	it.X = x
-	return it
-}
-
-// newCall returns a new, empty call.
-func (p *parser) newCall() *ast.Call { return p.alloc.calls.next(callChunk) }

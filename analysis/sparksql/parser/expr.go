@@ -863,7 +863,7 @@ func (p *parser) startsQueryAfterParens(n int) bool {
 // call reads a function call with everything that may follow it.
 func (p *parser) call() ast.Expr {
 	start := p.tok().Start
-	c := p.newCall()
+	c := &ast.Call{}
 	if isKw(p.tok(), "IDENTIFIER_KW") && p.peek(1).Kind == lex.LeftParen && p.callNameLen() > 1 {
 		id := p.ident(anyIdent)
 		c.Name = nameOf(id)
@@ -1050,7 +1050,7 @@ func (p *parser) tableArg() *ast.TableArg {
 // namedExpr reads expression [AS] alias | expression AS (a, b).
 func (p *parser) namedExpr() *ast.SelectItem {
 	x := p.expr()
-	it := p.newSelectItem(x)
+	it := &ast.SelectItem{X: x}
 	if p.at("AS") {
 		p.pos++
 		if p.tok().Kind == lex.LeftParen {
