@@ -404,6 +404,52 @@ func (t *tr) interval(iv *ast.Interval) frag {
 	return at(iv, tIntvl, cat("(", join(parts, " + "), ")"))
 }
 
+// lateralOuter reports whether c, resolved by ref to a relation outside a
+// LATERAL subquery, is read from a subquery expression inside that LATERAL
+// subquery: Spark does not resolve it there (join-lateral.sql: LATERAL
+// (SELECT c1, (SELECT SUM(c2) FROM t2 WHERE c1 = t1.c1)) fails with
+// UNRESOLVED_COLUMN, while a FROM subquery inside the LATERAL one may
+// read t1).
+func (t *tr) lateralOuter(c *ast.Column, ref *sema.ColumnRef) bool {
+	if ref.Source.Rel == nil || ref.Source.Rel.Node == nil {
+		return false
+	}
+	if t.laterals == nil {
+		t.laterals = []ast.Range{}
+		ast.Inspect(t.root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SubqueryRel:
+				if n.Lateral {
+					t.laterals = append(t.laterals, n.Span())
+				}
+			case *ast.Join:
+				if n.Lateral && n.R != nil {
+					t.laterals = append(t.laterals, n.R.Span())
+				}
+			case *ast.Subquery, *ast.Exists:
+				t.subqueries = append(t.subqueries, n.Span())
+			case *ast.In:
+				if n.Query != nil {
+					t.subqueries = append(t.subqueries, n.Query.Span())
+				}
+			}
+			return true
+		})
+	}
+	rel, at := ref.Source.Rel.Node.Span(), c.Span()
+	for _, l := range t.laterals {
+		if !contains(l, at) || contains(l, rel) {
+			continue
+		}
+		for _, sq := range t.subqueries {
+			if contains(l, sq) && contains(sq, at) && !contains(sq, rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // column translates a column reference through the semantic model.
 func (t *tr) column(c *ast.Column) frag {
 	ref := t.model.Column(c)
@@ -421,6 +467,9 @@ func (t *tr) column(c *ast.Column) frag {
 	}
 	if ref == nil {
 		return at(c, tUnknown, cat(quoted(c.Parts)))
+	}
+	if ref.Kind == sema.RefColumn && ref.Outer >= 1 && t.lateralOuter(c, ref) {
+		t.typeError(c, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "A column, variable, or function parameter with name %s cannot be resolved: a subquery inside a LATERAL subquery cannot read the columns before LATERAL on Spark. SQLSTATE: 42703", "`"+strings.ReplaceAll(t.text(c), ".", "`.`")+"`")
 	}
 	if sh, ok := t.shadow[strings.ToLower(c.Parts[0].Name)]; ok && len(c.Parts) == 1 && (ref.Kind == sema.RefAlias || ref.Kind == sema.RefColumn && ref.Outer == 0) {
 		if sh.sql == "" {

@@ -44,6 +44,11 @@ var findingCases = []findingCase{
 	{name: "ORDER BY LIMIT correlated by outer columns alone", query: `SELECT * FROM VALUES (1, 2, 3) t1(a, b, d) WHERE a = (SELECT c FROM VALUES (1) t2(c) WHERE b < d ORDER BY c LIMIT 1)`,
 		code: translate.CodeNotPortable, want: "outer columns alone"},
 	{name: "LIMIT correlated by an equality", query: `SELECT * FROM VALUES (1, 2) t1(a, d) WHERE a IN (SELECT c FROM VALUES (2, 1) t2(b, c) WHERE b = d ORDER BY c LIMIT 2)`},
+	// join-lateral.sql: a subquery inside a LATERAL subquery cannot read
+	// the columns before LATERAL; a FROM subquery inside it can.
+	{name: "subquery in LATERAL reading the left side", query: `SELECT * FROM VALUES (1, 2) t1(c1, c2), LATERAL (SELECT c1, (SELECT SUM(c2) FROM VALUES (1, 2) t2(c1, c2) WHERE c1 = t1.c1))`,
+		code: translate.CodeTypeError, want: "UNRESOLVED_COLUMN"},
+	{name: "FROM subquery in LATERAL reading the left side", query: `SELECT * FROM VALUES (1, 2) t1(c1, c2), LATERAL (SELECT SUM(cnt) FROM (SELECT COUNT(*) cnt FROM VALUES (1, 2) t2(c1, c2) WHERE t1.c1 = t2.c1))`},
 }
 
 func TestFindings(t *testing.T) {

@@ -1118,7 +1118,7 @@ func (t *tr) groupItems(items []*ast.GroupItem) frag {
 		switch it.Kind {
 		case "":
 			if c, ok := it.X.(*ast.Column); ok && len(c.Parts) == 1 && strings.EqualFold(c.Parts[0].Name, "ALL") && !c.Parts[0].Quoted {
-				if ref := t.model.Column(c); ref == nil || ref.Kind != sema.RefColumn {
+				if ref := t.model.Column(c); ref == nil || ref.Kind != sema.RefColumn || ref.Outer > 0 {
 					fs[i] = at(it, nil, cat("ALL"))
 					continue
 				}
@@ -1167,8 +1167,11 @@ func (t *tr) sortItems(items []*ast.SortItem) frag {
 			}
 		}
 		if c, ok := it.X.(*ast.Column); ok && len(c.Parts) == 1 && strings.EqualFold(c.Parts[0].Name, "ALL") && !c.Parts[0].Quoted {
-			if ref := t.model.Column(c); len(items) == 1 && (ref == nil || ref.Kind != sema.RefColumn && ref.Kind != sema.RefAlias) {
-				// ORDER BY ALL: every output column, in order.
+			if ref := t.model.Column(c); len(items) == 1 && (ref == nil || ref.Kind != sema.RefColumn && ref.Kind != sema.RefAlias || ref.Outer > 0) {
+				// ORDER BY ALL: every output column, in order. A column
+				// named all of an outer query does not count: Spark
+				// reads ALL before it looks outside the subquery
+				// (column-resolution-sort.sql).
 				fs[i] = at(it, nil, cat(fmt.Sprintf("ALL %s NULLS %s", dir, nulls)))
 				continue
 			}

@@ -157,6 +157,7 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 	t.model = sema.Analyze(q, opts.Catalog, sema.Options{Source: src})
 	res = &Result{}
 	t.res = res
+	t.root = q
 	if opts.TimeZone != "" && !strings.EqualFold(opts.TimeZone, "UTC") && opts.TimeZone != "Etc/UTC" && opts.TimeZone != "+00:00" {
 		t.zone = opts.TimeZone
 	}
@@ -223,6 +224,11 @@ type tr struct {
 	// subquery in it): Spark computes an IN (subquery) there as an
 	// existence join.
 	projecting bool
+	// root is the query translated; laterals and subqueries are the
+	// ranges of its LATERAL subqueries and subquery expressions
+	// (lateralOuter), found when first needed.
+	root                 *ast.Query
+	laterals, subqueries []ast.Range
 }
 
 // shadowed is an input column a shared output name resolves to: its

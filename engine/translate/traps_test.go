@@ -166,6 +166,8 @@ var traps = []trap{
 		types: []string{"bigint"}, rows: [][]string{{"0"}}},
 	{name: "grouping sets a + b and b + a are one", query: `SELECT a + b AS s, b, sum(c) AS n FROM VALUES (1, 1, 1), (2, 2, 2) t(a, b, c) GROUP BY GROUPING SETS ((a + b), (b + a), (b))`,
 		types: []string{"int", "int", "bigint"}, rows: [][]string{{"2", "NULL", "1"}, {"2", "NULL", "1"}, {"4", "NULL", "2"}, {"4", "NULL", "2"}, {"NULL", "1", "1"}, {"NULL", "2", "2"}}},
+	{name: "ORDER BY ALL in a subquery beside an outer column named all", query: `SELECT (SELECT b FROM VALUES (1), (2) v1(b) ORDER BY all LIMIT 1) AS r FROM VALUES (1, 2) v2(x, all)`,
+		types: []string{"int"}, rows: [][]string{{"1"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
