@@ -663,6 +663,31 @@ func splitArgs(s string) []string {
 	return out
 }
 
+// wholeCall reports whether text is one call: a name, its parenthesised
+// arguments and nothing after them (not f(x) AS y, not f(x) + 1).
+func wholeCall(text string) bool {
+	m := callRe.FindStringIndex(text)
+	if m == nil {
+		return false
+	}
+	depth := 1
+	for i := m[1]; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return strings.TrimSpace(text[i+1:]) == ""
+			}
+		case '\'', '"', '`':
+			for i++; i < len(text) && text[i] != c; i++ {
+			}
+		}
+	}
+	return false
+}
+
 // countArgs counts the arguments of the call text starts with (0 when
 // it is not a call).
 func countArgs(text string) int {
@@ -737,17 +762,21 @@ func SparkBinderMessage(msg, expr string) (out string, changed bool) {
 		if i := strings.IndexByte(sig, '('); i >= 0 && strings.HasSuffix(sig, ")") {
 			args = sig[i+1 : len(sig)-1]
 		}
+		operator := sig == "" || !isNameByte(sig[0])
 		what := "a function of the query is called with arguments"
-		if fn != "" {
+		switch {
+		case fn != "":
 			what = "`" + fn + "` is called with arguments"
-		} else if expr != "" {
+		case operator && expr != "":
 			what = "the operands are"
+		case operator:
+			what = "an operator's operands are"
 		}
 		detail := what + " of types it does not take"
 		if types, ok := typeList(splitArgs(args)); ok && len(types) > 0 && (fn == "" || countArgs(expr) == len(types)) {
 			detail = what + " of types (" + quoteTypes(types, ", ") + "), which it does not take"
-			if fn == "" && expr != "" {
-				detail = "the operands are of types (" + quoteTypes(types, ", ") + "), which do not go together"
+			if fn == "" && operator {
+				detail = what + " of types (" + quoteTypes(types, ", ") + "), which do not go together"
 			}
 		}
 		return "[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve " + resolve + " due to data type mismatch: " +
@@ -822,7 +851,7 @@ func callAt(res *translate.Result, src string, rng ast.Range, located bool, duck
 		return ast.Range{}, false
 	}
 	isCall := func(r ast.Range) bool {
-		return r.Start >= 0 && r.Start < r.End && r.End <= len(src) && callRe.MatchString(src[r.Start:r.End])
+		return r.Start >= 0 && r.Start < r.End && r.End <= len(src) && wholeCall(src[r.Start:r.End])
 	}
 	if located {
 		if isCall(rng) {
@@ -834,9 +863,21 @@ func callAt(res *translate.Result, src string, rng ast.Range, located bool, duck
 				best, found = m.Src, true
 			}
 		}
-		return best, found
+		if found {
+			return best, true
+		}
+		// a select item around the call: the one call inside it
+		var inside []ast.Range
+		for _, m := range res.Map {
+			if rng.Start <= m.Src.Start && m.Src.End <= rng.End && isCall(m.Src) && !slices.Contains(inside, m.Src) {
+				inside = append(inside, m.Src)
+			}
+		}
+		if len(inside) == 1 {
+			return inside[0], true
+		}
 	}
-	if duckFn == "" {
+	if duckFn == "" || !isNameByte(duckFn[0]) {
 		return ast.Range{}, false
 	}
 	// the first generated call of duckFn, and the user's call around it
@@ -893,10 +934,13 @@ func duckFunction(msg string) string {
 // ExplainIn left it and rng, located its range in src, the flow's query.
 func sparkTerms(res *translate.Result, src, msg string, rng ast.Range, located bool) (string, ast.Range, bool) {
 	expr := ""
-	if r, ok := callAt(res, src, rng, located, duckFunction(msg)); ok {
+	duckFn := duckFunction(msg)
+	if r, ok := callAt(res, src, rng, located, duckFn); ok {
 		rng, located = r, true
-	}
-	if located && rng.Start >= 0 && rng.Start <= rng.End && rng.End <= len(src) {
+		expr = src[rng.Start:rng.End]
+	} else if located && (duckFn == "" || !isNameByte(duckFn[0])) && rng.Start >= 0 && rng.Start <= rng.End && rng.End <= len(src) {
+		// an operator's operands, or values with no common type: the
+		// expression DuckDB points at (a function's error is the call's)
 		expr = src[rng.Start:rng.End]
 	}
 	if out, changed := SparkBinderMessage(msg, expr); changed {
