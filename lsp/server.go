@@ -397,7 +397,9 @@ func (s *Server) initialized(context.Context, json.RawMessage) (any, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		var watchers []map[string]any
-		for _, g := range []string{"**/*.sql", "**/*.py", "**/spark-pipeline.yml", "**/spark-pipeline.yaml", "**/thund.yaml", "**/samples/**"} {
+		// YAML files: the SDP spec, thund.yaml, and a Databricks bundle's
+		// databricks.yml with the files it includes (resources/*.yml).
+		for _, g := range []string{"**/*.sql", "**/*.py", "**/*.yml", "**/*.yaml", "**/samples/**"} {
 			watchers = append(watchers, map[string]any{"globPattern": g})
 		}
 		params := map[string]any{"registrations": []map[string]any{{
