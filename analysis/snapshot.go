@@ -156,13 +156,20 @@ func readAll(root string, files []string) (map[string]string, []ir.Diagnostic) {
 	errs := make([]error, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
+	base := filepath.Clean(root)
+	switch {
+	case base == ".":
+		base = ""
+	case !strings.HasSuffix(base, string(filepath.Separator)):
+		base += string(filepath.Separator)
+	}
 	for w := 0; w < 8 && w < len(files); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var r fileReader
 			for i := range next {
-				texts[i], errs[i] = r.read(filepath.Join(root, filepath.FromSlash(files[i])))
+				texts[i], errs[i] = r.read(joinClean(base, root, files[i]))
 			}
 		}()
 	}
@@ -181,6 +188,20 @@ func readAll(root string, files []string) (map[string]string, []ir.Diagnostic) {
 		out[f] = texts[i]
 	}
 	return out, diags
+}
+
+// joinClean is filepath.Join(root, filepath.FromSlash(rel)), where base is
+// filepath.Clean(root) ending with a separator: a plain concatenation when rel
+// is a clean relative path (the walker's paths are), which spares a
+// load of thousands of files as many Clean calls.
+func joinClean(base, root, rel string) string {
+	if rel == "" || rel[0] == '/' || rel == "." || rel == ".." || strings.HasPrefix(rel, "./") || strings.HasPrefix(rel, "../") ||
+		strings.HasSuffix(rel, "/") || strings.HasSuffix(rel, "/.") || strings.HasSuffix(rel, "/..") ||
+		strings.Contains(rel, "//") || strings.Contains(rel, "/./") || strings.Contains(rel, "/../") ||
+		(filepath.Separator != '/' && strings.ContainsRune(rel, filepath.Separator)) {
+		return filepath.Join(root, filepath.FromSlash(rel))
+	}
+	return base + filepath.FromSlash(rel)
 }
 
 func readError(rel string, err error) ir.Diagnostic {
