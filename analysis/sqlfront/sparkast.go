@@ -50,6 +50,7 @@ func readSpark(file, text string, sp Span) *sparkRead {
 	}
 	r.query = qs.Query
 	w := sparkWalker{r: r, file: file}
+	w.fromList = w.fromBuf[:0]
 	w.query(qs.Query, nil, false)
 	return r
 }
@@ -57,9 +58,13 @@ func readSpark(file, text string, sp Span) *sparkRead {
 // sparkWalker collects references, calls and aggregation over a Spark
 // tree, keeping track of the CTEs in scope.
 type sparkWalker struct {
-	r     *sparkRead
-	file  string
-	froms map[*ast.From]bool
+	r    *sparkRead
+	file string
+	// fromList, then froms once it is long, are the FROM clauses walked
+	// (seenFrom); fromBuf is fromList's first room.
+	fromList []*ast.From
+	froms    map[*ast.From]bool
+	fromBuf  [4]*ast.From
 }
 
 // query walks q with the CTE names sc in scope; expr is set inside an
@@ -173,7 +178,20 @@ func (w *sparkWalker) sel(s *ast.Select, sc *scope, expr bool) {
 // FROM-first query was walked already, and marks it.
 func (w *sparkWalker) seenFrom(f *ast.From) bool {
 	if w.froms == nil {
-		w.froms = map[*ast.From]bool{}
+		// the usual query has a few FROM clauses: a list, not a map
+		for _, g := range w.fromList {
+			if g == f {
+				return true
+			}
+		}
+		if len(w.fromList) < 16 {
+			w.fromList = append(w.fromList, f)
+			return false
+		}
+		w.froms = make(map[*ast.From]bool, 2*len(w.fromList))
+		for _, g := range w.fromList {
+			w.froms[g] = true
+		}
 	}
 	seen := w.froms[f]
 	w.froms[f] = true

@@ -260,7 +260,8 @@ func (p *parser) selectClause(s *ast.Select) {
 
 // selectItems reads namedExpression, ...
 func (p *parser) selectItems() []*ast.SelectItem {
-	items := []*ast.SelectItem{p.namedExpr()}
+	items := make([]*ast.SelectItem, 1, 4) // room for a few: most lists have several
+	items[0] = p.namedExpr()
 	for p.acceptKind(lex.Comma) {
 		items = append(items, p.namedExpr())
 	}
