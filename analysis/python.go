@@ -7,6 +7,7 @@ import (
 	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/pragma"
 	"github.com/thund-dev/thund/analysis/pylib"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
@@ -113,6 +114,7 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 	flow := &ir.Flow{Name: def.Name, Target: def.Name, QueryLoc: loc, Loc: nameLoc}
 	if def.Query != nil {
 		flow = res.pythonQuery(def)
+		res.pythonLoads(def)
 	} else {
 		for _, rd := range def.Reads {
 			flow.Reads = append(flow.Reads, pyRef(file, rd))
@@ -166,6 +168,36 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		flow.TargetLoc = ir.Loc{File: file, Start: def.TargetLoc.Start, End: def.TargetLoc.End}
 	}
 	res.flows = append(res.flows, flow)
+}
+
+// pythonLoads reports each load of def's body that the native engine
+// cannot read as Spark reads it (pylib.Load.NotNative), at the load, and
+// a schema= that the body's columns (when Thund knows all of them and
+// their types) do not fit as Spark requires, at the schema= string.
+func (res *fileResult) pythonLoads(def *pylib.Definition) {
+	file := res.path
+	for _, l := range def.Query.Loads {
+		if l.NotNative == "" {
+			continue
+		}
+		res.diags = append(res.diags, ir.Diagnostic{
+			Loc: ir.Loc{File: file, Start: l.Loc.Start, End: l.Loc.End}, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native,
+			Message: fmt.Sprintf("%s cannot run natively as Spark runs it: %s", firstNonEmpty(def.Target, def.Name), l.NotNative),
+		})
+	}
+	if def.Kind == "" || len(def.Query.Columns) == 0 || len(res.datasets) == 0 {
+		return
+	}
+	d := res.datasets[len(res.datasets)-1]
+	if d.Name != def.Name || len(d.Declared) == 0 {
+		return
+	}
+	out := make([]sema.Column, len(def.Query.Columns))
+	for i, c := range def.Query.Columns {
+		out[i] = sema.Column{Name: c.Name, Type: strings.ToLower(c.Type)}
+	}
+	at := ir.Loc{File: file, Start: def.SchemaLoc.Start, End: def.SchemaLoc.End}
+	res.diags = append(res.diags, sqlfront.SchemaErrors(d, nil, at, out)...)
 }
 
 func pyRef(file string, rd pylib.Read) ir.Ref {

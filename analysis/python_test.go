@@ -246,3 +246,53 @@ func TestPythonLoopsAndSettings(t *testing.T) {
 		t.Errorf("loop diagnostic = %+v (all: %+v)", d, s.Diagnostics)
 	}
 }
+
+// TestPythonSchemaAgainstBody: a schema= that the body's columns do not
+// fit as Spark requires (spark.range's id is BIGINT; a load's schema gives
+// its columns and types, a CSV one by position) is an error at the
+// schema= string; one that fits is not.
+func TestPythonSchemaAgainstBody(t *testing.T) {
+	py := "from pyspark import pipelines as dp\n\n" +
+		"@dp.materialized_view(schema=\"id INT\")\ndef r():\n    return spark.range(3)\n\n" +
+		"@dp.materialized_view(schema=\"id BIGINT\")\ndef ok():\n    return spark.range(3).where(\"id > 0\").select(\"id\")\n\n" +
+		"@dp.materialized_view(schema=\"a BIGINT, b STRING\")\ndef j():\n    return spark.read.format(\"json\").schema(\"a BIGINT, c STRING\").load(\"/in/j/\")\n\n" +
+		"@dp.materialized_view(schema=\"sku STRING, price BIGINT\")\ndef c():\n" +
+		"    return spark.read.format(\"csv\").option(\"header\", \"true\").schema(\"sku STRING, price DOUBLE\").load(\"/in/c.csv\")\n"
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/a.py":             py,
+		"samples/j/1.json":   "{\"a\": 1, \"c\": \"x\"}\n",
+		"samples/c.csv":      "sku,price\nA,1.5\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, d := range s.Diagnostics {
+		if d.Code != ir.CodeDeclaredSchema {
+			continue
+		}
+		at := py[d.Loc.Start:d.Loc.End]
+		got[at] = append(got[at], d.Message)
+	}
+	want := map[string][]string{
+		"id INT":                   {"gives id as BIGINT but its column list declares id INT"},
+		"a BIGINT, b STRING":       {"gives the column c, which its column list (a, b) does not declare"},
+		"sku STRING, price BIGINT": {"gives price as DOUBLE but its column list declares price BIGINT"},
+	}
+	for at, msgs := range want {
+		for _, m := range msgs {
+			found := false
+			for _, g := range got[at] {
+				found = found || strings.Contains(g, m)
+			}
+			if !found {
+				t.Errorf("no %q at %s; got %v", m, at, got)
+			}
+		}
+	}
+	if msgs := got["id BIGINT"]; len(msgs) > 0 {
+		t.Errorf("a fitting schema= is refused: %v", msgs)
+	}
+}

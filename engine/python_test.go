@@ -112,7 +112,7 @@ from pyspark.sql import functions as F
 
 @dp.table(partition_cols=["region"], table_properties={"quality": "bronze"})
 def orders_raw():
-    return spark.read.format("csv").option("header", "true").load("/landing/orders/")
+    return spark.read.format("csv").option("header", "true").option("inferSchema", "true").load("/landing/orders/")
 
 @dp.materialized_view
 def enriched():
@@ -253,5 +253,86 @@ func TestPythonDeclaredSchemas(t *testing.T) {
 	got = strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE events)"), "; ")
 	if got != "kind VARCHAR; id INTEGER; day VARCHAR" {
 		t.Errorf("events columns: %s", got)
+	}
+}
+
+// TestPythonCSVLoadAsSpark: a CSV load with a schema reads the sample as
+// Spark reads the files: the schema's names by position (the sample's
+// header names are not the schema's), nullValue as NULL, dateFormat
+// parsing the DATE column, and the schema's types; a load whose options
+// make Spark read something the native engine does not (no header, every
+// column STRING, JSON whose schema Spark infers) is refused before
+// running, at the load.
+func TestPythonCSVLoadAsSpark(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/a.py": "from pyspark import pipelines as dp\n\n" +
+			"@dp.materialized_view\ndef stock():\n" +
+			"    return (spark.read.format(\"csv\").option(\"header\", \"true\").option(\"nullValue\", \"NA\").option(\"dateFormat\", \"dd/MM/yyyy\")\n" +
+			"            .schema(\"sku STRING, qty BIGINT, counted DATE\").load(\"/in/stock.csv\"))\n\n" +
+			"@dp.materialized_view\ndef raw_lines():\n    return spark.read.format(\"csv\").load(\"/in/lines.csv\")\n\n" +
+			"@dp.materialized_view\ndef as_text():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").load(\"/in/text.csv\")\n\n" +
+			"@dp.materialized_view\ndef inferred():\n    return spark.read.json(\"/in/events.json\")\n",
+		"samples/stock_files.csv": "item,count,day\nA,3,02/05/2026\nB,NA,NA\n",
+		"samples/lines.csv":       "a,b\n1,2\n",
+		"samples/text.csv":        "a,b\n1,2\n",
+		"samples/events.json":     "{\"b\": 1, \"a\": \"2026-05-01\"}\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := map[string]string{}
+	for _, d := range snap.Diagnostics {
+		if d.Severity == ir.Error && d.Backend == ir.Native && d.Code == ir.CodeUnsupported {
+			refused[strings.Fields(d.Message)[0]] = d.Message
+			continue
+		}
+		if d.Severity != ir.Info {
+			t.Errorf("diagnostic: %+v", d)
+		}
+	}
+	for name, want := range map[string]string{"raw_lines": "header", "as_text": "STRING", "inferred": "sorted by name"} {
+		if !strings.Contains(refused[name], want) {
+			t.Errorf("%s is not refused natively for %s: %q", name, want, refused[name])
+		}
+	}
+	if len(refused) != 3 {
+		t.Errorf("refused: %v", refused)
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Datasets["stock"]; d == nil || d.Phase != Completed || d.Rows != 2 {
+		t.Fatalf("stock = %+v", d)
+	}
+	for _, name := range []string{"raw_lines", "as_text", "inferred"} {
+		if d := res.Datasets[name]; d != nil && d.Phase == Completed {
+			t.Errorf("%s ran natively though refused: %+v", name, d)
+		}
+	}
+	got := strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE stock)"), "; ")
+	if got != "sku VARCHAR; qty BIGINT; counted DATE" {
+		t.Errorf("stock columns: %s", got)
+	}
+	got = strings.Join(rowsOf(t, s, "SELECT string_agg(sku || '|' || coalesce(CAST(qty AS VARCHAR), 'null') || '|' || coalesce(CAST(counted AS VARCHAR), 'null'), '; ' ORDER BY sku) FROM stock"), "; ")
+	if got != "A|3|2026-05-02; B|null|null" {
+		t.Errorf("stock rows: %s", got)
 	}
 }

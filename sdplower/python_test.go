@@ -66,8 +66,8 @@ func TestLowerPythonRelations(t *testing.T) {
 			"dp.create_streaming_table(\"events\")\n\n" +
 			"@dp.append_flow(target=\"events\")\ndef land():\n" +
 			"    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").option(\"multiLine\", False).load(\"/landing/events/\")\n\n" +
-			"@dp.materialized_view(schema=\"sku STRING, title STRING\")\ndef products():\n    return spark.read.csv(\"/exports/products.csv\", header=True, sep=\";\")\n\n" +
-			"@dp.materialized_view\ndef cheap():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").load(\"/exports/prices.csv\").where(\"price < 10\")\n\n" +
+			"@dp.materialized_view(schema=\"sku STRING, title STRING\")\ndef products():\n    return spark.read.csv(\"/exports/products.csv\", header=True, sep=\";\", inferSchema=True)\n\n" +
+			"@dp.materialized_view\ndef cheap():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").option(\"inferSchema\", \"true\").load(\"/exports/prices.csv\").where(\"price < 10\")\n\n" +
 			"@dp.materialized_view\ndef lit():\n    return spark.sql(\"SELECT id FROM nums\")\n",
 		"samples/events_files/1.json": "{\"id\": 1, \"kind\": \"a\"}\n",
 		"samples/products_files.csv":  "sku;title\nA;apple\n",

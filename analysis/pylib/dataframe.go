@@ -17,7 +17,7 @@ import (
 
 // step maps one method call on a frame.
 func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[string]*sitter.Node, env map[string]frame, why map[string]string) (frame, string) {
-	keep := func(q string) (frame, string) { return frame{query: q, cols: in.cols}, "" }
+	keep := func(q string) (frame, string) { return frame{query: q, cols: in.cols, types: in.types}, "" }
 	switch method {
 	case "select":
 		args = spread(args)
@@ -44,7 +44,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		if !known {
 			cols = nil
 		}
-		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.from(), cols: cols}, ""
+		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.from(), cols: cols, types: typesOf(in, cols)}, ""
 	case "selectExpr":
 		var cols []string
 		for _, a := range spread(args) {
@@ -598,4 +598,29 @@ func lastPart(s string) string {
 		return s[i+1:]
 	}
 	return s
+}
+
+// typesOf gives the types of columns cols picked by name from frame in,
+// or nil unless Thund knows every one.
+func typesOf(in frame, cols []string) []string {
+	if cols == nil || len(in.types) != len(in.cols) {
+		return nil
+	}
+	var out []string
+	for _, c := range cols {
+		found := ""
+		for i, ic := range in.cols {
+			if strings.EqualFold(ic, c) {
+				if found != "" {
+					return nil // ambiguous
+				}
+				found = in.types[i]
+			}
+		}
+		if found == "" {
+			return nil
+		}
+		out = append(out, found)
+	}
+	return out
 }

@@ -76,7 +76,13 @@ func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 	if f.lit != nil {
 		return &Query{SQL: f.lit.Value, Lit: f.lit, Loc: f.loc}, ""
 	}
-	return &Query{SQL: f.sql(), Loc: f.loc, Relation: f.rel, Loads: r.loads}, ""
+	q := &Query{SQL: f.sql(), Loc: f.loc, Relation: f.rel, Loads: r.loads}
+	if f.cols != nil && len(f.types) == len(f.cols) {
+		for i, c := range f.cols {
+			q.Columns = append(q.Columns, Column{Name: c, Type: f.types[i]})
+		}
+	}
+	return q, ""
 }
 
 // frame is a DataFrame expression as SQL: a table, or a query.
@@ -92,6 +98,10 @@ type frame struct {
 	// the steps that depend on them (withColumn, drop, withColumnRenamed,
 	// unionByName) need them.
 	cols []string
+	// types are the Spark types of cols, in the same order, when Thund
+	// knows every one of them (spark.range, a load with a schema, and
+	// steps that keep or pick columns of such a frame), else nil.
+	types []string
 	// rel is set while the frame is one read with no step after it.
 	rel *Relation
 }
@@ -178,35 +188,31 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		if ld.why != "" {
 			return frame{}, ld.why
 		}
-		// A schema Spark applies by name (JSON, Parquet, ORC) gives the
-		// load its columns, in its order and types, as on Spark; the
-		// native run reads the sample and casts.
-		items, cols := "*", []string(nil)
-		if ld.schema != "" && byName[strings.ToLower(ld.format)] {
-			if fields, ok := ddlFields(ld.schema); ok {
-				var sel []string
-				for _, f := range fields {
-					sel = append(sel, "CAST("+quoteName(f[0])+" AS "+f[1]+") AS "+quoteName(f[0]))
-					cols = append(cols, f[0])
-				}
-				items = strings.Join(sel, ", ")
-			}
+		// The load as Spark's reader gives it (loadColumns): its columns
+		// and types when Thund knows them, and why the native run cannot
+		// read the sample as Spark reads the files, if it cannot.
+		lc := loadColumns(ld.format, ld.options, ld.schema)
+		if ld.cloud != "" || ld.computed != "" {
+			// Auto Loader's own inference (cloudFiles.inferColumnTypes,
+			// schema hints) is Databricks', not the reader's; and with an
+			// option computed at run time the options are not known.
+			lc.notNative = ""
 		}
-		q := "SELECT " + items + " FROM read_files(" + sqlString(ld.path.Value)
+		q := "SELECT " + lc.items + " FROM read_files(" + sqlString(ld.path.Value)
 		if ld.format != "" {
 			q += ", format => " + sqlString(ld.format)
 		}
-		q += ")"
+		q += ")" + lc.alias
 		if ld.root == "spark.readStream" {
 			q = strings.Replace(q, "FROM read_files(", "FROM STREAM read_files(", 1)
 		}
 		l := Load{Format: ld.format, CloudFormat: ld.cloud, Options: ld.options, Schema: ld.schema, Path: ld.path.Value,
-			Streaming: ld.root == "spark.readStream", Computed: ld.computed, Loc: span(e)}
+			Streaming: ld.root == "spark.readStream", Computed: ld.computed, Loc: span(e), NotNative: lc.notNative}
 		if ld.cloud != "" {
 			l.Format = "cloudFiles"
 		}
 		r.loads = append(r.loads, l)
-		return frame{query: q, cols: cols, rel: &Relation{Load: &l}}, ""
+		return frame{query: q, cols: lc.cols, types: lc.types, rel: &Relation{Load: &l}}, ""
 	}
 	fn = unparen(fn)
 	if fn == nil || fn.Kind() != "attribute" {
@@ -503,7 +509,7 @@ func (r *reader) sparkRange(args []*sitter.Node, kw map[string]*sitter.Node) (fr
 	if set[3] {
 		rg.Partitions = int32(val[3])
 	}
-	return frame{query: fmt.Sprintf("SELECT id FROM range(%d, %d, %d)", start, end, step), cols: []string{"id"}, rel: &Relation{Range: rg}}, ""
+	return frame{query: fmt.Sprintf("SELECT id FROM range(%d, %d, %d)", start, end, step), cols: []string{"id"}, types: []string{"BIGINT"}, rel: &Relation{Range: rg}}, ""
 }
 
 // integer reads an integer literal, with an optional sign.

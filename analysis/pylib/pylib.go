@@ -90,6 +90,16 @@ type Query struct {
 	// SQL each is written read_files(path, ...), which a push replaces by
 	// the load itself.
 	Loads []Load
+	// Columns are the body's output columns with their Spark types when
+	// Thund knows all of them (spark.range, a load with a schema, and
+	// steps keeping or picking such columns), else nil.
+	Columns []Column
+}
+
+// Column is an output column of a body and its Spark type (upper case,
+// as a DDL string writes it: BIGINT, STRING, DECIMAL(10,2)).
+type Column struct {
+	Name, Type string
 }
 
 // Relation is a body that is one read, as Spark Connect states it.
@@ -132,6 +142,11 @@ type Load struct {
 	Computed string
 	// Loc is the load expression.
 	Loc Span
+	// NotNative says why the native engine cannot read the load's sample
+	// as Spark reads these files with these options (a CSV file without
+	// header, CSV columns Spark reads as STRING, JSON whose schema Spark
+	// infers), "" when it can.
+	NotNative string
 }
 
 // Expectation is an @expect* decorator's rule.

@@ -304,10 +304,12 @@ func TestLoadRelations(t *testing.T) {
 	if want := "SELECT CAST(`id` AS BIGINT) AS `id`, CAST(`day` AS DATE) AS `day`, CAST(`amount` AS DECIMAL(10)) AS `amount` FROM STREAM read_files('/in/events/', format => 'json')"; q.SQL != want {
 		t.Errorf("SQL = %s\nwant  %s", q.SQL, want)
 	}
-	// CSV applies a schema by position: no cast by name.
+	// CSV applies a schema by position: the sample's columns are named
+	// by the schema (an alias list), then cast.
 	_, d = parseOne(t, "@dp.materialized_view\ndef t():\n    return spark.read.csv(\"/in/p.csv\", header=True, schema=\"a INT\").where(\"a > 1\")\n")
 	if q := d.Query; q == nil || q.Relation != nil || len(q.Loads) != 1 || q.Loads[0].Options["header"] != "true" || q.Loads[0].Schema != "a INT" ||
-		!strings.HasPrefix(q.SQL, "SELECT * FROM (SELECT * FROM read_files('/in/p.csv', format => 'csv'))") {
+		!strings.HasPrefix(q.SQL, "SELECT * FROM (SELECT CAST(`a` AS INT) AS `a` FROM read_files('/in/p.csv', format => 'csv') AS csv_load(`a`))") ||
+		len(q.Columns) != 1 || q.Columns[0] != (Column{Name: "a", Type: "INT"}) || q.Loads[0].NotNative != "" {
 		t.Errorf("csv load with a step = %+v", d.Query)
 	}
 	_, d = parseOne(t, "@dp.materialized_view\ndef t():\n    return spark.range(3, numPartitions=2)\n")
