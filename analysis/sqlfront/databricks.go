@@ -348,16 +348,54 @@ func liveRefs(text string, q *Query) {
 	}
 }
 
-// duckExpr writes a Spark SQL expression as DuckDB reads it: a
-// "double-quoted" string becomes a '...' string and a `backquoted` name
-// a "double-quoted" one; everything else stays as written.
+// duckExpr rewrites a Spark SQL boolean expression (an expectation's
+// condition, evaluated by DuckDB) into DuckDB's syntax: "..." is a string
+// in Spark and an identifier in DuckDB, `name` is an identifier; a
+// single-quoted string with backslash escapes is written unescaped, as
+// Spark reads it; and x [NOT] RLIKE | REGEXP p, which DuckDB has no
+// operator for, is [NOT] regexp_matches(x, p): true when p matches a part
+// of x, as Spark's RLIKE is.
 func duckExpr(s string) string {
+	x, errs := parser.ParseExpression(s, parser.Options{})
+	if len(errs) > 0 || x == nil {
+		return duckTokens(s)
+	}
+	var b strings.Builder
+	last := 0
+	ast.Inspect(x, func(n ast.Node) bool {
+		l, ok := n.(*ast.Like)
+		if !ok || (l.Op != "RLIKE" && l.Op != "REGEXP") || l.Quantifier != "" || len(l.Patterns) != 1 || l.X == nil {
+			return true
+		}
+		xs, ps := l.X.Span(), l.Patterns[0].Span()
+		b.WriteString(duckTokens(s[last:l.Start]))
+		if l.Not {
+			b.WriteString("NOT ")
+		}
+		b.WriteString("regexp_matches(" + duckExpr(s[xs.Start:xs.End]) + ", " + duckExpr(s[ps.Start:ps.End]) + ")")
+		last = l.End
+		return false
+	})
+	b.WriteString(duckTokens(s[last:]))
+	return b.String()
+}
+
+// duckTokens is duckExpr's token rewrite: strings and quoted names.
+func duckTokens(s string) string {
 	toks := lex.Lex(s)
 	var b strings.Builder
 	last := 0
 	for _, t := range toks {
 		switch t.Kind {
 		case lex.DoubleQuotedString:
+			b.WriteString(s[last:t.Start])
+			v := unescapeString(s[t.Start:t.End])
+			b.WriteString("'" + strings.ReplaceAll(v, "'", "''") + "'")
+			last = t.End
+		case lex.String:
+			if !strings.HasPrefix(s[t.Start:t.End], "'") || !strings.Contains(s[t.Start:t.End], "\\") {
+				continue
+			}
 			b.WriteString(s[last:t.Start])
 			v := unescapeString(s[t.Start:t.End])
 			b.WriteString("'" + strings.ReplaceAll(v, "'", "''") + "'")

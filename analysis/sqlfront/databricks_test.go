@@ -306,3 +306,21 @@ func TestExpectationsUnread(t *testing.T) {
 		t.Fatalf("diagnostics %+v", f.Diags)
 	}
 }
+
+// TestDuckExprRegex: an expectation's Spark condition as DuckDB reads it:
+// "..." strings, `names`, RLIKE/REGEXP as regexp_matches (a match of a
+// part, as Spark's), and a '...' string with backslash escapes unescaped.
+func TestDuckExprRegex(t *testing.T) {
+	for _, c := range [][2]string{
+		{`status IN ("NEW", "PAID")`, `status IN ('NEW', 'PAID')`},
+		{"`the id` IS NOT NULL", `"the id" IS NOT NULL`},
+		{`email RLIKE '^[^@]+@[^@]+$'`, `regexp_matches(email, '^[^@]+@[^@]+$')`},
+		{`id > 0 AND code NOT REGEXP "x[0-9]" OR lower(name) rlike 'a'`, `id > 0 AND NOT regexp_matches(code, 'x[0-9]') OR regexp_matches(lower(name), 'a')`},
+		{`zip RLIKE '\\d{5}'`, `regexp_matches(zip, '\d{5}')`},
+		{`name LIKE 'a%'`, `name LIKE 'a%'`},
+	} {
+		if got := duckExpr(c[0]); got != c[1] {
+			t.Errorf("duckExpr(%s) = %s, want %s", c[0], got, c[1])
+		}
+	}
+}
