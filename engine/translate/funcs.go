@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
@@ -129,6 +130,57 @@ func (t *tr) dayCount(c *ast.Call, n frag) bool {
 	t.typeError(c, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The second parameter requires the (\"INT\" or \"SMALLINT\" or \"TINYINT\") type, however \"%s\" has the type \"%s\". SQLSTATE: 42K09",
 		t.text(c), t.text(c.Args[1]), strings.ToUpper(n.typ.String()))
 	return false
+}
+
+// maskFn translates mask(str[, upperChar[, lowerChar[, digitChar[,
+// otherChar]]]]): Spark replaces each upper-case letter (Java's
+// Character.isUpperCase), lower-case letter and digit by its replacement
+// and, when otherChar is given, every other character too; a NULL
+// replacement keeps its class. A replacement must be a one-character
+// constant (mask-functions.sql: INPUT_SIZE_NOT_ONE, NON_FOLDABLE_INPUT).
+func maskFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 1, 5) {
+		return null(c)
+	}
+	if a[0].typ.known() && !a[0].typ.is(String) && !a[0].typ.is(Null) {
+		t.refuse(c.Args[0], "mask of %s does not run natively; cast it to STRING", a[0].typ)
+		return null(c)
+	}
+	names := []string{"upperChar", "lowerChar", "digitChar", "otherChar"}
+	repl := []string{"'X'", "'x'", "'n'", "NULL"}
+	for i := 1; i < len(c.Args); i++ {
+		x := c.Args[i]
+		l, ok := x.(*ast.Literal)
+		switch {
+		case ok && l.Kind == ast.LitNull:
+			repl[i-1] = "NULL"
+		case ok && l.Kind == ast.LitString && utf8.RuneCountInString(l.Str.Value) == 1:
+			repl[i-1] = quoteString(l.Str.Value)
+		case ok && l.Kind == ast.LitString:
+			t.typeError(x, "DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE", "Cannot resolve \"%s\" due to data type mismatch: The length of %s should be 1. SQLSTATE: 42K09", t.text(c), names[i-1])
+			return null(c)
+		case a[i].typ.known() && !a[i].typ.is(String) && !a[i].typ.is(Null):
+			t.typeError(x, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The %s parameter requires the \"STRING\" type, however \"%s\" has the type \"%s\". SQLSTATE: 42K09", t.text(c), ordinalWord(i+1), t.text(x), strings.ToUpper(a[i].typ.String()))
+			return null(c)
+		case !foldable(x):
+			t.typeError(x, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", "Cannot resolve \"%s\" due to data type mismatch: the input %s should be a foldable \"STRING\" expression; however, got \"%s\". SQLSTATE: 42K09", t.text(c), names[i-1], t.text(x))
+			return null(c)
+		default:
+			t.refuse(x, "mask's replacement characters run natively as literals only")
+			return null(c)
+		}
+	}
+	keep := func(r string) string {
+		if r == "NULL" {
+			return "ch"
+		}
+		return r
+	}
+	body := "CASE WHEN regexp_full_match(ch, '\\p{Lu}') THEN " + keep(repl[0]) +
+		" WHEN regexp_full_match(ch, '\\p{Ll}') THEN " + keep(repl[1]) +
+		" WHEN regexp_full_match(ch, '\\p{Nd}') THEN " + keep(repl[2]) +
+		" ELSE " + keep(repl[3]) + " END"
+	return at(c, tString, cat("CASE WHEN ", a[0], " IS NULL THEN NULL ELSE array_to_string(list_transform(string_split(", a[0], ", ''), lambda ch: "+body+"), '') END"))
 }
 
 // foldable reports whether x is a constant as Spark's analyzer sees it: no
@@ -310,7 +362,7 @@ var functions = []Function{
 		return at(c, tString, cat(quoteString(a[0].typ.String())))
 	}),
 	same("hex", fixed(tString)),
-	same("exp", fixed(tDouble)),
+	custom("exp", "thund_exp(CAST(x AS DOUBLE)): fdlibm's exp, as Java's StrictMath.exp computes it", wrap1(tDouble, "thund_exp(CAST(", " AS DOUBLE))")),
 	same("ln", fixed(tDouble)),
 	custom("log", "ln(x); log(base, x) as ln(x) / ln(base)", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 1, 2) {
@@ -462,6 +514,7 @@ var functions = []Function{
 	custom("lpad", "lpad(s, n, pad), ' ' by default", padFn("lpad")),
 	custom("rpad", "rpad(s, n, pad), ' ' by default", padFn("rpad")),
 	same("translate", fixed(tString)),
+	custom("mask", "each character of a class (upper case, lower case, digit, other: \\p{Lu}, \\p{Ll}, \\p{Nd}) replaced by its one-character literal, NULL keeps the class", maskFn),
 	custom("initcap", "upper first letter of each space-separated word, lower the rest", wrap1(tString, "array_to_string(list_transform(string_split(lower(", "), ' '), lambda w: upper(w[1]) || w[2:]), ' ')")),
 	custom("concat", "a || b || ... (NULL if any is NULL); list_concat for arrays", concatFn),
 	custom("concat_ws", "concat_ws(sep, ...), arrays joined with array_to_string", concatWSFn),

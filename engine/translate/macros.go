@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -59,12 +60,36 @@ var macros = [][2]string{
 	{"thund_var_samp", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE s.m2 / (s.n - 1.0) END)[1]`},
 	{"thund_stddev_pop", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE sqrt(s.m2 / s.n) END)[1]`},
 	{"thund_stddev_samp", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE sqrt(s.m2 / (s.n - 1.0)) END)[1]`},
+	// exp as fdlibm's e_exp.c computes it (Java's StrictMath.exp, which
+	// Spark's exp calls): x = k ln2 + r, a polynomial in r, then the
+	// result scaled by 2^k. The C library's exp differs from it in the
+	// last digit now and then (exp(1) is 2.7182818284590455 on Spark,
+	// 2.718281828459045 on DuckDB).
+	{"thund_exp_c", `(r) AS list_transform([r], lambda v: v - (v * v) * (1.66666666666666019037e-01 + (v * v) * (-2.77777777770155933842e-03 + (v * v) * (6.61375632143793436117e-05 + (v * v) * (-1.65339022054652515390e-06 + (v * v) * 4.13813679705723846039e-08)))))[1]`},
+	{"thund_exp_yc", `(hi, lo, r, c) AS 1.0e0 - ((lo - (r * c) / (2.0e0 - c)) - hi)`},
+	{"thund_exp_y", `(hi, lo) AS thund_exp_yc(hi, lo, hi - lo, thund_exp_c(hi - lo))`},
+	{"thund_exp_scale", `(y, k) AS CASE WHEN k >= -1021 THEN (y * pow(2.0e0, k - 1)) * 2.0e0 ELSE (y * pow(2.0e0, k + 1000)) * 9.33263618503218878990e-302 END`},
+	{"thund_exp_k", `(x, k) AS CASE WHEN k = 0 THEN 1.0e0 - ((x * thund_exp_c(x)) / (thund_exp_c(x) - 2.0e0) - x)
+		ELSE thund_exp_scale(thund_exp_y(x - CAST(k AS DOUBLE) * 6.93147180369123816490e-01, CAST(k AS DOUBLE) * 1.90821492927058770002e-10), CAST(k AS INTEGER)) END`},
+	{"thund_exp", `(x) AS CASE WHEN x IS NULL THEN NULL WHEN isnan(x) THEN x
+		WHEN x > 7.09782712893383973096e+02 THEN CAST('Infinity' AS DOUBLE) WHEN x < -7.45133219101941108420e+02 THEN CAST(0 AS DOUBLE)
+		WHEN abs(x) < 3.725290298461914e-09 THEN 1.0e0 + x
+		ELSE thund_exp_k(x, CASE WHEN abs(x) < ` + expHalfLn2 + ` THEN 0 WHEN abs(x) < ` + expOneAndHalfLn2 + ` THEN sign(x)
+			ELSE trunc(1.44269504088896338700e+00 * x + CASE WHEN x < 0 THEN -0.5e0 ELSE 0.5e0 END) END) END`},
 	{"thund_div_round", `(n, d) AS (n // d) + CASE WHEN abs(n % d) >= abs(d) - abs(n % d) THEN sign(n) * sign(d) ELSE 0 END`},
 	{"thund_exists", `(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, true) THEN true
 		WHEN len(list_filter(l, lambda v: v IS NULL)) > 0 THEN NULL ELSE false END`},
 	{"thund_forall", `(l) AS CASE WHEN l IS NULL THEN NULL WHEN list_contains(l, false) THEN false
 		WHEN len(list_filter(l, lambda v: v IS NULL)) > 0 THEN NULL ELSE true END`},
 }
+
+// fdlibm's exp reduces x when |x| passes 0.5 ln2 and 1.5 ln2, as it tests
+// the high word of x: the smallest doubles with the high words 0x3fd62e43
+// and 0x3ff0a2b2.
+var (
+	expHalfLn2       = strconv.FormatFloat(math.Float64frombits(0x3fd62e43<<32), 'e', -1, 64)
+	expOneAndHalfLn2 = strconv.FormatFloat(math.Float64frombits(0x3ff0a2b2<<32), 'e', -1, 64)
+)
 
 // Macros returns the CREATE MACRO statements of the helpers that
 // translated queries call; a session runs them once before the first

@@ -168,6 +168,11 @@ var traps = []trap{
 		types: []string{"int", "int", "bigint"}, rows: [][]string{{"2", "NULL", "1"}, {"2", "NULL", "1"}, {"4", "NULL", "2"}, {"4", "NULL", "2"}, {"NULL", "1", "1"}, {"NULL", "2", "2"}}},
 	{name: "ORDER BY ALL in a subquery beside an outer column named all", query: `SELECT (SELECT b FROM VALUES (1), (2) v1(b) ORDER BY all LIMIT 1) AS r FROM VALUES (1, 2) v2(x, all)`,
 		types: []string{"int"}, rows: [][]string{{"1"}}},
+	{name: "mask", query: `SELECT mask('AbCD123-@$#') AS a, mask('AbCD123-@$#', NULL, 'q', 'd', 'o') AS b, mask(CAST(NULL AS STRING)) AS c`,
+		types: []string{"string", "string", "string"}, rows: [][]string{{"XxXXnnn-@$#", "AqCDdddoooo", "NULL"}}},
+	{name: "mask of a two-character replacement", query: `SELECT mask('ab', 'QQ') AS a`, errClass: "DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE", finding: "INPUT_SIZE_NOT_ONE", spark: "DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE"},
+	{name: "exp as Java's StrictMath", query: `SELECT exp(1D) AS a, exp(2D) AS b, exp(0.5D) AS c, exp(-1D) AS d, exp(10D) AS e`,
+		types: []string{"double", "double", "double", "double", "double"}, rows: [][]string{{"2.7182818284590455", "7.38905609893065", "1.6487212707001282", "0.36787944117144233", "22026.465794806718"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
