@@ -171,8 +171,10 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 }
 
 // pythonLoads reports each load of def's body that the native engine
-// cannot read as Spark reads it (pylib.Load.NotNative), at the load, and
-// a schema= that the body's columns (when Thund knows all of them and
+// cannot read as Spark reads it (pylib.Load.NotNative), at the load; each
+// .drop(...) over tables read by name, which spark-pipelines run fails on
+// when they are the pipeline's (pylib.Drop), as a warning at the drop;
+// and a schema= that the body's columns (when Thund knows all of them and
 // their types) do not fit as Spark requires, at the schema= string.
 func (res *fileResult) pythonLoads(def *pylib.Definition) {
 	file := res.path
@@ -184,6 +186,17 @@ func (res *fileResult) pythonLoads(def *pylib.Definition) {
 			Loc: ir.Loc{File: file, Start: l.Loc.Start, End: l.Loc.End}, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native,
 			Message: fmt.Sprintf("%s cannot run natively as Spark runs it: %s", firstNonEmpty(def.Target, def.Name), l.NotNative),
 		})
+	}
+	if def.API != "dlt" {
+		// pyspark's pipelines client (spark-pipelines run); Databricks'
+		// own runtime is not Spark Connect's planner.
+		for _, dr := range def.Query.Drops {
+			res.diags = append(res.diags, ir.Diagnostic{
+				Loc: ir.Loc{File: file, Start: dr.Loc.Start, End: dr.Loc.End}, Severity: ir.Warning, Code: ir.CodeUnsupported,
+				Message: fmt.Sprintf("spark-pipelines run (Spark 4.1 to 4.3) resolves the DataFrame under .drop(...) when it registers %s, before the pipeline has created its tables: where a table it reads (%s) is a dataset of this pipeline, the run fails here with TABLE_OR_VIEW_NOT_FOUND (Thund's native run and push are not affected); .select(...) the columns to keep instead",
+					firstNonEmpty(def.Target, def.Name), strings.Join(dr.Tables, ", ")),
+			})
+		}
 	}
 	if def.Kind == "" || len(def.Query.Columns) == 0 || len(res.datasets) == 0 {
 		return

@@ -25,7 +25,7 @@ import (
 // Anything else (other statements, UDFs, joins, withColumn...) is opaque:
 // the reason says what Thund stopped at.
 func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
-	r.loads = nil
+	r.loads, r.drops = nil, nil
 	env := map[string]frame{}
 	why := map[string]string{}
 	var ret *sitter.Node
@@ -52,6 +52,7 @@ func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 					// builds on it).
 					name := r.srcOf(left)
 					f, w := r.frameIn(right, env, why)
+					f.tables = r.tablesIn(right, env)
 					delete(env, name)
 					delete(why, name)
 					if w == "" {
@@ -76,7 +77,7 @@ func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 	if f.lit != nil {
 		return &Query{SQL: f.lit.Value, Lit: f.lit, Loc: f.loc}, ""
 	}
-	q := &Query{SQL: f.sql(), Loc: f.loc, Relation: f.rel, Loads: r.loads}
+	q := &Query{SQL: f.sql(), Loc: f.loc, Relation: f.rel, Loads: r.loads, Drops: r.drops}
 	if f.cols != nil && len(f.types) == len(f.cols) {
 		for i, c := range f.cols {
 			q.Columns = append(q.Columns, Column{Name: c, Type: f.types[i]})
@@ -104,6 +105,9 @@ type frame struct {
 	types []string
 	// rel is set while the frame is one read with no step after it.
 	rel *Relation
+	// tables are the tables read by name under a frame bound to a name
+	// (df = ...), for tablesIn.
+	tables []string
 }
 
 func (f frame) from() string {
@@ -235,7 +239,55 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 	inner.lit = nil
 	out, w := r.step(inner, method, args, kw, env, why)
 	out.rel = nil
+	if w == "" && method == "drop" {
+		if tables := r.tablesIn(obj, env); len(tables) > 0 {
+			r.drops = append(r.drops, Drop{Loc: Span{int(fn.ChildByFieldName("attribute").StartByte()), int(e.EndByte())}, Tables: tables})
+		}
+	}
 	return out, w
+}
+
+// tablesIn lists the tables read by name (spark.read.table("x") and the
+// like, with a literal name) in the DataFrame expression e, and under
+// the names it uses that env binds, in order, each once.
+func (r *reader) tablesIn(e *sitter.Node, env map[string]frame) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if !seen[strings.ToLower(t)] {
+			seen[strings.ToLower(t)] = true
+			out = append(out, t)
+		}
+	}
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if n == nil {
+			return
+		}
+		switch n.Kind() {
+		case "identifier":
+			if f, ok := env[r.srcOf(n)]; ok {
+				for _, t := range f.tables {
+					add(t)
+				}
+			}
+			return
+		case "call":
+			if fn, args, kw, _, ok := r.call(n); ok {
+				if _, _, isRead := r.readCall(fn); isRead {
+					if lit, ok := r.literal(arg(args, kw, 0, "name")); ok {
+						add(lit.Value)
+					}
+					return
+				}
+			}
+		}
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(e)
+	return out
 }
 
 // load is a chain of calls on spark.read or spark.readStream (format,

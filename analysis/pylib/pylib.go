@@ -90,10 +90,25 @@ type Query struct {
 	// SQL each is written read_files(path, ...), which a push replaces by
 	// the load itself.
 	Loads []Load
+	// Drops are the body's .drop(...) calls over tables read by name.
+	Drops []Drop
 	// Columns are the body's output columns with their Spark types when
 	// Thund knows all of them (spark.range, a load with a schema, and
 	// steps keeping or picking such columns), else nil.
 	Columns []Column
+}
+
+// Drop is a .drop(...) call on a DataFrame that reads tables by name.
+// Spark Connect's planner resolves the input of a drop when the flow is
+// defined (checked with spark-pipelines run of Spark 4.1.4 and 4.3.0):
+// while a pipeline registers its flows none of its tables exist yet, so
+// spark-pipelines run fails there with TABLE_OR_VIEW_NOT_FOUND when a
+// table read under the drop is a dataset of the pipeline.
+type Drop struct {
+	// Loc is from the method name to the call's end (drop(...)).
+	Loc Span
+	// Tables are the tables read by name under the drop, as written.
+	Tables []string
 }
 
 // Column is an output column of a body and its Spark type (upper case,
@@ -339,6 +354,7 @@ type reader struct {
 	consts map[string]*sitter.Node
 	// loads are the loads of files of the body query is reading.
 	loads []Load
+	drops []Drop
 	// bind are the names a loop or a factory call being expanded binds
 	// to literals (for t in ["a", "b"], make("a")), innermost first.
 	bind map[string]*sitter.Node
