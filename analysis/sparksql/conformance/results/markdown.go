@@ -47,7 +47,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("`{k:v}` sorted, `{\"field\":v}`, nested strings quoted, timestamps without trailing zeros in the fraction). ")
 	p("The schema must match Spark's `struct<...>` type by type; rows must match in Spark's order, or, as the suite sorts the rows of a ")
 	p("query it does not find sorted, after sorting; the trailing whitespace of the output is dropped, as the suite drops it before ")
-	p("writing the golden file (`rpad('hi', 5)` is recorded as `hi`), and expression ids are masked as the suite masks them (`1#2` is recorded as `1#x`). A name Spark generates for an unaliased expression may differ (counted above). ")
+	p("writing the golden file (`rpad('hi', 5)` is recorded as `hi`), and expression ids are masked as the suite masks them (`1#2` is recorded as `1#x`). Rows sorted by keys the query does not select may differ in the order of rows whose keys tie: the query is run again with its ORDER BY keys as extra columns, and each run of equal keys must hold the same rows as Spark's rows at the same places. A name Spark generates for an unaliased expression may differ (counted above). ")
 	p("An error where Spark errors too agrees; the class is compared where the native message carries one. ")
 	p("A query reading a view the translation refused is refused for the view's reason.\n\n")
 
