@@ -1626,16 +1626,26 @@ func roundFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		}
 		d := 0
 		scale := cat("0")
+		x := a[0]
 		if len(a) == 2 {
 			l, ok := c.Args[1].(*ast.Literal)
+			if u, neg := c.Args[1].(*ast.Unary); neg && u.Op == "-" {
+				l, ok = u.X.(*ast.Literal)
+			}
 			n, err := strconv.Atoi(strings.TrimSpace(t.text(c.Args[1])))
 			if !ok || l.Kind != ast.LitInteger || err != nil {
-				t.refuse(c.Args[1], "the scale of %s must be a non-negative integer literal natively", c.Name.String())
+				t.refuse(c.Args[1], "the scale of %s must be an integer literal natively", c.Name.String())
+				return null(c)
+			}
+			if n < 0 {
+				if x.typ.integral() && t.ansi() {
+					return at(c, x.typ, roundTens(fn, x, -n))
+				}
+				t.refuse(c.Args[1], "a negative scale of %s runs natively for integers in ANSI mode only", c.Name.String())
 				return null(c)
 			}
 			d, scale = n, a[1]
 		}
-		x := a[0]
 		out := cat(fn+"(", x, ", ", scale, ")")
 		switch {
 		case x.typ.is(Decimal):
@@ -1652,6 +1662,38 @@ func roundFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		t.refuse(c.Args[0], "%s's result type depends on the type of %s, which is not known here", c.Name.String(), t.text(c.Args[0]))
 		return null(c)
 	}
+}
+
+// roundTens rounds the integer x to a multiple of 10^e as Spark's round
+// (HALF_UP) or bround (HALF_EVEN) with scale -e does, exactly (as
+// HUGEINT), and fails where the result leaves x's type as Spark's
+// ARITHMETIC_OVERFLOW does (math.sql: round(127y, -1)).
+func roundTens(fn string, x frag, e int) frag {
+	if e > 19 {
+		// Every BIGINT is below half of 10^20.
+		return cat("CAST(0 AS " + x.typ.duck() + ")")
+	}
+	m := "CAST('" + pow10(e) + "' AS HUGEINT)"
+	h := cat("CAST(", x, " AS HUGEINT)")
+	away := cat("abs(", h, " % "+m+") * 2 >= "+m)
+	if fn != "round" {
+		away = cat("(abs(", h, " % "+m+") * 2 > "+m+" OR abs(", h, " % "+m+") * 2 = "+m+" AND abs(", h, " // "+m+") % 2 = 1)")
+	}
+	name := "round"
+	if fn != "round" {
+		name = "bround"
+	}
+	v := cat("((", h, " // "+m+") + CASE WHEN ", away, " THEN sign(", h, ") ELSE 0 END) * "+m)
+	return cat("CASE WHEN ", v, " BETWEEN "+minOf(x.typ)+" AND "+maxOf(x.typ)+" THEN CAST(", v, " AS "+x.typ.duck()+") ELSE error('[ARITHMETIC_OVERFLOW] Overflow in "+name+". If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error. SQLSTATE: 22003') END")
+}
+
+// minOf and maxOf are the bounds of an integer type, as SQL literals.
+func minOf(ty *Type) string {
+	return map[Kind]string{TinyInt: "-128", SmallInt: "-32768", Int: "-2147483648", BigInt: "-9223372036854775808"}[ty.Kind]
+}
+
+func maxOf(ty *Type) string {
+	return map[Kind]string{TinyInt: "127", SmallInt: "32767", Int: "2147483647", BigInt: "9223372036854775807"}[ty.Kind]
 }
 
 func tryArith(op string) func(t *tr, c *ast.Call, a []frag) frag {

@@ -173,6 +173,9 @@ var traps = []trap{
 	{name: "mask of a two-character replacement", query: `SELECT mask('ab', 'QQ') AS a`, errClass: "DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE", finding: "INPUT_SIZE_NOT_ONE", spark: "DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE"},
 	{name: "exp as Java's StrictMath", query: `SELECT exp(1D) AS a, exp(2D) AS b, exp(0.5D) AS c, exp(-1D) AS d, exp(10D) AS e`,
 		types: []string{"double", "double", "double", "double", "double"}, rows: [][]string{{"2.7182818284590455", "7.38905609893065", "1.6487212707001282", "0.36787944117144233", "22026.465794806718"}}},
+	{name: "round and bround to tens", query: `SELECT round(525, -1) AS a, bround(525, -1) AS b, round(-525L, -2) AS c, bround(25Y, -1) AS d, round(-15, -1) AS e, bround(-15, -1) AS f`,
+		types: []string{"int", "int", "bigint", "tinyint", "int", "int"}, rows: [][]string{{"530", "520", "-500", "20", "-20", "-20"}}},
+	{name: "round to tens overflows", query: `SELECT round(127Y, -1) AS a`, errClass: "ARITHMETIC_OVERFLOW"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
