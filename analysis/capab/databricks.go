@@ -47,7 +47,7 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 		ir.Native:     yes,
 		ir.Spark41:    no("Spark 4.1 has no apply-changes flows, in SQL or otherwise: target spark-4.3 (CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...) or databricks, or run natively"),
 		ir.Spark42:    no("Spark 4.2 has no CDC in SQL (its apply-changes flows come over Spark Connect only): target spark-4.3, which writes it CREATE FLOW f AS AUTO CDC INTO t ..., or databricks, or run natively"),
-		ir.Spark43:    no("Spark 4.3 writes it CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...; APPLY CHANGES INTO is Databricks SQL"),
+		ir.Spark43:    no("Spark 4.3 writes it CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...; APPLY CHANGES INTO is Databricks SQL" + onDatabricks),
 		ir.Databricks: yes,
 	},
 	SynAutoCDC: {
