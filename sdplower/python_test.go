@@ -156,14 +156,17 @@ func TestSparkPythonLoadsAndSteps(t *testing.T) {
 			"@dp.materialized_view\ndef cheap():\n    return spark.read.csv(\"" + abs("costs.csv") + "\", header=True, inferSchema=True).where(\"price < 10\").select(\"sku\")\n\n" +
 			"dp.create_streaming_table(\"events\")\n\n" +
 			"@dp.append_flow(target=\"events\")\ndef land():\n    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").load(\"" + abs("events/") + "\")\n\n" +
-			"@dp.table\ndef kinds():\n    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").load(\"" + abs("more/") + "\").where(\"kind = 'a'\")\n",
+			"@dp.table\ndef kinds():\n    return spark.readStream.format(\"json\").schema(\"id BIGINT, kind STRING\").load(\"" + abs("more/") + "\").where(\"kind = 'a'\")\n\n" +
+			"@dp.materialized_view\ndef typed():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").option(\"nullValue\", \"NA\")" +
+			".schema(\"item STRING, cost DOUBLE, seen DATE\").load(\"" + abs("typed.csv") + "\").where(\"cost IS NOT NULL\")\n",
 		"samples/prices_files.csv":    "sku,price\nA,4.5\nB,20\n",
 		"samples/costs.csv":           "sku,price\nA,4.5\nB,20\n",
 		"samples/events_files/1.json": "{\"id\": 1, \"kind\": \"a\"}\n{\"id\": 2, \"kind\": \"b\"}\n",
 		"samples/more/1.json":         "{\"id\": 1, \"kind\": \"a\"}\n{\"id\": 2, \"kind\": \"b\"}\n",
+		"samples/typed_files.csv":     "sku,price,day\nA,4.5,2026-05-02\nB,NA,NA\nC,1,2026-05-03\n",
 	}
 	for name, text := range map[string]string{"in/prices.csv": files["samples/prices_files.csv"], "in/costs.csv": files["samples/costs.csv"],
-		"in/events/1.json": files["samples/events_files/1.json"], "in/more/1.json": files["samples/more/1.json"]} {
+		"in/events/1.json": files["samples/events_files/1.json"], "in/more/1.json": files["samples/more/1.json"], "in/typed.csv": files["samples/typed_files.csv"]} {
 		files[name] = text
 	}
 	root := writePipelineIn(t, dir, files)
@@ -179,6 +182,9 @@ func TestSparkPythonLoadsAndSteps(t *testing.T) {
 	}
 	if relationOf(t, g, "cheap").Relation.GetWithRelations() == nil || relationOf(t, g, "kinds").Relation.GetWithRelations() == nil {
 		t.Fatalf("cheap and kinds are not sent as SQL over their loads: %v / %v", relationOf(t, g, "cheap").Relation, relationOf(t, g, "kinds").Relation)
+	}
+	if relationOf(t, g, "typed").Relation.GetWithRelations() == nil {
+		t.Fatalf("typed is not sent as SQL over its load: %v", relationOf(t, g, "typed").Relation)
 	}
 	if root := relationOf(t, g, "kinds").Relation.GetWithRelations().Root.GetSql().GetQuery(); strings.Contains(strings.ToUpper(root), "STREAM") {
 		t.Errorf("kinds' SQL still reads its load with STREAM: %s", root)
@@ -204,7 +210,7 @@ func TestSparkPythonLoadsAndSteps(t *testing.T) {
 		t.Fatalf("run: %v", err)
 	}
 	t.Logf("define %v, run %v", res.Define, res.RunTime)
-	for table, want := range map[string]int64{"prices": 2, "cheap": 1, "events": 2, "kinds": 1} {
+	for table, want := range map[string]int64{"prices": 2, "cheap": 1, "events": 2, "kinds": 1, "typed": 2} {
 		var rows int64
 		if err := c.Query(ctx, "SELECT * FROM "+db+"."+table, func(_ []byte, n int64) error { rows += n; return nil }); err != nil {
 			t.Fatalf("read %s: %v", table, err)
