@@ -98,3 +98,33 @@ func TestUnknownRefSeverityPerBackend(t *testing.T) {
 		t.Errorf("a read one letter from a dataset's name stays an error (a likely typo): %v", dbx)
 	}
 }
+
+// A CSV sample's column types reach the semantic model without DuckDB,
+// so plain --check reports a function argument of the wrong type (Spark's
+// DATATYPE_MISMATCH) and stays silent where Spark casts implicitly; a
+// sample longer than what is read keeps its types unknown.
+func TestSampleTypesInCheck(t *testing.T) {
+	long := "id,name\n" + strings.Repeat("1,a\n", maxHeader/4+10)
+	root := writeTree(t, map[string]string{
+		"samples/src.csv": "id,name\n1,a\n2,b\n",
+		"samples/big.csv": long,
+		"m.sql":           "CREATE MATERIALIZED VIEW m AS SELECT array_contains(name, 1) AS x, upper(id) AS u, id + 1 AS n FROM src;\n",
+		"big.sql":         "CREATE MATERIALIZED VIEW b AS SELECT array_contains(name, 1) AS x FROM big;\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range s.Diagnostics {
+		if d.Severity == ir.Error {
+			got = append(got, d.Loc.File+": "+d.Message)
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "m.sql: [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE]") || !strings.Contains(got[0], `"name" has the type "STRING"`) {
+		t.Errorf("want one type error in m.sql (array_contains of a STRING), got %q", got)
+	}
+	if cols := csvHeader(strings.NewReader("id,when\n1,\n2,\n")); len(cols) != 2 || cols[0].Type != "bigint" || cols[1].Type != "" {
+		t.Errorf("csvHeader types: %+v (a column with no value is unknown)", cols)
+	}
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/csv"
 	"hash/fnv"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/thund-dev/thund/analysis/schema/sampletypes"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/analysis/sqlfront"
@@ -564,13 +566,35 @@ func readCSVHeader(path string) []sema.Column {
 	return csvHeader(f)
 }
 
-// csvHeader reads the first record of a CSV text as column names.
+// csvHeader reads the first record of a CSV text as column names, and,
+// when the whole text is within maxHeader bytes, each column's type as
+// the native engine reads it (sampletypes: "" where it is not certain),
+// so the semantic model can check function arguments against a sample's
+// columns without asking DuckDB. A longer sample's rows past what is read
+// could change DuckDB's reading, so its types stay unknown.
 func csvHeader(in io.Reader) []sema.Column {
-	r := csv.NewReader(io.LimitReader(in, maxHeader))
+	buf, err := io.ReadAll(io.LimitReader(in, maxHeader+1))
+	if err != nil && len(buf) == 0 {
+		return nil
+	}
+	// An editor's copy of a sample is cut at maxHeader bytes too, so a
+	// text of that length may be longer.
+	whole := len(buf) < maxHeader
+	if len(buf) > maxHeader {
+		buf = buf[:maxHeader]
+	}
+	r := csv.NewReader(bytes.NewReader(buf))
 	r.FieldsPerRecord = -1
 	rec, err := r.Read()
 	if err != nil || len(rec) == 0 {
 		return nil
+	}
+	var types []string
+	if whole {
+		types = sampletypes.Infer(bytes.NewReader(buf))
+		if len(types) != len(rec) {
+			types = nil
+		}
 	}
 	cols := make([]sema.Column, 0, len(rec))
 	for i, name := range rec {
@@ -583,7 +607,11 @@ func csvHeader(in io.Reader) []sema.Column {
 			// (no header): the columns are not known
 			return nil
 		}
-		cols = append(cols, sema.Column{Name: name})
+		col := sema.Column{Name: name}
+		if types != nil {
+			col.Type = types[i]
+		}
+		cols = append(cols, col)
 	}
 	return cols
 }
