@@ -220,7 +220,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	startAt, endAt = quoteIdent(startAt), quoteIdent(endAt)
 
 	if t == 1 && !fr.created {
-		cols := out
+		cols := declaredCDCColumns(fr.d, cc.out, out)
 		if cs.scd == 2 {
 			cols += ", " + seq + " AS " + startAt + ", " + seq + " AS " + endAt
 		}
@@ -418,4 +418,39 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		return "", err
 	}
 	return applied, nil
+}
+
+// declaredCDCColumns is the select list that creates a CDC target from
+// its changes: the applied columns out (quoted names, joined in list),
+// or, when the target's statement declares its columns, those first, in
+// their order and of their types (NULL for one the changes do not give),
+// then any applied column the list lacks, as Spark merges a declared
+// schema with the flow's. Rows are written into the target by name.
+func declaredCDCColumns(d *ir.Dataset, out []string, list string) string {
+	if len(d.Declared) == 0 {
+		return list
+	}
+	have := make(map[string]string, len(out))
+	for _, q := range out {
+		have[strings.ToLower(strings.Trim(q, `"`))] = q
+	}
+	var cols []string
+	used := map[string]bool{}
+	for _, c := range d.Declared {
+		val := "NULL"
+		if q, ok := have[strings.ToLower(c.Name)]; ok {
+			val = q
+			used[q] = true
+		}
+		if t := duckOfSpark(c.Type); t != "" {
+			val = "CAST(" + val + " AS " + t + ")"
+		}
+		cols = append(cols, val+" AS "+quoteIdent(c.Name))
+	}
+	for _, q := range out {
+		if !used[q] {
+			cols = append(cols, q)
+		}
+	}
+	return strings.Join(cols, ", ")
 }

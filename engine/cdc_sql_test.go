@@ -99,3 +99,27 @@ SEQUENCE BY seq COLUMNS * EXCEPT (op) STORED AS SCD TYPE 1;
 	// change is older than the truncation.
 	sameRows(t, "cur", tableRows(t, s, "cur"), sortedRows("4|d|5", "5|e|6"))
 }
+
+// TestCDCDeclaredTarget: a CDC target's declared column list is its
+// schema natively, as for any streaming table: the declared order and
+// types first (NULL for a declared column the changes lack), SCD 2's
+// __START_AT and __END_AT after them.
+func TestCDCDeclaredTarget(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"cdc.sql": `CREATE OR REFRESH STREAMING TABLE cur (seq BIGINT, id INT, v STRING, note STRING);
+CREATE FLOW cur_cdc AS AUTO CDC INTO cur FROM STREAM(changes) KEYS (id) SEQUENCE BY seq COLUMNS * EXCEPT (op) STORED AS SCD TYPE 1;
+CREATE OR REFRESH STREAMING TABLE hist (v STRING, id BIGINT);
+CREATE FLOW hist_cdc AS AUTO CDC INTO hist FROM STREAM(changes) KEYS (id) SEQUENCE BY seq COLUMNS (id, v) STORED AS SCD TYPE 2;
+`,
+		"samples/changes/1.csv": "id,v,op,seq\n1,a,INSERT,1\n2,b,INSERT,2\n",
+		"samples/changes/2.csv": "id,v,op,seq\n1,c,UPDATE,3\n",
+	})
+	_, s := runOK(t, dir)
+	describe := func(table string) []string {
+		return rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE "+table+")")
+	}
+	sameRows(t, "cur columns", describe("cur"), []string{"seq BIGINT; id INTEGER; v VARCHAR; note VARCHAR"})
+	sameRows(t, "cur", tableRows(t, s, "cur"), sortedRows("2|2|b|NULL", "3|1|c|NULL"))
+	sameRows(t, "hist columns", describe("hist"), []string{"v VARCHAR; id BIGINT; __START_AT BIGINT; __END_AT BIGINT"})
+	sameRows(t, "hist", tableRows(t, s, "hist"), sortedRows("a|1|1|3", "b|2|2|NULL", "c|1|3|NULL"))
+}
