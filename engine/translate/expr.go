@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -328,12 +329,54 @@ func decimalDigits(text string) (int, int) {
 	return max(p, s), s
 }
 
+// sparkDate and sparkTimestamp match the partial forms Spark's
+// stringToDate and stringToTimestamp read and DuckDB's cast does not:
+// yyyy, yyyy-[m]m, yyyy-[m]m-[d]d (a date may go on after a space or T),
+// and a time of [h]h:[m]m[:[s]s[.fraction]].
+var (
+	sparkDate      = regexp.MustCompile(`^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})(?:[ T].*)?)?)?$`)
+	sparkTimestamp = regexp.MustCompile(`^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(\.\d{1,6})?)?)?)?)?$`)
+)
+
+// sparkDateText writes the text of a DATE (date true) or TIMESTAMP typed
+// literal in the full form DuckDB's cast reads, as Spark reads it:
+// surrounding white space and control characters dropped (Spark's
+// trimAll: TIMESTAMP '2019-01-01\t'), missing months and days 01, one-digit
+// fields padded. Any other text (a zone, a sign, a year past 9999) is
+// left as it is.
+func sparkDateText(v string, date bool) string {
+	s := strings.TrimFunc(v, func(r rune) bool { return r <= ' ' })
+	re := sparkTimestamp
+	if date {
+		re = sparkDate
+	}
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return s
+	}
+	pad := func(x, def string) string {
+		if x == "" {
+			return def
+		}
+		if len(x) == 1 {
+			return "0" + x
+		}
+		return x
+	}
+	out := m[1] + "-" + pad(m[2], "01") + "-" + pad(m[3], "01")
+	if !date && m[4] != "" {
+		out += " " + pad(m[4], "00") + ":" + pad(m[5], "00") + ":" + pad(m[6], "00") + m[7]
+	}
+	return out
+}
+
 func (t *tr) typedLiteral(l *ast.TypedLiteral) frag {
 	v := l.Value.Value
 	switch strings.ToUpper(l.Type) {
 	case "DATE":
-		return at(l, tDate, cat("CAST("+quoteString(v)+" AS DATE)"))
+		return at(l, tDate, cat("CAST("+quoteString(sparkDateText(v, true))+" AS DATE)"))
 	case "TIMESTAMP", "TIMESTAMP_LTZ":
+		v = sparkDateText(v, false)
 		if hasZone(v) {
 			return at(l, tTS, cat("CAST(timezone('UTC', CAST("+quoteString(v)+" AS TIMESTAMPTZ)) AS TIMESTAMP)"))
 		}
