@@ -1420,7 +1420,17 @@ func toTimestampFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 		if !ok {
 			return null(c)
 		}
-		return at(c, tTS, cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS TIMESTAMP)"))
+		out := cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS TIMESTAMP)")
+		if l, ok := c.Args[1].(*ast.Literal); ok && strings.Trim(l.Str.Value, "y") == "" {
+			// A pattern of the year alone: Spark reads a year of any
+			// number of digits (and fails past 294247,
+			// datetime-parsing-invalid.sql: to_timestamp('294248', 'y')),
+			// DuckDB's %Y five at most.
+			sv := cat("CAST(", a[0], " AS VARCHAR)")
+			out = cat("CASE WHEN regexp_full_match(", sv, ", '[0-9]{5,}') THEN CASE WHEN CAST(", sv, " AS HUGEINT) > 294247 THEN error('long overflow: the year ' || ", sv, " || ' is past the last timestamp (294247)')",
+				" WHEN CAST(", sv, " AS HUGEINT) >= 1 THEN make_timestamp(CAST(", sv, " AS BIGINT), 1, 1, 0, 0, 0) END ELSE ", out, " END")
+		}
+		return at(c, tTS, out)
 	}
 }
 

@@ -178,6 +178,8 @@ var traps = []trap{
 	{name: "round to tens overflows", query: `SELECT round(127Y, -1) AS a`, errClass: "ARITHMETIC_OVERFLOW"},
 	{name: "partial date and timestamp literals", query: `SELECT DATE '2019' AS a, DATE '2019-1-2 extra' AS b, TIMESTAMP '2019-01-01\t' AS c, TIMESTAMP '2019-1-2 3:4' AS d, DATE ' 2020-02-29 ' AS e`,
 		types: []string{"date", "date", "timestamp", "timestamp", "date"}, rows: [][]string{{"2019-01-01", "2019-01-02", "2019-01-01 00:00:00", "2019-01-02 03:04:00", "2020-02-29"}}},
+	{name: "to_timestamp of a year alone", query: `SELECT to_timestamp('009999', 'y') AS a, to_timestamp('1', 'y') AS b`,
+		types: []string{"timestamp", "timestamp"}, rows: [][]string{{"9999-01-01 00:00:00", "0001-01-01 00:00:00"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
