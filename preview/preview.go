@@ -239,10 +239,26 @@ func clipNested(v any) (any, int, int) {
 		}
 	}
 	if len(b) <= MaxValueBytes {
-		return v, 0, len(b)
+		// v's strings may alias the batch's buffers (a struct's fields
+		// do), which are released after the read: keep a copy read back
+		// from the JSON text, numbers as written.
+		return copyNested(b, v), 0, len(b)
 	}
 	s, _, size := clipString(string(b))
 	return s, len(b), size
+}
+
+// copyNested returns the value of the JSON text b (v's encoding), its
+// numbers kept as written (json.Number), so that nothing of it aliases
+// Arrow's buffers; v itself if b does not decode.
+func copyNested(b []byte, v any) any {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var out any
+	if err := d.Decode(&out); err != nil {
+		return v
+	}
+	return out
 }
 
 // scalar converts a cell that is neither a string, bytes nor nested.

@@ -315,8 +315,9 @@ func (p *Project) openBundle(texts map[string][]byte) {
 // error, as SDP 4.1 stops on them. Files under __pycache__ are ignored, as
 // SDP does. Without a spec, the files a databricks.yml pipeline lists
 // (.sql and .py, notebooks named without their extension), or else every
-// *.sql file except those under samples/ (no Python file: SDP needs a
-// spec to run one).
+// *.sql file except those under samples/, and with `dialect: databricks`
+// every *.py file too (otherwise no Python file: SDP needs a spec to run
+// one).
 func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 	set := map[string]bool{}
 	var diags []ir.Diagnostic
@@ -324,8 +325,14 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 		return p.Bundle.bundleLibraries(files)
 	}
 	if !p.HasSpec {
+		// A Databricks pipeline's libraries are SQL and Python files
+		// alike (dialect: databricks); SDP runs Python only from a spec.
+		python := p.Config.Dialect == "databricks"
 		for _, f := range files {
-			if strings.HasSuffix(f, ".sql") && !strings.HasPrefix(f, "samples/") {
+			if strings.HasPrefix(f, "samples/") || strings.Contains("/"+f+"/", "/__pycache__/") {
+				continue
+			}
+			if strings.HasSuffix(f, ".sql") || (python && strings.HasSuffix(f, ".py")) {
 				set[f] = true
 			}
 		}

@@ -348,7 +348,7 @@ func shortDuration(d time.Duration) string {
 // spec, no thund.yaml, no .sql file (a mistyped or wrong folder, which
 // would otherwise pass as an empty pipeline).
 func notAPipeline(snap *analysis.Snapshot) bool {
-	if snap.Project.HasSpec || snap.Project.ConfigFile != "" {
+	if snap.Project.HasSpec || snap.Project.ConfigFile != "" || snap.Project.Bundle != nil {
 		return false
 	}
 	for _, f := range snap.Files {
