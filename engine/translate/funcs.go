@@ -247,7 +247,7 @@ var functions = []Function{
 	agg(same("any_value", argType(0))),
 	agg(custom("collect_list", "coalesce(list(x) FILTER (WHERE x IS NOT NULL), []): NULLs skipped, [] for no rows", collectFn(false), "array_agg")),
 	agg(custom("collect_set", "coalesce(list(DISTINCT x) FILTER (WHERE x IS NOT NULL), [])", collectFn(true))),
-	dbl(agg(custom("stddev", "thund_stddev_samp(list(x)): Spark's running update of count, mean and squared deviations, row by row", varianceFn("thund_stddev_samp"), "std", "stddev_samp"))),
+	dbl(agg(custom("stddev", "thund_stddev_samp over list(x): over a window frame Spark's running update of count, mean and squared deviations, row by row; for a group the mean, then the squared deviations from it", varianceFn("thund_stddev_samp"), "std", "stddev_samp"))),
 	dbl(agg(custom("stddev_pop", "thund_stddev_pop(list(x)), as stddev", varianceFn("thund_stddev_pop")))),
 	dbl(agg(custom("variance", "thund_var_samp(list(x)), as stddev", varianceFn("thund_var_samp"), "var_samp"))),
 	dbl(agg(custom("var_pop", "thund_var_pop(list(x)), as stddev", varianceFn("thund_var_pop")))),
@@ -1004,9 +1004,14 @@ func avgFn(t *tr, c *ast.Call, a []frag) frag {
 // squared deviations with another formula than Spark's CentralMomentAgg
 // and, over a window frame, combines partial results in another order, so
 // the last digits differ (13868.75 where Spark has 13868.750000000002).
-// The translation collects the frame's or group's values in order and
-// runs Spark's update on them (the macro), which is what Spark computes
-// for a window frame and for a group read in one partition.
+// Over a window frame the translation collects the frame's values in
+// order and runs Spark's update on them (thund_moments), which is what
+// Spark computes for a frame. For a group, whose rows Spark updates per
+// partition and then merges in an order of its plan, it computes the
+// mean and then the squared deviations from it (thund_moments2), the
+// value Spark's merged result comes closest to (var_pop of 100000003,
+// 100000004, 100000006, 100000007 is 2.5 on Spark 4.1.4, 2.5000000049...
+// row by row).
 func varianceFn(macro string) func(t *tr, c *ast.Call, a []frag) frag {
 	return func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 1, 1) {
@@ -1017,7 +1022,9 @@ func varianceFn(macro string) func(t *tr, c *ast.Call, a []frag) frag {
 			t.refuse(c.Args[0], "%s of %s does not run natively", strings.ToLower(c.Name.String()), x.typ)
 		}
 		inner := t.filterInto(c, cat("list(", t.distinct(c), "CAST(", x, " AS DOUBLE))"))
+		moments := "thund_moments2("
 		if c.Over != nil {
+			moments = "thund_moments("
 			if c.Over.Ref != nil && len(c.Over.PartitionBy) == 0 && len(c.Over.OrderBy) == 0 && c.Over.Frame == nil {
 				inner = cat(inner, " OVER "+quoteIdent(c.Over.Ref.Name))
 			} else {
@@ -1025,7 +1032,7 @@ func varianceFn(macro string) func(t *tr, c *ast.Call, a []frag) frag {
 			}
 			c.Over = nil
 		}
-		return at(c, tDouble, cat(macro+"(", inner, ")"))
+		return at(c, tDouble, cat(macro+"("+moments, inner, "))"))
 	}
 }
 

@@ -56,10 +56,13 @@ var macros = [][2]string{
 	{"thund_moments", `(l) AS list_reduce(list_transform(list_filter(l, lambda v: v IS NOT NULL), lambda v: {'n': CAST(0 AS DOUBLE), 'avg': CAST(v AS DOUBLE), 'm2': CAST(0 AS DOUBLE)}),
 		lambda acc, e: {'n': acc.n + 1.0, 'avg': acc.avg + (e.avg - acc.avg) / (acc.n + 1.0), 'm2': acc.m2 + (e.avg - acc.avg) * ((e.avg - acc.avg) - (e.avg - acc.avg) / (acc.n + 1.0))},
 		{'n': CAST(0 AS DOUBLE), 'avg': CAST(0 AS DOUBLE), 'm2': CAST(0 AS DOUBLE)})`},
-	{"thund_var_pop", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE s.m2 / s.n END)[1]`},
-	{"thund_var_samp", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE s.m2 / (s.n - 1.0) END)[1]`},
-	{"thund_stddev_pop", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE sqrt(s.m2 / s.n) END)[1]`},
-	{"thund_stddev_samp", `(l) AS list_transform([thund_moments(l)], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE sqrt(s.m2 / (s.n - 1.0)) END)[1]`},
+	// The two-pass form, for a group (no window): the mean, then the sum
+	// of the squared deviations from it.
+	{"thund_moments2", `(l) AS {'n': CAST(list_count(l) AS DOUBLE), 'avg': CAST(0 AS DOUBLE), 'm2': list_sum(list_transform(l, lambda v: (v - list_sum(l) / list_count(l)) * (v - list_sum(l) / list_count(l))))}`},
+	{"thund_var_pop", `(m) AS list_transform([m], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE s.m2 / s.n END)[1]`},
+	{"thund_var_samp", `(m) AS list_transform([m], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE s.m2 / (s.n - 1.0) END)[1]`},
+	{"thund_stddev_pop", `(m) AS list_transform([m], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE sqrt(s.m2 / s.n) END)[1]`},
+	{"thund_stddev_samp", `(m) AS list_transform([m], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE sqrt(s.m2 / (s.n - 1.0)) END)[1]`},
 	// exp as fdlibm's e_exp.c computes it (Java's StrictMath.exp, which
 	// Spark's exp calls): x = k ln2 + r, a polynomial in r, then the
 	// result scaled by 2^k. The C library's exp differs from it in the

@@ -180,6 +180,8 @@ var traps = []trap{
 		types: []string{"date", "date", "timestamp", "timestamp", "date"}, rows: [][]string{{"2019-01-01", "2019-01-02", "2019-01-01 00:00:00", "2019-01-02 03:04:00", "2020-02-29"}}},
 	{name: "to_timestamp of a year alone", query: `SELECT to_timestamp('009999', 'y') AS a, to_timestamp('1', 'y') AS b`,
 		types: []string{"timestamp", "timestamp"}, rows: [][]string{{"9999-01-01 00:00:00", "0001-01-01 00:00:00"}}},
+	{name: "var_pop of a group", query: `SELECT var_pop(CAST(x AS DOUBLE)) AS v FROM VALUES (100000003), (100000004), (100000006), (100000007) t(x)`,
+		types: []string{"double"}, rows: [][]string{{"2.5"}}},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
