@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/thund-dev/thund/ir"
 )
 
 // TestRunSparkOnlySyntax: batch queries in Spark syntax that DuckDB's
@@ -42,5 +45,33 @@ CREATE MATERIALIZED VIEW pv AS SELECT * FROM pivot;
 			continue
 		}
 		sameRows(t, name, tableRows(t, s, name), rows)
+	}
+}
+
+// TestRunGeneratedColumns: a declared identity column is the table's to
+// number (unique values; no query gives it); a column generated from an
+// expression is refused natively with the reason, before anything runs.
+func TestRunGeneratedColumns(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "dialect: databricks\n")
+	writeTestFile(t, filepath.Join(root, "q.sql"), `CREATE OR REFRESH MATERIALIZED VIEW ids (k BIGINT GENERATED ALWAYS AS IDENTITY, name STRING) AS SELECT 'a' AS name UNION ALL SELECT 'b';
+CREATE OR REFRESH MATERIALIZED VIEW gen (name STRING, n INT GENERATED ALWAYS AS (length(name))) AS SELECT 'a' AS name;
+`)
+	snap, s := load(t, root)
+	for _, d := range snap.Diagnostics {
+		if d.Severity == ir.Error {
+			t.Errorf("--check: %s", d.Message)
+		}
+	}
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Datasets["ids"]; r == nil || r.Phase != Completed {
+		t.Fatalf("ids: %+v", r)
+	}
+	sameRows(t, "ids", rowsOf(t, s, "SELECT count(DISTINCT k), count(*) FROM ids"), []string{"2|2"})
+	if r := res.Datasets["gen"]; r == nil || r.Phase != Failed || !strings.Contains(r.Error, "generated column n") {
+		t.Errorf("gen: %+v", r)
 	}
 }

@@ -215,7 +215,11 @@ type DeclaredColumn struct {
 	// when not compared; TypeText is the type as written.
 	Type, TypeText string
 	NotNull        bool
-	Comment        string
+	// Generated is set for a column the table computes itself
+	// (GENERATED ALWAYS AS (expr) or AS IDENTITY): no query gives it.
+	// Identity is set for an identity column.
+	Generated, Identity bool
+	Comment             string
 	// Loc is the column's definition, NameLoc its name, TypeLoc its type.
 	Loc, NameLoc, TypeLoc Loc
 }

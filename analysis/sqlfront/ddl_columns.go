@@ -23,7 +23,9 @@ type ColumnDecl struct {
 	Type, TypeText string
 	TypeLoc        Span
 	NotNull        bool
-	Comment        string
+	// Generated: GENERATED ALWAYS AS (expr) or AS IDENTITY (Identity).
+	Generated, Identity bool
+	Comment             string
 	// Span is the whole definition.
 	Span
 }
@@ -50,6 +52,7 @@ func (p *stmtParser) declaredColumns() {
 			NotNull:  col.NotNull,
 			Span:     Span{col.Start, col.End},
 		}
+		d.Generated, d.Identity = col.Generated != nil || col.Identity, col.Identity
 		if col.Comment != nil {
 			d.Comment = col.Comment.Value
 		}
@@ -143,7 +146,7 @@ func DeclaredColumns(file string, cols []ColumnDecl) []ir.DeclaredColumn {
 	}
 	out := make([]ir.DeclaredColumn, len(cols))
 	for i, c := range cols {
-		out[i] = ir.DeclaredColumn{Name: c.Name, Type: c.Type, TypeText: c.TypeText, NotNull: c.NotNull, Comment: c.Comment,
+		out[i] = ir.DeclaredColumn{Name: c.Name, Type: c.Type, TypeText: c.TypeText, NotNull: c.NotNull, Generated: c.Generated, Identity: c.Identity, Comment: c.Comment,
 			Loc: c.Span.Loc(file), NameLoc: c.NameLoc.Loc(file), TypeLoc: c.TypeLoc.Loc(file)}
 	}
 	return out

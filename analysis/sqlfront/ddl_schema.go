@@ -113,7 +113,8 @@ func missingDeclared(d *ir.Dataset, out []sema.Column, queryLoc ir.Loc) []ir.Dia
 	}
 	var diags []ir.Diagnostic
 	for _, c := range d.Declared {
-		if have[strings.ToLower(c.Name)] {
+		if have[strings.ToLower(c.Name)] || c.Generated {
+			// A generated or identity column is the table's to compute.
 			continue
 		}
 		typ := strings.ToUpper(c.TypeText)
