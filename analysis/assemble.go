@@ -176,10 +176,26 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 		}
 	}
 	read := map[string]bool{}
+	native := slices.Contains(p.Backends, ir.Native)
+	var lastParts map[string]string
 	p.UnresolvedReads(func(fi, ri int) {
 		ref := p.Flows[fi].Reads[ri]
 		key := ir.NameKey(ref.Name)
 		read[key] = true
+		if i := strings.LastIndexByte(ref.Name, '.'); native && ref.Path == "" && i >= 0 {
+			if lastParts == nil {
+				lastParts = map[string]string{}
+				for _, d := range p.Datasets {
+					lastParts[ir.NameKey(d.Name[strings.LastIndexByte(d.Name, '.')+1:])] = d.Name
+				}
+			}
+			if ds, ok := lastParts[ir.NameKey(ref.Name[i+1:])]; ok {
+				// The native engine names a table by the last part of its
+				// name, so the source and the dataset would be one table.
+				diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native,
+					Message: fmt.Sprintf("the source %s and the dataset %s end in the same name, and the native engine names its tables by that last part, so it cannot run both yet: rename the dataset (for example %s_bronze), or restrict the datasets that read %s with `-- @backends: ...` to the Spark or Databricks backend", ref.Name, ds, ds, ref.Name)})
+			}
+		}
 		if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {
 			return
 		}
@@ -189,7 +205,7 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 				Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
 			return
 		}
-		diags = append(diags, unknownRef(p, ref, s.pythonLibrary(), slices.Contains(p.Backends, ir.Native)))
+		diags = append(diags, unknownRef(p, ref, s.pythonLibrary(), native))
 	})
 	for _, key := range order {
 		src := bySource[key]

@@ -128,3 +128,32 @@ func TestSampleTypesInCheck(t *testing.T) {
 		t.Errorf("csvHeader types: %+v (a column with no value is unknown)", cols)
 	}
 }
+
+// A source and a dataset that end in the same name would be one table in
+// the native engine (it names tables by their last part): an error for
+// the native backend at the read, before anything runs; none when native
+// is not checked.
+func TestSourceAndDatasetShareLastName(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"samples/raw.orders.csv": "id\n1\n",
+		"a.sql":                  "CREATE MATERIALIZED VIEW orders AS SELECT * FROM raw.orders;\n",
+	})
+	for _, tc := range []struct {
+		backends []ir.Backend
+		want     int
+	}{{nil, 1}, {[]ir.Backend{ir.Databricks}, 0}} {
+		s, err := Load(root, Options{Backends: tc.backends})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, d := range s.Diagnostics {
+			if d.Code == ir.CodeUnsupported && d.Backend == ir.Native && strings.Contains(d.Message, "the source raw.orders and the dataset orders") {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("backends %v: %d findings, want %d: %v", tc.backends, n, tc.want, diagStrings(s))
+		}
+	}
+}
