@@ -574,6 +574,7 @@ var functions = []Function{
 	custom("quarter", "quarter(d)", datePart("quarter")),
 	custom("dayofweek", "dayofweek(d) + 1 (1 = Sunday)", wrap1(tInt, "CAST(dayofweek(CAST(", " AS DATE)) + 1 AS INTEGER)")),
 	custom("weekday", "isodow(d) - 1 (0 = Monday)", wrap1(tInt, "CAST(isodow(CAST(", " AS DATE)) - 1 AS INTEGER)")),
+	custom("dayname", "the three-letter day name (Mon), strftime(d, '%a')", wrap1(tString, "strftime(CAST(", " AS DATE), '%a')")),
 	custom("date_add", "CAST(d AS DATE) + n", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
