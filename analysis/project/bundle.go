@@ -126,14 +126,7 @@ func ParseBundle(file string, texts map[string][]byte, pipeline, target string) 
 		for _, p := range bd.d.pairs(bd.root, ir.Warning) {
 			switch p.name {
 			case "variables":
-				if p.val.Kind != yaml.MappingNode {
-					continue
-				}
-				for _, v := range bd.d.pairs(p.val, ir.Warning) {
-					if val, ok := variableValue(bd.d, v.val); ok {
-						vars[v.name] = val
-					}
-				}
+				readVariables(bd.d, p.val, vars)
 			case "targets":
 				if p.val.Kind != yaml.MappingNode {
 					continue
@@ -181,14 +174,7 @@ func ParseBundle(file string, texts map[string][]byte, pipeline, target string) 
 		for _, e := range td.d.pairs(t, ir.Warning) {
 			switch e.name {
 			case "variables":
-				if e.val.Kind != yaml.MappingNode {
-					continue
-				}
-				for _, v := range td.d.pairs(e.val, ir.Warning) {
-					if val, ok := variableValue(td.d, v.val); ok {
-						vars[v.name] = val
-					}
-				}
+				readVariables(td.d, e.val, vars)
 			case "resources":
 				targetPipelines = pipelineDecls(td, e)
 			}
@@ -346,6 +332,19 @@ func holds(tree, n *yaml.Node) bool {
 		}
 	}
 	return false
+}
+
+// readVariables sets vars from a `variables:` mapping (a bundle's, or a
+// target's overriding it).
+func readVariables(d *doc, m *yaml.Node, vars map[string]string) {
+	if m.Kind != yaml.MappingNode {
+		return
+	}
+	for _, v := range d.pairs(m, ir.Warning) {
+		if val, ok := variableValue(d, v.val); ok {
+			vars[v.name] = val
+		}
+	}
 }
 
 // variableValue is a variable's value: a scalar, or a mapping's `default`.
