@@ -48,23 +48,7 @@ func TestTestdataOutputs(t *testing.T) {
 					t.Errorf("%s: %s %s", d.Name, d.Phase, d.Error)
 					continue
 				}
-				conn, err := s.DB().Conn(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cols, rows, err := queryRows(ctx, conn, "SELECT * FROM "+RelationSQL(d.Name)+" ORDER BY ALL")
-				conn.Close()
-				if err != nil {
-					t.Fatalf("%s: %v", d.Name, err)
-				}
-				b.WriteString(strings.Join(cols, ",") + "\n")
-				for _, r := range rows {
-					cells := make([]string, len(r))
-					for i, v := range r {
-						cells[i] = goldenCell(v)
-					}
-					b.WriteString(strings.Join(cells, ",") + "\n")
-				}
+				writeGoldenRows(t, s, &b, "SELECT * FROM "+RelationSQL(d.Name)+" ORDER BY ALL")
 			}
 			golden := filepath.Join(dir, "outputs.golden")
 			if *updateOutputs {
@@ -81,6 +65,30 @@ func TestTestdataOutputs(t *testing.T) {
 				t.Errorf("outputs differ from %s:\n%s", golden, firstDiff(got, string(want)))
 			}
 		})
+	}
+}
+
+// writeGoldenRows writes the columns and rows of query q as a golden file
+// holds them: a header line, then one line per row of goldenCell values.
+func writeGoldenRows(t *testing.T, s *Session, b *strings.Builder, q string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := s.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	cols, rows, err := queryRows(ctx, conn, q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	b.WriteString(strings.Join(cols, ",") + "\n")
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, v := range r {
+			cells[i] = goldenCell(v)
+		}
+		b.WriteString(strings.Join(cells, ",") + "\n")
 	}
 }
 

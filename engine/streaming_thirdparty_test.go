@@ -53,23 +53,7 @@ func TestThirdPartyLakehouseRun(t *testing.T) {
 		if d.Name == "raw_orders" {
 			q = "SELECT * EXCLUDE (ingested_at) FROM " + RelationSQL(d.Name) + " ORDER BY ALL"
 		}
-		conn, err := s.DB().Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, rows, err := queryRows(ctx, conn, q)
-		conn.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", d.Name, err)
-		}
-		b.WriteString(strings.Join(cols, ",") + "\n")
-		for _, r := range rows {
-			cells := make([]string, len(r))
-			for i, v := range r {
-				cells[i] = goldenCell(v)
-			}
-			b.WriteString(strings.Join(cells, ",") + "\n")
-		}
+		writeGoldenRows(t, s, &b, q)
 	}
 	want := map[string][2]int64{ // violations, dropped
 		"users_clean.valid_id": {1, 1}, "users_clean.valid_email": {1, 0}, "users_clean.valid_operation": {0, 0},
