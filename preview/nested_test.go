@@ -36,3 +36,27 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// A struct keeps its fields in their declared order and a map its entries
+// as stored, as Spark shows them (a Go map would sort the keys); a map with
+// integer keys writes them as text; nested floats Spark prints as NaN stay
+// encodable.
+func TestNestedOrder(t *testing.T) {
+	s := session(t)
+	q := "SELECT {'z': 1, 'a': 'x', 'm': {'y': [2.5, 'nan'::DOUBLE]}} AS s, MAP {'k': 2, 'b': 3} AS m, MAP {10: 'p', 2: 'q'} AS n, [{'q': 1, 'p': 2}] AS l"
+	p, err := Query(context.Background(), s, q, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(p.Rows[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"z":1,"a":"x","m":{"y":[2.5,"NaN"]}},{"k":2,"b":3},{"10":"p","2":"q"},[{"q":1,"p":2}]]`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if c := Cell(p.Rows[0][1]); c != `{"k":2,"b":3}` {
+		t.Errorf("Cell(map) = %s", c)
+	}
+}

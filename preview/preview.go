@@ -197,8 +197,10 @@ func value(a arrow.Array, i int) (v any, whole, size int) {
 		return clipBytes(a.Value(i))
 	case *array.BinaryView:
 		return clipBytes(a.Value(i))
-	case *array.List, *array.LargeList, *array.ListView, *array.LargeListView, *array.FixedSizeList, *array.Struct, *array.Map, *array.Dictionary, *array.DenseUnion, *array.SparseUnion:
-		return clipNested(a.GetOneForMarshal(i))
+	case *array.List, *array.LargeList, *array.ListView, *array.LargeListView, *array.FixedSizeList, *array.Struct, *array.Map, *array.Dictionary:
+		return clipNested(nested(a, i))
+	case *array.DenseUnion, *array.SparseUnion:
+		return clipNested(copyNestedValue(a.GetOneForMarshal(i)))
 	}
 	return scalar(a, i), 0, 16
 }
@@ -227,25 +229,119 @@ func clipBytes(b []byte) (any, int, int) {
 	return out, len(b), len(out)
 }
 
-// clipNested bounds a list, struct or map by the size of its JSON text:
-// longer than MaxValueBytes, it becomes that text, cut, and the note.
+// clipNested bounds a list, struct or map (as nested converts it) by the
+// size of its JSON text: longer than MaxValueBytes, it becomes that text,
+// cut, and the note.
 func clipNested(v any) (any, int, int) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		// A NaN or infinity inside: replace them, as in a scalar.
-		v = finiteNested(v)
-		if b, err = json.Marshal(v); err != nil {
-			return fmt.Sprint(v), 0, 16
-		}
+		return fmt.Sprint(v), 0, 16
 	}
 	if len(b) <= MaxValueBytes {
-		// v's strings may alias the batch's buffers (a struct's fields
-		// do), which are released after the read: keep a copy read back
-		// from the JSON text, numbers as written.
-		return copyNested(b, v), 0, len(b)
+		return v, 0, len(b)
 	}
 	s, _, size := clipString(string(b))
 	return s, len(b), size
+}
+
+// Object is a struct's or a map's value with its entries in order: a
+// struct's fields as declared, a map's entries as stored, as Spark shows
+// them. JSON encodes it as an object whose keys keep that order (a Go map
+// would sort them). A map key that is not a string is its text as Cell
+// writes it.
+type Object struct {
+	Keys   []string
+	Values []any
+}
+
+// MarshalJSON encodes o as a JSON object in the order of o.Keys.
+func (o Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.Keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, fmt.Errorf("preview: key %q: %w", k, err)
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.Values[i])
+		if err != nil {
+			return nil, fmt.Errorf("preview: value of %q: %w", k, err)
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// nested converts cell i of a list, struct, map or dictionary array, and
+// recursively its elements, into copies that do not alias Arrow's
+// buffers: lists as []any, structs and maps as Object (in their order),
+// scalars as value converts them, floats that JSON cannot hold as Finite
+// does.
+func nested(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
+	}
+	switch a := a.(type) {
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		o := Object{Keys: make([]string, a.NumField()), Values: make([]any, a.NumField())}
+		for f := range a.NumField() {
+			o.Keys[f] = st.Field(f).Name
+			o.Values[f] = nested(a.Field(f), i)
+		}
+		return o
+	case *array.Map:
+		start, end := a.ValueOffsets(i)
+		keys, items := a.Keys(), a.Items()
+		o := Object{Keys: make([]string, 0, end-start), Values: make([]any, 0, end-start)}
+		for j := start; j < end; j++ {
+			o.Keys = append(o.Keys, Cell(nested(keys, int(j))))
+			o.Values = append(o.Values, nested(items, int(j)))
+		}
+		return o
+	case array.ListLike:
+		start, end := a.ValueOffsets(i)
+		child := a.ListValues()
+		out := make([]any, 0, end-start)
+		for j := start; j < end; j++ {
+			out = append(out, nested(child, int(j)))
+		}
+		return out
+	case *array.Dictionary:
+		return nested(a.Dictionary(), a.GetValueIndex(i))
+	case *array.String:
+		return strings.Clone(a.Value(i))
+	case *array.LargeString:
+		return strings.Clone(a.Value(i))
+	case *array.StringView:
+		return strings.Clone(a.Value(i))
+	case *array.Binary:
+		return bytes.Clone(a.Value(i))
+	case *array.LargeBinary:
+		return bytes.Clone(a.Value(i))
+	case *array.BinaryView:
+		return bytes.Clone(a.Value(i))
+	case *array.DenseUnion, *array.SparseUnion:
+		return copyNestedValue(a.GetOneForMarshal(i))
+	}
+	return scalar(a, i)
+}
+
+// copyNestedValue is v (a value as Arrow marshals it) read back from its
+// JSON text (see copyNested), non-finite floats replaced as Finite does.
+func copyNestedValue(v any) any {
+	v = finiteNested(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	return copyNested(b, v)
 }
 
 // copyNested returns the value of the JSON text b (v's encoding), its

@@ -121,7 +121,11 @@ func RunJSON(w io.Writer, res *engine.Result, previews []*preview.Page, sum RunS
 			Arrived: inc.Arrived, Late: inc.Late, Emitted: inc.Emitted, Columns: inc.Columns, Rows: preview.JSONRows(rows)})
 	}
 	for _, p := range previews {
-		put(JSONPreview{Type: "preview", Dataset: p.Dataset, Columns: p.Columns, Rows: p.Rows, TotalRows: p.TotalRows})
+		cols := make([]preview.Column, len(p.Columns))
+		for i, c := range p.Columns {
+			cols[i] = preview.Column{Name: c.Name, Type: preview.SparkType(c.Type)} // Spark's names, as the table and the editor show them
+		}
+		put(JSONPreview{Type: "preview", Dataset: p.Dataset, Columns: cols, Rows: p.Rows, TotalRows: p.TotalRows})
 	}
 	put(sum)
 	return first
