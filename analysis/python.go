@@ -90,7 +90,7 @@ func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
 	case pylib.UnknownSetting:
 		msg = fmt.Sprintf("the value of %s is computed at run time, so Thund does not know it: the native run and the Spark push go without it; write it as a literal (a list of names, a dict of strings) to have it read", u.Call)
 	case pylib.UnknownSQL:
-		msg = fmt.Sprintf("the query spark.sql runs here is computed at run time (an f-string with placeholders, or a variable), so the tables it reads are edges of the graph Thund cannot know, and %s cannot run natively from it; write the query as a literal, or add samples/%s.csv to stand in for its rows", dataset, strings.ToLower(dataset))
+		msg = fmt.Sprintf("the query spark.sql runs here is computed at run time (an f-string with placeholders, or a variable), so the tables it reads are edges of the graph Thund cannot know, and %s cannot run natively from it; write the query as a literal, or add samples/%s.csv to stand in for its rows", dataset, lastStandIn(dataset))
 	default:
 		msg = fmt.Sprintf("the table %s reads here is computed at run time, so this edge of the graph cannot be known without running the file", u.Call)
 	}
@@ -384,7 +384,7 @@ func pythonStandIn(name, why string) string {
 	if why == "" {
 		why = "its body is not one Thund states in SQL"
 	}
-	return fmt.Sprintf("%s (%s): add samples/%s.csv (or .json, .parquet) to stand in for its rows", PythonNotRun, why, strings.ToLower(name))
+	return fmt.Sprintf("%s (%s): add samples/%s.csv (or .json, .parquet) to stand in for its rows", PythonNotRun, why, lastStandIn(name))
 }
 
 // pythonBlocked reports why dataset d, when a Python file defines it,
@@ -407,15 +407,35 @@ func (s *Snapshot) pythonBlocked(d *ir.Dataset) (string, bool) {
 }
 
 // standInSample is the sample found by convention for a dataset's name
-// (samples/<name>.csv|json|ndjson|parquet), or "".
+// (samples/<name>.csv|json|ndjson|parquet, StandInNames), or "".
 func (s *Snapshot) standInSample(name string) string {
-	key := strings.ToLower(name)
-	for _, c := range s.conventions {
-		if c.Table == key && !c.Stream {
-			return c.Path
+	for _, key := range StandInNames(name) {
+		for _, c := range s.conventions {
+			if c.Table == key && !c.Stream {
+				return c.Path
+			}
 		}
 	}
 	return ""
+}
+
+// lastStandIn is the stand-in sample name Thund suggests for a dataset:
+// the last of StandInNames.
+func lastStandIn(name string) string {
+	names := StandInNames(name)
+	return names[len(names)-1]
+}
+
+// StandInNames are the sample file names (lower case, no extension) that
+// may stand in for an opaque Python dataset's rows, in the order they are
+// looked for: the name itself, then, for a qualified name (cat.sch.x),
+// its last part (x), which is how the native engine names the dataset.
+func StandInNames(name string) []string {
+	key := strings.ToLower(name)
+	if i := strings.LastIndexByte(key, '.'); i >= 0 && i < len(key)-1 {
+		return []string{key, key[i+1:]}
+	}
+	return []string{key}
 }
 
 // PythonStandIn reports, for a dataset a Python file defines in a form

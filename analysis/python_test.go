@@ -298,3 +298,32 @@ func TestPythonSchemaAgainstBody(t *testing.T) {
 		t.Errorf("a fitting schema= is refused: %v", msgs)
 	}
 }
+
+// TestPythonStandInQualified: an opaque Python dataset named cat.sch.x is
+// not blocked by a sample of its last part (samples/x.csv), and without
+// one Broken names that sample.
+func TestPythonStandInQualified(t *testing.T) {
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/x.py":             "from pyspark import pipelines as dp\n\n@dp.materialized_view(name=\"cat.sch.x\")\ndef build_x():\n    return some_udf(spark)\n",
+	}
+	s, err := Load(writeTree(t, files), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := s.Broken()["cat.sch.x"]; !strings.Contains(why, "add samples/x.csv") {
+		t.Errorf("Broken()[cat.sch.x] = %q, want it to name samples/x.csv", why)
+	}
+	files["samples/x.csv"] = "id\n1\n"
+	s, err = Load(writeTree(t, files), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why, ok := s.Broken()["cat.sch.x"]; ok {
+		t.Errorf("cat.sch.x has samples/x.csv, yet is blocked: %q", why)
+	}
+	d := s.Pipeline.Dataset("cat.sch.x")
+	if _, sample, ok := s.PythonStandIn(d); !ok || sample != "samples/x.csv" {
+		t.Errorf("PythonStandIn(cat.sch.x) = %q, %v", sample, ok)
+	}
+}

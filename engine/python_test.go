@@ -346,3 +346,37 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 		t.Errorf("stock rows: %s", got)
 	}
 }
+
+// TestPythonStandInQualified: a Python dataset with a qualified name
+// (cat.sch.x) takes its rows from samples/x.csv (or samples/cat.sch.x.csv),
+// and the stand-in is not the dataset's own relation, which the native
+// engine names by the last part (x).
+func TestPythonStandInQualified(t *testing.T) {
+	for _, sample := range []string{"samples/x.csv", "samples/cat.sch.x.csv"} {
+		dir := t.TempDir()
+		files := map[string]string{
+			"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+			"t/x.py":             "from pyspark import pipelines as dp\n\n@dp.materialized_view(name=\"cat.sch.x\")\ndef build_x():\n    return some_udf(spark)\n",
+			"t/y.sql":            "CREATE MATERIALIZED VIEW y AS SELECT id * 10 AS id FROM cat.sch.x;\n",
+			sample:               "id\n1\n2\n3\n",
+		}
+		for name, text := range files {
+			p := filepath.Join(dir, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := runPython(t, dir)
+		for name, rows := range map[string]int64{"cat.sch.x": 3, "y": 3} {
+			if d := res.Datasets[name]; d == nil || d.Phase != Completed || d.Rows != rows {
+				t.Errorf("%s: %s = %+v, want %d rows", sample, name, d, rows)
+			}
+		}
+		for _, e := range res.Events {
+			if strings.Contains(e.Message, "thund_") {
+				t.Errorf("%s: an event shows an internal name: %q", sample, e.Message)
+			}
+		}
+	}
+}

@@ -150,32 +150,40 @@ func (st *runState) registerSources(ctx context.Context) error {
 }
 
 func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
-	fn, pattern, err := st.s.reader(src.Sample)
+	materialise := !src.Stream && st.reading[ir.NameKey(src.Name)]
+	return st.registerSample(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name)
+}
+
+// registerSample defines the relation rel as the rows of sample: a view
+// over its files, or, when materialise is set and the sample is text, a
+// table read once per run (a text sample the run's flows read is parsed
+// once, not once per reader; Parquet stays a view, whose readers read
+// only the columns and row groups they need). what names the sample in
+// errors (source x, stand-in sample of y).
+func (st *runState) registerSample(ctx context.Context, rel, sample string, materialise bool, what string) error {
+	fn, pattern, err := st.s.reader(sample)
 	if err != nil {
-		return fmt.Errorf("source %s: %w", src.Name, err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if fn == "read_csv_auto" {
-		warnings, err := st.s.checkCSVSample(src.Sample)
+		warnings, err := st.s.checkCSVSample(sample)
 		if st.res != nil {
 			st.res.SampleWarnings = append(st.res.SampleWarnings, warnings...)
 		}
 		if err != nil {
-			return fmt.Errorf("source %s: %w", src.Name, err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 	}
-	name := quoteIdent(relationName(src.Name))
+	name := quoteIdent(rel)
 	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))
-	if fn != "read_parquet" && !src.Stream && st.reading[ir.NameKey(src.Name)] {
-		// A text sample the run's flows read is parsed once per run, not
-		// once per reader; Parquet stays a view, whose readers read only
-		// the columns and row groups they need.
+	if fn != "read_parquet" && materialise {
 		st.conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+name)
 		q = fmt.Sprintf("CREATE OR REPLACE TABLE %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))
 	} else {
 		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
 	}
 	if _, err := st.conn.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("source %s (%s): %w", src.Name, src.Sample, explain(err))
+		return fmt.Errorf("%s (%s): %w", what, sample, explain(err))
 	}
 	return nil
 }
