@@ -269,6 +269,9 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 			continue
 		}
 		if !report {
+			if err := ds.cdcTarget(ctx, d, f, i, out); err != nil {
+				return err
+			}
 			continue
 		}
 		if i == 0 {
@@ -296,6 +299,9 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 				}
 				ds.res.Diagnostics = append(ds.res.Diagnostics, d)
 			}
+		}
+		if err := ds.cdcTarget(ctx, d, f, i, out); err != nil {
+			return err
 		}
 	}
 	if out.Status != Described {
@@ -795,3 +801,66 @@ func isColumnError(err error) bool {
 	_, _, ok := missingColumn(e)
 	return ok
 }
+
+// cdcTarget redefines the target d of a CDC flow f, its first flow
+// (i == 0) just defined from the changelog, with the columns a run
+// stores (cdcTargetQuery), which readers of the target name: the
+// expectations and the deletes predicate are checked over the changelog
+// before. It returns an error only when ctx ends.
+func (ds *describer) cdcTarget(ctx context.Context, d *ir.Dataset, f *ir.Flow, i int, out *Dataset) error {
+	c := f.CDC
+	if i != 0 || c == nil || len(out.Columns) == 0 {
+		return nil
+	}
+	cols, err := ds.desc.Define(ctx, d.Name, cdcTargetQuery(d.Name, c, out.Columns))
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err == nil {
+		out.Columns = cols
+	}
+	return nil
+}
+
+// cdcTargetQuery is the query over the changelog just defined as name
+// (its columns cols) that gives the columns a CDC flow's target holds
+// (engine/cdc.go): the changelog's, less _change_type and what the
+// COLUMNS clause leaves out, and for SCD 2 the validity columns, typed
+// like the sequence column.
+func cdcTargetQuery(name string, c *ir.CDC, cols []engine.Column) string {
+	listed := map[string]bool{}
+	for _, n := range c.Columns {
+		listed[ir.NameKey(strings.Trim(strings.TrimSpace(n), "`\""))] = true
+	}
+	seqType := "BIGINT"
+	var items []string
+	for _, col := range cols {
+		key := ir.NameKey(col.Name)
+		if key == ir.NameKey(strings.Trim(strings.TrimSpace(c.SequenceBy), "`\"")) && col.Type != "" {
+			seqType = col.Type
+		}
+		if key == "_change_type" || len(listed) > 0 && listed[key] == c.ColumnsExcept {
+			continue
+		}
+		items = append(items, quoteName(col.Name))
+	}
+	if c.SCD == 2 {
+		start, end := c.StartAt, c.EndAt
+		if start == "" {
+			start = "__start_at"
+		}
+		if end == "" {
+			end = "__end_at"
+		}
+		for _, v := range []string{start, end} {
+			items = append(items, "CAST(NULL AS "+seqType+") AS "+quoteName(v))
+		}
+	}
+	if len(items) == 0 {
+		return "SELECT * FROM " + engine.RelationSQL(name)
+	}
+	return "SELECT " + strings.Join(items, ", ") + " FROM " + engine.RelationSQL(name)
+}
+
+// quoteName quotes a column name for DuckDB.
+func quoteName(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
