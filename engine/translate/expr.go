@@ -385,6 +385,8 @@ func (t *tr) typedLiteral(l *ast.TypedLiteral) frag {
 		return at(l, &Type{Kind: TimestampNTZ}, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
 	case "X":
 		return at(l, tBinary, cat("from_hex("+quoteString(v)+")"))
+	case "TIME":
+		return t.timeLiteral(l)
 	}
 	t.refuse(l, "%s literals do not run natively", l.Type)
 	return at(l, tUnknown, cat("NULL"))
@@ -1037,6 +1039,10 @@ func (t *tr) operandTypes(b *ast.Binary, l, r *Type) bool {
 	if (b.Op == "+" || b.Op == "-") && (l.is(Timestamp) && r.is(IntervalKind) || r.is(Timestamp) && l.is(IntervalKind)) && !dayInterval(b.L) && !dayInterval(b.R) && t.zoneDependent(b, "a timestamp plus or minus hours, minutes or seconds (across a daylight saving change)") {
 		return true
 	}
+	if !cmp && (l.is(Time) || r.is(Time)) {
+		t.refuse(b, "arithmetic on a TIME does not run natively (TIME - TIME is an INTERVAL HOUR TO SECOND on Spark, TIME + interval a TIME)")
+		return true
+	}
 	if (l.is(IntervalKind) && r.is(Null) || r.is(IntervalKind) && l.is(Null)) && (b.Op == "*" || b.Op == "/" || b.Op == "DIV") {
 		t.refuse(b, "an interval %s NULL is an interval on Spark and a number natively", b.Op)
 		return true
@@ -1597,6 +1603,13 @@ func (t *tr) cast(c *ast.Cast) frag {
 	d := to.duck()
 	if from.is(IntervalKind) || to.is(IntervalKind) {
 		t.refuse(c, "a cast from or to an interval does not run natively: Spark's ANSI interval types print as INTERVAL '3-1' YEAR TO MONTH and read their own literal forms, DuckDB's INTERVAL does neither")
+		return at(c, tUnknown, cat("NULL"))
+	}
+	if to.is(Time) {
+		return t.castToTime(c, a, try)
+	}
+	if from.is(Time) {
+		t.refuse(c, "a cast of a TIME to %s does not run natively", to)
 		return at(c, tUnknown, cat("NULL"))
 	}
 	if (to.is(Timestamp) && from.numeric() || from.is(Timestamp) && to.numeric()) && t.zoneDependent(c, "a cast between TIMESTAMP and a number") {

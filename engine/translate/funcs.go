@@ -616,6 +616,12 @@ var functions = []Function{
 		return at(c, tTS, cat("CAST(timezone('UTC', now()) AS TIMESTAMP)"))
 	}, "now", "localtimestamp"),
 	same("make_date", fixed(tDate)),
+	custom("to_time", "CAST(s AS TIME) (s read as Spark reads a time); CAST(strptime(s, pattern) AS TIME)", toTimeFn(false)),
+	custom("try_to_time", "TRY_CAST(s AS TIME); CAST(try_strptime(s, pattern) AS TIME)", toTimeFn(true)),
+	custom("make_time", "the TIME of h:m:s (s a decimal), failing out of range", makeTimeFn),
+	custom("time_trunc", "the TIME's microseconds since midnight rounded down to the unit", timeTruncFn),
+	custom("time_diff", "(end - start) in microseconds // the unit's, as BIGINT", timeDiffFn),
+	typeCall("time", "TIME"),
 	custom("extract", "date_part(field, x), Spark's numbering of weekdays", extractFn, "date_part", "datepart"),
 
 	// Arrays, maps and structs.
@@ -1448,6 +1454,9 @@ func datePart(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 			return null(c)
 		}
 		x := a[0]
+		if x.typ.is(Time) && (fn == "hour" || fn == "minute" || fn == "second") {
+			return timePart(c, fn, x)
+		}
 		switch fn {
 		case "hour", "minute", "second":
 			x = cat("CAST(", x, " AS TIMESTAMP)")
@@ -1529,6 +1538,9 @@ func extractFn(t *tr, c *ast.Call, a []frag) frag {
 	default:
 		t.refuse(c, "EXTRACT(field FROM x) or date_part('field', x)")
 		return null(c)
+	}
+	if x.typ.is(Time) {
+		return t.extractTime(c, field, x)
 	}
 	ts := cat("CAST(", x, " AS TIMESTAMP)")
 	switch field {

@@ -182,6 +182,11 @@ var traps = []trap{
 		types: []string{"timestamp", "timestamp"}, rows: [][]string{{"9999-01-01 00:00:00", "0001-01-01 00:00:00"}}},
 	{name: "var_pop of a group", query: `SELECT var_pop(CAST(x AS DOUBLE)) AS v FROM VALUES (100000003), (100000004), (100000006), (100000007) t(x)`,
 		types: []string{"double"}, rows: [][]string{{"2.5"}}},
+	{name: "TIME values", query: `SELECT TIME '01:02:03 PM' AS a, to_time('23-59-59.999999', 'HH-mm-ss.SSSSSS') AS b, make_time(1, 18, 19.87) AS c, time_trunc('MILLISECOND', TIME '12:34:56.123456') AS d, time_diff('HOUR', TIME '12:34:56', TIME '01:02:03') AS e, extract(SECOND FROM TIME '23:59:58.987654') AS f, hour(TIME '23:00:00') AS g, CAST(' 0:0:0.1234567 ' AS TIME) AS h`,
+		types: []string{"time(6)", "time(6)", "time(6)", "time(6)", "bigint", "decimal(8,6)", "int", "time(6)"}, rows: [][]string{{"13:02:03", "23:59:59.999999", "01:18:19.87", "12:34:56.123", "-11", "58.987654", "23", "00:00:00.123456"}}},
+	{name: "make_time out of range", query: `SELECT make_time(-1, 18, 19.87) AS a`, errClass: "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION"},
+	{name: "time_trunc of an unknown unit", query: `SELECT time_trunc('MS', TIME '12:34:56') AS a`, errClass: "INVALID_PARAMETER_VALUE.TIME_UNIT"},
+	{name: "TIME - TIME refused", query: `SELECT TIME '12:30:41' - TIME '10:00' AS a`, finding: "arithmetic on a TIME", spark: "0 02:30:41.000000000 (an INTERVAL HOUR TO SECOND)"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
@@ -306,6 +311,10 @@ func text(v any, typ string) string {
 	case float32:
 		return strconv.FormatFloat(float64(v), 'g', -1, 32)
 	case time.Time:
+		if typ == "time(6)" {
+			s := strings.TrimRight(v.UTC().Format("15:04:05.000000"), "0")
+			return strings.TrimSuffix(s, ".")
+		}
 		if typ == "date" {
 			return v.UTC().Format("2006-01-02")
 		}

@@ -34,6 +34,9 @@ const (
 	Array
 	Map
 	Struct
+	// Time is Spark 4.1's TIME(6), a time of day to the microsecond
+	// (DuckDB's TIME); TIME(p) with another precision is not modelled.
+	Time
 )
 
 // Type is a Spark data type.
@@ -64,6 +67,7 @@ var (
 	tTS      = &Type{Kind: Timestamp}
 	tBinary  = &Type{Kind: Binary}
 	tIntvl   = &Type{Kind: IntervalKind}
+	tTime    = &Type{Kind: Time}
 )
 
 func decimalOf(p, s int) *Type { return &Type{Kind: Decimal, P: p, S: s} }
@@ -137,6 +141,8 @@ func (ty *Type) String() string {
 		return "timestamp"
 	case TimestampNTZ:
 		return "timestamp_ntz"
+	case Time:
+		return "time(6)"
 	case IntervalKind:
 		return "interval"
 	case Array:
@@ -188,6 +194,8 @@ func (ty *Type) duck() string {
 		return "DATE"
 	case Timestamp, TimestampNTZ:
 		return "TIMESTAMP"
+	case Time:
+		return "TIME"
 	case IntervalKind:
 		return "INTERVAL"
 	case Array:
@@ -259,6 +267,13 @@ func typeOfAST(dt *ast.DataType) (*Type, bool) {
 		return tTS, true
 	case "TIMESTAMP_NTZ":
 		return &Type{Kind: TimestampNTZ}, true
+	case "TIME":
+		// TIME(p) holds p digits of the fraction; only TIME(6), the
+		// default, has DuckDB's TIME's type name on Spark.
+		if len(dt.Params) > 0 && dt.Params[0] != 6 {
+			return tTime, false
+		}
+		return tTime, true
 	case "INTERVAL":
 		return tIntvl, true
 	case "VOID":
@@ -351,6 +366,8 @@ func duckType(s string) *Type {
 		return tTS
 	case "INTERVAL":
 		return tIntvl
+	case "TIME":
+		return tTime
 	case "\"NULL\"", "NULL":
 		return tNull
 	}

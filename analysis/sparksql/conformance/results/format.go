@@ -85,6 +85,11 @@ func hiveString(v any, ty *translate.Type, nested bool) (string, bool) {
 		if ty != nil && ty.Kind == translate.Date {
 			return plus + v.UTC().Format("2006-01-02"), true
 		}
+		if ty != nil && ty.Kind == translate.Time {
+			// A TIME: hh:mm:ss with the fraction trimmed.
+			s := strings.TrimRight(v.UTC().Format("15:04:05.000000"), "0")
+			return strings.TrimSuffix(s, "."), true
+		}
 		s := v.UTC().Format("2006-01-02 15:04:05.000000")
 		s = strings.TrimRight(s, "0")
 		return plus + strings.TrimSuffix(s, "."), true
