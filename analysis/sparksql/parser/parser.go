@@ -68,6 +68,15 @@ type Options struct {
 	// UPDATES, and AUTO CDC whatever the Version. Without it each of them
 	// is Spark's syntax error with a note naming the Databricks form.
 	Databricks bool
+	// Vars are the pipeline's parameters (its `configuration:`), which
+	// Spark substitutes into the text wherever ${key} appears before it
+	// parses (see lex.LexParams): the tree holds the substituted names and
+	// values, at the ranges of the references as written. With Vars nil
+	// nothing is substituted, as in a plain Spark SQL text. A reference
+	// whose value is surely wrong on Spark (an unset key, which Spark reads
+	// as empty text, a redacted value, the server's environment) is the
+	// statement's error, at the reference.
+	Vars map[string]string
 }
 
 // maxDepth bounds the nesting of expressions and queries; Spark's own
@@ -173,6 +182,9 @@ func ParseExpression(src string, opts Options) (ast.Expr, []*ast.SyntaxError) {
 			p.fail("")
 		}
 	})
+	if p.params != nil {
+		err = p.paramError(0, len(src)+1, err)
+	}
 	if err != nil {
 		return &ast.BadExpr{Range: ast.Range{Start: 0, End: len(src)}}, []*ast.SyntaxError{err}
 	}
@@ -225,6 +237,8 @@ type parser struct {
 	identHint int
 	// alloc are the chunks other nodes are taken from (alloc.go).
 	alloc allocs
+	// params are the ${...} references of the text (Options.Vars).
+	params []lex.Param
 }
 
 // bailout is the panic value that abandons the statement being parsed.
@@ -261,7 +275,12 @@ func newParserAt(src string, start, end int, opts Options) *parser {
 	if want := (end-start)/4 + 4; cap(dst) < want {
 		dst = make([]lex.Token, 0, want)
 	}
-	all := lex.LexInto(dst, src, start, end)
+	var all []lex.Token
+	if opts.Vars != nil {
+		all, p.params = lex.LexParams(dst, src, start, end, opts.Vars)
+	} else {
+		all = lex.LexInto(dst, src, start, end)
+	}
 	// comments move out of the token stream, which is filtered in place
 	p.toks = all[:0]
 	for _, t := range all {
@@ -309,10 +328,24 @@ func (p *parser) statementRecover(single bool) (ast.Stmt, *ast.SyntaxError) {
 			p.failMissingSemicolon()
 		}
 	})
+	from := p.toks[start].Start
+	if p.params != nil {
+		// up to the next token (a reference read as empty text may end
+		// the statement); a reference after a syntax error does not matter
+		to := p.toks[min(max(p.pos, start), len(p.toks)-1)].Start
+		if err != nil {
+			to = err.Start + 1
+		}
+		if perr := p.paramError(from, max(to, from+1), err); perr != err {
+			if err == nil {
+				return &ast.BadStmt{Range: ast.Range{Start: from, End: max(from, st.Span().End)}, Partial: st}, perr
+			}
+			err = perr
+		}
+	}
 	if err == nil {
 		return st, nil
 	}
-	from := p.toks[start].Start
 	if single {
 		p.pos = len(p.toks) - 1
 	} else {
@@ -629,7 +662,7 @@ func (p *parser) danglingDot(t lex.Token) (dot, word lex.Token, ok bool) {
 		word.Kind != lex.Ident || word.Keyword == lex.NoKeyword || name.End != dot.Start {
 		return dot, word, false
 	}
-	return dot, word, strings.Contains(p.src[dot.End:word.Start], "\n")
+	return dot, word, dot.End <= word.Start && strings.Contains(p.src[dot.End:word.Start], "\n")
 }
 
 // fixHint suggests a fix for a syntax error at t: a keyword written twice, a
