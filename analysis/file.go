@@ -63,7 +63,9 @@ func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) 
 	}
 	header := pragma.ScanHeader(file, text)
 	res.diags = append(res.diags, header.Diags...)
-	parsed := sqlfront.ParseDialect(file, text, dialect)
+	// Each query's native check waits for its flow (newFlow): only a
+	// query that runs as written needs it.
+	parsed := sqlfront.ParseDialectDeferred(file, text, dialect)
 	res.diags = append(res.diags, parsed.Diags...)
 
 	sdp := false
@@ -151,7 +153,8 @@ func (res *fileResult) pragmaForm(header pragma.Block, parsed sqlfront.File) {
 	q := st.Query
 	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
 	fileLoc := ir.Loc{File: file, Start: 0, End: 0}
-	flow := newFlow(file, q, set)
+	flow, nd := nativeFlow(file, q, set)
+	res.diags = append(res.diags, nd...)
 	res.noteFuncs(flow, q)
 	if q != nil {
 		res.noteTree(flow, q.Spark)
@@ -268,7 +271,8 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			if st.Query == nil {
 				continue
 			}
-			f := newFlow(file, st.Query, set)
+			f, nd := nativeFlow(file, st.Query, set)
+			res.diags = append(res.diags, nd...)
 			res.fromStatement(f, st)
 			res.noteFuncs(f, st.Query)
 			res.noteTree(f, st.Query.Spark)
@@ -316,7 +320,8 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			// statements elsewhere; pragmas above it cannot apply to a flow.
 			continue
 		}
-		f := newFlow(file, st.Query, set)
+		f, nd := nativeFlow(file, st.Query, set)
+		res.diags = append(res.diags, nd...)
 		res.fromStatement(f, st)
 		res.noteFuncs(f, st.Query)
 		res.noteTree(f, st.Query.Spark)
@@ -355,7 +360,16 @@ func sampleOf(file string, p pragma.Pragma) (pragma.Sample, bool) {
 }
 
 // newFlow builds a flow from a parsed query and the pragmas above it.
+// A query whose native check is still to run (sqlfront.ParseDialectDeferred)
+// goes to nativeFlow instead, which returns the check's errors.
 func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
+	f, _ := nativeFlow(file, q, set)
+	return f
+}
+
+// nativeFlow is newFlow, running the query's native check where the flow
+// needs it (a query that runs as written) and returning its errors.
+func nativeFlow(file string, q *sqlfront.Query, set pragma.Settings) (*ir.Flow, []ir.Diagnostic) {
 	f := &ir.Flow{
 		Expectations: set.Expectations,
 		Source:       set.Source,
@@ -369,7 +383,7 @@ func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
 		f.Trigger = *set.Trigger
 	}
 	if q == nil {
-		return f
+		return f, nil
 	}
 	f.SQL = q.Text
 	f.Normalized = q.Normalized
@@ -391,7 +405,12 @@ func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
 	// A batch query Thund's Spark parser read runs natively through the
 	// translator (engine/translate), which refuses what it cannot run at
 	// its range: whether DuckDB reads the text as written does not matter.
-	// A streaming or CDC flow's query still runs as written.
+	var diags []ir.Diagnostic
+	// A streaming or CDC flow's query still runs as written, so only
+	// there is the native check (sqlfront.Query.CheckNative) run.
+	if q.Spark == nil || f.Streaming || f.CDC != nil {
+		diags = q.CheckNative()
+	}
 	if q.SparkOnly != nil && (q.Spark == nil || f.Streaming || f.CDC != nil) {
 		f.SparkSyntax = &ir.SyntaxStop{Loc: ir.Loc{File: file, Start: q.SparkOnly.Start, End: q.SparkOnly.End}, Message: q.SparkOnlyMessage}
 	}
@@ -403,7 +422,7 @@ func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
 			f.OutputMode = ir.Append
 		}
 	}
-	return f
+	return f, diags
 }
 
 func mergeConf(base, over map[string]string) map[string]string {

@@ -196,14 +196,43 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 		}
 		q.Aggregates, q.AggLoc = true, Span{first.Start, first.End}
 	}
+	q.Parser = "postgres"
+	q.native = &nativeCheck{file: file, text: text, input: input, sp: sp, toks: toks, tree: sr.query}
+	return q, nil
+}
+
+// nativeCheck holds what CheckNative needs of a Spark dialect query: the
+// text it was parsed from (file reads written as names), the sanitised
+// query, its tokens and its Spark tree.
+type nativeCheck struct {
+	file, text, input string
+	sp                Span
+	toks              []token
+	tree              *ast.Query
+}
+
+// CheckNative answers, once, whether the native engine can run the query
+// as written (Spark dialect; it does nothing otherwise, or the second
+// time): it sets SparkOnly and SparkOnlyMessage when DuckDB's parser
+// stops (Parser is then "spark"), and returns the syntax error of a text
+// DuckDB reads as a statement that is no query. ParseDialect runs it for
+// every query; after ParseDialectDeferred the caller does, for the
+// queries that run as written. Like the rest of a Query, it is not safe
+// for concurrent use.
+func (q *Query) CheckNative() []ir.Diagnostic {
+	n := q.native
+	if n == nil {
+		return nil
+	}
+	q.native = nil
+	file, text, input, sp, toks := n.file, n.text, n.input, n.sp, n.toks
 	// Can the native engine run the text as written? It hands it to
 	// DuckDB, which reads a large part of Spark SQL but not all of it.
 	// PostgreSQL's grammar, which DuckDB's derives from, answers most
 	// texts without building a tree; DuckDB's own parser the rest. The
 	// Spark tree already answers for the plain queries most pipelines
 	// are made of (pgfast.go), so those never reach PostgreSQL's parser.
-	q.Parser = "postgres"
-	fast := pgReadsTree(text, input, sp, sr.query)
+	fast := pgReadsTree(text, input, sp, n.tree)
 	if pgFastHook != nil {
 		pgFastHook(text[sp.Start:sp.End], fast, pgReads(input))
 	}
@@ -213,19 +242,19 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 				q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, r)
 			}
 		}
-		return q, nil
+		return nil
 	}
 	res, err := duckParse(input)
 	switch {
 	case err == nil && !res.failed:
-		return q, nil
+		return nil
 	case res.opaque && strings.Contains(res.message, "Only SELECT"):
 		_, pgErr := pg_query.Parse(input)
-		return q, []ir.Diagnostic{syntaxDiag(file, text, sp, toks, input, pgErr, res)}
+		return []ir.Diagnostic{syntaxDiag(file, text, sp, toks, input, pgErr, res)}
 	}
 	q.Parser = "spark"
 	q.SparkOnly, q.SparkOnlyMessage = duckStop(text, sp, toks, input, res)
-	return q, nil
+	return nil
 }
 
 // pgFastHook, when set (by tests), is told for every query of the Spark

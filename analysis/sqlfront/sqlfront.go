@@ -196,8 +196,15 @@ type Query struct {
 	// array(...), 100L...) is rewritten: DuckDB cannot run it. It is where
 	// DuckDB's parser stops (the query's first line when DuckDB gives no
 	// position), and SparkOnlyMessage is DuckDB's message.
+	//
+	// In the Spark dialect both, and Parser's "spark", come from the
+	// native check (CheckNative), which ParseDialect and ParseQueryDialect
+	// run for every query and ParseDialectDeferred leaves to the caller.
 	SparkOnly        *Span
 	SparkOnlyMessage string
+	// native is what CheckNative needs, until it runs (nil once it has,
+	// and in the DuckDB dialect, which answers while parsing).
+	native *nativeCheck
 	// DoubleQuoted are the "double-quoted" names of the query as written:
 	// identifiers for PostgreSQL and DuckDB, string literals for Spark SQL
 	// (unless spark.sql.ansi.doubleQuotedIdentifiers is set).
@@ -278,6 +285,23 @@ func Parse(file, text string) File { return ParseDialect(file, text, DialectSpar
 // statement (a pragma header) are skipped like any other comment. Offsets are
 // relative to text; diagnostics are in text order.
 func ParseDialect(file, text string, dialect Dialect) File {
+	return parseFile(file, text, dialect, true)
+}
+
+// ParseDialectDeferred is ParseDialect without the native check of each
+// query in the Spark dialect: whether DuckDB's parser reads the text as
+// written (Query.SparkOnly, and any error it gives) is only known after
+// Query.CheckNative, which the caller runs for the queries that run as
+// written (streaming and CDC flows): a batch flow runs through the
+// Spark-to-DuckDB translator, so the answer is not needed for it, and
+// asking costs PostgreSQL's grammar (or DuckDB's parser) for each query.
+func ParseDialectDeferred(file, text string, dialect Dialect) File {
+	return parseFile(file, text, dialect, false)
+}
+
+// parseFile is ParseDialect; native says whether each query's native check
+// runs now.
+func parseFile(file, text string, dialect Dialect, native bool) File {
 	var f File
 	raw, openComment := splitRange(text, 0, len(text))
 	if cells := notebookCells(text); cells != nil {
@@ -302,6 +326,9 @@ func ParseDialect(file, text string, dialect Dialect) File {
 	}
 	for _, r := range raw {
 		st, diags := parseStatement(file, text, r, dialect)
+		if native && st.Query != nil {
+			diags = append(diags, st.Query.CheckNative()...)
+		}
 		liveRefs(text, st.Query)
 		sort.SliceStable(st.Syntax, func(i, j int) bool { return st.Syntax[i].Start < st.Syntax[j].Start })
 		f.Statements = append(f.Statements, st)
@@ -366,6 +393,9 @@ func ParseQueryDialect(file, text string, span Span, dialect Dialect) (*Query, [
 		})
 	}
 	q, qd := parseQuery(file, text, first, toks, dialect)
+	if q != nil {
+		qd = append(qd, q.CheckNative()...)
+	}
 	liveRefs(text, q)
 	return q, append(diags, qd...)
 }
