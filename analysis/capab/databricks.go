@@ -27,6 +27,10 @@ const (
 	SynOnce         Feature = "INSERT INTO ONCE"
 	SynReadFiles    Feature = "read_files(...)"
 	SynCloudFiles   Feature = "cloud_files(...)"
+	// SynQualify is a query's QUALIFY clause, which Spark reads from 4.2
+	// on (SPARK-31561; pyspark 4.1.4's parser refuses it, 4.2.1's and
+	// 4.3.0's read it) and Databricks SQL reads too.
+	SynQualify Feature = "QUALIFY"
 )
 
 // onDatabricks names Databricks as the backend that reads a construct,
@@ -73,6 +77,15 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	SynOnce:       dbxOnly(no("Spark has no one-time flows (INSERT INTO ONCE is Databricks SQL): write CREATE FLOW f AS INSERT INTO t over a stream, or load the backfill into a source" + onDatabricks)),
 	SynReadFiles:  dbxOnly(no("Spark has no read_files table function (Databricks SQL): declare the files as a source (`-- @source: files format=csv path=...`), or read them as format.`path`" + onDatabricks)),
 	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader): declare the files as a source (`-- @source: files format=csv path=...`)" + onDatabricks)),
+	// The native engine's Spark-to-DuckDB translation does not carry
+	// QUALIFY yet, and a run without the filter would give other rows.
+	SynQualify: {
+		ir.Native:     no("the native engine does not run QUALIFY yet (its translation to DuckDB would lose the filter): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or restrict the dataset with `-- @backends: ...` to spark-4.2, spark-4.3 or databricks"),
+		ir.Spark41:    no("Spark 4.1's grammar has no QUALIFY clause (Spark 4.2 and Databricks read it; Spark 4.1 takes QUALIFY for a table alias and fails with PARSE_SYNTAX_ERROR after it): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or target spark-4.2, spark-4.3 or databricks"),
+		ir.Spark42:    yes,
+		ir.Spark43:    yes,
+		ir.Databricks: yes,
+	},
 }
 
 // dbxOnly is a row natively run and read by Databricks that every Spark

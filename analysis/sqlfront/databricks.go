@@ -66,6 +66,40 @@ type CDCSpec struct {
 // sparkOptions reads every Databricks form and Spark 4.3's AUTO CDC.
 var sparkOptions = parser.Options{Version: parser.Spark43, Databricks: true}
 
+// queryOptions is the grammar a query is read with: the newest Spark's,
+// so that a construct only later versions read (QUALIFY, Spark 4.2) is a
+// query with a tree, recorded as a construct (versionSyntax) that the
+// capability matrix refuses on the backends before it, at its place,
+// rather than a syntax error on every backend.
+var queryOptions = parser.Options{Version: parser.Spark43}
+
+// versionSyntax records the constructs of q's Spark tree that only some
+// Spark versions read: each QUALIFY clause (capab.SynQualify), at its
+// keyword. toks are the query's tokens in text.
+func versionSyntax(text string, q *Query, toks []token) {
+	if q == nil || q.Spark == nil {
+		return
+	}
+	ast.Inspect(q.Spark, func(n ast.Node) bool {
+		s, ok := n.(*ast.Select)
+		if !ok || s == nil || s.Qualify == nil {
+			return true
+		}
+		at := s.Qualify.Span().Start
+		kw := Span{at, at}
+		for _, t := range toks {
+			if t.start >= at {
+				break
+			}
+			if t.kind == tkWord && t.start >= s.Start && strings.EqualFold(text[t.start:t.end], "QUALIFY") {
+				kw = Span{t.start, t.end}
+			}
+		}
+		q.Syntax = append(q.Syntax, SyntaxUse{Feature: capab.SynQualify, Span: kw})
+		return true
+	})
+}
+
 // parseWhole parses the statement with Spark's grammar and the
 // Databricks forms, returning what was read (a statement broken after
 // its header still gives its header).
@@ -568,9 +602,12 @@ func fileReads(text string, sp Span, toks []token, own string) (string, []FileRe
 func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, own string) (*Query, []ir.Diagnostic) {
 	rw, reads := fileReads(text, sp, toks, own)
 	if len(reads) == 0 {
-		return parseQueryText(file, text, sp, toks, dialect)
+		q, d := parseQueryText(file, text, sp, toks, dialect)
+		versionSyntax(text, q, toks)
+		return q, d
 	}
 	q, d := parseQueryText(file, rw, sp, lexRange(rw, sp.Start, sp.End), dialect)
+	versionSyntax(text, q, toks)
 	q.FileReads = reads
 	for _, r := range reads {
 		f := capab.SynReadFiles

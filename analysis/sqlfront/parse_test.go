@@ -495,7 +495,6 @@ func TestSyntaxErrors(t *testing.T) {
 		{"SELECT 1;\nCREATE MATERIALIZED VIEW mv AS\n  SELECT a b c FROM t", "c", "c FROM t", "at or near"},
 		{"SELECT * FROM STREAM(a) WHERE a = )", ")", ")", "at or near"},
 		{"SELECT * EXCLUDE (a) FROM t", "(", "(a) FROM t", "at or near"},
-		{"SELECT * FROM t QUALIFY row_number() OVER (ORDER BY a) = 1", "row_number", "row_number() OVER (ORDER BY a) = 1", "at or near"},
 		{"SELECT * FROM t WHERE (a = 1", "1", "1", "end of input"},
 		{"SELECT 'abc\nFROM t", "'abc", "'abc\nFROM t", "unterminated string literal"},
 		{"SELECT 1 /* x\n", "/*", "/* x\n", "unterminated"},

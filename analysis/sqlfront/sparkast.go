@@ -37,7 +37,7 @@ type sparkRef struct {
 // file offsets.
 func readSpark(file, text string, sp Span) *sparkRead {
 	r := &sparkRead{}
-	st, errs := parser.ParseStatementAt(text, sp.Start, sp.End, parser.Options{})
+	st, errs := parser.ParseStatementAt(text, sp.Start, sp.End, queryOptions)
 	if len(errs) > 0 {
 		r.err = errs[0]
 		return r
