@@ -313,11 +313,11 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string, native bool) ir.Diagn
 		names = append(names, d.Name)
 	}
 	if ref.Path != "" {
+		// The platform reads the files itself; only a native run needs
+		// the sample, and --once says which dataset waits for it.
 		d := fileReadSample(ref)
-		if !native {
-			d.Severity = ir.Warning
-			d.Message += " (a warning: only a native run needs it; the backends checked read the files themselves)"
-		}
+		d.Severity = ir.Warning
+		d.Message += " (a warning: Spark reads the files themselves; only a native run needs the sample)"
 		return d
 	}
 	msg := fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data", ref.Name)
@@ -337,8 +337,26 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string, native bool) ir.Diagn
 	case !native && Nearest(ref.Name, names) == "":
 		sev = ir.Warning
 		msg += " (a warning: only a native run needs the sample; the backends checked read an external table from their catalog)"
+	case external(p, ref.Name) && Nearest(ref.Name, names) == "":
+		sev = ir.Warning
+		msg += " (a warning: a name qualified outside the pipeline's own schema is a table the platform reads from its catalog; only a native run needs the sample)"
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: sev, Code: ir.CodeUnknownRef, Message: msg}
+}
+
+// external reports whether name is qualified with a schema (and maybe a
+// catalog) other than the pipeline's own, so it names a table outside
+// the pipeline rather than a misspelt dataset of it.
+func external(p *ir.Pipeline, name string) bool {
+	parts := strings.Split(name, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	schema := parts[len(parts)-2]
+	if !strings.EqualFold(schema, p.Database) {
+		return true
+	}
+	return len(parts) > 2 && p.Catalog != "" && !strings.EqualFold(parts[len(parts)-3], p.Catalog)
 }
 
 // fileReadSample reports a read of files by path (read_files,

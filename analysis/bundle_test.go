@@ -65,13 +65,16 @@ def silver():
 	}
 }
 
-// Only a native run needs a sample: checked against Databricks or Spark
-// alone, a read of an external table is a warning, unless a dataset's
-// name is so close that a typo is likely.
+// Only a native run needs a sample: a read of a table qualified outside
+// the pipeline's schema is a warning (the platform reads it from its
+// catalog), and checked against Databricks or Spark alone so is an
+// unqualified one, unless a dataset's name is so close that a typo is
+// likely; an unknown unqualified name with native checked is an error.
 func TestUnknownRefSeverityPerBackend(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"a.sql": "CREATE MATERIALIZED VIEW orders_clean AS SELECT * FROM samples.nyctaxi.trips;\n" +
-			"CREATE MATERIALIZED VIEW totals AS SELECT count(*) AS n FROM orders_cleen;\n",
+			"CREATE MATERIALIZED VIEW totals AS SELECT count(*) AS n FROM orders_cleen;\n" +
+			"CREATE MATERIALIZED VIEW other AS SELECT * FROM refunds;\n",
 	})
 	sev := func(backends []ir.Backend) map[string]ir.Severity {
 		s, err := Load(root, Options{Backends: backends})
@@ -87,8 +90,8 @@ func TestUnknownRefSeverityPerBackend(t *testing.T) {
 		return out
 	}
 	native := sev([]ir.Backend{ir.Native, ir.Databricks})
-	if native["samples.nyctaxi.trips"] != ir.Error || native["orders_cleen"] != ir.Error {
-		t.Errorf("with native checked both reads need samples (errors): %v", native)
+	if native["samples.nyctaxi.trips"] != ir.Warning || native["orders_cleen"] != ir.Error || native["refunds"] != ir.Error {
+		t.Errorf("with native checked: the external table a warning, the typo and the unknown unqualified name errors: %v", native)
 	}
 	dbx := sev([]ir.Backend{ir.Databricks})
 	if dbx["samples.nyctaxi.trips"] != ir.Warning {
