@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/pylib"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -61,4 +63,305 @@ func (st *runState) standInFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow) 
 	g.Dialect = "duckdb"
 	g.Streaming, g.CDC, g.Watermark, g.Reads = false, nil, nil, nil
 	return &g, nil
+}
+
+// A Python load of files (spark.read.format("csv")...load(path)) reads
+// the source named after its path, whose sample stands in for the files.
+// Spark reads the files with the load's format and options, and infers
+// their schema when the load gives none; the native engine reads the
+// sample the same way (pylib.InferJSON, pylib.InferCSV) instead of with
+// DuckDB's own sniffing, so the columns, their order and their types are
+// Spark's. The load is read from the Python file itself (pylib, no
+// execution), as the run reads the samples: from the pipeline folder.
+
+// maxLoadSample bounds the bytes of a load's sample read to infer its
+// schema.
+const maxLoadSample = 64 << 20
+
+// pythonLoad returns the load of a Python file that reads source src by
+// path, the file, and its text; nil when no Python load reads src (a
+// streaming load reads micro-batches, which streaming.go reads). Loads
+// of one source that read it with other options are an error: the
+// native engine reads one sample one way.
+func (st *runState) pythonLoad(src *ir.Source) (*pylib.Load, string, string, error) {
+	key := ir.NameKey(src.Name)
+	var first *pylib.Load
+	var firstFile, firstText string
+	parsed := map[string]pylib.File{}
+	texts := map[string]string{}
+	for _, f := range st.p.Flows {
+		if !strings.HasSuffix(f.QueryLoc.File, ".py") {
+			continue
+		}
+		for _, ref := range f.Reads {
+			if ref.Path == "" || ref.Streaming || ir.NameKey(ref.Name) != key {
+				continue
+			}
+			file := f.QueryLoc.File
+			pf, ok := parsed[file]
+			if !ok {
+				b, err := os.ReadFile(filepath.Join(st.s.Root, filepath.FromSlash(file)))
+				if err != nil {
+					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
+				}
+				if pf, err = pylib.Parse(file, string(b)); err != nil {
+					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
+				}
+				parsed[file], texts[file] = pf, string(b)
+			}
+			for i := range pf.Definitions {
+				def := &pf.Definitions[i]
+				if def.Name != f.Name || def.Query == nil {
+					continue
+				}
+				for j := range def.Query.Loads {
+					l := &def.Query.Loads[j]
+					if l.Path != ref.Path || l.Streaming {
+						continue
+					}
+					if first == nil {
+						first, firstFile, firstText = l, file, texts[file]
+					} else if !sameReading(first, l) {
+						return nil, "", "", fmt.Errorf("the loads at %s and %s read %s with other formats, options or schemas, and the native engine reads its sample %s one way: load it once (a temporary view) and read that", lineCol(firstFile, firstText, first.Loc.Start), lineCol(file, texts[file], l.Loc.Start), ref.Path, src.Sample)
+					}
+				}
+			}
+		}
+	}
+	return first, firstFile, firstText, nil
+}
+
+// sameReading reports whether two loads read their files alike: the same
+// format and options, and either both with a schema or both without.
+func sameReading(a, b *pylib.Load) bool {
+	if !strings.EqualFold(a.Format, b.Format) || (a.Schema == "") != (b.Schema == "") || len(a.Options) != len(b.Options) {
+		return false
+	}
+	for k, v := range a.Options {
+		found := false
+		for k2, v2 := range b.Options {
+			if strings.EqualFold(k, k2) && v == v2 {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// loadFormats are the DuckDB readers of the formats whose inference the
+// engine states as Spark's.
+var loadFormats = map[string]string{"csv": "read_csv_auto", "json": "read_json_auto"}
+
+// registerLoad defines the relation rel as the rows of sample read as
+// Spark's reader reads the files of load l (written in file, whose text
+// is text): its format's options, its schema, or the schema Spark infers.
+// A format whose reading the engine takes as DuckDB's (Parquet, ORC)
+// goes to registerSample.
+func (st *runState) registerLoad(ctx context.Context, rel, sample string, materialise bool, what string, l *pylib.Load, file, text string) error {
+	format := strings.ToLower(l.Format)
+	want, ok := loadFormats[format]
+	if !ok {
+		return st.registerSample(ctx, rel, sample, materialise, what)
+	}
+	fn, pattern, err := st.s.reader(sample)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if fn != want {
+		return fmt.Errorf("%s: the load at %s reads %s files, and its sample %s is another format: give the sample the load's format", what, lineCol(file, text, l.Loc.Start), format, sample)
+	}
+	data, err := st.loadSampleBytes(pattern)
+	if err != nil {
+		return fmt.Errorf("%s (%s): %w", what, sample, err)
+	}
+	at := lineCol(file, text, l.Loc.Start)
+	if l.Schema != "" {
+		at = lineCol(file, text, l.SchemaLoc.Start)
+	}
+	var call string
+	switch format {
+	case "json":
+		fields, err := pylib.InferJSON(data, l.Options)
+		if err != nil {
+			return fmt.Errorf("%s: the load at %s: %w", what, at, err)
+		}
+		for _, f := range fields {
+			if f.Name == pylib.CorruptRecord {
+				return fmt.Errorf("%s: %s has lines that are no JSON object, which Spark reads into a %s column the native engine does not make: fix those lines", what, sample, pylib.CorruptRecord)
+			}
+		}
+		if l.Schema != "" {
+			if err := schemaAgrees(l.Schema, fields, sample); err != nil {
+				return fmt.Errorf("%s: the schema at %s disagrees with the sample: %w", what, at, err)
+			}
+			// The load's SQL reads the schema's fields by name and casts
+			// them; the fields the sample has are read as inferred.
+		}
+		if len(fields) == 0 {
+			return fmt.Errorf("%s: %s holds no JSON record", what, sample)
+		}
+		call = "read_json(" + quoteString(pattern) + ", format = 'auto', columns = " + duckColumns(fields) + ")"
+	case "csv":
+		o, err := pylib.CSVReading(l.Options)
+		if err != nil {
+			return fmt.Errorf("%s: the load at %s: %w", what, at, err)
+		}
+		byPosition := l.Schema != ""
+		if byPosition {
+			o.InferSchema = false // the schema's types, cast by the load's SQL
+		}
+		fields, err := pylib.InferCSV(data, o)
+		if err != nil {
+			return fmt.Errorf("%s (%s): %w", what, sample, err)
+		}
+		if len(fields) == 0 {
+			return fmt.Errorf("%s: %s holds no CSV line", what, sample)
+		}
+		if byPosition {
+			if err := csvSchemaAgrees(l.Schema, fields, data, o, sample); err != nil {
+				return fmt.Errorf("%s: the schema at %s disagrees with the sample: %w", what, at, err)
+			}
+		}
+		nulls := "['']"
+		if o.NullValue != "" {
+			nulls = "[" + quoteString(o.NullValue) + ", '']"
+		}
+		header := "false"
+		if o.Header {
+			header = "true"
+		}
+		call = "read_csv(" + quoteString(pattern) + ", header = " + header + ", delim = " + quoteString(o.Sep) + ", quote = '\"', auto_detect = false, null_padding = true, nullstr = " + nulls + ", columns = " + duckColumns(fields) + ")"
+		if strings.Contains(pattern, "*") {
+			call = strings.TrimSuffix(call, ")") + ", union_by_name = true)"
+		}
+	}
+	name := quoteIdent(rel)
+	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", name, call)
+	if materialise {
+		st.conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+name)
+		q = fmt.Sprintf("CREATE OR REPLACE TABLE %s AS SELECT * FROM %s", name, call)
+	} else {
+		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
+	}
+	if _, err := st.conn.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("%s (%s, read as Spark reads the load at %s): %w", what, sample, at, explain(err))
+	}
+	return nil
+}
+
+// loadSampleBytes reads the mirrored files a reader pattern names, in
+// name order, up to maxLoadSample bytes.
+func (st *runState) loadSampleBytes(pattern string) ([]byte, error) {
+	files := []string{pattern}
+	if strings.ContainsAny(pattern, "*?[") {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			return nil, fmt.Errorf("list the sample's files: %w", err)
+		}
+		sort.Strings(m)
+		files = m
+	}
+	var out []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("read the sample: %w", st.s.scrubbed(err))
+		}
+		if len(out)+len(b) > maxLoadSample {
+			return nil, fmt.Errorf("the sample is over %d MiB, more than Thund reads to infer its schema as Spark does: give the load its schema with .schema(\"...\")", maxLoadSample>>20)
+		}
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+// duckColumns is a DuckDB columns = {...} argument for fields.
+func duckColumns(fields []pylib.Field) string {
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = quoteString(f.Name) + ": " + quoteString(f.Type.DuckDB())
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// lineCol is file:line:col of a byte offset of text (columns in
+// characters).
+func lineCol(file, text string, off int) string {
+	if off < 0 || off > len(text) {
+		return file
+	}
+	line, col := 1, 1
+	for _, r := range text[:off] {
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
+}
+
+// schemaAgrees checks a JSON load's schema against the fields inferred
+// from its sample: every schema field is in the sample, with values Spark
+// reads as the field's type (not NULL).
+func schemaAgrees(schema string, inferred []pylib.Field, sample string) error {
+	fields, ok := pylib.SchemaFields(schema)
+	if !ok {
+		return nil // nested types: Spark applies them, Thund does not check
+	}
+	for _, f := range fields {
+		typ := pylib.CanonicalType(f[1])
+		var found *pylib.Field
+		for i := range inferred {
+			if strings.EqualFold(inferred[i].Name, f[0]) {
+				found = &inferred[i]
+				break
+			}
+		}
+		if found == nil {
+			return fmt.Errorf("it gives %s %s, and no record of %s has a field %s, so Spark reads it as NULL in every row: add it to the sample, or drop it from the schema", f[0], typ, sample, f[0])
+		}
+		if !pylib.JSONFits(found.Type, typ) {
+			return fmt.Errorf("it gives %s %s, and %s holds %s values in %s, which Spark reads as NULL: fix the sample's values or the schema's type", f[0], typ, sample, found.Type.Spark(), f[0])
+		}
+	}
+	return nil
+}
+
+// csvSchemaAgrees checks a CSV load's schema, applied by position,
+// against its sample: as many columns, and every value that is not null
+// one Spark parses as its column's type (not NULL).
+func csvSchemaAgrees(schema string, cols []pylib.Field, data []byte, o pylib.CSVOptions, sample string) error {
+	fields, ok := pylib.SchemaFields(schema)
+	if !ok {
+		return nil
+	}
+	if len(fields) != len(cols) {
+		return fmt.Errorf("it has %d columns and %s has %d, and Spark applies a CSV schema by position: give the schema one column per column of the sample", len(fields), sample, len(cols))
+	}
+	rows, err := pylib.CSVRows(data, o.Sep)
+	if err != nil {
+		return err
+	}
+	line := 1
+	if o.Header && len(rows) > 0 {
+		rows, line = rows[1:], 2
+	}
+	for r, row := range rows {
+		for i, v := range row {
+			if i >= len(fields) || v == "" || v == o.NullValue {
+				continue
+			}
+			if typ := pylib.CanonicalType(fields[i][1]); !pylib.ValueFits(v, typ) {
+				return fmt.Errorf("it gives column %d as %s %s, and record %d of %s has %q there, which Spark reads as NULL: fix the sample's value or the schema's type", i+1, fields[i][0], typ, line+r, sample, v)
+			}
+		}
+	}
+	return nil
 }

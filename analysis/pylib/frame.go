@@ -210,7 +210,7 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		if ld.root == "spark.readStream" {
 			q = strings.Replace(q, "FROM read_files(", "FROM STREAM read_files(", 1)
 		}
-		l := Load{Format: ld.format, CloudFormat: ld.cloud, Options: ld.options, Schema: ld.schema, Path: ld.path.Value,
+		l := Load{Format: ld.format, CloudFormat: ld.cloud, Options: ld.options, Schema: ld.schema, SchemaLoc: ld.schemaLoc, Path: ld.path.Value,
 			Streaming: ld.root == "spark.readStream", Computed: ld.computed, Loc: span(e), NotNative: lc.notNative}
 		if ld.cloud != "" {
 			l.Format = "cloudFiles"
@@ -301,10 +301,11 @@ type load struct {
 	why     string // set when the chain is one Thund does not state
 	// options, schema and cloud are what the chain gives the reader (see
 	// Load); computed names a part computed at run time.
-	options  map[string]string
-	schema   string
-	cloud    string
-	computed string
+	options   map[string]string
+	schema    string
+	schemaLoc Span
+	cloud     string
+	computed  string
 }
 
 // fileFormats are the DataFrameReader methods that load a path in a
@@ -471,6 +472,7 @@ func (r *reader) loadSchema(ld *load, n *sitter.Node) {
 	}
 	if lit, ok := r.literal(n); ok {
 		ld.schema = lit.Value
+		ld.schemaLoc = lit.Loc
 		return
 	}
 	if ld.computed == "" {

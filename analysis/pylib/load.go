@@ -1,31 +1,26 @@
 package pylib
 
 import (
+	"fmt"
 	"strings"
 )
 
 // A load of files reads what Spark's DataFrameReader gives for its format
-// and options, and the native engine reads the load's sample with
-// DuckDB's own inference (the file's header, types detected from the
-// values). Where the two differ and Thund can state Spark's reading in
-// SQL over the sample, the load's SQL does; where it cannot, the load
-// says why (Load.NotNative) and the native engine refuses the dataset
-// before running, instead of computing something else than Spark:
+// and options. The native engine reads the load's sample as Spark reads
+// the files (engine/python.go): with the schema given, or else the schema
+// Spark infers from the sample (InferJSON, InferCSV: header, sep,
+// nullValue, inferSchema). The load's SQL reads that relation:
 //
 //   - JSON, Parquet, ORC with a schema of scalar types: the schema's
 //     fields by name, cast to its types (as Spark applies it);
-//   - JSON without a schema: Spark infers one (fields sorted by name,
-//     integers as BIGINT, other numbers as DOUBLE, dates and timestamps
-//     as STRING), which DuckDB's inference does not give: refused;
-//   - CSV: header is false unless set, and then Spark reads the first
-//     line as a row with columns _c0, _c1...: refused. With a schema, the
-//     columns are the schema's, by position (enforceSchema), with
-//     nullValue read as NULL; dateFormat / timestampFormat other than
-//     ISO's for a DATE or TIMESTAMP column: refused (the SQL must mean
-//     the same over Spark's load). Without one, every column is STRING
-//     unless inferSchema is true: refused (DuckDB infers types), as is an
-//     inferred schema under nullValue, dateFormat or timestampFormat,
-//     which change what Spark infers.
+//   - JSON without a schema: the inferred columns as they are, unless an
+//     option changes what Spark infers in a way Thund does not model
+//     (multiLine, inferTimestamp, prefersDecimal...): refused;
+//   - CSV: read with header, sep and nullValue as Spark reads them; with
+//     a schema, the columns are the schema's, by position (enforceSchema),
+//     cast to its types; dateFormat other than yyyy-MM-dd, timestampFormat
+//     and the other options Thund does not apply (CSVReading): refused,
+//     since the SQL must mean the same over Spark's load.
 
 // loaded is what loadColumns gives for a load.
 type loaded struct {
@@ -49,10 +44,6 @@ func loadColumns(format string, options map[string]string, schema string) loaded
 		}
 		return "", false
 	}
-	yes := func(name string) bool {
-		v, _ := opt(name)
-		return strings.EqualFold(strings.TrimSpace(v), "true")
-	}
 	out := loaded{items: "*"}
 	format = strings.ToLower(format)
 	fields, scalar := ddlFields(schema)
@@ -60,7 +51,9 @@ func loadColumns(format string, options map[string]string, schema string) loaded
 	case byName[format]:
 		if schema == "" {
 			if format == "json" {
-				out.notNative = "Spark infers the schema of JSON files itself (fields sorted by name, integers as BIGINT, other numbers as DOUBLE, dates and timestamps kept as STRING) and the native engine's reading of the sample infers another (the file's field order, DATE and TIMESTAMP columns): give the load its schema with .schema(\"...\")"
+				if _, err := InferJSON(nil, options); err != nil {
+					out.notNative = fmt.Sprintf("Spark infers the schema of JSON files itself, and the native engine infers it as Spark does only without that option (%v): give the load its schema with .schema(\"...\")", err)
+				}
 			}
 			return out
 		}
@@ -77,20 +70,12 @@ func loadColumns(format string, options map[string]string, schema string) loaded
 	case format != "csv":
 		return out
 	}
-	if !yes("header") {
-		out.notNative = "Spark reads the first line of each CSV file as a row unless .option(\"header\", \"true\") is given (its columns then are _c0, _c1, ...), and the native engine reads the sample's first line as its header: set header to true (the sample keeps its header line)"
+	if _, err := CSVReading(options); err != nil {
+		out.notNative = fmt.Sprintf("the native engine reads a CSV sample as Spark reads the files with header, sep, nullValue and inferSchema only (%v): drop the option, or give the sample's values in Spark's default form", err)
 		return out
 	}
 	nullValue, hasNull := opt("nullValue")
-	dateFormat, hasDate := opt("dateFormat")
-	_, hasTS := opt("timestampFormat")
 	if schema == "" {
-		switch {
-		case !yes("inferSchema"):
-			out.notNative = "Spark reads every column of a CSV file as STRING unless .option(\"inferSchema\", \"true\") or a .schema(\"...\") is given, and the native engine's reading of the sample infers the columns' types: set inferSchema to true, or give the schema"
-		case hasNull && nullValue != "", hasDate, hasTS:
-			out.notNative = "with nullValue, dateFormat or timestampFormat Spark infers the CSV columns' types from the values those options read, which the native engine's reading of the sample does not: give the load its schema with .schema(\"...\")"
-		}
 		return out
 	}
 	if !scalar {
@@ -103,13 +88,6 @@ func loadColumns(format string, options map[string]string, schema string) loaded
 	// there. NULLIF does (Spark has read nullValue as NULL already);
 	// parsing a date with dateFormat would not (Spark's DATE, written
 	// as text, is yyyy-MM-dd), so another format is refused natively.
-	for _, f := range fields {
-		typ := canonicalType(f[1])
-		if typ == "DATE" && hasDate && dateFormat != "yyyy-MM-dd" || (typ == "TIMESTAMP" || typ == "TIMESTAMP_NTZ") && hasTS {
-			out.notNative = "the load parses its DATE or TIMESTAMP columns with dateFormat / timestampFormat, and the native engine reads a CSV sample's dates and timestamps only as yyyy-MM-dd and yyyy-MM-dd HH:mm:ss: write the sample's values in that form and drop the option"
-			return out
-		}
-	}
 	var sel, names []string
 	for _, f := range fields {
 		name, typ := quoteName(f[0]), canonicalType(f[1])

@@ -15,16 +15,21 @@ func TestLoadAsSpark(t *testing.T) {
 		cols                 string // name TYPE, ...
 		refused              string // part of NotNative, "" when read natively
 	}{
-		{name: "csv without header", format: "csv", options: map[string]string{"inferSchema": "true"}, refused: "first line of each CSV file as a row"},
-		{name: "csv header false", format: "csv", options: map[string]string{"header": "false", "inferSchema": "true"}, refused: "_c0, _c1"},
-		{name: "csv strings", format: "csv", options: map[string]string{"HEADER": "True"}, refused: "every column of a CSV file as STRING"},
+		// The engine reads these samples as Spark reads the files
+		// (InferCSV): the load reads the relation as it is.
+		{name: "csv without header", format: "csv", options: map[string]string{"inferSchema": "true"}, items: "*"},
+		{name: "csv header false", format: "csv", options: map[string]string{"header": "false", "inferSchema": "true"}, items: "*"},
+		{name: "csv strings", format: "csv", options: map[string]string{"HEADER": "True"}, items: "*"},
 		{name: "csv inferred", format: "csv", options: map[string]string{"header": "true", "inferSchema": "true"}, items: "*"},
-		{name: "csv inferred with nullValue", format: "csv", options: map[string]string{"header": "true", "inferSchema": "true", "nullValue": "NA"}, refused: "nullValue, dateFormat or timestampFormat"},
+		{name: "csv inferred with nullValue and sep", format: "csv", options: map[string]string{"header": "true", "inferSchema": "true", "nullValue": "NA", "sep": ";"}, items: "*"},
+		{name: "csv two-character sep", format: "csv", options: map[string]string{"header": "true", "sep": "||"}, refused: "separator"},
+		{name: "csv timestamp format", format: "csv", options: map[string]string{"header": "true", "timestampFormat": "dd/MM/yyyy HH:mm"}, refused: "timestampFormat"},
 		{name: "csv schema by position", format: "csv", schema: "id LONG, day DATE", options: map[string]string{"header": "true", "nullValue": "-", "dateFormat": "yyyy-MM-dd"},
 			alias: " AS csv_load(`id`, `day`)", cols: "id BIGINT, day DATE"},
-		{name: "csv date format", format: "csv", schema: "day DATE", options: map[string]string{"header": "true", "dateFormat": "dd/MM/yyyy"}, refused: "dateFormat / timestampFormat"},
+		{name: "csv date format", format: "csv", schema: "day DATE", options: map[string]string{"header": "true", "dateFormat": "dd/MM/yyyy"}, refused: "the CSV option dateFormat"},
 		{name: "csv nested schema", format: "csv", schema: "a ARRAY<INT>", options: map[string]string{"header": "true"}, refused: "only scalar types"},
-		{name: "json inferred", format: "json", refused: "fields sorted by name"},
+		{name: "json inferred", format: "json", items: "*"},
+		{name: "json multiLine", format: "json", options: map[string]string{"multiLine": "true"}, refused: "the JSON option multiLine"},
 		{name: "json schema", format: "json", schema: "b STRING, a DECIMAL(8)", items: "CAST(`b` AS STRING) AS `b`, CAST(`a` AS DECIMAL(8)) AS `a`", cols: "b STRING, a DECIMAL(8,0)"},
 		{name: "parquet", format: "parquet", items: "*"},
 	} {

@@ -146,8 +146,10 @@ type Load struct {
 	// Options are the option(...), options(...) and reader keywords, as
 	// pyspark passes them to Spark (True is "true").
 	Options map[string]string
-	// Schema is the schema(...) (or schema=) DDL string, "" when none.
-	Schema string
+	// Schema is the schema(...) (or schema=) DDL string, "" when none;
+	// SchemaLoc is its literal.
+	Schema    string
+	SchemaLoc Span
 	// Path is the path loaded.
 	Path      string
 	Streaming bool
