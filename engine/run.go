@@ -193,12 +193,11 @@ func (st *runState) forget(d *ir.Dataset) {
 
 // check refuses f unless the query its run executes and its expressions
 // pass the guard (checkPasted), and keeps the expressions' renderings for
-// expr. A batch flow's query is its translation (prepare, kept for the
-// run in st.preparedFor); a streaming or CDC flow's is its normalized
-// text, which it runs as written.
+// expr. Every flow's query (batch, streaming, a CDC flow's source query)
+// is its translation (prepare, kept for the run in st.preparedFor).
 func (st *runState) check(ctx context.Context, f *ir.Flow) error {
 	query := f.Normalized
-	if !f.Streaming && f.CDC == nil && strings.TrimSpace(f.Normalized) != "" {
+	if strings.TrimSpace(f.Normalized) != "" {
 		q, tq, err := st.prepare(ctx, f)
 		if err != nil {
 			return err
@@ -224,6 +223,20 @@ func (st *runState) check(ctx context.Context, f *ir.Flow) error {
 	}
 	st.mu.Unlock()
 	return nil
+}
+
+// flowQuery is the DuckDB query flow f runs (prepare): the translation
+// of its Spark SQL (the source query of a CDC flow), or its normalized text
+// for a query in DuckDB's dialect or one prepare refuses (the run reports
+// the refusal). Restore reads the schema a flow gives from it, which must
+// be the schema the run writes: a streaming table's committed schema is
+// its translation's (sum of a BIGINT is a BIGINT, as in Spark, not
+// DuckDB's HUGEINT).
+func (st *runState) flowQuery(ctx context.Context, f *ir.Flow) string {
+	if q, _, err := st.prepare(ctx, f); err == nil {
+		return q
+	}
+	return f.Normalized
 }
 
 // expr is the rendering of an expression check saw.

@@ -1045,7 +1045,7 @@ func (st *runState) restoreView(ctx context.Context, d *ir.Dataset) {
 	st.mu.Lock()
 	delete(st.preparedFor, f)
 	st.mu.Unlock()
-	body := st.batchQuery(ctx, f)
+	body := st.flowQuery(ctx, f)
 	var keep []string
 	for _, e := range f.Expectations {
 		if e.Action == ir.Drop {
@@ -1150,7 +1150,7 @@ func (st *runState) expectedSchema(ctx context.Context, d *ir.Dataset) ([]Output
 	if strings.TrimSpace(f.Normalized) == "" {
 		return nil, "its flow has no query"
 	}
-	schema, err := querySchema(ctx, st.conn, st.batchQuery(ctx, f))
+	schema, err := querySchema(ctx, st.conn, st.flowQuery(ctx, f))
 	cleanup(st.conn, "DROP VIEW IF EXISTS "+probeView)
 	if err != nil {
 		return nil, firstLine(err.Error())

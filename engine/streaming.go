@@ -215,9 +215,14 @@ type flowRun struct {
 	group      grouping
 	cols       []string
 	query      string
-	resT       string
-	log        *streamLog
-	cdc        *cdcState
+	// orig is the query as prepared (query may be rewritten from it);
+	// tq is the translation it came from (nil for a query run as
+	// written), which places its errors in the user's file.
+	orig string
+	tq   *translatedQuery
+	resT string
+	log  *streamLog
+	cdc  *cdcState
 	// resume, when the run resumes the target from --state, holds what
 	// earlier runs consumed and the stream state loaded (resume.go);
 	// restored is set once the flow's own state tables are in place.
@@ -245,6 +250,10 @@ func (st *runState) runStreamingFlow(ctx context.Context, d *ir.Dataset, f *ir.F
 	if strings.TrimSpace(f.Normalized) == "" {
 		return &flowError{f.Name, fmt.Errorf("flow %s has no query", f.Name)}
 	}
+	query, tq, err := st.prepared(ctx, f)
+	if err != nil {
+		return err
+	}
 	sr := st.streams()
 	sr.n++
 	fr := &flowRun{
@@ -254,14 +263,16 @@ func (st *runState) runStreamingFlow(ctx context.Context, d *ir.Dataset, f *ir.F
 		mode:    f.OutputMode,
 		agg:     f.Aggregates,
 		created: appendTo,
-		query:   strings.TrimRight(strings.TrimSpace(f.Normalized), ";"),
+		query:   strings.TrimRight(strings.TrimSpace(query), ";"),
+		tq:      tq,
 	}
+	fr.orig = fr.query
 	if fr.mode == "" {
 		fr.mode = ir.Append
 	}
 	defer fr.cleanup()
 	expFrom := len(st.res.Expectations)
-	err := fr.run(ctx, appendTo)
+	err = fr.run(ctx, appendTo)
 	st.mergeExpectations(expFrom, fr.strategy == stratComplete)
 	return err
 }
@@ -279,6 +290,42 @@ func (fr *flowRun) exec(ctx context.Context, what, stmt string) (int64, error) {
 	}
 	n, _ := res.RowsAffected()
 	return n, nil
+}
+
+// execQuery runs stmt, which holds the flow's query at byte offset at
+// (the query as translated, fr.orig). A failure is reported as a batch
+// flow's is (runError): at the user's expression in the flow's file, in
+// Spark's terms, without the names of the engine's tables.
+func (fr *flowRun) execQuery(ctx context.Context, stmt string, at int) error {
+	_, err := fr.st.conn.ExecContext(ctx, stmt)
+	if err == nil {
+		return nil
+	}
+	return runError(fr.f, fr.tq, err, stmt, at)
+}
+
+// runQuery writes the flow's query into table (CREATE OR REPLACE TEMP
+// TABLE table AS ...), wrapped as pre + query + post. When the query was
+// rewritten (withMaxEvent) and fails, the query as translated runs in its
+// place, so the error can be located in the user's text; if that one runs,
+// the rewritten query's error is reported as it is.
+func (fr *flowRun) runQuery(ctx context.Context, table, pre, post string) error {
+	head := "CREATE OR REPLACE TEMP TABLE " + table + " AS " + pre
+	_, err := fr.st.conn.ExecContext(ctx, head+fr.query+post)
+	if err == nil {
+		return nil
+	}
+	if explain(err) != err || fr.tq == nil {
+		return fr.fail("query: %v", explain(err))
+	}
+	if fr.query != fr.orig {
+		stmt := head + fr.orig + post
+		if _, err2 := fr.st.conn.ExecContext(ctx, stmt); err2 != nil {
+			return runError(fr.f, fr.tq, err2, stmt, len(head))
+		}
+		return fr.fail("query: %s", sparkWords(err.Error()))
+	}
+	return runError(fr.f, fr.tq, err, head+fr.query+post, len(head))
 }
 
 // temp returns a fresh temporary table name owned by the flow.
@@ -960,7 +1007,7 @@ func (fr *flowRun) compute(ctx context.Context, t int) (string, error) {
 			return "", err
 		}
 	}
-	if _, err := fr.exec(ctx, "query", "CREATE OR REPLACE TEMP TABLE "+res+" AS "+fr.query); err != nil {
+	if err := fr.runQuery(ctx, res, "", ""); err != nil {
 		return "", err
 	}
 	emit := fr.temp("emit")
@@ -996,7 +1043,7 @@ func (fr *flowRun) compute(ctx context.Context, t int) (string, error) {
 // the query's output columns and, for aggregations, its grouping.
 func (fr *flowRun) prepare(ctx context.Context) error {
 	probe := fr.temp("probe")
-	if _, err := fr.exec(ctx, "query", "CREATE OR REPLACE TEMP TABLE "+probe+" AS SELECT * FROM ("+fr.query+"\n) LIMIT 0"); err != nil {
+	if err := fr.runQuery(ctx, probe, "SELECT * FROM (", "\n) LIMIT 0"); err != nil {
 		return err
 	}
 	cols, _, err := fr.columns(ctx, probe)

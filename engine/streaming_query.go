@@ -319,7 +319,7 @@ func mentionsColumn(v any, name string) bool {
 // any expression without column references, rendered back to SQL by
 // DuckDB.
 func windowWidth(ctx context.Context, conn *sql.Conn, expr any, wmCol string) string {
-	m, _ := expr.(map[string]any)
+	m := stripTimeCasts(expr)
 	if m == nil || m["class"] != "FUNCTION" {
 		return ""
 	}
@@ -341,6 +341,26 @@ func windowWidth(ctx context.Context, conn *sql.Conn, expr any, wmCol string) st
 		}
 	}
 	return ""
+}
+
+// stripTimeCasts returns expr without the casts to a date or timestamp
+// type around it: the translation of Spark's date_trunc(unit, ts) is
+// CAST(date_trunc(unit, CAST(ts AS TIMESTAMP)) AS TIMESTAMP), which still
+// starts a window of the unit's width. Nil when expr is not an expression.
+func stripTimeCasts(expr any) map[string]any {
+	m, _ := expr.(map[string]any)
+	for m != nil && m["class"] == "CAST" {
+		if try, _ := m["try_cast"].(bool); try {
+			return m
+		}
+		ct, _ := m["cast_type"].(map[string]any)
+		id := strings.ToUpper(jsonStr(ct["id"]))
+		if id != "DATE" && !strings.HasPrefix(id, "TIMESTAMP") {
+			return m
+		}
+		m, _ = m["child"].(map[string]any)
+	}
+	return m
 }
 
 // hasColumnRef reports whether an expression refers to any column (or is
