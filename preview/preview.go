@@ -379,6 +379,9 @@ func scalar(a arrow.Array, i int) any {
 	case *array.Uint64:
 		return a.Value(i)
 	case *array.Float32:
+		if f := a.Value(i); !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) {
+			return f // a float32 keeps its own shortest digits (0.1, not 0.10000000149011612)
+		}
 		return Finite(float64(a.Value(i)))
 	case *array.Float64:
 		return Finite(a.Value(i))
