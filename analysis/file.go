@@ -19,6 +19,7 @@ type fileResult struct {
 	path     string
 	text     string
 	dialect  sqlfront.Dialect
+	vars     map[string]string // the pipeline's parameters the file was read with
 	hash     uint64
 	datasets []*ir.Dataset
 	flows    []*ir.Flow
@@ -44,11 +45,13 @@ func hashText(text string) uint64 { return maphash.String(hashSeed, text) }
 // analyseFile parses one .sql file (or reads one .py file, python.go) into datasets, flows and file-local
 // diagnostics. It never panics on bad input: parsers are fuzzed, and a
 // recover turns anything that slips through into a diagnostic.
-func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) {
+func analyseFile(file, text string, dialect sqlfront.Dialect, vars map[string]string) (res *fileResult) {
 	if isPython(file) {
-		return analysePython(file, text, dialect)
+		res = analysePython(file, text, dialect)
+		res.vars = vars
+		return res
 	}
-	res = &fileResult{path: file, text: text, dialect: dialect, hash: hashText(text)}
+	res = &fileResult{path: file, text: text, dialect: dialect, vars: vars, hash: hashText(text)}
 	defer func() {
 		if r := recover(); r != nil {
 			res.datasets, res.flows = nil, nil
@@ -65,7 +68,7 @@ func analyseFile(file, text string, dialect sqlfront.Dialect) (res *fileResult) 
 	res.diags = append(res.diags, header.Diags...)
 	// Each query's native check waits for its flow (newFlow): only a
 	// query that runs as written needs it.
-	parsed := sqlfront.ParseDialectDeferred(file, text, dialect)
+	parsed := sqlfront.ParsePipeline(file, text, dialect, vars)
 	res.diags = append(res.diags, parsed.Diags...)
 
 	sdp := false

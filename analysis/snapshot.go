@@ -535,7 +535,7 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 				delete(s.results, l)
 				continue
 			}
-			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect {
+			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect && maps.Equal(r.vars, s.Project.Spec.Configuration) {
 				continue
 			}
 			todo = append(todo, l)
@@ -547,7 +547,7 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 			if !ok {
 				continue
 			}
-			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect {
+			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect && maps.Equal(r.vars, s.Project.Spec.Configuration) {
 				s.results[l] = r
 				continue
 			}
@@ -558,7 +558,7 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 	for _, l := range todo {
 		todoTexts[l], _ = s.texts.get(l)
 	}
-	s.fresh = analyseAll(todo, todoTexts, s.dialect())
+	s.fresh = analyseAll(todo, todoTexts, s.dialect(), s.Project.Spec.Configuration)
 	s.replaced = nil
 	for _, r := range s.fresh {
 		s.results[r.path] = r
@@ -664,7 +664,7 @@ func (a *assembly) origins(results []*fileResult, flows int) []int32 {
 }
 
 // analyseAll analyses files in parallel, one worker per CPU.
-func analyseAll(files []string, texts map[string]string, dialect sqlfront.Dialect) []*fileResult {
+func analyseAll(files []string, texts map[string]string, dialect sqlfront.Dialect, vars map[string]string) []*fileResult {
 	out := make([]*fileResult, len(files))
 	if len(files) == 0 {
 		return out
@@ -680,7 +680,7 @@ func analyseAll(files []string, texts map[string]string, dialect sqlfront.Dialec
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = analyseFile(files[i], texts[files[i]], dialect)
+				out[i] = analyseFile(files[i], texts[files[i]], dialect, vars)
 			}
 		}()
 	}

@@ -279,7 +279,7 @@ func FuzzAnalyseFile(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		res := analyseFile("f.sql", text, sqlfront.DialectSpark)
+		res := analyseFile("f.sql", text, sqlfront.DialectSpark, nil)
 		check := func(what string, l ir.Loc) {
 			if l.IsZero() {
 				return

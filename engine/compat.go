@@ -449,6 +449,7 @@ func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translate
 			return quoteIdent(relationName(parts[len(parts)-1]))
 		},
 		DuckDBOnly: duckDBOnly,
+		Vars:       st.p.Configuration,
 	})
 	tq := &translatedQuery{res: res, flow: f, root: st.s.Root}
 	if len(res.Findings) > 0 {

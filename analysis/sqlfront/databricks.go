@@ -111,7 +111,7 @@ func (p *stmtParser) parseWhole() (ast.Stmt, []*ast.SyntaxError) {
 	if p.wholeText != nil {
 		text = string(p.wholeText)
 	}
-	st, errs := parser.ParseStatementAt(text, p.st.Start, p.end, sparkOptions)
+	st, errs := parser.ParseStatementAt(text, p.st.Start, p.end, p.databricksOptions())
 	if b, ok := st.(*ast.BadStmt); ok {
 		st = b.Partial
 	}
@@ -278,7 +278,7 @@ func (p *stmtParser) cdc(a *ast.AutoCDC, form capab.Feature, kwEnd int) {
 	copy(b[a.Start:], sel)
 	text := string(b)
 	sp := Span{a.Start, a.Source.End}
-	q, d := parseQuery(p.file, text, sp, lexRange(text, sp.Start, sp.End), p.dialect)
+	q, d := parseQuery(p.file, text, sp, lexRange(text, sp.Start, sp.End), p.dialect, p.vars)
 	p.st.Query = q
 	p.diags = append(p.diags, d...)
 }
@@ -290,7 +290,7 @@ func (p *stmtParser) applyChanges() {
 	if p.snapshotCDC(0) {
 		return
 	}
-	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
+	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, p.databricksOptions())
 	if len(errs) > 0 {
 		p.sparkErr(errs[0], "")
 		return
@@ -311,7 +311,7 @@ func (p *stmtParser) autoCDCFlow(auto int) {
 	if p.snapshotCDC(auto) {
 		return
 	}
-	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
+	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, p.databricksOptions())
 	if len(errs) > 0 {
 		p.sparkErr(errs[0], "")
 		return
@@ -326,7 +326,7 @@ func (p *stmtParser) autoCDCFlow(auto int) {
 // autoCDCTable parses the FLOW AUTO CDC FROM ... of CREATE STREAMING
 // TABLE t ... (Spark 4.3): the token at flow is FLOW.
 func (p *stmtParser) autoCDCTable(flow int) {
-	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, sparkOptions)
+	st, errs := parser.ParseStatementAt(p.text, p.st.Start, p.end, p.databricksOptions())
 	if len(errs) > 0 {
 		p.sparkErr(errs[0], "")
 		return
@@ -503,7 +503,7 @@ func plainName(s string) bool {
 // the query reads a table like any other and offsets do not move. A
 // source named like own, the dataset the query defines, is named
 // <segment>_files instead, so the dataset does not read itself.
-func fileReads(text string, sp Span, toks []token, own string) (string, []FileRead) {
+func fileReads(text string, sp Span, toks []token, own string, vars map[string]string) (string, []FileRead) {
 	if !mayReadFiles(text[sp.Start:sp.End]) {
 		return text, nil
 	}
@@ -574,7 +574,7 @@ func fileReads(text string, sp Span, toks []token, own string) (string, []FileRe
 			continue
 		}
 		r := FileRead{Call: Span{toks[k].start, toks[end].end}, Func: text[toks[k].start:toks[k].end],
-			Path: unescapeString(text[toks[k+2].start:toks[k+2].end])}
+			Path: unescapeString(substitute(text[toks[k+2].start:toks[k+2].end], vars))}
 		// The format: cloud_files' second argument, read_files' format =>.
 		for j := k + 3; j < end; j++ {
 			switch {
@@ -599,14 +599,14 @@ func fileReads(text string, sp Span, toks []token, own string) (string, []FileRe
 // withFileReads is parseQuery over the text with the query's file reads
 // written as their sources' names (fileReads): each read is a reference
 // to that source, at the call, and a construct.
-func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, own string) (*Query, []ir.Diagnostic) {
-	rw, reads := fileReads(text, sp, toks, own)
+func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, own string, vars map[string]string) (*Query, []ir.Diagnostic) {
+	rw, reads := fileReads(text, sp, toks, own, vars)
 	if len(reads) == 0 {
-		q, d := parseQueryText(file, text, sp, toks, dialect)
+		q, d := parseQueryText(file, text, sp, toks, dialect, vars)
 		versionSyntax(text, q, toks)
 		return q, d
 	}
-	q, d := parseQueryText(file, rw, sp, lexRange(rw, sp.Start, sp.End), dialect)
+	q, d := parseQueryText(file, rw, sp, lexRange(rw, sp.Start, sp.End), dialect, vars)
 	versionSyntax(text, q, toks)
 	q.FileReads = reads
 	for _, r := range reads {

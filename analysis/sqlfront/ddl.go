@@ -25,12 +25,14 @@ type stmtParser struct {
 	// it reads: the file's, with the clauses Spark's grammar lacks blanked.
 	whole     *wholeParse
 	wholeText []byte
+	// vars are the pipeline's parameters (ParsePipeline).
+	vars map[string]string
 }
 
 // parseStatement classifies and parses one statement found by the splitter.
-func parseStatement(file, text string, r rawStmt, dialect Dialect) (Statement, []ir.Diagnostic) {
+func parseStatement(file, text string, r rawStmt, dialect Dialect, vars map[string]string) (Statement, []ir.Diagnostic) {
 	st := Statement{Span: r.Span, CommentStart: commentStart(text, r.Start, r.segStart)}
-	p := &stmtParser{file: file, text: text, toks: lexRange(text, r.Start, r.End), end: r.End, st: &st, dialect: dialect}
+	p := &stmtParser{file: file, text: text, toks: lexRange(text, r.Start, r.End), end: r.End, st: &st, dialect: dialect, vars: vars}
 	switch {
 	case len(p.toks) == 0: // cannot happen: the splitter only returns statements with tokens
 		st.Kind = Unsupported
@@ -45,7 +47,7 @@ func parseStatement(file, text string, r rawStmt, dialect Dialect) (Statement, [
 	case startsQuery(text, p.toks):
 		st.Kind = QueryStmt
 		var d []ir.Diagnostic
-		st.Query, d = parseQuery(file, text, r.Span, p.toks, dialect)
+		st.Query, d = parseQuery(file, text, r.Span, p.toks, dialect, vars)
 		p.diags = append(p.diags, d...)
 	default:
 		p.unsupported()
@@ -560,7 +562,7 @@ func (p *stmtParser) query(i int) {
 	if p.st.Kind == CreateFlow {
 		own = p.st.Target
 	}
-	p.st.Query, d = withFileReads(p.file, p.text, sp, p.toks[i+1:], p.dialect, lastPart(own))
+	p.st.Query, d = withFileReads(p.file, p.text, sp, p.toks[i+1:], p.dialect, lastPart(own), p.vars)
 	p.diags = append(p.diags, d...)
 	p.declaredCase()
 }

@@ -217,7 +217,7 @@ func (p *stmtParser) snapshotCDC(lead int) bool {
 	}
 	text := string(b)
 	qs := Span{start, src.End}
-	q, d := parseQuery(p.file, text, qs, lexRange(text, qs.Start, qs.End), p.dialect)
+	q, d := parseQuery(p.file, text, qs, lexRange(text, qs.Start, qs.End), p.dialect, p.vars)
 	p.st.Query = q
 	p.diags = append(p.diags, d...)
 	return true

@@ -61,12 +61,12 @@ func (s *scope) has(name string, fold bool) bool {
 }
 
 // parseQuery parses the query text[sp], whose tokens are toks.
-func parseQuery(file, text string, sp Span, toks []token, dialect Dialect) (*Query, []ir.Diagnostic) {
-	return withFileReads(file, text, sp, toks, dialect, "")
+func parseQuery(file, text string, sp Span, toks []token, dialect Dialect, vars map[string]string) (*Query, []ir.Diagnostic) {
+	return withFileReads(file, text, sp, toks, dialect, "", vars)
 }
 
 // parseQueryText is parseQuery once file reads are written as names.
-func parseQueryText(file, text string, sp Span, toks []token, dialect Dialect) (*Query, []ir.Diagnostic) {
+func parseQueryText(file, text string, sp Span, toks []token, dialect Dialect, vars map[string]string) (*Query, []ir.Diagnostic) {
 	q := &Query{Span: sp, Text: text[sp.Start:sp.End]}
 	for k, t := range toks {
 		// A quoted function name is a call (its name is checked as one),
@@ -105,7 +105,7 @@ func parseQueryText(file, text string, sp Span, toks []token, dialect Dialect) (
 	}
 	input := sanitize(norm)
 	if dialect == DialectSpark {
-		return sparkQuery(file, text, sp, toks, q, input)
+		return sparkQuery(file, text, sp, toks, q, input, vars)
 	}
 	var f found
 	var diags []ir.Diagnostic
@@ -154,8 +154,8 @@ func parseQueryText(file, text string, sp Span, toks []token, dialect Dialect) (
 // decides whether it is valid and which tables it reads; PostgreSQL's and
 // DuckDB's parsers only say whether the native engine can run it as
 // written (Query.SparkOnly).
-func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string) (*Query, []ir.Diagnostic) {
-	sr := readSpark(file, text, sp)
+func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string, vars map[string]string) (*Query, []ir.Diagnostic) {
+	sr := readSpark(file, text, sp, vars)
 	if sr.notQuery {
 		lead, kw := leadingKeywords(text, toks)
 		return q, []ir.Diagnostic{{

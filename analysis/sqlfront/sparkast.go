@@ -35,9 +35,11 @@ type sparkRef struct {
 
 // readSpark parses the query text[sp] with Spark's grammar; offsets are
 // file offsets.
-func readSpark(file, text string, sp Span) *sparkRead {
+func readSpark(file, text string, sp Span, vars map[string]string) *sparkRead {
 	r := &sparkRead{}
-	st, errs := parser.ParseStatementAt(text, sp.Start, sp.End, queryOptions)
+	opts := queryOptions
+	opts.Vars = pipelineVars(vars)
+	st, errs := parser.ParseStatementAt(text, sp.Start, sp.End, opts)
 	if len(errs) > 0 {
 		r.err = errs[0]
 		return r
@@ -481,4 +483,30 @@ func sqlWatermark(file, text string, wm *ast.Watermark) *ir.Watermark {
 	}
 	return &ir.Watermark{Column: col, Delay: strings.Join(delay, " "), InSQL: true,
 		Loc: ir.Loc{File: file, Start: wm.Start, End: wm.End}}
+}
+
+// noVars are the parameters of a text read without any: every ${key} in
+// it is then an unset parameter, reported as one.
+var noVars = map[string]string{}
+
+// pipelineVars are the parameters a Spark SQL text of a pipeline is read
+// with: vars, or none set.
+func pipelineVars(vars map[string]string) map[string]string {
+	if vars == nil {
+		return noVars
+	}
+	return vars
+}
+
+// substitute returns s (text as written, such as a string literal with its
+// quotes) with the pipeline's parameters substituted, as Spark substitutes
+// them before it reads s.
+func substitute(s string, vars map[string]string) string { return lex.Substitute(s, vars) }
+
+// databricksOptions are the options Databricks' statements are read with
+// (sparkOptions), with the pipeline's parameters.
+func (p *stmtParser) databricksOptions() parser.Options {
+	o := sparkOptions
+	o.Vars = pipelineVars(p.vars)
+	return o
 }

@@ -285,7 +285,7 @@ func Parse(file, text string) File { return ParseDialect(file, text, DialectSpar
 // statement (a pragma header) are skipped like any other comment. Offsets are
 // relative to text; diagnostics are in text order.
 func ParseDialect(file, text string, dialect Dialect) File {
-	return parseFile(file, text, dialect, true)
+	return parseFile(file, text, dialect, true, nil)
 }
 
 // ParseDialectDeferred is ParseDialect without the native check of each
@@ -296,12 +296,20 @@ func ParseDialect(file, text string, dialect Dialect) File {
 // Spark-to-DuckDB translator, so the answer is not needed for it, and
 // asking costs PostgreSQL's grammar (or DuckDB's parser) for each query.
 func ParseDialectDeferred(file, text string, dialect Dialect) File {
-	return parseFile(file, text, dialect, false)
+	return parseFile(file, text, dialect, false, nil)
+}
+
+// ParsePipeline is ParseDialectDeferred for a file of a pipeline whose
+// parameters (its configuration) are vars: Spark substitutes them for
+// ${key} before it parses (parser.Options.Vars), so the file is read
+// with each ${key} as its value, at the reference's range.
+func ParsePipeline(file, text string, dialect Dialect, vars map[string]string) File {
+	return parseFile(file, text, dialect, false, vars)
 }
 
 // parseFile is ParseDialect; native says whether each query's native check
 // runs now.
-func parseFile(file, text string, dialect Dialect, native bool) File {
+func parseFile(file, text string, dialect Dialect, native bool, vars map[string]string) File {
 	var f File
 	raw, openComment := splitRange(text, 0, len(text))
 	if cells := notebookCells(text); cells != nil {
@@ -325,7 +333,7 @@ func parseFile(file, text string, dialect Dialect, native bool) File {
 		}
 	}
 	for _, r := range raw {
-		st, diags := parseStatement(file, text, r, dialect)
+		st, diags := parseStatement(file, text, r, dialect, vars)
 		if native && st.Query != nil {
 			diags = append(diags, st.Query.CheckNative()...)
 		}
@@ -392,7 +400,7 @@ func ParseQueryDialect(file, text string, span Span, dialect Dialect) (*Query, [
 			Message: fmt.Sprintf("%s is not a query: the body of a file in pragma form is one query (SELECT, WITH, VALUES or FROM ...)", kw),
 		})
 	}
-	q, qd := parseQuery(file, text, first, toks, dialect)
+	q, qd := parseQuery(file, text, first, toks, dialect, nil)
 	if q != nil {
 		qd = append(qd, q.CheckNative()...)
 	}

@@ -75,6 +75,9 @@ type Options struct {
 	// count) that Spark lacks and DuckDB has; a call to one is a
 	// CodeDuckDBOnly finding rather than a not-portable one.
 	DuckDBOnly func(name string, args int) bool
+	// Vars are the pipeline's parameters, substituted for ${key} as Spark
+	// does before TranslateText parses (parser.Options.Vars).
+	Vars map[string]string
 }
 
 // Finding is a construct the translation refuses.
@@ -124,7 +127,7 @@ func (r *Result) Locate(off int) (ast.Range, bool) {
 // TranslateText parses text (one Spark SQL query) and translates it.
 // Ranges are offsets into text. A syntax error is a finding.
 func TranslateText(text string, opts Options) *Result {
-	st, errs := parser.ParseStatement(text, parser.Options{})
+	st, errs := parser.ParseStatement(text, parser.Options{Vars: opts.Vars})
 	if len(errs) > 0 {
 		return &Result{Findings: []Finding{{Range: errs[0].Range, Code: "syntax-error", Message: errs[0].Message}}}
 	}

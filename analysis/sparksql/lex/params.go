@@ -205,6 +205,62 @@ func resolve(prefix, key, asWritten string, vars map[string]string, used []strin
 	return b.String(), kind
 }
 
+// Substitute returns s with every reference substituted as Spark
+// substitutes it (see LexParams), or s itself when it has none or vars
+// switch substitution off.
+func Substitute(s string, vars map[string]string) string {
+	if !strings.Contains(s, "${") || SubstitutionOff(vars) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := strings.Index(s[i:], "${")
+		if j < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		j += i
+		b.WriteString(s[i:j])
+		end, prefix, key := matchRef(s, j)
+		if end < 0 {
+			b.WriteString("${")
+			i = j + 2
+			continue
+		}
+		v, _ := resolve(prefix, key, s[j:end], vars, nil)
+		b.WriteString(v)
+		i = end
+	}
+	return b.String()
+}
+
+// ParamAt returns the reference of src that covers offset off, with what
+// Spark substitutes for it, for an editor's hover; false when off is in
+// none.
+func ParamAt(src string, off int, vars map[string]string) (Param, bool) {
+	if SubstitutionOff(vars) || off < 0 || off > len(src) {
+		return Param{}, false
+	}
+	from := max(0, off-256)
+	for {
+		j := strings.Index(src[from:], "${")
+		if j < 0 || from+j > off {
+			return Param{}, false
+		}
+		j += from
+		end, prefix, key := matchRef(src, j)
+		if end < 0 {
+			from = j + 2
+			continue
+		}
+		if off < end {
+			v, kind := resolve(prefix, key, src[j:end], vars, nil)
+			return Param{Start: j, End: end, Prefix: prefix, Key: key, Kind: kind, Value: v}, true
+		}
+		from = end
+	}
+}
+
 // segment is a stretch of the substituted text: text[s:s+n] comes from
 // the text as written at [o, o+n) when !value, and is (part of) the value
 // of the reference written at [o, oEnd) when value.
