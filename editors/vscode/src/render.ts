@@ -67,6 +67,26 @@ export function decimalScale(type: string | undefined): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+const FLOAT_TYPE = /^(?:DOUBLE|FLOAT|REAL)\b/i;
+
+/**
+ * A DOUBLE or FLOAT as Spark prints it (Java's Double.toString): the
+ * shortest digits, at least one after the point (8.0), and from 10^7 up or
+ * below 10^-3 in scientific form with an E (1.0E7, 1.5E-4).
+ */
+export function javaDouble(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
+  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
+  const a = Math.abs(n);
+  if (a >= 1e-3 && a < 1e7) {
+    const s = String(n);
+    return s.includes('.') ? s : s + '.0';
+  }
+  const [mant, exp] = n.toExponential().split('e');
+  return (mant.includes('.') ? mant : mant + '.0') + 'E' + (exp.startsWith('+') ? exp.slice(1) : exp);
+}
+
 /**
  * A decimal keeps its scale: thund-lsp sends DECIMAL values as strings
  * ("10.80"), shown as they are; a number (an older server, or a value
@@ -74,6 +94,7 @@ export function decimalScale(type: string | undefined): number | undefined {
  */
 function withScale(v: Cell | undefined, type: string | undefined): Cell | undefined {
   if (typeof v !== 'number' || !Number.isFinite(v)) return v;
+  if (FLOAT_TYPE.test((type ?? '').trim())) return javaDouble(v);
   const scale = decimalScale(type);
   return scale === undefined || scale > 20 ? v : v.toFixed(scale);
 }

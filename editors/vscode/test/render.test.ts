@@ -9,6 +9,7 @@ import {
   downstream,
   escapeHtml,
   isNumericType,
+  javaDouble,
   expectationSummary,
   layoutGraph,
   markAdded,
@@ -57,7 +58,23 @@ describe('cells', () => {
   it('shows numbers, booleans and nested values', () => {
     assert.equal(renderCell(10.8), '10.8');
     assert.equal(renderCell(false), 'false');
+    assert.equal(renderCell(8, 'DOUBLE'), '8.0');
+    assert.equal(renderCell(8, 'BIGINT'), '8');
+    assert.equal(renderCell(0.1, 'FLOAT'), '0.1');
     assert.match(renderCell({ a: [1, 'x'] }), /class="nested">\{&quot;a&quot;:\[1,&quot;x&quot;\]\}/);
+  });
+});
+
+describe('javaDouble', () => {
+  it('writes doubles as Spark prints them', () => {
+    assert.equal(javaDouble(8), '8.0');
+    assert.equal(javaDouble(-3.5), '-3.5');
+    assert.equal(javaDouble(1e7), '1.0E7');
+    assert.equal(javaDouble(12345678.9), '1.23456789E7');
+    assert.equal(javaDouble(1.5e-4), '1.5E-4');
+    assert.equal(javaDouble(0.001), '0.001');
+    assert.equal(javaDouble(-0), '-0.0');
+    assert.equal(javaDouble(1 / 3), '0.3333333333333333');
   });
 });
 
