@@ -378,7 +378,10 @@ func (t *tr) typedLiteral(l *ast.TypedLiteral) frag {
 	case "TIMESTAMP", "TIMESTAMP_LTZ":
 		v = sparkDateText(v, false)
 		if hasZone(v) {
-			return at(l, tTS, cat("CAST(timezone('UTC', CAST("+quoteString(v)+" AS TIMESTAMPTZ)) AS TIMESTAMP)"))
+			if !t.zoned(l, "a TIMESTAMP literal with a zone") {
+				return at(l, tUnknown, cat("NULL"))
+			}
+			return at(l, tTS, t.utcToLocal(cat("CAST(timezone('UTC', CAST("+quoteString(v)+" AS TIMESTAMPTZ)) AS TIMESTAMP)")))
 		}
 		return at(l, tTS, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
 	case "TIMESTAMP_NTZ":

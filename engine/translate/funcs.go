@@ -622,6 +622,14 @@ var functions = []Function{
 	custom("time_trunc", "the TIME's microseconds since midnight rounded down to the unit", timeTruncFn),
 	custom("time_diff", "(end - start) in microseconds // the unit's, as BIGINT", timeDiffFn),
 	typeCall("time", "TIME"),
+	custom("timestamp_seconds", "make_timestamp(sec * 1000000), in the session zone", epochTimestamp(1000000, "seconds")),
+	custom("timestamp_millis", "make_timestamp(ms * 1000), in the session zone", epochTimestamp(1000, "milliseconds")),
+	custom("timestamp_micros", "make_timestamp(us), in the session zone", epochTimestamp(1, "microseconds")),
+	custom("unix_seconds", "epoch_us(ts) / 1000000 rounded down, of the instant in the session zone", epochOf(1000000)),
+	custom("unix_millis", "epoch_us(ts) / 1000 rounded down, of the instant in the session zone", epochOf(1000)),
+	custom("unix_micros", "epoch_us(ts), of the instant in the session zone", epochOf(1)),
+	custom("make_timestamp", "make_timestamp(y, m, d, h, mi, 0) + the seconds, or date + time; fields checked as Spark checks them; a zone through ICU's timezone()", makeTimestampFn(false), "make_timestamp_ltz"),
+	custom("try_make_timestamp", "make_timestamp, NULL where a field is out of range", makeTimestampFn(true), "try_make_timestamp_ltz"),
 	custom("extract", "date_part(field, x), Spark's numbering of weekdays", extractFn, "date_part", "datepart"),
 
 	// Arrays, maps and structs.
@@ -898,6 +906,9 @@ func (t *tr) withinGroup(c *ast.Call) frag {
 // decorate adds a call's FILTER and OVER clauses.
 func (t *tr) decorate(c *ast.Call, f frag) frag {
 	ty := f.typ
+	if c.Over != nil {
+		t.windowCallChecks(c)
+	}
 	if c.Filter != nil && !strings.Contains(f.s, " FILTER (WHERE") {
 		f = cat(f, " FILTER (WHERE ", t.expr(c.Filter), ")")
 	}
@@ -1842,4 +1853,24 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 	}
 	t.refuse(c, "%s does not run natively", name)
 	return null(c)
+}
+
+// orderedWindowFunctions are the window functions Spark's analyzer
+// requires an ordered window for.
+var orderedWindowFunctions = map[string]bool{
+	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true,
+	"cume_dist": true, "ntile": true, "lag": true, "lead": true,
+}
+
+// windowCallChecks raises the errors Spark's analyzer raises for a call
+// over a window: a ranking function over an unordered window, an
+// aggregate with FILTER.
+func (t *tr) windowCallChecks(c *ast.Call) {
+	name := strings.ToLower(c.Name.String())
+	if orderedWindowFunctions[name] && c.Over.Ref == nil && len(c.Over.OrderBy) == 0 {
+		t.typeError(c, "_LEGACY_ERROR_TEMP_1037", "Window function %s() requires window to be ordered, please add ORDER BY clause. For example SELECT %s()(value_expr) OVER (PARTITION BY window_partition ORDER BY window_ordering) from table.", name, name)
+	}
+	if c.Filter != nil {
+		t.typeError(c, "_LEGACY_ERROR_TEMP_1030", "Window aggregate function with filter predicate is not supported yet.")
+	}
 }

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -1199,6 +1200,18 @@ func (t *tr) windowBody(w *ast.Window) frag {
 	}
 	if w.Frame != nil {
 		f := w.Frame
+		for _, b := range []*ast.FrameBound{f.Start, f.End} {
+			if b == nil || !strings.EqualFold(f.Unit, "ROWS") {
+				continue
+			}
+			if l, ok := b.Offset.(*ast.Literal); ok && l.Kind == ast.LitInteger {
+				// A ROWS bound is an INT on Spark: a larger number is a
+				// BIGINT, which its analyzer rejects.
+				if n, err := strconv.ParseInt(l.Text, 10, 64); err == nil && (n > math.MaxInt32 || n < math.MinInt32) {
+					t.typeError(b, "DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_UNACCEPTED_TYPE", "Cannot resolve the window frame: the data type of its bound %s is \"BIGINT\", and ROWS takes \"INT\". SQLSTATE: 42K09", l.Text)
+				}
+			}
+		}
 		parts = append(parts, " "+f.Unit+" BETWEEN ", t.bound(f.Start), " AND ")
 		if f.End != nil {
 			parts = append(parts, t.bound(f.End))

@@ -242,17 +242,16 @@ type shadowed struct {
 }
 
 // zoneFunctions are the functions whose value depends on the session time
-// zone: conversions between a TIMESTAMP (an instant Spark shows in the
-// session zone) and epoch numbers or zone names. Native runs hold a
+// zone, and which are refused under a zone other than UTC: conversions
+// between a TIMESTAMP (an instant Spark shows in the session zone) and
+// epoch numbers or zone names (zone.go translates the others in the
+// session zone). Native runs hold a
 // TIMESTAMP as its wall-clock time in UTC, so the rest (literals,
 // extracting fields, formatting, date arithmetic) agrees in any zone.
 var zoneFunctions = map[string]bool{
-	"timestamp_seconds": true, "timestamp_millis": true, "timestamp_micros": true,
 	"unix_timestamp": true, "to_unix_timestamp": true, "from_unixtime": true,
-	"unix_seconds": true, "unix_millis": true, "unix_micros": true,
 	"from_utc_timestamp": true, "to_utc_timestamp": true, "convert_timezone": true,
-	"make_timestamp": true, "try_make_timestamp": true, "to_timestamp_ltz": true,
-	"make_timestamp_ltz": true, "try_make_timestamp_ltz": true, "window": true, "session_window": true,
+	"to_timestamp_ltz": true, "window": true, "session_window": true,
 }
 
 // zoneDependent refuses n when the session time zone is not UTC.

@@ -11,13 +11,16 @@ import (
 // Spark's SQL test corpus runs under America/Los_Angeles: there
 // TIMESTAMP_SECONDS(1230219000) is 2008-12-25 07:30:00 (15:30:00 in UTC),
 // while a TIMESTAMP literal, its fields and its formatting read the same
-// wall-clock time in any zone.
+// wall-clock time in any zone. timestamp_seconds and the like translate
+// through ICU's zones (TestZoneFunctions) unless the zone is an offset.
 func TestSessionZone(t *testing.T) {
 	// The engine defines these two as macros (engine/compat.go).
 	macros := map[string]bool{"timestamp_seconds": true, "unix_timestamp": true}
 	la := translate.Options{TimeZone: "America/Los_Angeles", Macros: macros}
+	if r := translate.TranslateText(`SELECT timestamp_seconds(1230219000) AS a`, translate.Options{TimeZone: "+01:00"}); len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "+01:00") {
+		t.Errorf("timestamp_seconds under +01:00: findings %v, want one naming the zone", r.Findings)
+	}
 	for _, q := range []string{
-		`SELECT timestamp_seconds(1230219000) AS a`,
 		`SELECT unix_timestamp(TIMESTAMP '2020-01-01 00:00:00') AS a`,
 		`SELECT CAST(TIMESTAMP '2020-01-01 00:00:00' AS BIGINT) AS a`,
 		`SELECT to_timestamp(1) AS a`,
