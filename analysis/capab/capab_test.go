@@ -180,6 +180,12 @@ func TestStreamingRules(t *testing.T) {
 	if ds := Streaming(ok); len(ds) != 0 {
 		t.Fatalf("a watermarked streaming aggregate got %+v", ds)
 	}
+	// A temporary view over a stream is a streaming view (Spark 4.1.4 runs
+	// it; Databricks feeds CDC flows so), whatever reads it.
+	view := pipelineWith(&ir.Dataset{Name: "v", Kind: ir.TemporaryView}, &ir.Flow{Reads: []ir.Ref{ref("s", true, 1)}})
+	if ds := Streaming(view); len(ds) != 0 {
+		t.Fatalf("a temporary view reading a stream got %+v", ds)
+	}
 }
 
 func TestSparkRulesPersistentViewOnTemporaryView(t *testing.T) {

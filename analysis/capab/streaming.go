@@ -42,7 +42,14 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 		return out
 	}
 	switch d.Kind {
-	case ir.MaterializedView, ir.Table, ir.View, ir.TemporaryView:
+	case ir.TemporaryView:
+		// A temporary view may read a stream: it is then a streaming view,
+		// read with STREAM(v) by a streaming table or a flow (Spark 4.1.4's
+		// dry run completes such a pipeline; Databricks feeds CDC flows
+		// this way).
+		out = append(out, batchSettings(f)...)
+		return out
+	case ir.MaterializedView, ir.Table, ir.View:
 		for _, r := range streamRefs {
 			if !r.Streaming {
 				continue
