@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/thund-dev/thund/analysis/schema/sampletypes"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
@@ -97,6 +98,8 @@ type columnCheck struct {
 	users    map[userKey][]*ir.Flow
 	sampleMu sync.Mutex
 	samples  map[string][]sema.Column
+	// headers are the sample files read by this build (see csvFile).
+	headers map[string]csvFile
 	// own is each dataset's own flow (not an append flow) and ownIdx its
 	// index in the pipeline's flows (an incremental build takes the
 	// index from prev: the flows' targets are the previous build's, in
@@ -544,9 +547,52 @@ func (c *columnCheck) sampleColumns(src *ir.Source) []sema.Column {
 		// a sample an editor or watcher handed over with its text
 		cols = csvHeader(strings.NewReader(text))
 	} else {
-		cols = readCSVHeader(filepath.Join(c.s.Root, filepath.FromSlash(src.Sample)))
+		cols = c.readSample(src.Sample)
 	}
 	c.samples[src.Sample] = cols
+	return cols
+}
+
+// csvFile is what a build read of a sample file: its columns, the
+// file's identity, size and modification time when it was read, and when
+// that was.
+type csvFile struct {
+	fi     os.FileInfo
+	readAt time.Time
+	cols   []sema.Column
+}
+
+// racyWindow is how long after a file's modification time a reading of it
+// is not reused (as git treats an index entry as racily clean): a file
+// system stamps changes with a coarse clock, so a change right after a
+// read could keep the size and time the read saw.
+const racyWindow = time.Second
+
+// readSample is readCSVHeader of the sample at rel, reusing the previous
+// build's reading when the file is the same one, of the same size and
+// modification time, and that time was over racyWindow before the
+// reading: the incremental check looks at every source's header on every
+// edit, and reading and typing a sample again each time was most of an
+// edit's allocations. c.sampleMu is held.
+func (c *columnCheck) readSample(rel string) []sema.Column {
+	path := filepath.Join(c.s.Root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if c.headers == nil {
+		c.headers = map[string]csvFile{}
+	}
+	if c.prev != nil {
+		if h, ok := c.prev.headers[rel]; ok && os.SameFile(h.fi, fi) && h.fi.Size() == fi.Size() && h.fi.ModTime().Equal(fi.ModTime()) &&
+			fi.ModTime().Before(h.readAt.Add(-racyWindow)) {
+			c.headers[rel] = h
+			return h.cols
+		}
+	}
+	now := time.Now()
+	cols := readCSVHeader(path)
+	c.headers[rel] = csvFile{fi, now, cols}
 	return cols
 }
 
@@ -656,8 +702,11 @@ type colState struct {
 	// gone holds the flows of files replaced since base was built:
 	// they are still in the maps but no longer in the pipeline.
 	gone map[*ir.Flow]bool
-	// samples are the columns each source answered, by name key.
+	// samples are the columns each source answered, by name key, and
+	// headers the sample files read, by path (the next build reuses an
+	// unchanged file's reading).
 	samples map[string][]sema.Column
+	headers map[string]csvFile
 	// holes is set when a flow with a query came out with no result (a
 	// cycle, a lookup that could not be answered): nothing records what
 	// such a flow read, so an edit elsewhere could not reach it, and the
@@ -699,6 +748,7 @@ func (st *colState) result(f *ir.Flow) *flowColumns {
 func (c *columnCheck) fullState(sig uint64) *colState {
 	st := &colState{names: sig, base: c.done, flows: c.p.Flows, ownIdx: c.ownIdx, results: c.s.results, holes: c.cyclic,
 		ubase: make(map[userKey][]*ir.Flow), dbase: map[*ir.Flow]bool{}, samples: c.sourceColumns()}
+	st.headers = c.headers // filled by sourceColumns
 	for f, r := range c.done {
 		if r == nil {
 			if c.trees[f].q != nil {
@@ -903,7 +953,7 @@ func (c *columnCheck) touch(k userKey) {
 // it, folded into a new base when the overlay has grown.
 func (c *columnCheck) nextState(sig uint64, samples map[string][]sema.Column) *colState {
 	prev := c.prev
-	st := &colState{names: sig, base: prev.base, ubase: prev.ubase, flows: c.p.Flows, ownIdx: prev.ownIdx, dbase: prev.dbase, samples: samples, results: c.s.results,
+	st := &colState{names: sig, base: prev.base, ubase: prev.ubase, flows: c.p.Flows, ownIdx: prev.ownIdx, dbase: prev.dbase, samples: samples, headers: c.headers, results: c.s.results,
 		over:  make(map[*ir.Flow]*flowColumns, len(prev.over)+len(c.done)),
 		uover: make(map[userKey][]*ir.Flow, len(prev.uover)+len(c.users)),
 		dover: make(map[*ir.Flow]bool, len(prev.dover)+len(c.done)),
@@ -943,7 +993,7 @@ func (c *columnCheck) nextState(sig uint64, samples map[string][]sema.Column) *c
 // folded returns the state with its overlay folded into a new base and
 // the flows no longer in the pipeline left out.
 func (st *colState) folded() *colState {
-	out := &colState{names: st.names, samples: st.samples, results: st.results, flows: st.flows, ownIdx: st.ownIdx,
+	out := &colState{names: st.names, samples: st.samples, headers: st.headers, results: st.results, flows: st.flows, ownIdx: st.ownIdx,
 		base:  make(map[*ir.Flow]*flowColumns, len(st.base)),
 		ubase: make(map[userKey][]*ir.Flow, len(st.ubase)),
 		dbase: map[*ir.Flow]bool{}}

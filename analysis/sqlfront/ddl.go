@@ -32,7 +32,11 @@ type stmtParser struct {
 // parseStatement classifies and parses one statement found by the splitter.
 func parseStatement(file, text string, r rawStmt, dialect Dialect, vars map[string]string) (Statement, []ir.Diagnostic) {
 	st := Statement{Span: r.Span, CommentStart: commentStart(text, r.Start, r.segStart)}
-	p := &stmtParser{file: file, text: text, toks: lexRange(text, r.Start, r.End), end: r.End, st: &st, dialect: dialect, vars: vars}
+	toks := r.toks
+	if toks == nil {
+		toks = lexRange(text, r.Start, r.End)
+	}
+	p := &stmtParser{file: file, text: text, toks: toks, end: r.End, st: &st, dialect: dialect, vars: vars}
 	switch {
 	case len(p.toks) == 0: // cannot happen: the splitter only returns statements with tokens
 		st.Kind = Unsupported
@@ -365,6 +369,9 @@ func (p *stmtParser) name(i int, what, after string) (string, Span, int, bool) {
 
 // dottedName reads identifier parts joined by dots at token i.
 func (p *stmtParser) dottedName(i int) (string, Span, int, bool) {
+	if name, sp, next, ok := p.paramName(i); ok {
+		return name, sp, next, true
+	}
 	ident := func(k int) bool {
 		return k < len(p.toks) && (p.toks[k].kind == tkWord || p.toks[k].kind == tkQuoted) && !p.toks[k].open
 	}

@@ -197,7 +197,7 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 		q.Aggregates, q.AggLoc = true, Span{first.Start, first.End}
 	}
 	q.Parser = "postgres"
-	q.native = &nativeCheck{file: file, text: text, input: input, sp: sp, toks: toks, tree: sr.query}
+	q.native = nativeCheck{pending: true, file: file, text: text, input: input, sp: sp, toks: toks, tree: sr.query}
 	return q, nil
 }
 
@@ -205,6 +205,7 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 // text it was parsed from (file reads written as names), the sanitised
 // query, its tokens and its Spark tree.
 type nativeCheck struct {
+	pending           bool
 	file, text, input string
 	sp                Span
 	toks              []token
@@ -221,10 +222,10 @@ type nativeCheck struct {
 // for concurrent use.
 func (q *Query) CheckNative() []ir.Diagnostic {
 	n := q.native
-	if n == nil {
+	if !n.pending {
 		return nil
 	}
-	q.native = nil
+	q.native = nativeCheck{}
 	file, text, input, sp, toks := n.file, n.text, n.input, n.sp, n.toks
 	// Can the native engine run the text as written? It hands it to
 	// DuckDB, which reads a large part of Spark SQL but not all of it.

@@ -213,6 +213,9 @@ type rawStmt struct {
 	// segStart is where the statement's segment begins: just after the
 	// previous ';' (or the start of the scanned range).
 	segStart int
+	// toks are the statement's tokens, as lexRange over its span gives
+	// them: the splitter has scanned them already.
+	toks []token
 }
 
 // splitRange splits s[from:to] into statements. openComment is the start of
@@ -220,6 +223,12 @@ type rawStmt struct {
 func splitRange(s string, from, to int) (stmts []rawStmt, openComment int) {
 	openComment = -1
 	i, seg, start, last := from, from, -1, -1
+	// The tokens of every statement, in one array, made at the first
+	// token (about one token per 4.5 bytes from there: see lexRange,
+	// which the header's comments would throw off); each statement gets
+	// its run of them.
+	var toks []token
+	first := 0
 	if from == 0 && strings.HasPrefix(s[:to], bom) {
 		i, seg = len(bom), len(bom)
 	}
@@ -239,22 +248,27 @@ func splitRange(s string, from, to int) (stmts []rawStmt, openComment int) {
 		}
 		if s[i] == ';' {
 			if start >= 0 {
-				stmts = append(stmts, rawStmt{Span{start, last}, seg})
+				stmts = append(stmts, rawStmt{Span{start, last}, seg, toks[first:len(toks):len(toks)]})
 			}
 			start = -1
 			i++
 			seg = i
+			first = len(toks)
 			continue
 		}
 		t := scanToken(s, i, to)
 		if start < 0 {
 			start = t.start
 		}
+		if toks == nil {
+			toks = make([]token, 0, (to-i)/4+8)
+		}
+		toks = append(toks, t)
 		last = t.end
 		i = t.end
 	}
 	if start >= 0 {
-		stmts = append(stmts, rawStmt{Span{start, last}, seg})
+		stmts = append(stmts, rawStmt{Span{start, last}, seg, toks[first:len(toks):len(toks)]})
 	}
 	return stmts, openComment
 }

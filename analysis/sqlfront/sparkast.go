@@ -510,3 +510,55 @@ func (p *stmtParser) databricksOptions() parser.Options {
 	o.Vars = pipelineVars(p.vars)
 	return o
 }
+
+// paramName reads at token i a name written with pipeline parameters
+// (${catalog}.${schema}.orders, ${stage}_trips): the tokens that touch one
+// another from i on, holding a ${...}. It returns the name Spark reads once
+// the parameters are substituted, unquoted and joined by dots, and its
+// range as written; false when no such name starts at i or the
+// substituted text is no dotted name (the Spark parser reports that).
+func (p *stmtParser) paramName(i int) (string, Span, int, bool) {
+	if i >= len(p.toks) || p.toks[i].kind != tkWord && p.toks[i].kind != tkQuoted && !(p.punct(i, '$') && p.punct(i+1, '{')) {
+		return "", Span{}, i, false
+	}
+	j := i + 1
+	for j < len(p.toks) && p.toks[j].start == p.toks[j-1].end {
+		t := p.toks[j]
+		if t.kind != tkWord && t.kind != tkQuoted && !p.punct(j, '$') && !p.punct(j, '{') && !p.punct(j, '}') && !p.punct(j, '.') {
+			break
+		}
+		j++
+	}
+	sp := Span{p.toks[i].start, p.toks[j-1].end}
+	written := p.text[sp.Start:sp.End]
+	if !strings.Contains(written, "${") || lex.SubstitutionOff(p.vars) {
+		return "", Span{}, i, false
+	}
+	vars := pipelineVars(p.vars)
+	_, refs := lex.LexParams(nil, p.text, sp.Start, sp.End, vars)
+	for _, r := range refs {
+		if r.IsProblem() {
+			p.errSpan(r.Start, r.End, parser.ParamMessage(r, vars))
+			break
+		}
+	}
+	toks := lex.Lex(lex.Substitute(written, vars))
+	var parts []string
+	for k, t := range toks {
+		switch {
+		case k%2 == 0 && (t.Kind == lex.Ident || t.Kind == lex.QuotedIdent):
+			v := t.Text
+			if t.Kind == lex.QuotedIdent {
+				v, _ = lex.Unquote(t)
+			}
+			parts = append(parts, v)
+		case k%2 == 1 && t.Kind == lex.Dot:
+		default:
+			return "", Span{}, i, false
+		}
+	}
+	if len(parts) == 0 || len(toks)%2 == 0 {
+		return "", Span{}, i, false
+	}
+	return strings.Join(parts, "."), sp, j, true
+}

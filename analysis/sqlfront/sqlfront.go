@@ -202,9 +202,10 @@ type Query struct {
 	// run for every query and ParseDialectDeferred leaves to the caller.
 	SparkOnly        *Span
 	SparkOnlyMessage string
-	// native is what CheckNative needs, until it runs (nil once it has,
-	// and in the DuckDB dialect, which answers while parsing).
-	native *nativeCheck
+	// native is what CheckNative needs, until it runs (cleared once it
+	// has; never set in the DuckDB dialect, which answers while parsing).
+	// It is held in the Query, not beside it: one allocation per query.
+	native nativeCheck
 	// DoubleQuoted are the "double-quoted" names of the query as written:
 	// identifiers for PostgreSQL and DuckDB, string literals for Spark SQL
 	// (unless spark.sql.ansi.doubleQuotedIdentifiers is set).
@@ -390,8 +391,7 @@ func ParseQueryDialect(file, text string, span Span, dialect Dialect) (*Query, [
 				"move it into its own .sql file, or write the file in SDP form (CREATE MATERIALIZED VIEW name AS ...)",
 		})
 	}
-	first := raw[0].Span
-	toks := lexRange(text, first.Start, first.End)
+	first, toks := raw[0].Span, raw[0].toks
 	if len(toks) > 0 && !startsQuery(text, toks) {
 		lead, kw := leadingKeywords(text, toks)
 		return nil, append(diags, ir.Diagnostic{
