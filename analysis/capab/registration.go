@@ -26,6 +26,11 @@ const (
 	SynFlowInsert         Feature = "FLOW INSERT ... BY NAME"
 	SynSnapshotCDC        Feature = "AUTO CDC ... FROM SNAPSHOT"
 	SynDeclaredCase       Feature = "a query column named like a declared column in another case"
+	// SynKeyConstraint is a PRIMARY KEY, FOREIGN KEY (REFERENCES) or
+	// UNIQUE constraint in a dataset's column list; SynCheckConstraint a
+	// CHECK constraint there.
+	SynKeyConstraint   Feature = "a PRIMARY KEY, FOREIGN KEY or UNIQUE constraint"
+	SynCheckConstraint Feature = "a CHECK constraint"
 )
 
 // registrationRows are the registration features' cells.
@@ -88,6 +93,25 @@ var registrationRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    yes,
 		ir.Databricks: yes,
 	},
+	// Spark 4.1's parser refuses every constraint on CREATE MATERIALIZED
+	// VIEW and CREATE STREAMING TABLE (_LEGACY_ERROR_TEMP_0035). On
+	// Databricks a pipeline dataset takes informational primary and
+	// foreign keys (the "CONSTRAINT clause" page, with its options), never
+	// enforced; CHECK constraints are added with ALTER TABLE only.
+	SynKeyConstraint: {
+		ir.Native:     yes, // informational: nothing to enforce
+		ir.Spark41:    no(keyConstraintReason),
+		ir.Spark42:    no(keyConstraintReason),
+		ir.Spark43:    no(keyConstraintReason),
+		ir.Databricks: yes,
+	},
+	SynCheckConstraint: {
+		ir.Native:     no("a CHECK constraint is not enforced natively, and no backend takes one on a pipeline dataset: write it as an expectation, CONSTRAINT name EXPECT (cond) ON VIOLATION FAIL UPDATE (Databricks), or `-- @expect.name: cond ON VIOLATION FAIL UPDATE`"),
+		ir.Spark41:    no(checkConstraintReason),
+		ir.Spark42:    no(checkConstraintReason),
+		ir.Spark43:    no(checkConstraintReason),
+		ir.Databricks: no("a Databricks pipeline dataset takes no CHECK constraint in its column list (Databricks adds CHECK constraints to Delta tables with ALTER TABLE ... ADD CONSTRAINT only): write it as an expectation, CONSTRAINT name EXPECT (cond) ON VIOLATION FAIL UPDATE"),
+	},
 	SynSnapshotCDC: {
 		ir.Native:     no("Thund's native engine applies change feeds (FROM STREAM(source)) only, not snapshots: run the flow on Databricks, or turn the snapshots into a change feed with an operation column and use AUTO CDC ... FROM STREAM(changes)"),
 		ir.Spark41:    no("open-source Spark has no snapshot CDC (AUTO CDC ... FROM SNAPSHOT is Databricks SQL; Spark 4.3's AUTO CDC reads a change feed, FROM STREAM(source)): target databricks"),
@@ -104,14 +128,16 @@ const (
 		"a pipeline dataset is partitioned by plain columns only; compute the value in the query (year(ts) AS ts_year) and partition by that column"
 	declaredCaseReason = "Spark before 4.3 merges a dataset's declared schema with its query's case-sensitively, so a query column named like a declared one in another case is a second column and the dataset is refused (USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE: the inferred schema holds both names); Spark 4.3 matches them: " +
 		"spell the column in the query as it is declared (... AS name), or target spark-4.3"
-	scheduleSpark = "Spark's grammar has no SCHEDULE clause (Databricks SQL, outside pipelines): Spark refreshes every dataset when the pipeline runs; leave the clause out" + onDatabricks
+	keyConstraintReason   = "Spark refuses constraints on a pipeline dataset (_LEGACY_ERROR_TEMP_0035: pipeline datasets do not currently support column constraints): remove the constraint (Databricks reads primary and foreign keys, as information only)" + onDatabricks
+	checkConstraintReason = "Spark refuses constraints on a pipeline dataset (_LEGACY_ERROR_TEMP_0035: pipeline datasets do not currently support column constraints): remove the CHECK constraint; Spark has no expectations either, so filter the rows in the query or check them downstream"
+	scheduleSpark         = "Spark's grammar has no SCHEDULE clause (Databricks SQL, outside pipelines): Spark refreshes every dataset when the pipeline runs; leave the clause out" + onDatabricks
 )
 
 // sparkRefusals are the registration features that say nothing about
 // which dialect a pipeline was written in.
 var sparkRefusals = map[Feature]bool{
 	SynLocation: true, SynPartitionTransform: true, SynTempViewQualified: true, SynTempViewSession: true, SynAutoCDCColumns: true,
-	SynDeclaredCase: true,
+	SynDeclaredCase: true, SynCheckConstraint: true,
 }
 
 func init() {

@@ -115,7 +115,7 @@ func (p *stmtParser) parseWhole() (ast.Stmt, []*ast.SyntaxError) {
 	if b, ok := st.(*ast.BadStmt); ok {
 		st = b.Partial
 	}
-	p.whole = &wholeParse{st, errs}
+	p.whole = &wholeParse{st: st, errs: errs}
 	return st, errs
 }
 
@@ -124,6 +124,8 @@ func (p *stmtParser) parseWhole() (ast.Stmt, []*ast.SyntaxError) {
 type wholeParse struct {
 	st   ast.Stmt
 	errs []*ast.SyntaxError
+	// reported is set once the error in the column list is reported.
+	reported bool
 }
 
 // sparkErr reports Spark's syntax error e, its message followed by
@@ -155,8 +157,11 @@ func (p *stmtParser) hasWord(i int, w string) bool {
 // error there: its expectations would otherwise be dropped unsaid.
 func (p *stmtParser) expectations(listEnd int) {
 	st, errs := p.parseWhole()
-	if len(errs) > 0 && errs[0].Start < listEnd {
-		p.sparkErr(errs[0], "; the column list holds expectations, which are not applied until it reads")
+	if len(errs) > 0 && errs[0].Start < listEnd && !constraintRefusal(errs[0]) {
+		if p.whole != nil && !p.whole.reported {
+			p.whole.reported = true
+			p.sparkErr(errs[0], "; the column list holds expectations, which are not applied until it reads")
+		}
 		return
 	}
 	c, ok := st.(*ast.Create)

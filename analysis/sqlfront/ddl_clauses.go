@@ -122,6 +122,7 @@ func (p *stmtParser) masks(open, close int) {
 			k = end - 1
 		}
 	}
+	p.constraintOptions(open, close)
 }
 
 // blankWhole blanks [start, end) of the text parseWhole reads, so that
