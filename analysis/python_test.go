@@ -327,3 +327,31 @@ func TestPythonStandInQualified(t *testing.T) {
 		t.Errorf("PythonStandIn(cat.sch.x) = %q, %v", sample, ok)
 	}
 }
+
+// TestPythonDatabricksForms: `import dlt` and `from pyspark import
+// pipelines as dp` with the global spark the runtime injects (no
+// SparkSession built in the file) are read without a finding; @dlt.table
+// over a batch read is a table (Databricks makes it a materialized view),
+// over a stream a streaming table.
+func TestPythonDatabricksForms(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"thund.yaml":         "backends: [databricks]\n",
+		"t/a.py": "import dlt\n\n@dlt.table\ndef bronze():\n    return spark.readStream.table(\"raw\")\n\n" +
+			"@dlt.table\ndef silver():\n    return dlt.read(\"bronze\").where(\"id > 0\")\n",
+		"t/b.py":          "from pyspark import pipelines as dp\n\n@dp.materialized_view\ndef gold():\n    return spark.read.table(\"silver\").select(\"id\")\n",
+		"samples/raw.csv": "id\n1\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range s.Diagnostics {
+		t.Errorf("unexpected diagnostic: %+v", d)
+	}
+	for name, kind := range map[string]ir.Kind{"bronze": ir.StreamingTable, "silver": ir.Table, "gold": ir.MaterializedView} {
+		if d := s.Pipeline.Dataset(name); d == nil || d.Kind != kind {
+			t.Errorf("%s = %+v, want a %s", name, d, kind)
+		}
+	}
+}

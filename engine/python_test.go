@@ -2,13 +2,18 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/pylib"
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/sparkconnect/sparktest"
 )
 
 // runPipeline analyses and runs the pipeline in dir natively, passing the
@@ -391,4 +396,109 @@ func TestPythonStandInQualified(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSparkLoadInference: the schema the native engine reads a load's
+// sample with (pylib.InferJSON, pylib.InferCSV) is the one a live Spark
+// server infers from the same file with the same options: names, order
+// and types.
+func TestSparkLoadInference(t *testing.T) {
+	c := sparktest.Client(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.json": "{\"id\": 1, \"name\": \"ann\", \"score\": 2.5, \"ok\": true, \"tags\": [\"x\"], \"addr\": {\"zip\": \"101\", \"n\": 3}, \"ts\": \"2024-01-05T10:00:00Z\", \"nul\": null, \"big\": 12345678901234567890123}\n" +
+			"{\"id\": 2, \"score\": 3, \"tags\": [], \"addr\": {\"city\": \"b\"}, \"mixed\": 1, \"empty\": {}}\n{\"mixed\": \"one\", \"arrnull\": [null]}\n",
+		"b.csv": "id;name;amount;day;flag;ts;n\n1;ann;2.50;2024-01-05;true;2024-01-05 10:00:00;NA\n2;bob;3;2024-01-06;false;2024-01-06 11:00:00;\n3;;x4;2024-01-07;TRUE;2024-01-07T12:00:00;5\n",
+		"c.csv": "a,b,,a\n1,2,3,4\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range []struct {
+		file, format string
+		options      map[string]string
+	}{
+		{"a.json", "json", nil},
+		{"a.json", "json", map[string]string{"primitivesAsString": "true"}},
+		{"b.csv", "csv", map[string]string{"sep": ";"}},
+		{"b.csv", "csv", map[string]string{"header": "true", "sep": ";"}},
+		{"b.csv", "csv", map[string]string{"header": "true", "delimiter": ";", "inferSchema": "true"}},
+		{"b.csv", "csv", map[string]string{"header": "true", "sep": ";", "inferSchema": "true", "nullValue": "NA"}},
+		{"c.csv", "csv", map[string]string{"header": "true"}},
+	} {
+		data := []byte(files[k.file])
+		var fields []pylib.Field
+		var err error
+		if k.format == "json" {
+			fields, err = pylib.InferJSON(data, k.options)
+		} else {
+			var o pylib.CSVOptions
+			if o, err = pylib.CSVReading(k.options); err == nil {
+				fields, err = pylib.InferCSV(data, o)
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s %v: %v", k.file, k.options, err)
+		}
+		var want []string
+		for _, f := range fields {
+			want = append(want, f.Name+" "+f.Type.Spark())
+		}
+		opts := []string{"path " + quoteString(filepath.Join(dir, k.file))}
+		for o, v := range k.options {
+			opts = append(opts, "`"+o+"` "+quoteString(v))
+		}
+		ctx := context.Background()
+		if err := c.SQL(ctx, "CREATE OR REPLACE TEMPORARY VIEW inferred USING "+k.format+" OPTIONS ("+strings.Join(opts, ", ")+")"); err != nil {
+			t.Fatalf("%s %v: %v", k.file, k.options, err)
+		}
+		rd, err := c.QueryArrow(ctx, "SELECT * FROM inferred LIMIT 0")
+		if err != nil {
+			t.Fatalf("%s %v: %v", k.file, k.options, err)
+		}
+		var got []string
+		for _, f := range rd.Schema().Fields() {
+			got = append(got, f.Name+" "+arrowSparkType(f.Type))
+		}
+		rd.Release()
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Errorf("%s %v:\nSpark  %s\nnative %s", k.file, k.options, strings.Join(got, ", "), strings.Join(want, ", "))
+		}
+	}
+}
+
+// arrowSparkType names an Arrow type of a Spark Connect answer as Spark's
+// DDL does.
+func arrowSparkType(t arrow.DataType) string {
+	switch x := t.(type) {
+	case *arrow.ListType:
+		return "ARRAY<" + arrowSparkType(x.Elem()) + ">"
+	case *arrow.StructType:
+		var parts []string
+		for _, f := range x.Fields() {
+			parts = append(parts, f.Name+": "+arrowSparkType(f.Type))
+		}
+		return "STRUCT<" + strings.Join(parts, ", ") + ">"
+	case *arrow.Decimal128Type:
+		return fmt.Sprintf("DECIMAL(%d,%d)", x.Precision, x.Scale)
+	case *arrow.TimestampType:
+		return "TIMESTAMP"
+	}
+	switch t.ID() {
+	case arrow.INT32:
+		return "INT"
+	case arrow.INT64:
+		return "BIGINT"
+	case arrow.FLOAT64:
+		return "DOUBLE"
+	case arrow.BOOL:
+		return "BOOLEAN"
+	case arrow.STRING, arrow.LARGE_STRING:
+		return "STRING"
+	case arrow.DATE32:
+		return "DATE"
+	}
+	return t.String()
 }

@@ -33,8 +33,8 @@ import (
 //   - CSV: header (false unless set: the first line is a row, the
 //     columns are _c0, _c1, ...), sep / delimiter, nullValue, and
 //     inferSchema (false unless set: every column STRING; set: INT,
-//     BIGINT, DECIMAL(p,0), DOUBLE, TIMESTAMP, BOOLEAN or STRING, from
-//     the values that are not null). Header names that repeat are
+//     BIGINT, DECIMAL(p,0), DOUBLE, DATE (yyyy-MM-dd: preferDate is on),
+//     TIMESTAMP, BOOLEAN or STRING, from the values that are not null). Header names that repeat are
 //     suffixed with their position, an empty one is _c<position>.
 
 // Field is one column of an inferred schema.
@@ -111,6 +111,7 @@ var (
 	tLong   = &Type{Kind: "bigint"}
 	tDouble = &Type{Kind: "double"}
 	tTS     = &Type{Kind: "timestamp"}
+	tDate   = &Type{Kind: "date"}
 )
 
 // CorruptRecord is the column Spark adds for lines it cannot read (its
@@ -189,6 +190,14 @@ func InferJSON(data []byte, options map[string]string) ([]Field, error) {
 	if corrupt {
 		fields = append(fields, Field{Name: CorruptRecord, Type: tString})
 		sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
+	}
+	seen := map[string]string{}
+	for _, f := range fields {
+		if other, ok := seen[strings.ToLower(f.Name)]; ok {
+			// Spark's names are not case-sensitive: COLUMN_ALREADY_EXISTS.
+			return nil, fmt.Errorf("the fields %s and %s differ only in case, and Spark refuses the load (COLUMN_ALREADY_EXISTS): rename one in the sample, or give the load its schema", other, f.Name)
+		}
+		seen[strings.ToLower(f.Name)] = f.Name
 	}
 	return fields, nil
 }
@@ -460,6 +469,9 @@ func csvType(s string) *Type {
 	if _, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXpP_") {
 		return tDouble
 	}
+	if isDate(s) {
+		return tDate // preferDate is on by default
+	}
 	if csvTimestamp(s) {
 		return tTS
 	}
@@ -521,6 +533,9 @@ func mergeCSV(a, b *Type) *Type {
 	}
 	if t, ok := numeric(a, b); ok {
 		return t
+	}
+	if a.Kind == "date" && b.Kind == "timestamp" || a.Kind == "timestamp" && b.Kind == "date" {
+		return tTS
 	}
 	return tString
 }
