@@ -420,8 +420,9 @@ func (e *SparkError) Error() string { return e.Message }
 
 // TranslateFlow returns f's query as a run executes it, translated
 // against the relations this Describer made so far, or nil when a run
-// executes f's text instead (DuckDB dialect, streaming and CDC flows, a
-// query the translator does not read or refuses, THUND_NATIVE_SQL=text).
+// executes f's text instead (DuckDB dialect, a query the translator does
+// not read or refuses, THUND_NATIVE_SQL=text). Streaming flows and the
+// source queries of CDC flows run their translation as batch flows do.
 // A query Spark's analyzer rejects (a type error the translator is sure
 // of) is a *SparkError with Code translate.CodeTypeError.
 func (d *Describer) TranslateFlow(ctx context.Context, f *ir.Flow) (*FlowQuery, error) {
@@ -433,7 +434,7 @@ func (d *Describer) TranslateFlow(ctx context.Context, f *ir.Flow) (*FlowQuery, 
 // known says so of a range of f's query. The error is the first type
 // error known does not claim, else the first one, marked Known.
 func (d *Describer) TranslateFlowKnown(ctx context.Context, f *ir.Flow, known func(ast.Range) bool) (*FlowQuery, error) {
-	if !translating() || f.Dialect == "duckdb" || f.Streaming || f.CDC != nil || strings.TrimSpace(f.SQL) == "" {
+	if !translating() || f.Dialect == "duckdb" || strings.TrimSpace(f.SQL) == "" {
 		return nil, nil
 	}
 	cat := &duckCatalog{ctx: ctx, conn: d.conn, cols: map[string][]sema.Column{}}

@@ -60,16 +60,20 @@ func TestStreamingSparkMeaning(t *testing.T) {
 // user's file, not with DuckDB's Infinity or its wording.
 func TestStreamingDivideByZero(t *testing.T) {
 	dir := writePipeline(t, map[string]string{
-		"samples/ev/b-001.csv": "s,v\na,1\n",
+		"samples/ev/b-001.csv": "s,v,ts\na,1,2026-01-01 10:00:00\n",
 		"ratio.sql":            "-- @kind: streaming_table\nSELECT s,\n  v / 0 AS r\nFROM STREAM(ev)\n",
 		"per_s.sql":            "-- @kind: streaming_table\n-- @output_mode: complete\nSELECT s,\n  sum(v) DIV 0 AS r\nFROM STREAM(ev) GROUP BY s\n",
+		// An append aggregate without a window: the engine adds the
+		// group's latest event time to the query, and the error is still
+		// the user's division.
+		"late.sql": "-- @kind: streaming_table\n-- @watermark: ts, 1 minute\nSELECT s, count(*) AS n,\n  sum(v) / 0 AS r\nFROM STREAM(ev) GROUP BY s\n",
 	})
 	snap, s := load(t, dir)
 	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, at := range map[string]string{"ratio": "ratio.sql:3:", "per_s": "per_s.sql:4:"} {
+	for name, at := range map[string]string{"ratio": "ratio.sql:3:", "per_s": "per_s.sql:4:", "late": "late.sql:4:"} {
 		r := res.Datasets[name]
 		if r == nil || r.Phase != Failed {
 			t.Fatalf("%s: %+v", name, r)
@@ -167,5 +171,39 @@ func TestStreamingCDCSourceTranslated(t *testing.T) {
 	_, s := runOK(t, dir)
 	if got, want := tableRows(t, s, "people"), []string{"1|Anne|3", "3|Cy|4"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("people = %v, want %v", got, want)
+	}
+}
+
+// TestDescribeStreamingTranslated: a streaming flow is described as its
+// run executes it, the translation: a double-quoted text is a string
+// column, and sum of a bigint is a BIGINT (DuckDB's text gives HUGEINT).
+func TestDescribeStreamingTranslated(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"samples/ev/b-001.csv": "s,v\na,1\n",
+		"totals.sql": "-- @kind: streaming_table\n-- @output_mode: update\n" +
+			"SELECT s, \"tag\" AS tag, sum(v) AS total FROM STREAM(ev) GROUP BY s\n",
+	})
+	snap, s := loadClean(t, dir)
+	ctx := context.Background()
+	d, err := s.Describer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Define(ctx, "ev", "SELECT 'a' AS s, CAST(1 AS BIGINT) AS v"); err != nil {
+		t.Fatal(err)
+	}
+	f := snap.Pipeline.FlowsInto("totals")[0]
+	q, err := d.TranslateFlow(ctx, f)
+	if err != nil || q == nil {
+		t.Fatalf("TranslateFlow of a streaming flow: %v, %v", q, err)
+	}
+	cols, err := d.DefineQuery(ctx, "totals", q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Column{{"s", "VARCHAR"}, {"tag", "VARCHAR"}, {"total", "BIGINT"}}
+	if !reflect.DeepEqual(cols, want) {
+		t.Errorf("columns %v, want %v", cols, want)
 	}
 }
