@@ -16,8 +16,8 @@ import (
 const ParamClass = "PIPELINE_PARAMETER"
 
 // configHome says where a pipeline's parameters are set, for messages.
-const configHome = "under `configuration:` in spark-pipeline.yml (a Databricks bundle: the pipeline's `configuration:` in databricks.yml, " +
-	"whose `${var.name}` bundle variables come from the target thund.yaml selects)"
+const configHome = "under `configuration:` in spark-pipeline.yml (in a Databricks bundle: the pipeline's `configuration:` in databricks.yml, " +
+	"where `${var.name}` is a variable of the bundle target thund.yaml selects)"
 
 // paramError returns the error of the first reference in [from, to) that
 // Spark would not read as meant, when it comes no later than err (the
@@ -53,7 +53,7 @@ func ParamMessage(r lex.Param, vars map[string]string) string {
 		}
 		msg := fmt.Sprintf("pipeline parameter %s is not set, and Spark reads an unset one as empty text", ref)
 		if near := nearKey(r.Key, vars); near != "" {
-			return msg + fmt.Sprintf(": did you mean ${%s}? (or set %s %s)", near, r.Key, configHome)
+			return msg + fmt.Sprintf(": did you mean ${%s}? Otherwise set %s %s", near, r.Key, configHome)
 		}
 		return msg + fmt.Sprintf(": set %s %s", r.Key, configHome)
 	case lex.ParamRedacted:
