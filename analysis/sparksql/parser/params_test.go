@@ -118,3 +118,42 @@ func TestParameterErrors(t *testing.T) {
 		t.Errorf("without Vars: %v", errs)
 	}
 }
+
+// FuzzParseParams parses any text with pipeline parameters: no panic, no
+// hang, every node's range and every error inside the text, errors in
+// order.
+func FuzzParseParams(f *testing.F) {
+	for _, s := range []string{
+		"SELECT * FROM ${catalog}.${schema}.orders WHERE amount > ${min_amount}",
+		"SELECT * FROM ${table} t JOIN ${nope} USING (id)",
+		"CREATE MATERIALIZED VIEW mv AS SELECT '${source_path}' || ${table}.x FROM ${table}",
+		"SELECT ${min_amount}${min_amount}, a${catalog}b, $${x}, ${env:HOME}; SELECT 1",
+	} {
+		f.Add(s)
+	}
+	opts := parser.Options{Vars: pipelineVars}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		sc := parser.Parse(src, opts)
+		ast.Inspect(sc, func(n ast.Node) bool {
+			if n == nil {
+				return false
+			}
+			if r := n.Span(); r.Start < 0 || r.End > len(src) || r.Start > r.End {
+				t.Fatalf("%q: %T at [%d:%d]", src, n, r.Start, r.End)
+			}
+			return true
+		})
+		prev := 0
+		for _, e := range sc.Errors {
+			if e.Start < prev || e.End > len(src) || e.Start > e.End {
+				t.Fatalf("%q: error [%d:%d] after %d: %s", src, e.Start, e.End, prev, e.Message)
+			}
+			prev = e.Start
+		}
+		parser.ParseStatement(src, opts)
+		parser.ParseExpression(src, opts)
+	})
+}
