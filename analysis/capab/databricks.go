@@ -1,6 +1,10 @@
 package capab
 
-import "github.com/thund-dev/thund/ir"
+import (
+	"strings"
+
+	"github.com/thund-dev/thund/ir"
+)
 
 // Syntax features: SQL constructs that only some backends read. Analysis
 // records each use on the dataset or flow (ir.Construct, whose Name is
@@ -31,6 +35,9 @@ const (
 	// on (SPARK-31561; pyspark 4.1.4's parser refuses it, 4.2.1's and
 	// 4.3.0's read it) and Databricks SQL reads too.
 	SynQualify Feature = "QUALIFY"
+	// SynCellNoSemicolon is a statement of a notebook export that ends at
+	// a cell boundary with no ';' while another statement follows.
+	SynCellNoSemicolon Feature = "a notebook cell ending without ';'"
 )
 
 // onDatabricks names Databricks as the backend that reads a construct,
@@ -79,6 +86,10 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader): declare the files as a source (`-- @source: files format=csv path=...`)" + onDatabricks)),
 	// The native engine's Spark-to-DuckDB translation does not carry
 	// QUALIFY yet, and a run without the filter would give other rows.
+	// Spark's pipelines read a .sql file as statements split at ';'
+	// (SqlGraphRegistrationContext.splitSqlFileIntoQueries); Databricks
+	// runs a notebook's cells one by one.
+	SynCellNoSemicolon: dbxOnly(no("Spark reads a .sql file as statements split at ';' only: it knows no notebook cells (`-- COMMAND ----------` is a comment to it), so this statement and the next cell's are read as one, a PARSE_SYNTAX_ERROR: end the statement with ';' (Databricks runs a notebook's cells one by one: check against the databricks backend, or run natively)")),
 	SynQualify: {
 		ir.Native:     no("the native engine does not run QUALIFY yet (its translation to DuckDB would lose the filter): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or restrict the dataset with `-- @backends: ...` to spark-4.2, spark-4.3 or databricks"),
 		ir.Spark41:    no("Spark 4.1's grammar has no QUALIFY clause (Spark 4.2 and Databricks read it; Spark 4.1 takes QUALIFY for a table alias and fails with PARSE_SYNTAX_ERROR after it): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or target spark-4.2, spark-4.3 or databricks"),
@@ -147,6 +158,9 @@ func cdcForm(f *ir.Flow) string {
 		case string(SynAutoCDC):
 			return "AUTO CDC"
 		}
+	}
+	if f.CDC != nil && strings.HasSuffix(f.CDC.Loc.File, ".py") {
+		return "a Python CDC flow"
 	}
 	return "@cdc"
 }

@@ -609,10 +609,12 @@ func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, ow
 	if len(reads) == 0 {
 		q, d := parseQueryText(file, text, sp, toks, dialect, vars)
 		versionSyntax(text, q, toks)
+		cellEnd(text, sp, toks, q)
 		return q, d
 	}
 	q, d := parseQueryText(file, rw, sp, lexRange(rw, sp.Start, sp.End), dialect, vars)
 	versionSyntax(text, q, toks)
+	cellEnd(text, sp, toks, q)
 	q.FileReads = reads
 	for _, r := range reads {
 		f := capab.SynReadFiles
@@ -637,6 +639,55 @@ func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, ow
 		}
 	}
 	return q, d
+}
+
+// cellEnd records, in a notebook export, a query text[sp] that ends its
+// statement at a cell boundary with no ';' while another statement
+// follows (capab.SynCellNoSemicolon, at the query's last token): Databricks
+// runs each cell on its own, Spark splits the file at ';' only and reads
+// the two statements as one.
+func cellEnd(text string, sp Span, toks []token, q *Query) {
+	if q == nil || !strings.HasPrefix(strings.TrimPrefix(text, bom), notebookHeader) {
+		return
+	}
+	last := -1
+	for k, t := range toks {
+		if t.start >= sp.End {
+			break
+		}
+		if t.end <= sp.End && t.start >= sp.Start {
+			last = k
+		}
+	}
+	if last < 0 {
+		return
+	}
+	// What follows: blank lines and comments (-- COMMAND ----------, the
+	// -- MAGIC lines of other cells), then a ';', the end, or more SQL.
+	crossed := false
+	i := toks[last].end
+	for i < len(text) {
+		switch {
+		case isSpace(text[i]):
+			i++
+		case strings.HasPrefix(text[i:], "--"):
+			end := strings.IndexByte(text[i:], '\n')
+			if end < 0 {
+				end = len(text) - i
+			}
+			line := strings.TrimSpace(text[i : i+end])
+			if strings.HasPrefix(line, "-- COMMAND") && strings.Trim(strings.TrimPrefix(line, "-- COMMAND"), " -") == "" {
+				crossed = true
+			}
+			i += end
+		default:
+			if crossed && text[i] != ';' {
+				t := toks[last]
+				q.Syntax = append(q.Syntax, SyntaxUse{Feature: capab.SynCellNoSemicolon, Span: Span{t.start, t.end}})
+			}
+			return
+		}
+	}
 }
 
 // notebookHeader begins a Databricks notebook exported as a .sql file.
