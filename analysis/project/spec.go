@@ -270,11 +270,20 @@ func (d *doc) specLibraries(p pair) []Library {
 func (d *doc) checkGlob(lib Library) {
 	pat := lib.Include
 	if strings.HasPrefix(pat, "/") || filepath.IsAbs(pat) {
-		d.add(ir.Error, ir.CodePathEscape, lib.Loc, fmt.Sprintf("library `%s` is an absolute path: write it relative to the folder of the spec", pat))
+		// spark-pipelines globs with pathlib's Path.glob, which refuses a
+		// pattern that is not relative ("Non-relative patterns are
+		// unsupported", pyspark 4.1.4 on Python 3.11).
+		d.add(ir.Error, ir.CodePathEscape, lib.Loc, fmt.Sprintf("library `%s` is an absolute path, which spark-pipelines refuses (non-relative patterns are unsupported): write it relative to the folder of the spec", pat))
 		return
 	}
 	if !Inside(".", pat) {
-		d.add(ir.Error, ir.CodePathEscape, lib.Loc, fmt.Sprintf("library `%s` leaves the pipeline folder: libraries must be inside it", pat))
+		// Spark globs from the spec's folder and follows `..` (the files
+		// of `../src/**` load there), but Thund reads nothing outside the
+		// pipeline folder it opened: a folder from someone else must not
+		// make it read (and push to Spark) files it does not hold
+		// (SECURITY.md). The way out keeps both.
+		d.add(ir.Error, ir.CodePathEscape, lib.Loc, fmt.Sprintf("library `%s` leaves the pipeline folder: spark-pipelines would load it (it globs from the spec's folder), but Thund reads only files inside the folder it opens, so the datasets defined there are not checked or run; "+
+			"move %s up to the folder that holds both, with each include written from there, and open that folder", pat, d.file))
 		return
 	}
 	if !hasMagic(pat) {

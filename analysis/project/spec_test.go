@@ -163,6 +163,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"complex glob", head + "libraries:\n  - glob:\n      include: transformations/**/*.sql\n", []wantDiag{{ir.CodeSpecError, E, "transformations/**/*.sql", "use `transformations/**`"}}},
 		{"star glob", head + "libraries:\n  - glob: {include: '*.sql'}\n", []wantDiag{{ir.CodeSpecError, E, "'*.sql'", "list each file"}}},
 		{"escape", head + "libraries:\n  - glob: {include: ../other/**}\n", []wantDiag{{ir.CodePathEscape, E, "../other/**", "leaves the pipeline folder"}}},
+		{"escape with the way out", head + "libraries:\n  - glob: {include: ../src/**}\n", []wantDiag{{ir.CodePathEscape, E, "../src/**", "move spark-pipeline.yml up to the folder that holds both"}}},
+		{"absolute, as spark-pipelines says", head + "libraries:\n  - glob: {include: /etc/**}\n", []wantDiag{{ir.CodePathEscape, E, "/etc/**", "spark-pipelines refuses"}}},
 		{"absolute", head + "libraries:\n  - glob: {include: /etc/**}\n", []wantDiag{{ir.CodePathEscape, E, "/etc/**", "absolute"}}},
 		{"yaml mapping error", head + "catalog: c\n  x: y\n", []wantDiag{{ir.CodeSpecError, E, "x: y", "mapping values are not allowed"}}},
 		{"yaml unclosed flow", head + "libraries: [a\n", []wantDiag{{ir.CodeSpecError, E, "libraries: [a", "Close the list"}}},
