@@ -127,7 +127,7 @@ func (t *tr) body(b ast.QueryExpr) frag {
 		}
 		return f
 	case *ast.Pipe:
-		t.refuse(b, "pipe syntax (|>) does not run natively; write the query as SELECT ... FROM ...")
+		return t.pipe(b)
 	default:
 		t.refuse(b, "this query does not run natively")
 	}
@@ -353,6 +353,11 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	if hasFrom {
 		from = t.from(s.From)
 	}
+	pipe := t.pipeFrom
+	t.pipeFrom = nil
+	if pipe != nil && !hasFrom {
+		hasFrom, from = true, pipe.from
+	}
 	lvs := s.LateralViews
 	if s.From != nil {
 		lvs = append(append([]*ast.LateralView(nil), s.From.LateralViews...), lvs...)
@@ -413,6 +418,12 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	parts := []any{"SELECT "}
 	if s.Quantifier == "DISTINCT" {
 		parts = append(parts, "DISTINCT ")
+	}
+	if pipe != nil && pipe.star {
+		parts = append(parts, "*")
+		if len(items) > 0 {
+			parts = append(parts, ", ")
+		}
 	}
 	parts = append(parts, items)
 	if hasFrom {
@@ -772,7 +783,13 @@ func (t *tr) relation(r ast.Relation) frag {
 }
 
 func (t *tr) join(j *ast.Join) frag {
-	l := t.relation(j.L)
+	var l frag
+	if _, bad := j.L.(*ast.BadRelation); bad && t.pipeLeft != nil {
+		// |> JOIN: the left side is what the pipe's operators made.
+		l, t.pipeLeft = *t.pipeLeft, nil
+	} else {
+		l = t.relation(j.L)
+	}
 	r := t.relation(j.R)
 	kind := j.Kind
 	if kind == "CROSS" && j.On != nil {

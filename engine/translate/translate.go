@@ -232,6 +232,11 @@ type tr struct {
 	// (lateralOuter), found when first needed.
 	root                 *ast.Query
 	laterals, subqueries []ast.Range
+	// pipeFrom, while a pipe's SELECT or EXTEND is translated, is the
+	// relation it reads (the operators before it); selectQ takes it.
+	pipeFrom *pipeInput
+	// pipeLeft, while a pipe's JOIN is translated, is its left side.
+	pipeLeft *frag
 }
 
 // shadowed is an input column a shared output name resolves to: its

@@ -187,6 +187,12 @@ var traps = []trap{
 	{name: "make_time out of range", query: `SELECT make_time(-1, 18, 19.87) AS a`, errClass: "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION"},
 	{name: "time_trunc of an unknown unit", query: `SELECT time_trunc('MS', TIME '12:34:56') AS a`, errClass: "INVALID_PARAMETER_VALUE.TIME_UNIT"},
 	{name: "TIME - TIME refused", query: `SELECT TIME '12:30:41' - TIME '10:00' AS a`, finding: "arithmetic on a TIME", spark: "0 02:30:41.000000000 (an INTERVAL HOUR TO SECOND)"},
+	{name: "pipe operators", query: `VALUES (0), (1), (2) tab(col) |> SELECT col * 2 AS result |> WHERE result > 0 |> EXTEND result + 1 AS r2 |> DROP result |> ORDER BY r2 DESC |> LIMIT 1`,
+		types: []string{"int"}, rows: [][]string{{"5"}}},
+	{name: "pipe join", query: `VALUES (0), (1) lhs(a) |> INNER JOIN VALUES (1), (2) rhs(a) ON lhs.a = rhs.a |> SELECT lhs.a + rhs.a AS z`,
+		types: []string{"int"}, rows: [][]string{{"2"}}},
+	{name: "an aggregate in a pipe SELECT", query: `VALUES (1) t(x) |> SELECT sum(x) AS s`, finding: "PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION", spark: "the analysis error PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION"},
+	{name: "row_number over an unordered window", query: `SELECT row_number() OVER (PARTITION BY x) AS r FROM VALUES (1) t(x)`, finding: "_LEGACY_ERROR_TEMP_1037", spark: "the analysis error _LEGACY_ERROR_TEMP_1037"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
