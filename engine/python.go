@@ -83,13 +83,13 @@ const maxLoadSample = 64 << 20
 // streaming load reads micro-batches, which streaming.go reads). Loads
 // of one source that read it with other options are an error: the
 // native engine reads one sample one way.
-func (st *runState) pythonLoad(src *ir.Source) (*pylib.Load, string, string, error) {
+func (s *Session) pythonLoad(p *ir.Pipeline, src *ir.Source) (*pylib.Load, string, string, error) {
 	key := ir.NameKey(src.Name)
 	var first *pylib.Load
 	var firstFile, firstText string
 	parsed := map[string]pylib.File{}
 	texts := map[string]string{}
-	for _, f := range st.p.Flows {
+	for _, f := range p.Flows {
 		if !strings.HasSuffix(f.QueryLoc.File, ".py") {
 			continue
 		}
@@ -100,7 +100,7 @@ func (st *runState) pythonLoad(src *ir.Source) (*pylib.Load, string, string, err
 			file := f.QueryLoc.File
 			pf, ok := parsed[file]
 			if !ok {
-				b, err := os.ReadFile(filepath.Join(st.s.Root, filepath.FromSlash(file)))
+				b, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(file)))
 				if err != nil {
 					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
 				}
@@ -155,27 +155,45 @@ func sameReading(a, b *pylib.Load) bool {
 // engine states as Spark's.
 var loadFormats = map[string]string{"csv": "read_csv_auto", "json": "read_json_auto"}
 
-// registerLoad defines the relation rel as the rows of sample read as
-// Spark's reader reads the files of load l (written in file, whose text
-// is text): its format's options, its schema, or the schema Spark infers.
-// A format whose reading the engine takes as DuckDB's (Parquet, ORC)
-// goes to registerSample.
-func (st *runState) registerLoad(ctx context.Context, rel, sample string, materialise bool, what string, l *pylib.Load, file, text string) error {
+// LoadReading returns the DuckDB table function call that reads the
+// sample of source src as Spark's reader reads the files of the Python
+// load that reads src by path (pylib.Load: its format's options, its
+// schema, or the schema Spark infers), or "" when no Python load reads
+// src or its format is read as DuckDB reads it (Parquet, ORC). Whoever
+// reads a source's sample (the run, a description) reads it so.
+func (s *Session) LoadReading(p *ir.Pipeline, src *ir.Source) (string, error) {
+	if src.Stream || src.Sample == "" {
+		return "", nil
+	}
+	what := "source " + src.Name
+	l, file, text, err := s.pythonLoad(p, src)
+	if err != nil || l == nil {
+		if err != nil {
+			err = fmt.Errorf("%s: %w", what, err)
+		}
+		return "", err
+	}
+	return s.loadReading(src.Sample, what, l, file, text)
+}
+
+// loadReading is LoadReading for load l (written in file, whose text is
+// text) over sample.
+func (s *Session) loadReading(sample, what string, l *pylib.Load, file, text string) (string, error) {
 	format := strings.ToLower(l.Format)
 	want, ok := loadFormats[format]
 	if !ok {
-		return st.registerSample(ctx, rel, sample, materialise, what)
+		return "", nil
 	}
-	fn, pattern, err := st.s.reader(sample)
+	fn, pattern, err := s.reader(sample)
 	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	if fn != want {
-		return fmt.Errorf("%s: the load at %s reads %s files, and its sample %s is another format: give the sample the load's format", what, lineCol(file, text, l.Loc.Start), format, sample)
+		return "", fmt.Errorf("%s: the load at %s reads %s files, and its sample %s is another format: give the sample the load's format", what, lineCol(file, text, l.Loc.Start), format, sample)
 	}
-	data, err := st.loadSampleBytes(pattern)
+	data, err := s.loadSampleBytes(pattern)
 	if err != nil {
-		return fmt.Errorf("%s (%s): %w", what, sample, err)
+		return "", fmt.Errorf("%s (%s): %w", what, sample, err)
 	}
 	at := lineCol(file, text, l.Loc.Start)
 	if l.Schema != "" {
@@ -186,28 +204,28 @@ func (st *runState) registerLoad(ctx context.Context, rel, sample string, materi
 	case "json":
 		fields, err := pylib.InferJSON(data, l.Options)
 		if err != nil {
-			return fmt.Errorf("%s: the load at %s: %w", what, at, err)
+			return "", fmt.Errorf("%s: the load at %s: %w", what, at, err)
 		}
 		for _, f := range fields {
 			if f.Name == pylib.CorruptRecord {
-				return fmt.Errorf("%s: %s has lines that are no JSON object, which Spark reads into a %s column the native engine does not make: fix those lines", what, sample, pylib.CorruptRecord)
+				return "", fmt.Errorf("%s: %s has lines that are no JSON object, which Spark reads into a %s column the native engine does not make: fix those lines", what, sample, pylib.CorruptRecord)
 			}
 		}
 		if l.Schema != "" {
 			if err := schemaAgrees(l.Schema, fields, sample); err != nil {
-				return fmt.Errorf("%s: the schema at %s disagrees with the sample: %w", what, at, err)
+				return "", fmt.Errorf("%s: the schema at %s disagrees with the sample: %w", what, at, err)
 			}
 			// The load's SQL reads the schema's fields by name and casts
 			// them; the fields the sample has are read as inferred.
 		}
 		if len(fields) == 0 {
-			return fmt.Errorf("%s: %s holds no JSON record", what, sample)
+			return "", fmt.Errorf("%s: %s holds no JSON record", what, sample)
 		}
 		call = "read_json(" + quoteString(pattern) + ", format = 'auto', columns = " + duckColumns(fields) + ")"
 	case "csv":
 		o, err := pylib.CSVReading(l.Options)
 		if err != nil {
-			return fmt.Errorf("%s: the load at %s: %w", what, at, err)
+			return "", fmt.Errorf("%s: the load at %s: %w", what, at, err)
 		}
 		byPosition := l.Schema != ""
 		if byPosition {
@@ -215,14 +233,14 @@ func (st *runState) registerLoad(ctx context.Context, rel, sample string, materi
 		}
 		fields, err := pylib.InferCSV(data, o)
 		if err != nil {
-			return fmt.Errorf("%s (%s): %w", what, sample, err)
+			return "", fmt.Errorf("%s (%s): %w", what, sample, err)
 		}
 		if len(fields) == 0 {
-			return fmt.Errorf("%s: %s holds no CSV line", what, sample)
+			return "", fmt.Errorf("%s: %s holds no CSV line", what, sample)
 		}
 		if byPosition {
 			if err := csvSchemaAgrees(l.Schema, fields, data, o, sample); err != nil {
-				return fmt.Errorf("%s: the schema at %s disagrees with the sample: %w", what, at, err)
+				return "", fmt.Errorf("%s: the schema at %s disagrees with the sample: %w", what, at, err)
 			}
 		}
 		nulls := "['']"
@@ -238,6 +256,12 @@ func (st *runState) registerLoad(ctx context.Context, rel, sample string, materi
 			call = strings.TrimSuffix(call, ")") + ", union_by_name = true)"
 		}
 	}
+	return call, nil
+}
+
+// registerLoad defines the relation rel as the rows of call (a
+// LoadReading), a view or, when materialise is set, a table.
+func (st *runState) registerLoad(ctx context.Context, rel, call string, materialise bool, what, sample string) error {
 	name := quoteIdent(rel)
 	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", name, call)
 	if materialise {
@@ -247,14 +271,14 @@ func (st *runState) registerLoad(ctx context.Context, rel, sample string, materi
 		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
 	}
 	if _, err := st.conn.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("%s (%s, read as Spark reads the load at %s): %w", what, sample, at, explain(err))
+		return fmt.Errorf("%s (%s, read as Spark reads its Python load): %w", what, sample, explain(err))
 	}
 	return nil
 }
 
 // loadSampleBytes reads the mirrored files a reader pattern names, in
 // name order, up to maxLoadSample bytes.
-func (st *runState) loadSampleBytes(pattern string) ([]byte, error) {
+func (s *Session) loadSampleBytes(pattern string) ([]byte, error) {
 	files := []string{pattern}
 	if strings.ContainsAny(pattern, "*?[") {
 		m, err := filepath.Glob(pattern)
@@ -268,7 +292,7 @@ func (st *runState) loadSampleBytes(pattern string) ([]byte, error) {
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return nil, fmt.Errorf("read the sample: %w", st.s.scrubbed(err))
+			return nil, fmt.Errorf("read the sample: %w", s.scrubbed(err))
 		}
 		if len(out)+len(b) > maxLoadSample {
 			return nil, fmt.Errorf("the sample is over %d MiB, more than Thund reads to infer its schema as Spark does: give the load its schema with .schema(\"...\")", maxLoadSample>>20)

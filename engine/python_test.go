@@ -324,7 +324,12 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 	if !strings.Contains(refused["stamped"], "timestampFormat") {
 		t.Errorf("stamped is not refused natively for its timestampFormat: %q", refused["stamped"])
 	}
-	if len(refused) != 1 {
+	// Read natively as Spark reads it, but the column description does
+	// not read a header-less sample yet.
+	if !strings.Contains(refused["raw_lines"], "_c0, _c1") {
+		t.Errorf("raw_lines is not refused natively for its missing header: %q", refused["raw_lines"])
+	}
+	if len(refused) != 2 {
 		t.Errorf("refused: %v", refused)
 	}
 	s, err := Open(snap.Root, Options{Threads: 1})
@@ -339,20 +344,24 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 	if d := res.Datasets["stock"]; d == nil || d.Phase != Completed || d.Rows != 2 {
 		t.Fatalf("stock = %+v", d)
 	}
-	if d := res.Datasets["stamped"]; d != nil && d.Phase == Completed {
-		t.Errorf("stamped ran natively though refused: %+v", d)
+	for _, name := range []string{"stamped", "raw_lines"} {
+		if d := res.Datasets[name]; d != nil && d.Phase == Completed {
+			t.Errorf("%s ran natively though refused: %+v", name, d)
+		}
 	}
 	for name, want := range map[string]string{
-		"raw_lines": "_c0 VARCHAR; _c1 VARCHAR",
-		"as_text":   "a VARCHAR; b VARCHAR",
-		"inferred":  "a VARCHAR; b BIGINT",
+		"as_text":  "a VARCHAR; b VARCHAR",
+		"inferred": "a VARCHAR; b BIGINT",
 	} {
 		if got := strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE "+name+")"), "; "); got != want {
 			t.Errorf("%s columns: %s, want %s", name, got, want)
 		}
 	}
-	if got := strings.Join(rowsOf(t, s, "SELECT string_agg(_c0 || '|' || _c1, '; ' ORDER BY _c0) FROM raw_lines"), "; "); got != "1|2; a|b" {
-		t.Errorf("raw_lines rows: %s (Spark reads the header line as a row)", got)
+	// The reading itself, as the run and a description read it: the
+	// header line is a row, the columns _c0 and _c1.
+	call, err := s.LoadReading(snap.Pipeline, snap.Pipeline.Source("lines"))
+	if err != nil || !strings.Contains(call, "header = false") || !strings.Contains(call, "'_c0': 'VARCHAR', '_c1': 'VARCHAR'") {
+		t.Errorf("LoadReading(lines) = %s, %v", call, err)
 	}
 	got := strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE stock)"), "; ")
 	if got != "sku VARCHAR; qty BIGINT; counted DATE" {
@@ -501,4 +510,59 @@ func arrowSparkType(t arrow.DataType) string {
 		return "DATE"
 	}
 	return t.String()
+}
+
+// TestPythonLoadSchemaDisagrees: a load's schema that does not fit its
+// sample (another number of CSV columns, a value Spark would read as
+// NULL, a JSON field no record has) fails the dataset before it runs,
+// naming the schema's file:line:col and the sample's record; two loads
+// of one path with other options are refused, naming both.
+func TestPythonLoadSchemaDisagrees(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/a.py": "from pyspark import pipelines as dp\n\n" +
+			"@dp.materialized_view\ndef wide():\n    return spark.read.option(\"header\", \"true\").schema(\"id INT\").csv(\"/in/people.csv\")\n\n" +
+			"@dp.materialized_view\ndef typed():\n    return spark.read.option(\"header\", \"true\").schema(\"id INT, name INT\").csv(\"/in/folks.csv\")\n\n" +
+			"@dp.materialized_view\ndef missing():\n    return spark.read.schema(\"id BIGINT, zz STRING\").json(\"/in/ev.json\")\n\n" +
+			"@dp.materialized_view\ndef fine():\n    return spark.read.option(\"header\", \"true\").schema(\"id INT, name STRING\").csv(\"/in/staff.csv\")\n\n" +
+			"@dp.materialized_view\ndef twice_a():\n    return spark.read.option(\"header\", \"true\").csv(\"/in/dup.csv\")\n\n" +
+			"@dp.materialized_view\ndef twice_b():\n    return spark.read.option(\"header\", \"true\").option(\"inferSchema\", \"true\").csv(\"/in/dup.csv\")\n",
+		"samples/people.csv": "id,name\n1,ann\n",
+		"samples/folks.csv":  "id,name\n1,ann\n",
+		"samples/staff.csv":  "id,name\n1,ann\n2,bob\n",
+		"samples/ev.json":    "{\"id\": 1}\n",
+		"samples/dup.csv":    "id\n1\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := runPython(t, dir)
+	for name, want := range map[string][]string{
+		"wide":    {"t/a.py:5:55", "has 1 columns and samples/people.csv has 2"},
+		"typed":   {"t/a.py:9:55", `record 2 of samples/folks.csv has "ann"`, "name INT"},
+		"missing": {"t/a.py:13:30", "no record of samples/ev.json has a field zz"},
+		"twice_a": {"t/a.py:21:12", "t/a.py:25:12", "other formats, options or schemas"},
+	} {
+		d := res.Datasets[name]
+		if d == nil || d.Phase != Failed {
+			t.Errorf("%s = %+v, want it failed", name, d)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(d.Error, w) {
+				t.Errorf("%s: error %q does not say %q", name, d.Error, w)
+			}
+		}
+		if strings.Contains(d.Error, "thund_") || strings.Contains(d.Error, "read_csv") {
+			t.Errorf("%s: error shows an internal name: %s", name, d.Error)
+		}
+	}
+	if d := res.Datasets["fine"]; d == nil || d.Phase != Completed || d.Rows != 2 {
+		t.Errorf("fine = %+v", d)
+	}
 }

@@ -151,14 +151,12 @@ func (st *runState) registerSources(ctx context.Context) error {
 
 func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 	materialise := !src.Stream && st.reading[ir.NameKey(src.Name)]
-	if !src.Stream {
-		l, file, text, err := st.pythonLoad(src)
-		if err != nil {
-			return fmt.Errorf("source %s: %w", src.Name, err)
-		}
-		if l != nil {
-			return st.registerLoad(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name, l, file, text)
-		}
+	call, err := st.s.LoadReading(st.p, src)
+	if err != nil {
+		return err
+	}
+	if call != "" {
+		return st.registerLoad(ctx, relationName(src.Name), call, materialise, "source "+src.Name, src.Sample)
 	}
 	return st.registerSample(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name)
 }
