@@ -145,7 +145,10 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 			out = append(out, Use{Feature: OutputModeComplete, Loc: f.OutputLoc})
 		}
 		if f.CDC != nil {
-			inSQL := sqlCDC(f)
+			// A CDC flow from Python (dp.create_auto_cdc_flow,
+			// dlt.apply_changes) is written in the platform's API, like
+			// the SQL statements: Databricks runs it.
+			inSQL := sqlCDC(f) || strings.HasSuffix(f.CDC.Loc.File, ".py")
 			out = append(out, Use{Feature: CDCFlow, Loc: f.CDC.Loc, InSQL: inSQL})
 			if f.CDC.SCD == 2 {
 				out = append(out, Use{Feature: CDCSCD2, Loc: f.CDC.Loc, InSQL: inSQL})

@@ -88,6 +88,16 @@ func TestDatabricksCDC(t *testing.T) {
 			}
 		}
 	}
+	// A Python CDC flow (dp.create_auto_cdc_flow, dlt.apply_changes) is
+	// the platform's own API: Databricks runs it, SCD 2 too.
+	py := flow("", 2)
+	py.Flows[0].CDC.Loc.File = "cdc.py"
+	if got := messages(py, ir.Databricks); len(got) != 0 {
+		t.Errorf("a Python CDC flow on databricks: %q, want it to run", got)
+	}
+	if got := messages(py, ir.Spark43); len(got) != 1 || !strings.Contains(got[0], "a Python CDC flow") {
+		t.Errorf("a Python CDC flow on spark-4.3: %q, want the table format's error naming it", got)
+	}
 }
 
 // TestDatabricksExpectations: a CONSTRAINT ... EXPECT expectation is the

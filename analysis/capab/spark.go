@@ -141,8 +141,8 @@ var MergeFormats = map[ir.Backend][]string{
 // what each candidate did on a real server of that version (Spark 4.2.1,
 // 4.3.0; scripts/spark.sh's table_format, sdplower's TestSparkCDCFacts).
 var noMerge = map[ir.Backend]string{
-	ir.Spark42: "on Spark 4.2.1 the dry run passes and the run refuses parquet, the default, and Delta Lake 4.4.0 (the Delta release that loads into 4.2) alike with AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE, as Delta tables are no row-level connector to Spark, and Iceberg's runtime (1.11.0, built for Spark 4.1) does not load into 4.2",
-	ir.Spark43: "on Spark 4.3.0 no format that merges loads: Delta Lake 4.3.0 fails to create a table and 4.4.0 to merge into one (NoSuchMethodError), Iceberg 1.11.0 fails to load its catalog (IncompatibleClassChangeError), and the default, parquet, cannot merge (AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE)",
+	ir.Spark42: "Spark 4.2.1 refuses parquet, the default, and Delta Lake 4.4.0 alike (AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE), and no Iceberg runtime loads into Spark 4.2",
+	ir.Spark43: "Spark 4.3.0 cannot merge into parquet, the default (AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE), and no release of Delta Lake or Iceberg runs on Spark 4.3 yet",
 }
 
 // cdcFormats refuses an apply-changes flow whose target's format cannot
@@ -180,7 +180,7 @@ func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
 			switch ms := MergeFormats[b]; len(ms) {
 			case 0:
 				fix = "no format Thund can choose for it merges there (" + noMerge[b] + "); "
-				if sqlCDC(f) {
+				if sqlCDC(f) || strings.HasSuffix(f.CDC.Loc.File, ".py") {
 					fix += "target databricks, whose Delta tables merge, or "
 				}
 				fix += runCDCNatively
@@ -388,7 +388,7 @@ func appendWatermark(p *ir.Pipeline, b ir.Backend) []Finding {
 		if f.OutputMode != "" && f.OutputMode != ir.Append {
 			continue
 		}
-		where, ok := groupsWithoutWatermark(f, parserVersion(b))
+		where, ok := groupsWithoutWatermark(f, parserVersion(b), p.Configuration)
 		if !ok {
 			continue
 		}
@@ -431,8 +431,8 @@ const (
 // aggregate certainly groups by no key that keeps f's watermark, and the
 // range (offsets in f.SQL) of its GROUP BY, empty for an aggregate
 // without one.
-func groupsWithoutWatermark(f *ir.Flow, v parser.Version) (ast.Range, bool) {
-	st, errs := parser.ParseStatement(f.SQL, parser.Options{Version: v})
+func groupsWithoutWatermark(f *ir.Flow, v parser.Version, vars map[string]string) (ast.Range, bool) {
+	st, errs := parser.ParseStatement(f.SQL, parser.Options{Version: v, Vars: vars})
 	qs, ok := st.(*ast.QueryStmt)
 	if len(errs) > 0 || !ok || qs.Query == nil {
 		return ast.Range{}, false
