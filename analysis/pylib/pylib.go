@@ -580,7 +580,7 @@ var decoratorKinds = map[string]ir.Kind{
 	"materialized_view": ir.MaterializedView,
 	"table":             ir.Table,
 	"temporary_view":    ir.TemporaryView,
-	"view":              ir.View,
+	"view":              ir.TemporaryView, // Databricks' @dlt.view: a view of the pipeline, not published
 	"append_flow":       "",
 }
 

@@ -55,7 +55,7 @@ func TestMixedFile(t *testing.T) {
 		{name: "load_events", target: "bronze_events", reads: []string{`"landing.events"`}, streaming: []bool{true}},
 		{name: "silver_users", kind: "table", comment: "users with a country",
 			reads: []string{`"raw.users"`, `"countries"`}, streaming: []bool{false, false}, unknown: 1},
-		{name: "recent", kind: "view", reads: []string{`'bronze_events'`}, streaming: []bool{true}},
+		{name: "recent", kind: "temporary_view", reads: []string{`'bronze_events'`}, streaming: []bool{true}},
 		{name: "tmp", kind: "temporary_view", reads: []string{`"silver_users"`}, streaming: []bool{false}},
 	}
 	if len(f.Definitions) != len(wants) {
