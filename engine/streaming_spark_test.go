@@ -128,7 +128,8 @@ func TestStreamingWindowTranslated(t *testing.T) {
 			emitted = append(emitted, inc.Emitted)
 		}
 	}
-	// Trigger 1: the watermark (10:00:30 - 1 minute) closes nothing;
+	// Trigger 1: the watermark (the stream's latest event time, 10:00:40
+	// of the filtered-out row too, minus 1 minute) closes nothing;
 	// trigger 2: 10:05 - 1 minute closes 10:00 and 10:01.
 	if want := []int64{0, 2}; !reflect.DeepEqual(emitted, want) {
 		t.Errorf("emitted per trigger = %v, want %v", emitted, want)
