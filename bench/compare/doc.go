@@ -491,6 +491,33 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   together), and sqlfront's own token list and normalised copy of each
   query, which the Spark lexer's tokens could replace (sqlfront's DDL
   reader would have to read them).
+  On 2026-12-03 at 11:03 to 11:09 UTC (load average 10 to 18 from
+  other engineers' builds and tests, so wall times are not comparable:
+  2.8 to 7.5 s a load) the tree with that session's cuts against the
+  same tree without them, interleaved, 3 runs of 4 loads each: 1,344 ms
+  of CPU per load (median; 1,122 to 1,731) against 1,780 ms (1,483 to
+  2,172), each run 20 to 24%% below the run just before it; 241 MB
+  allocated either way, 1.67 M allocations against 1.68 M, live heap
+  70.9 MB against 70.6 MB. Earlier that morning, on a quiet machine
+  (load 0.9 to 1.1), the tree without them took 775 ms wall and 1,341
+  ms of CPU. The cuts: while a cold load of 1,000 files or more runs,
+  the collector's target is 400%% instead of 100%% (` + "`analysis/snapshot.go`" + `,
+  ` + "`loadGC`" + `; left alone when GOGC is set, restored when the load ends),
+  most of the gain (GOGC=400 alone: 1,074 to 1,198 ms of CPU against
+  1,296 to 1,549 ms at GOGC=100, same morning), at the price of a peak
+  heap during the load of about what the load allocates (240 MB) instead
+  of about twice the live heap; a query's native check (` + "`pgReadsTree`" + `,
+  ` + "`usesDuckReserved`" + `, PostgreSQL's grammar and DuckDB's parser where
+  those do not answer) runs only for the flows that run as written
+  (streaming, CDC; ` + "`sqlfront.Query.CheckNative`" + `), not for every query;
+  and the DDL reader takes the splitter's tokens instead of scanning
+  each statement again. Still to do for 300 ms (600 ms of CPU on two
+  cores): the Spark lexer and parser (about 0.3 s of CPU), ` + "`sema`" + `
+  (about 0.3 s), sqlfront's normalised copy of each query, and what is
+  left of the collector. Note that ` + "`thund-watch --check`" + ` also
+  translates every flow for its type errors since 2026-12-02
+  (cmd/thund-watch/typecheck.go): a profile of --check on 10,000 files
+  puts half the process's CPU there, beside the load measured here.
 - One file changed in 2,000 (` + "`BenchmarkIncrementalUpdate`" + `): the
   changed file is parsed again and the column check resolves only the flows
   the edit can reach (that file's, then the readers of a dataset whose
