@@ -33,7 +33,8 @@
 //   - >> and >>> are shift operators only while no ARRAY<, MAP< or STRUCT<
 //     is open (see Lex).
 //   - $, {, }, @, # and \ start no token; there are no dollar-quoted
-//     strings.
+//     strings. A pipeline's parameters, ${key}, are substituted into the
+//     text before it is lexed, as Spark substitutes them (LexParams).
 //
 // What it deliberately does not do: parse (it has no notion of statements,
 // and a :name parameter is a Colon and an Ident); decide which keywords are

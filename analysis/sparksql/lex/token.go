@@ -243,7 +243,7 @@ func (t Token) Message() string {
 		case '\uFEFF':
 			return "unexpected byte order mark (U+FEFF); Spark SQL does not skip it: save the file as UTF-8 without a BOM"
 		case '$':
-			return "unexpected character '$': Spark SQL has no $-quoted strings or $ parameters (use '...' for strings, ? or :name for parameters)"
+			return "unexpected character '$': Spark SQL has no $-quoted strings or $1 parameters (use '...' for strings, ? or :name for query parameters, ${key} for a pipeline parameter set under `configuration:`)"
 		}
 		if unicode.IsControl(r) {
 			return fmt.Sprintf("unexpected control character U+%04X", r)

@@ -19,7 +19,7 @@ func TestMessages(t *testing.T) {
 		"@":             `unexpected character '@' (U+0040): no Spark SQL token starts with it`,
 		"{":             `unexpected character '{' (U+007B): no Spark SQL token starts with it`,
 		"€":             `unexpected character '€' (U+20AC): no Spark SQL token starts with it`,
-		"$":             "unexpected character '$': Spark SQL has no $-quoted strings or $ parameters (use '...' for strings, ? or :name for parameters)",
+		"$":             "unexpected character '$': Spark SQL has no $-quoted strings or $1 parameters (use '...' for strings, ? or :name for query parameters, ${key} for a pipeline parameter set under `configuration:`)",
 		"\x01":          "unexpected control character U+0001",
 		"\ufeffSELECT":  "unexpected byte order mark (U+FEFF); Spark SQL does not skip it: save the file as UTF-8 without a BOM",
 		"\xff":          "invalid UTF-8 byte 0xFF",
