@@ -193,6 +193,9 @@ var traps = []trap{
 		types: []string{"int"}, rows: [][]string{{"2"}}},
 	{name: "an aggregate in a pipe SELECT", query: `VALUES (1) t(x) |> SELECT sum(x) AS s`, finding: "PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION", spark: "the analysis error PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION"},
 	{name: "row_number over an unordered window", query: `SELECT row_number() OVER (PARTITION BY x) AS r FROM VALUES (1) t(x)`, finding: "_LEGACY_ERROR_TEMP_1037", spark: "the analysis error _LEGACY_ERROR_TEMP_1037"},
+	{name: "bit_count, elt, width_bucket", query: `SELECT bit_count(-1L) AS a, bit_count(true) AS b, bit_count(CAST(3 AS TINYINT)) AS c, elt(1, '123', null) AS d, width_bucket(5.35, 0.024, 10.06, 5) AS e, width_bucket(5.35, 0.024, null, -5) AS f`,
+		types: []string{"int", "int", "int", "string", "bigint", "bigint"}, rows: [][]string{{"64", "1", "2", "123", "3", "NULL"}}},
+	{name: "elt out of range", query: `SELECT elt(4, '123', '456') AS a`, errClass: "INVALID_ARRAY_INDEX"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
