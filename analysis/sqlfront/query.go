@@ -227,6 +227,12 @@ func (q *Query) CheckNative() []ir.Diagnostic {
 	}
 	q.native = nativeCheck{}
 	file, text, input, sp, toks := n.file, n.text, n.input, n.sp, n.toks
+	if n.tree != nil && strings.Contains(text[sp.Start:sp.End], "${") {
+		// Spark substitutes the pipeline's parameters before it parses,
+		// so the text as written is not what runs: the translation of
+		// the substituted tree is.
+		return nil
+	}
 	// Can the native engine run the text as written? It hands it to
 	// DuckDB, which reads a large part of Spark SQL but not all of it.
 	// PostgreSQL's grammar, which DuckDB's derives from, answers most
