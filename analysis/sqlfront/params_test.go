@@ -49,3 +49,20 @@ func TestParsePipelineParameters(t *testing.T) {
 		t.Errorf("without parameters: %+v", plain.Diags)
 	}
 }
+
+// TestParametersNoNativeCheck: a query with ${key} is not checked as
+// written against DuckDB's grammar (the substituted tree is what runs).
+func TestParametersNoNativeCheck(t *testing.T) {
+	text := "CREATE STREAMING TABLE s AS SELECT id FROM STREAM(${src}.events) WHERE n > ${min};\n"
+	f := ParsePipeline("s.sql", text, DialectSpark, map[string]string{"src": "landing", "min": "1"})
+	q := f.Statements[0].Query
+	if len(f.Diags) > 0 || q == nil || q.Spark == nil {
+		t.Fatalf("diags %v, query %+v", f.Diags, q)
+	}
+	if d := q.CheckNative(); len(d) > 0 || q.SparkOnly != nil {
+		t.Errorf("native check of a query with parameters: %v, SparkOnly %v", d, q.SparkOnly)
+	}
+	if len(q.Refs) != 1 || q.Refs[0].Name != "landing.events" || !q.Refs[0].Streaming {
+		t.Errorf("refs %+v", q.Refs)
+	}
+}
