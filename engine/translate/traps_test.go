@@ -196,6 +196,9 @@ var traps = []trap{
 	{name: "bit_count, elt, width_bucket", query: `SELECT bit_count(-1L) AS a, bit_count(true) AS b, bit_count(CAST(3 AS TINYINT)) AS c, elt(1, '123', null) AS d, width_bucket(5.35, 0.024, 10.06, 5) AS e, width_bucket(5.35, 0.024, null, -5) AS f`,
 		types: []string{"int", "int", "int", "string", "bigint", "bigint"}, rows: [][]string{{"64", "1", "2", "123", "3", "NULL"}}},
 	{name: "elt out of range", query: `SELECT elt(4, '123', '456') AS a`, errClass: "INVALID_ARRAY_INDEX"},
+	{name: "to_binary", query: `SELECT hex(try_to_binary('737472696E67')) AS a, try_to_binary('GG') AS b, try_to_binary('abc', 'invalidFormat') AS c, hex(to_binary('大千世界', 'utf8')) AS d, hex(to_binary('123')) AS e`,
+		types: []string{"string", "binary", "binary", "string", "string"}, rows: [][]string{{"737472696E67", "NULL", "NULL", "E5A4A7E58D83E4B896E7958C", "0123"}}},
+	{name: "to_binary of malformed hex", query: `SELECT to_binary('GG') AS a`, errClass: "CONVERSION_INVALID_INPUT"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
