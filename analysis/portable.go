@@ -225,9 +225,9 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 	// A query Thund's Spark parser read runs natively through the
 	// translator, with Spark's meaning: a "double-quoted" string is a
 	// string and log, dayofweek, regexp_replace, ... compute what Spark
-	// computes, so only DuckDB's own functions are left to warn about. A
-	// streaming or CDC flow's query still runs as written.
-	asWritten := q.Spark == nil || f.Streaming || f.CDC != nil
+	// computes, so only DuckDB's own functions are left to warn about.
+	// Streaming and CDC flows run their translation too.
+	asWritten := q.Spark == nil
 	for _, sp := range q.DoubleQuoted {
 		if !asWritten {
 			break
@@ -250,6 +250,13 @@ func (res *fileResult) noteFuncs(f *ir.Flow, q *sqlfront.Query) {
 			continue
 		}
 		rule, ok := notPortable[name]
+		if !ok && q.Spark != nil && unknownFunction(c.Name) {
+			if res.funcs == nil {
+				res.funcs = map[*ir.Flow][]unportableCall{}
+			}
+			res.funcs[f] = append(res.funcs[f], unportableCall{call: c, unknown: true})
+			continue
+		}
 		if !ok || c.Args < rule.MinArgs || rule.QuotedUnit && !(c.Args == 3 && quotedFirstArg(res.text, c.Loc.End)) {
 			continue
 		}
@@ -268,6 +275,9 @@ type unportableCall struct {
 	differs *SparkDiffers
 	// quoted marks a "double-quoted" name rather than a call.
 	quoted bool
+	// unknown marks a call of a function no Spark release has
+	// (functions.go).
+	unknown bool
 }
 
 // portability warns, once per Spark backend of the flow's dataset, about
@@ -275,8 +285,21 @@ type unportableCall struct {
 // something else on Spark (ir.CodeNotPortable), at the function's name.
 func portability(p *ir.Pipeline, results []*fileResult) []ir.Diagnostic {
 	var out []ir.Diagnostic
+	python := false
+	for _, r := range results {
+		python = python || strings.HasSuffix(r.path, ".py")
+	}
 	for _, r := range results {
 		for f, calls := range r.funcs {
+			var rest []unportableCall
+			for _, c := range calls {
+				if !c.unknown {
+					rest = append(rest, c)
+				} else if d, ok := unknownFunctionDiag(p.Backends, c.call, python); ok {
+					out = append(out, d)
+				}
+			}
+			calls = rest
 			backends := p.Backends
 			if d := p.Dataset(f.Target); d != nil {
 				backends = capab.Backends(p.Backends, d)

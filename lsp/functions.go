@@ -2,56 +2,32 @@ package lsp
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"fmt"
-	"path"
-	"sort"
 	"strings"
 	"sync"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/sparkfuncs"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/ir"
 )
 
-// The catalogs of Spark's built-in functions, one per Spark release,
-// generated from a real Spark by scripts/gen-functions.sh (never edited by
-// hand).
-//
-//go:embed functions/spark-*.json
-var functionFiles embed.FS
+// SparkFunction is one built-in function of a Spark release
+// (sparkfuncs, generated from a real Spark).
+type SparkFunction = sparkfuncs.Function
 
-// SparkFunction is one built-in function of a Spark release, as DESCRIBE
-// FUNCTION EXTENDED documents it.
-type SparkFunction struct {
-	Name   string       `json:"name"`
-	Class  string       `json:"class"`
-	Usages []SparkUsage `json:"usages"`
-	// Example is the first example of Spark's documentation.
-	Example *struct {
-		Query  string `json:"query"`
-		Result string `json:"result"`
-	} `json:"example"`
-	Since string `json:"since"`
-}
+// SparkUsage is one form of a function.
+type SparkUsage = sparkfuncs.Usage
 
-// SparkUsage is one form of a function: its signature, optional
-// arguments in brackets, and the first sentence of what it does.
-type SparkUsage struct {
-	Signature string `json:"signature"`
-	Summary   string `json:"summary"`
-}
-
-// FunctionCatalog is the catalog of one Spark release.
+// FunctionCatalog is the catalog of one Spark release, with its
+// completion items built once.
 type FunctionCatalog struct {
-	SparkVersion string          `json:"spark_version"`
-	Functions    []SparkFunction `json:"functions"`
-	byName       map[string]*SparkFunction
-	itemsOnce    sync.Once
-	items        []protocol.CompletionItem
+	*sparkfuncs.Catalog
+	itemsOnce sync.Once
+	items     []protocol.CompletionItem
 }
 
 // Lookup returns the function of that name (any case), or nil.
@@ -59,7 +35,7 @@ func (c *FunctionCatalog) Lookup(name string) *SparkFunction {
 	if c == nil {
 		return nil
 	}
-	return c.byName[strings.ToLower(name)]
+	return c.Catalog.Lookup(name)
 }
 
 var (
@@ -68,49 +44,23 @@ var (
 	catalogsErr  error
 )
 
-// loadCatalogs reads the embedded catalogs once.
+// loadCatalogs wraps sparkfuncs' catalogs once.
 func loadCatalogs() ([]*FunctionCatalog, error) {
 	catalogsOnce.Do(func() {
-		names, err := functionFiles.ReadDir("functions")
+		cs, err := sparkfuncs.Catalogs()
 		if err != nil {
-			catalogsErr = fmt.Errorf("function catalogs: %w", err)
+			catalogsErr = err
 			return
 		}
-		for _, e := range names {
-			b, err := functionFiles.ReadFile(path.Join("functions", e.Name()))
-			if err != nil {
-				catalogsErr = fmt.Errorf("function catalog %s: %w", e.Name(), err)
-				return
-			}
-			c := &FunctionCatalog{}
-			if err := json.Unmarshal(b, c); err != nil {
-				catalogsErr = fmt.Errorf("function catalog %s: %w", e.Name(), err)
-				return
-			}
-			c.byName = make(map[string]*SparkFunction, len(c.Functions))
-			for i := range c.Functions {
-				c.byName[strings.ToLower(c.Functions[i].Name)] = &c.Functions[i]
-			}
-			catalogs = append(catalogs, c)
+		for _, c := range cs {
+			catalogs = append(catalogs, &FunctionCatalog{Catalog: c})
 		}
-		sort.Slice(catalogs, func(i, j int) bool { return versionLess(catalogs[i].SparkVersion, catalogs[j].SparkVersion) })
 	})
 	return catalogs, catalogsErr
 }
 
 // versionLess compares dotted version numbers numerically.
-func versionLess(a, b string) bool {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		var x, y int
-		fmt.Sscan(pa[i], &x)
-		fmt.Sscan(pb[i], &y)
-		if x != y {
-			return x < y
-		}
-	}
-	return len(pa) < len(pb)
-}
+func versionLess(a, b string) bool { return sparkfuncs.VersionLess(a, b) }
 
 // catalogOf returns the catalog of a Spark version ("4.2"): the newest
 // catalog of that version (4.2.x), else the newest older one, else the

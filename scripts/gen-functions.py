@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the catalog of Spark's built-in SQL functions that thund-lsp's
-completion, hover and signature help read (lsp/functions/spark-VERSION.json).
+completion, hover and signature help read (analysis/sparkfuncs/catalogs/spark-VERSION.json).
 
 It asks a real Spark: SHOW SYSTEM FUNCTIONS, then DESCRIBE FUNCTION EXTENDED
 for each name, through Spark Connect when --remote is given, else through a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates lsp/functions/spark-VERSION.json, the catalog of Spark's
+# Regenerates analysis/sparkfuncs/catalogs/spark-VERSION.json, the catalog of Spark's
 # built-in functions behind thund-lsp's function completion, hover and
 # signature help, from a real Spark (scripts/gen-functions.py).
 #
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 VERSION="${1:-4.1.4}"
 PY="${THUND_CACHE:-$HOME/.cache/thund}/spark/venv-$VERSION/bin/python"
 [ -x "$PY" ] || { echo "gen-functions.sh: no $PY: run scripts/spark.sh install first" >&2; exit 1; }
-OUT="lsp/functions/spark-$VERSION.json"
+OUT="analysis/sparkfuncs/catalogs/spark-$VERSION.json"
 declare -A PORTS=([4.1.4]=15002 [4.2.1]=15042 [4.3.0]=15043)
 PORT="${THUND_SPARK_PORT:-${PORTS[$VERSION]:-15002}}"
 if THUND_SPARK_VERSION="$VERSION" scripts/spark.sh status >/dev/null 2>&1 && (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
