@@ -625,6 +625,7 @@ var functions = []Function{
 	custom("bit_count", "bit_count(CAST(x AS BIGINT)) as INTEGER (a boolean 1 or 0)", bitCountFn),
 	custom("elt", "CASE n WHEN 1 THEN s1 ... END; out of range fails in ANSI mode", eltFn),
 	custom("width_bucket", "Spark's bucket arithmetic over doubles", widthBucketFn),
+	agg(custom("grouping", "CAST(grouping(col) AS TINYINT), with ROLLUP, CUBE or GROUPING SETS", groupingFn)),
 	custom("to_binary", "unhex(s) (hex, the default) or encode(s) (utf-8); a malformed hex string fails", toBinaryFn(false)),
 	custom("try_to_binary", "as to_binary, NULL for a malformed hex string or an unknown format", toBinaryFn(true)),
 	custom("timestamp_seconds", "make_timestamp(sec * 1000000), in the session zone", epochTimestamp(1000000, "seconds")),

@@ -355,6 +355,9 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	}
 	pipe := t.pipeFrom
 	t.pipeFrom = nil
+	savedAnalytic := t.analytic
+	t.analytic = analyticGroups(s.GroupBy)
+	defer func() { t.analytic = savedAnalytic }()
 	if pipe != nil && !hasFrom {
 		hasFrom, from = true, pipe.from
 	}
@@ -1244,4 +1247,21 @@ func (t *tr) bound(b *ast.FrameBound) frag {
 		return at(b, nil, cat(t.raw(b.Offset), " "+b.Kind))
 	}
 	return at(b, nil, cat(b.Kind))
+}
+
+// analyticGroups reports a GROUP BY with ROLLUP, CUBE or GROUPING SETS,
+// where grouping() is defined.
+func analyticGroups(g *ast.GroupBy) bool {
+	if g == nil {
+		return false
+	}
+	if g.With != "" || len(g.GroupingSets) > 0 {
+		return true
+	}
+	for _, it := range g.Items {
+		if it.Kind != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -237,6 +237,9 @@ type tr struct {
 	pipeFrom *pipeInput
 	// pipeLeft, while a pipe's JOIN is translated, is its left side.
 	pipeLeft *frag
+	// analytic is set while the items, WHERE and HAVING of a SELECT
+	// grouping by ROLLUP, CUBE or GROUPING SETS are translated.
+	analytic bool
 }
 
 // shadowed is an input column a shared output name resolves to: its

@@ -199,6 +199,9 @@ var traps = []trap{
 	{name: "to_binary", query: `SELECT hex(try_to_binary('737472696E67')) AS a, try_to_binary('GG') AS b, try_to_binary('abc', 'invalidFormat') AS c, hex(to_binary('大千世界', 'utf8')) AS d, hex(to_binary('123')) AS e`,
 		types: []string{"string", "binary", "binary", "string", "string"}, rows: [][]string{{"737472696E67", "NULL", "NULL", "E5A4A7E58D83E4B896E7958C", "0123"}}},
 	{name: "to_binary of malformed hex", query: `SELECT to_binary('GG') AS a`, errClass: "CONVERSION_INVALID_INPUT"},
+	{name: "grouping with ROLLUP", query: `SELECT a, grouping(a) AS g, sum(b) AS s FROM VALUES (1, 10), (2, 20) t(a, b) GROUP BY ROLLUP(a) ORDER BY a`,
+		types: []string{"int", "tinyint", "bigint"}, rows: [][]string{{"NULL", "1", "30"}, {"1", "0", "10"}, {"2", "0", "20"}}},
+	{name: "grouping without ROLLUP refused", query: `SELECT a, grouping(a) AS g FROM VALUES (1) t(a) GROUP BY a`, finding: "ROLLUP", spark: "the analysis error UNSUPPORTED_GROUPING_EXPRESSION"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
