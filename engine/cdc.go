@@ -237,18 +237,27 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		ctype = "upper(CAST(" + quoteIdent(cc.ct) + " AS VARCHAR))"
 		del = append(del, "coalesce("+ctype+" = 'DELETE', false)")
 	}
-	if p := strings.TrimSpace(fr.f.CDC.Deletes); p != "" {
-		del = append(del, "coalesce(("+fr.st.expr(p)+"), false)")
+	if strings.TrimSpace(fr.f.CDC.Deletes) != "" {
+		tf, err := fr.st.fragmentSQL(ctx, fr.f, fr.st.cdcFragment(fr.f, false), changes)
+		if err != nil {
+			return "", err
+		}
+		del = append(del, "coalesce(("+tf.expr+"), false)")
 	}
-	trunc := strings.TrimSpace(fr.f.CDC.TruncateWhen)
-	if cs.scd != 1 {
-		trunc = "" // SCD 1 only, as on Databricks (analysis warns)
+	trunc := ""
+	if strings.TrimSpace(fr.f.CDC.TruncateWhen) != "" && cs.scd == 1 {
+		// SCD 1 only, as on Databricks (analysis warns)
+		tf, err := fr.st.fragmentSQL(ctx, fr.f, fr.st.cdcFragment(fr.f, true), changes)
+		if err != nil {
+			return "", err
+		}
+		trunc = tf.expr
 	}
 	kind := "'U'"
 	if len(del) > 0 || ctype != "" || trunc != "" {
 		kind = "CASE"
 		if trunc != "" {
-			kind += " WHEN coalesce((" + fr.st.expr(trunc) + "), false) THEN 'T'"
+			kind += " WHEN coalesce((" + trunc + "), false) THEN 'T'"
 		}
 		if len(del) > 0 {
 			kind += " WHEN " + strings.Join(del, " OR ") + " THEN 'D'"

@@ -494,39 +494,44 @@ func (p pastedExprs) expr(text string) string {
 
 // checkPasted refuses f when query, the DuckDB text its run executes (the
 // translation of its Spark SQL, or its normalized text), is not one
-// SELECT or one of its pasted expressions is not exactly one expression,
-// and returns the expressions in DuckDB's rendering.
-func checkPasted(ctx context.Context, f *ir.Flow, query string) (pastedExprs, error) {
+// SELECT or one of the fragments pasted as written (legacy: those whose
+// Spark text the engine cannot recover, fragment.go) is not exactly one
+// expression, and returns those fragments in DuckDB's rendering. A
+// translated fragment is checked the same way when it is translated
+// (fragmentSQL).
+func checkPasted(ctx context.Context, f *ir.Flow, query string, legacy []fragment) (pastedExprs, error) {
 	if q := strings.TrimSpace(query); q != "" {
 		if err := CheckQuery(ctx, query); err != nil {
 			return nil, &flowError{f.Name, fmt.Errorf("%s: %w", f.Name, err)}
 		}
 	}
 	out := pastedExprs{}
-	add := func(what, text string) error {
+	for _, fr := range legacy {
+		text := strings.TrimSpace(fr.legacy)
 		r, err := renderedExpr(ctx, text)
 		if err != nil {
-			return &flowError{f.Name, fmt.Errorf("%s: %s (%s): %w", f.Name, what, text, err)}
+			return nil, &flowError{f.Name, fmt.Errorf("%s: %s (%s): %w", f.Name, fr.what, text, err)}
 		}
 		out[text] = r
-		return nil
-	}
-	for _, e := range f.Expectations {
-		if err := add("expectation "+e.Name, e.SQL); err != nil {
-			return nil, err
-		}
-	}
-	if f.CDC != nil && strings.TrimSpace(f.CDC.Deletes) != "" {
-		if err := add("cdc deletes predicate", strings.TrimSpace(f.CDC.Deletes)); err != nil {
-			return nil, err
-		}
-	}
-	if f.CDC != nil && strings.TrimSpace(f.CDC.TruncateWhen) != "" {
-		if err := add("APPLY AS TRUNCATE WHEN predicate", strings.TrimSpace(f.CDC.TruncateWhen)); err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
+}
+
+// pastedFragments are the fragments of f as the IR holds them, each
+// checked and pasted as written (the engine without translation, and the
+// guard's tests).
+func pastedFragments(f *ir.Flow) []fragment {
+	var out []fragment
+	for _, e := range f.Expectations {
+		out = append(out, fragment{what: "expectation " + e.Name, legacy: e.SQL})
+	}
+	if f.CDC != nil && strings.TrimSpace(f.CDC.Deletes) != "" {
+		out = append(out, fragment{what: "cdc deletes predicate", legacy: f.CDC.Deletes})
+	}
+	if f.CDC != nil && strings.TrimSpace(f.CDC.TruncateWhen) != "" {
+		out = append(out, fragment{what: "APPLY AS TRUNCATE WHEN predicate", legacy: f.CDC.TruncateWhen})
+	}
+	return out
 }
 
 // parser is a private in-memory DuckDB used only to parse (and render)

@@ -43,20 +43,20 @@ func TestPastedExpressionsAreOneExpression(t *testing.T) {
 	}
 	for name, expr := range bad {
 		f := &ir.Flow{Name: "f", Expectations: []ir.Expectation{{Name: "e", SQL: expr, Action: ir.Warn}}}
-		if _, err := checkPasted(ctx, f, f.Normalized); err == nil {
+		if _, err := checkPasted(ctx, f, f.Normalized, pastedFragments(f)); err == nil {
 			t.Errorf("%s: accepted %q", name, expr)
 		} else if !strings.Contains(err.Error(), "expectation e") {
 			t.Errorf("%s: the error does not name the expectation: %v", name, err)
 		}
 		c := &ir.Flow{Name: "c", CDC: &ir.CDC{Keys: []string{"id"}, SequenceBy: "seq", SCD: 1, Deletes: expr}}
-		if _, err := checkPasted(ctx, c, c.Normalized); err == nil {
+		if _, err := checkPasted(ctx, c, c.Normalized, pastedFragments(c)); err == nil {
 			t.Errorf("%s: accepted as a deletes predicate %q", name, expr)
 		}
 	}
 	good := []string{"x > 0 -- )), false)", "x > 0", "name <> ';'", "note NOT LIKE '%--%'", "coalesce(a, b) IN (1, 2)", "len(s) < 10 AND s IS NOT NULL", "ts >= TIMESTAMP '2024-01-01'"}
 	for _, expr := range good {
 		f := &ir.Flow{Name: "f", Expectations: []ir.Expectation{{Name: "e", SQL: expr, Action: ir.Drop}}}
-		if _, err := checkPasted(ctx, f, f.Normalized); err != nil {
+		if _, err := checkPasted(ctx, f, f.Normalized, pastedFragments(f)); err != nil {
 			t.Errorf("refused the plain expression %q: %v", expr, err)
 		}
 	}

@@ -163,6 +163,9 @@ type runState struct {
 	// preparedFor holds the query check translated and guarded for a
 	// flow, which its run then runs (under mu).
 	preparedFor map[*ir.Flow]preparedQuery
+	// fragments holds the translations of the flows' expectations and CDC
+	// predicates (fragment.go), by fragment and relation.
+	fragments map[string]*translatedFragment
 }
 
 // preparedQuery is a flow's DuckDB query as prepare wrote it.
@@ -210,7 +213,7 @@ func (st *runState) check(ctx context.Context, f *ir.Flow) error {
 		st.preparedFor[f] = preparedQuery{q, tq}
 		st.mu.Unlock()
 	}
-	px, err := checkPasted(ctx, f, query)
+	px, err := checkPasted(ctx, f, query, st.legacyFragments(f))
 	if err != nil {
 		return err
 	}
@@ -616,22 +619,20 @@ func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, quer
 	if d.Kind == ir.TemporaryView {
 		kw = "TEMP VIEW"
 	}
-	var keep []string
-	for _, e := range f.Expectations {
-		if e.Action == ir.Drop {
-			keep = append(keep, "coalesce(("+st.expr(e.SQL)+"), false)")
-		}
-	}
-	body := query
-	if len(keep) > 0 {
-		body = "SELECT * FROM (" + query + "\n) AS __thund_v WHERE " + strings.Join(keep, " AND ")
-	}
 	raw := quoteIdent("__thund_raw_" + relationName(d.Name))
 	create := "CREATE OR REPLACE TEMP VIEW " + raw + " AS "
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
 		return runError(f, tq, err, create+query, len(create))
 	}
 	defer cleanup(st.conn, "DROP VIEW IF EXISTS "+raw)
+	keep, err := st.dropFilter(ctx, f, raw)
+	if err != nil {
+		return err
+	}
+	body := query
+	if keep != "" {
+		body = "SELECT * FROM (" + query + "\n) AS __thund_v WHERE " + keep
+	}
 	if err := st.expectOn(ctx, d, f, raw, false); err != nil {
 		return err
 	}
@@ -652,10 +653,18 @@ func (st *runState) expect(ctx context.Context, d *ir.Dataset, f *ir.Flow, stage
 func (st *runState) expectOn(ctx context.Context, d *ir.Dataset, f *ir.Flow, rel string, canDelete bool) error {
 	var failed []string
 	for _, e := range f.Expectations {
-		cond := "NOT coalesce((" + st.expr(e.SQL) + "), false)"
+		tf, err := st.fragmentSQL(ctx, f, st.expectationFragment(f, e), rel)
+		if err != nil {
+			return err
+		}
+		cond := "NOT coalesce((" + tf.expr + "), false)"
 		r := ExpectationResult{Dataset: d.Name, Flow: f.Name, Name: e.Name, SQL: e.SQL, Action: e.Action}
-		if err := st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel+" WHERE "+cond).Scan(&r.Violations); err != nil {
-			return &flowError{f.Name, fmt.Errorf("expectation %s (%s): %w", e.Name, e.SQL, explain(err))}
+		if tf.fr.spark != "" {
+			r.SQL = tf.fr.spark // the condition as written
+		}
+		head := "SELECT count(*) FROM " + rel + " WHERE NOT coalesce(("
+		if err := st.conn.QueryRowContext(ctx, head+tf.expr+"), false)").Scan(&r.Violations); err != nil {
+			return tf.explain(st, f, err, head+tf.expr+"), false)", len(head))
 		}
 		switch e.Action {
 		case ir.Drop:
@@ -675,7 +684,7 @@ func (st *runState) expectOn(ctx context.Context, d *ir.Dataset, f *ir.Flow, rel
 				if err == nil {
 					r.Columns, r.Samples = cols, rows
 				}
-				failed = append(failed, fmt.Sprintf("expectation %s failed: %d row(s) violate %s", e.Name, r.Violations, e.SQL))
+				failed = append(failed, fmt.Sprintf("expectation %s failed: %d row(s) violate %s", e.Name, r.Violations, r.SQL))
 			}
 		}
 		st.mu.Lock()
@@ -686,6 +695,44 @@ func (st *runState) expectOn(ctx context.Context, d *ir.Dataset, f *ir.Flow, rel
 		return &flowError{f.Name, errors.New(strings.Join(failed, "; "))}
 	}
 	return nil
+}
+
+// dropFilter is the condition a view of f keeps its rows by: every drop
+// expectation of f holds, each translated over rel (the view's rows); ""
+// without drop expectations.
+func (st *runState) dropFilter(ctx context.Context, f *ir.Flow, rel string) (string, error) {
+	var keep []string
+	for _, e := range f.Expectations {
+		if e.Action != ir.Drop {
+			continue
+		}
+		tf, err := st.fragmentSQL(ctx, f, st.expectationFragment(f, e), rel)
+		if err != nil {
+			return "", err
+		}
+		keep = append(keep, "coalesce(("+tf.expr+"), false)")
+	}
+	return strings.Join(keep, " AND "), nil
+}
+
+// legacyFragments are the fragments of f whose Spark text the engine
+// cannot recover: they are pasted as DuckDB renders them, so check
+// checks them first (checkPasted).
+func (st *runState) legacyFragments(f *ir.Flow) []fragment {
+	var out []fragment
+	for _, e := range f.Expectations {
+		if fr := st.expectationFragment(f, e); fr.spark == "" {
+			out = append(out, fr)
+		}
+	}
+	if f.CDC != nil {
+		for _, truncate := range []bool{false, true} {
+			if fr := st.cdcFragment(f, truncate); fr.legacy != "" && fr.spark == "" {
+				out = append(out, fr)
+			}
+		}
+	}
+	return out
 }
 
 // count returns a dataset's row count.

@@ -1046,20 +1046,21 @@ func (st *runState) restoreView(ctx context.Context, d *ir.Dataset) {
 	delete(st.preparedFor, f)
 	st.mu.Unlock()
 	body := st.flowQuery(ctx, f)
-	var keep []string
-	for _, e := range f.Expectations {
-		if e.Action == ir.Drop {
-			keep = append(keep, "coalesce(("+st.expr(e.SQL)+"), false)")
-		}
-	}
-	if len(keep) > 0 {
-		body = "SELECT * FROM (" + body + "\n) AS __thund_v WHERE " + strings.Join(keep, " AND ")
-	}
 	kw := "VIEW"
 	if d.Kind == ir.TemporaryView {
 		kw = "TEMP VIEW"
 	}
-	st.conn.ExecContext(ctx, "CREATE OR REPLACE "+kw+" "+quoteIdent(relationName(d.Name))+" AS "+body)
+	name := quoteIdent(relationName(d.Name))
+	if _, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE "+kw+" "+name+" AS "+body); err != nil {
+		return
+	}
+	// The drop expectations are translated over the view's own rows.
+	keep, err := st.dropFilter(ctx, f, name)
+	if err != nil || keep == "" {
+		return
+	}
+	body = "SELECT * FROM (" + body + "\n) AS __thund_v WHERE " + keep
+	st.conn.ExecContext(ctx, "CREATE OR REPLACE "+kw+" "+name+" AS "+body)
 }
 
 // restoreDataset restores one materialised dataset; see Restore.
