@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -132,6 +133,14 @@ func Push(ctx context.Context, c *sparkconnect.Client, g *Graph, run Run, onEven
 	}
 	res := &Result{}
 	start := time.Now()
+	// spark-pipelines sets the spec's configuration on the session before
+	// it registers anything: the SQL files' ${key} references are
+	// substituted from the session's settings, not from the graph's.
+	for _, k := range sortedKeys(g.Conf) {
+		if err := c.SQL(ctx, "SET "+backquote(k)+" = "+backquote(g.Conf[k])); err != nil {
+			return res, &PushError{Step: "SET " + k, Err: err}
+		}
+	}
 	id, err := c.CreateDataflowGraph(ctx, g.Catalog, g.Database, g.Conf)
 	if err != nil {
 		return res, &PushError{Step: "CreateDataflowGraph", Err: err}
@@ -420,4 +429,20 @@ func column(name string) *pb.Expression {
 func exprText(sql string) *pb.Expression {
 	return &pb.Expression{ExprType: &pb.Expression_ExpressionString_{
 		ExpressionString: &pb.Expression_ExpressionString{Expression: sql}}}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// backquote quotes s as a Spark SQL back-quoted identifier (` doubled), the
+// form SET takes for a key or a value of any characters.
+func backquote(s string) string {
+	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
 }
