@@ -10,6 +10,7 @@ import (
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/pragma"
+	"github.com/thund-dev/thund/analysis/sparksql/lex"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/preview"
 )
@@ -49,10 +50,57 @@ func (s *Server) hoverAt(dp docPos, sh *editShift) (any, error) {
 			rng = &r
 		}
 	}
+	if pm, loc, ok := paramHover(dp); ok {
+		// A ${key} reference: what Spark substitutes, before what the
+		// substituted text is.
+		if md != "" {
+			pm += "\n\n---\n\n" + md
+		}
+		md = pm
+		r := sh.rangeOf(dp.snap, loc)
+		rng = &r
+	}
 	if md == "" {
 		return nil, nil
 	}
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: rng}, nil
+}
+
+// paramHover describes the pipeline parameter reference ${key} under the
+// cursor: the value Spark substitutes for it and where it is set.
+func paramHover(dp docPos) (string, ir.Loc, bool) {
+	if dp.snap.Pipeline == nil {
+		return "", ir.Loc{}, false
+	}
+	text, ok := dp.snap.Text(dp.rel)
+	if !ok {
+		return "", ir.Loc{}, false
+	}
+	pr, ok := lex.ParamAt(text, dp.off, dp.snap.Pipeline.Configuration)
+	if !ok {
+		return "", ir.Loc{}, false
+	}
+	where := "the pipeline's `configuration:`"
+	if f := dp.snap.Project.SpecFile; f != "" {
+		where = "`configuration:` in " + f
+	}
+	written := text[pr.Start:pr.End]
+	var md string
+	switch pr.Kind {
+	case lex.ParamSet:
+		md = fmt.Sprintf("`%s` = `%s` (pipeline parameter, from %s)", written, pr.Value, where)
+	case lex.ParamUnset:
+		md = fmt.Sprintf("`%s`: no such key in %s, so Spark substitutes empty text", written, where)
+	case lex.ParamRedacted:
+		md = fmt.Sprintf("`%s`: Spark redacts this setting and substitutes `%s`", written, lex.RedactedValue)
+	case lex.ParamServer:
+		md = fmt.Sprintf("`%s`: a value only the Spark server knows (its environment or JVM properties)", written)
+	case lex.ParamCircular:
+		md = fmt.Sprintf("`%s`: its value refers back to itself, which Spark refuses", written)
+	default:
+		md = fmt.Sprintf("`%s`: Spark leaves a reference with this prefix as written", written)
+	}
+	return md, ir.Loc{File: dp.rel, Start: pr.Start, End: pr.End}, true
 }
 
 // datasetHover describes a dataset: kind, file, comment, columns, lineage,
