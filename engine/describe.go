@@ -311,15 +311,39 @@ func (d *Describer) Append(ctx context.Context, name, query string) error {
 // when the rendering differs from the text.
 func (d *Describer) Check(ctx context.Context, name, expr string) error {
 	r, err := renderedExpr(ctx, expr)
-	if err != nil {
-		return err
+	if err == nil {
+		err = d.exec(ctx, "SELECT (\n", r, "\n) FROM temp.main."+quoteIdent(relationName(name))+" LIMIT 0")
+		var se *SQLError
+		if r != expr && errors.As(err, &se) {
+			se.Position = -1
+		}
 	}
-	err = d.exec(ctx, "SELECT (\n", r, "\n) FROM temp.main."+quoteIdent(relationName(name))+" LIMIT 0")
-	var se *SQLError
-	if r != expr && errors.As(err, &se) {
-		se.Position = -1
+	if err != nil && ctx.Err() == nil && !errors.Is(err, ErrStatementRefused) && d.checkSpark(ctx, name, expr) {
+		// A run translates the expression from Spark SQL (fragment.go):
+		// "D" is a string there, and Spark's functions and operators
+		// are Spark's, so it binds as the run will evaluate it.
+		return nil
 	}
 	return err
+}
+
+// checkSpark reports whether expr, read as Spark SQL, translates and
+// binds over the relation of dataset name, as a run evaluates it.
+func (d *Describer) checkSpark(ctx context.Context, name, expr string) bool {
+	if !d.taken || !translating() {
+		return false
+	}
+	rel := "temp.main." + quoteIdent(relationName(name))
+	spark := strings.TrimSpace(expr)
+	res, g, refused, ok := translateFragment(ctx, d.conn, rel, spark, nil)
+	if refused != nil || !ok {
+		return false
+	}
+	x := res.SQL[g.Start:g.End]
+	if _, err := renderedExpr(ctx, x); err != nil {
+		return false
+	}
+	return d.exec(ctx, "SELECT (\n", x, "\n) FROM "+rel+" LIMIT 0") == nil
 }
 
 // Columns returns the columns of a relation made by Define or

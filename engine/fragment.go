@@ -312,36 +312,15 @@ func (st *runState) fragmentSQL(ctx context.Context, f *ir.Flow, fr fragment, re
 		fr.loc.End = fr.loc.Start + len(spark)
 	}
 	fr.spark = spark
-	wrapped := fragmentPrefix + spark + "\n AS " + fragmentAlias + " FROM " + fragmentInput
-	res := translate.TranslateText(wrapped, translate.Options{
-		Catalog:    fragmentCatalog{ctx: ctx, conn: st.conn, rel: rel},
-		Macros:     compatNames,
-		Relation:   func([]string) string { return rel },
-		DuckDBOnly: duckDBOnly,
-		Vars:       st.p.Configuration,
-	})
-	tf = &translatedFragment{res: res, fr: fr}
-	if len(res.Findings) > 0 {
-		x := res.Findings[0]
-		for _, y := range res.Findings {
-			if y.Code == translate.CodeTypeError {
-				x = y
-				break
-			}
-		}
+	tf = &translatedFragment{fr: fr}
+	res, g, x, ok := translateFragment(ctx, st.conn, rel, spark, st.p.Configuration)
+	tf.res = res
+	if x != nil {
 		return nil, &flowError{f.Name, fmt.Errorf("%s: %s: %s: %s [%s]", tf.where(st, x.Range), f.Name, fr.what, sparkWords(x.Message), x.Code)}
 	}
-	src := ast.Range{Start: len(fragmentPrefix), End: len(fragmentPrefix) + len(spark)}
-	best := -1
-	for i, m := range res.Map {
-		if m.Src == src && (best < 0 || m.Gen.End-m.Gen.Start < res.Map[best].Gen.End-res.Map[best].Gen.Start) {
-			best = i
-		}
-	}
-	if best < 0 || !strings.HasPrefix(res.SQL, fragmentPrefix) || !strings.HasPrefix(res.SQL[res.Map[best].Gen.End:], " AS ") {
+	if !ok {
 		return nil, &flowError{f.Name, fmt.Errorf("%s: %s: %s: the native engine cannot evaluate it on its own; write one boolean expression over the dataset's columns [%s]", tf.where(st, ast.Range{}), f.Name, fr.what, translate.CodeNotPortable)}
 	}
-	g := res.Map[best].Gen
 	tf.expr, tf.gen = res.SQL[g.Start:g.End], g.Start
 	// The translation is ours, but it holds the user's literals: it must
 	// still be exactly one expression calling no refused function.
@@ -355,6 +334,44 @@ func (st *runState) fragmentSQL(ctx context.Context, f *ir.Flow, fr fragment, re
 	st.fragments[key] = tf
 	st.mu.Unlock()
 	return tf, nil
+}
+
+// translateFragment translates spark, one Spark SQL expression over the
+// columns of rel, a relation conn reads. It returns the translation of
+// the wrapping query and where the fragment's own translation lies in
+// it; or the finding that refuses it (a type or name error, a construct
+// not portable, a syntax error), at a range of the wrapped text; or ok
+// false when the translation cannot be taken apart.
+func translateFragment(ctx context.Context, conn *sql.Conn, rel, spark string, vars map[string]string) (res *translate.Result, gen ast.Range, refused *translate.Finding, ok bool) {
+	wrapped := fragmentPrefix + spark + "\n AS " + fragmentAlias + " FROM " + fragmentInput
+	res = translate.TranslateText(wrapped, translate.Options{
+		Catalog:    fragmentCatalog{ctx: ctx, conn: conn, rel: rel},
+		Macros:     compatNames,
+		Relation:   func([]string) string { return rel },
+		DuckDBOnly: duckDBOnly,
+		Vars:       vars,
+	})
+	if len(res.Findings) > 0 {
+		x := res.Findings[0]
+		for _, y := range res.Findings {
+			if y.Code == translate.CodeTypeError {
+				x = y
+				break
+			}
+		}
+		return res, ast.Range{}, &x, false
+	}
+	src := ast.Range{Start: len(fragmentPrefix), End: len(fragmentPrefix) + len(spark)}
+	best := -1
+	for i, m := range res.Map {
+		if m.Src == src && (best < 0 || m.Gen.End-m.Gen.Start < res.Map[best].Gen.End-res.Map[best].Gen.Start) {
+			best = i
+		}
+	}
+	if best < 0 || !strings.HasPrefix(res.SQL, fragmentPrefix) || !strings.HasPrefix(res.SQL[res.Map[best].Gen.End:], " AS ") {
+		return res, ast.Range{}, nil, false
+	}
+	return res, res.Map[best].Gen, nil, true
 }
 
 // where is file:line:col of r, a range of the wrapped fragment, or of
