@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -166,4 +167,50 @@ SELECT * FROM STREAM(changes);
 		t.Errorf("not_deleted: %d violations, %d dropped; want 1 and 1", r.Violations, r.Dropped)
 	}
 	sameRows(t, "events", rowsOf(t, s, "SELECT id, op FROM events"), sortedRows("1|I", "2|I", "3|I", "1|U", "3|X"))
+}
+
+// TestDescriberCheckReadsSpark: an expectation that binds only as Spark
+// reads it ("OPEN" a string, <=> and size Spark's) passes Check; one
+// naming an unknown column fails under either reading.
+func TestDescriberCheckReadsSpark(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	d, err := s.Describer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Define(ctx, "base", "SELECT 1 AS id, 'OPEN' AS status, [1, 2] AS xs"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`status = "OPEN"`, `status IN ("OPEN", "CLOSED")`, `id <=> 1`, `size(xs) > 0`} {
+		if err := d.Check(ctx, "base", ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	var e *SQLError
+	if err := d.Check(ctx, "base", `stauts = "OPEN"`); !errors.As(err, &e) || e.Name != "stauts" {
+		t.Errorf("an unknown column: got %v", err)
+	}
+}
+
+// TestPythonExpectationReadsSpark: @dlt.expect's condition is Spark SQL:
+// "OPEN" in it is a string, and <=> is Spark's null-safe equality.
+func TestPythonExpectationReadsSpark(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/orders.py": "import dlt\n\n@dlt.table\n@dlt.expect_or_drop(\"open\", 'status = \"OPEN\"')\n@dlt.expect(\"has_id\", \"NOT (id <=> NULL)\")\n" +
+			"def orders():\n    return spark.sql(\"SELECT id, status FROM raw_orders\")\n",
+		"samples/raw_orders.csv": "id,status\n1,OPEN\n2,CLOSED\n,OPEN\n",
+	})
+	res := runPython(t, dir)
+	if d := res.Datasets["orders"]; d == nil || d.Phase != Completed || d.Rows != 2 {
+		t.Fatalf("orders = %+v, want 2 rows", d)
+	}
+	if r := expectation(t, res, "orders", "open"); r.Dropped != 1 {
+		t.Errorf("open: %d dropped, want 1", r.Dropped)
+	}
+	if r := expectation(t, res, "orders", "has_id"); r.Violations != 1 {
+		t.Errorf("has_id: %d violations, want 1", r.Violations)
+	}
 }
