@@ -450,6 +450,7 @@ func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translate
 		},
 		DuckDBOnly: duckDBOnly,
 		Vars:       st.p.Configuration,
+		TimeType:   strings.EqualFold(st.p.Configuration["spark.sql.timeType.enabled"], "true"),
 	})
 	tq := &translatedQuery{res: res, flow: f, root: st.s.Root}
 	if len(res.Findings) > 0 {

@@ -350,6 +350,7 @@ func translateFragment(ctx context.Context, conn *sql.Conn, rel, spark string, v
 		Relation:   func([]string) string { return rel },
 		DuckDBOnly: duckDBOnly,
 		Vars:       vars,
+		TimeType:   strings.EqualFold(vars["spark.sql.timeType.enabled"], "true"),
 	})
 	if len(res.Findings) > 0 {
 		x := res.Findings[0]

@@ -1396,7 +1396,15 @@ func (t *tr) remainder(n ast.Node, r frag) frag {
 
 // check registers a run-time check at n and returns its number.
 func (t *tr) check(n ast.Node) int {
+	key := ast.Format(n)
+	if id, ok := t.checkIDs[key]; ok {
+		return id // an equal expression: errors are reported at its first place
+	}
 	t.res.checks = append(t.res.checks, n.Span())
+	if t.checkIDs == nil {
+		t.checkIDs = map[string]int{}
+	}
+	t.checkIDs[key] = len(t.res.checks) - 1
 	return len(t.res.checks) - 1
 }
 

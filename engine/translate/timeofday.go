@@ -58,8 +58,21 @@ func sparkTimeText(v string) (string, bool) {
 	return fmt.Sprintf("%02d:%02d:%02d.%s", h, mi, sec, frac), true
 }
 
+// timeOff refuses n, a use of the TIME type, when the session does not
+// enable it (Options.TimeType), as Spark fails such a query.
+func (t *tr) timeOff(n ast.Node) bool {
+	if t.opts.TimeType {
+		return false
+	}
+	t.refuse(n, "Spark refuses the TIME type unless spark.sql.timeType.enabled is true (UNSUPPORTED_TIME_TYPE; it is off by default on Spark 4.1): set it in the pipeline's configuration, or compute the time of day another way")
+	return true
+}
+
 // timeLiteral translates TIME 'hh:mm:ss'.
 func (t *tr) timeLiteral(l *ast.TypedLiteral) frag {
+	if t.timeOff(l) {
+		return at(l, tUnknown, cat("NULL"))
+	}
 	v, ok := sparkTimeText(l.Value.Value)
 	if !ok {
 		t.refuse(l, "this TIME literal does not run natively")
@@ -83,6 +96,9 @@ func microsTime(us frag) frag {
 // form hh:mm[:ss[.ffffff]], two digits each, which DuckDB reads alike), a
 // TIME as it is.
 func (t *tr) castToTime(c *ast.Cast, a frag, try bool) frag {
+	if t.timeOff(c) {
+		return at(c, tUnknown, cat("NULL"))
+	}
 	from := a.typ
 	switch {
 	case from.is(Time), from.is(Null):
@@ -163,6 +179,9 @@ func (t *tr) asTime(fn string, n ast.Expr, x frag) (frag, bool) {
 }
 
 func timeTruncFn(t *tr, c *ast.Call, a []frag) frag {
+	if t.timeOff(c) {
+		return null(c)
+	}
 	if !t.arity(c, a, 2, 2) {
 		return null(c)
 	}
@@ -179,6 +198,9 @@ func timeTruncFn(t *tr, c *ast.Call, a []frag) frag {
 }
 
 func timeDiffFn(t *tr, c *ast.Call, a []frag) frag {
+	if t.timeOff(c) {
+		return null(c)
+	}
 	if !t.arity(c, a, 3, 3) {
 		return null(c)
 	}
@@ -197,6 +219,9 @@ func timeDiffFn(t *tr, c *ast.Call, a []frag) frag {
 }
 
 func makeTimeFn(t *tr, c *ast.Call, a []frag) frag {
+	if t.timeOff(c) {
+		return null(c)
+	}
 	if !t.arity(c, a, 3, 3) {
 		return null(c)
 	}
@@ -221,6 +246,9 @@ func makeTimeFn(t *tr, c *ast.Call, a []frag) frag {
 
 func toTimeFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 	return func(t *tr, c *ast.Call, a []frag) frag {
+		if t.timeOff(c) {
+			return null(c)
+		}
 		if !t.arity(c, a, 1, 2) {
 			return null(c)
 		}

@@ -52,6 +52,10 @@ const CodeTypeError = "type-error"
 // knows of the tables a query reads. The zero value is Spark 4's default
 // (ANSI mode, session time zone UTC) with no table known.
 type Options struct {
+	// TimeType is spark.sql.timeType.enabled: Spark reads the TIME type
+	// (literals, casts, to_time, make_time, ...) only with it set, and
+	// otherwise fails with UNSUPPORTED_TIME_TYPE (checked on 4.1.4).
+	TimeType bool
 	// NoANSI is spark.sql.ansi.enabled=false: overflow, division by zero
 	// and invalid casts give NULL instead of failing.
 	NoANSI bool
@@ -198,6 +202,10 @@ type tr struct {
 	src   string
 	model *sema.Model
 	res   *Result
+	// checkIDs gives each checked expression's text one check id, so
+	// that the same expression written twice (v % 7 in the select list
+	// and in GROUP BY) translates to the same DuckDB text.
+	checkIDs map[string]int
 	// types are the inferred types of the expressions translated so far.
 	types map[ast.Node]*Type
 	// lambdas are the lambda parameters in scope, by their declaring

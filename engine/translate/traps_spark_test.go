@@ -25,6 +25,9 @@ func TestSparkTraps(t *testing.T) {
 	c := sparktest.Client(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
+	if err := c.SQL(ctx, "SET spark.sql.timeType.enabled=true"); err != nil { // the TIME traps; off by default on 4.1
+		t.Fatal(err)
+	}
 	if err := c.SQL(ctx, "SET spark.sql.session.timeZone=UTC"); err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,10 @@ var traps = []trap{
 		types: []string{"date", "timestamp", "bigint", "double", "tinyint", "decimal(2,1)", "string", "string"},
 		rows:  [][]string{{"2024-02-29", "2024-01-01 10:00:00", "100", "1.5", "2", "1.5", "decimal(2,1)", "bigint"}}},
 	{name: "binary literal and day interval", query: `SELECT hex(X'1F') AS h, INTERVAL 2 DAYS + DATE '2024-01-01' AS d`, types: []string{"string", "date"}, rows: [][]string{{"1F", "2024-01-03"}}},
+	{name: "a remainder grouped by", query: `SELECT v % 3 AS b, count(*) AS n FROM VALUES (1), (4), (5) t(v) GROUP BY v % 3`,
+		types: []string{"int", "bigint"}, rows: [][]string{{"1", "2"}, {"2", "1"}}},
+	{name: "a division grouped by", query: `SELECT v / 4 AS q, count(*) AS n FROM VALUES (2), (2), (6) t(v) GROUP BY v / 4`,
+		types: []string{"double", "bigint"}, rows: [][]string{{"0.5", "2"}, {"1.5", "1"}}},
 	{name: "arr[i] counts from 0", query: `SELECT array(10, 20, 30)[0] AS a, array(10, 20, 30)[2] AS b`, types: []string{"int", "int"}, rows: [][]string{{"10", "30"}}},
 	{name: "arr[i] out of bounds", query: `SELECT array(1, 2, 3)[5] AS a`, errClass: "INVALID_ARRAY_INDEX"},
 	{name: "element_at counts from 1", query: `SELECT element_at(array(1, 2, 3), 1) AS a, element_at(array(1, 2, 3), -1) AS b, try_element_at(array(1, 2, 3), 5) AS c`, types: []string{"int", "int", "int"}, rows: [][]string{{"1", "3", "NULL"}}},
@@ -191,8 +195,8 @@ var traps = []trap{
 		types: []string{"int"}, rows: [][]string{{"5"}}},
 	{name: "pipe join", query: `VALUES (0), (1) lhs(a) |> INNER JOIN VALUES (1), (2) rhs(a) ON lhs.a = rhs.a |> SELECT lhs.a + rhs.a AS z`,
 		types: []string{"int"}, rows: [][]string{{"2"}}},
-	{name: "an aggregate in a pipe SELECT", query: `VALUES (1) t(x) |> SELECT sum(x) AS s`, finding: "PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION", spark: "the analysis error PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION"},
-	{name: "row_number over an unordered window", query: `SELECT row_number() OVER (PARTITION BY x) AS r FROM VALUES (1) t(x)`, finding: "_LEGACY_ERROR_TEMP_1037", spark: "the analysis error _LEGACY_ERROR_TEMP_1037"},
+	{name: "an aggregate in a pipe SELECT", query: `VALUES (1) t(x) |> SELECT sum(x) AS s`, finding: "PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION", spark: "the analysis error [PIPE_OPERATOR_CONTAINS_AGGREGATE_FUNCTION]"},
+	{name: "row_number over an unordered window", query: `SELECT row_number() OVER (PARTITION BY x) AS r FROM VALUES (1) t(x)`, finding: "_LEGACY_ERROR_TEMP_1037", spark: "the analysis error [_LEGACY_ERROR_TEMP_1037] (its message has no class)"},
 	{name: "bit_count, elt, width_bucket", query: `SELECT bit_count(-1L) AS a, bit_count(true) AS b, bit_count(CAST(3 AS TINYINT)) AS c, elt(1, '123', null) AS d, width_bucket(5.35, 0.024, 10.06, 5) AS e, width_bucket(5.35, 0.024, null, -5) AS f`,
 		types: []string{"int", "int", "int", "string", "bigint", "bigint"}, rows: [][]string{{"64", "1", "2", "123", "3", "NULL"}}},
 	{name: "elt out of range", query: `SELECT elt(4, '123', '456') AS a`, errClass: "INVALID_ARRAY_INDEX"},
@@ -201,7 +205,7 @@ var traps = []trap{
 	{name: "to_binary of malformed hex", query: `SELECT to_binary('GG') AS a`, errClass: "CONVERSION_INVALID_INPUT"},
 	{name: "grouping with ROLLUP", query: `SELECT a, grouping(a) AS g, sum(b) AS s FROM VALUES (1, 10), (2, 20) t(a, b) GROUP BY ROLLUP(a) ORDER BY a`,
 		types: []string{"int", "tinyint", "bigint"}, rows: [][]string{{"NULL", "1", "30"}, {"1", "0", "10"}, {"2", "0", "20"}}},
-	{name: "grouping without ROLLUP refused", query: `SELECT a, grouping(a) AS g FROM VALUES (1) t(a) GROUP BY a`, finding: "ROLLUP", spark: "the analysis error UNSUPPORTED_GROUPING_EXPRESSION"},
+	{name: "grouping without ROLLUP refused", query: `SELECT a, grouping(a) AS g FROM VALUES (1) t(a) GROUP BY a`, finding: "ROLLUP", spark: "the analysis error [UNSUPPORTED_GROUPING_EXPRESSION]"},
 	{name: "hash refused", query: `SELECT hash('a') AS h`, finding: "Murmur3", spark: "1485273170"},
 	{name: "rand refused", query: `SELECT rand(1) AS r`, finding: "random", spark: "0.6363787615254752 (Spark's XORShift generator seeded with 1)"},
 }
@@ -226,7 +230,7 @@ func TestTraps(t *testing.T) {
 	db := openDuck(t)
 	for _, tc := range traps {
 		t.Run(tc.name, func(t *testing.T) {
-			r := translate.TranslateText(tc.query, translate.Options{})
+			r := translate.TranslateText(tc.query, translate.Options{TimeType: true}) // Spark with spark.sql.timeType.enabled, as TestSparkTraps sets it
 			if tc.finding != "" {
 				if len(r.Findings) == 0 {
 					t.Fatalf("no finding; Spark gives %s, the translation %s", tc.spark, r.SQL)
@@ -348,4 +352,19 @@ func text(v any, typ string) string {
 		return v.String()
 	}
 	return fmt.Sprint(v)
+}
+
+// Spark reads the TIME type only with spark.sql.timeType.enabled (off by
+// default on 4.1: UNSUPPORTED_TIME_TYPE), so without Options.TimeType a
+// TIME literal, a cast to TIME and the TIME functions are refused.
+func TestTimeTypeNeedsItsSetting(t *testing.T) {
+	for _, q := range []string{`SELECT TIME '01:02:03' AS a`, `SELECT CAST('01:02' AS TIME) AS a`, `SELECT make_time(1, 2, 3) AS a`, `SELECT to_time('01:02:03') AS a`} {
+		r := translate.TranslateText(q, translate.Options{})
+		if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "spark.sql.timeType.enabled") {
+			t.Errorf("%s: %+v, want the TIME setting's refusal", q, r.Findings)
+		}
+		if r := translate.TranslateText(q, translate.Options{TimeType: true}); len(r.Findings) != 0 {
+			t.Errorf("%s with the setting: %+v", q, r.Findings)
+		}
+	}
 }

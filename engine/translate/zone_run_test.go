@@ -18,7 +18,7 @@ import (
 // (timestamp.sql.out) record them.
 func TestZoneFunctions(t *testing.T) {
 	db := openDuck(t)
-	la := translate.Options{TimeZone: "America/Los_Angeles"}
+	la := translate.Options{TimeZone: "America/Los_Angeles", TimeType: true}
 	for _, tc := range []struct{ query, want string }{
 		{`SELECT TIMESTAMP_SECONDS(1230219000) AS a, TIMESTAMP_SECONDS(-1230219000) AS b, TIMESTAMP_SECONDS(null) AS c`, "[[2008-12-25 07:30:00 1931-01-07 00:30:00 NULL]]"},
 		{`SELECT TIMESTAMP_MILLIS(-1230219000123) AS a, TIMESTAMP_MICROS(1230219000123123) AS b`, "[[1931-01-07 00:29:59.877 2008-12-25 07:30:00.123123]]"},

@@ -493,6 +493,7 @@ func describe(ctx context.Context, conn *sql.Conn, name string) ([]sema.Column, 
 
 func (s *session) translateOptions(c conformance.Case) translate.Options {
 	return translate.Options{
+		TimeType: true, // Spark's SQL tests run with spark.sql.timeType.enabled
 		NoANSI:   !c.Settings.ANSI,
 		TimeZone: s.timeZone,
 		Catalog:  s,
