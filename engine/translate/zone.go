@@ -128,8 +128,15 @@ func epochOf(div int64) func(t *tr, c *ast.Call, a []frag) frag {
 		switch {
 		case x.typ.is(Null):
 			return at(c, tBigInt, cat("CAST(NULL AS BIGINT)"))
+		case !x.typ.is(Timestamp) && x.typ.known():
+			// Spark takes a TIMESTAMP only (no implicit cast; recorded on
+			// Spark 4.1.4 and 4.3.0 for a string).
+			name := strings.ToLower(c.Name.String())
+			t.typeError(c, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s\" due to data type mismatch: `%s` is called with arguments of types (\"%s\"), which it does not take; cast the arguments to the types Spark expects.",
+				t.text(c), name, strings.ToUpper(x.typ.String()))
+			return null(c)
 		case !x.typ.is(Timestamp):
-			t.refuse(c.Args[0], "%s takes a TIMESTAMP here, and %s is of type %s", c.Name.String(), t.text(c.Args[0]), x.typ)
+			t.refuse(c.Args[0], "%s takes a TIMESTAMP here, and the type of %s is not known before the run", c.Name.String(), t.text(c.Args[0]))
 			return null(c)
 		}
 		us := cat("epoch_us(", t.localToUTC(x), ")")
