@@ -325,7 +325,11 @@ func (p *stmtParser) autoCDCFlow(auto int) {
 	if !ok || cf.AutoCDC == nil {
 		return
 	}
-	p.cdc(cf.AutoCDC, capab.SynAutoCDC, p.toks[auto+1].end)
+	form := capab.SynAutoCDC
+	if p.kw(auto, "APPLY") {
+		form = capab.SynApplyChanges // CREATE FLOW f AS APPLY CHANGES INTO: Databricks' older name
+	}
+	p.cdc(cf.AutoCDC, form, p.toks[auto+1].end)
 }
 
 // autoCDCTable parses the FLOW AUTO CDC FROM ... of CREATE STREAMING

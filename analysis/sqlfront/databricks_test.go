@@ -51,6 +51,10 @@ func TestDatabricksHeaders(t *testing.T) {
 		{"CREATE LIVE VIEW h AS SELECT 1 AS x", CreateTemporaryView, "h",
 			[]string{string(capab.SynLive) + "=LIVE VIEW"}},
 		{"CREATE MATERIALIZED VIEW i AS SELECT 1 AS x", CreateMaterializedView, "i", nil},
+		{"CREATE STREAMING LIVE VIEW j AS SELECT * FROM STREAM(src)", CreateTemporaryView, "j",
+			[]string{string(capab.SynLive) + "=STREAMING LIVE VIEW"}},
+		{"CREATE TEMPORARY STREAMING LIVE VIEW k AS SELECT * FROM STREAM(src)", CreateTemporaryView, "k",
+			[]string{string(capab.SynLive) + "=TEMPORARY STREAMING LIVE VIEW"}},
 	} {
 		f := Parse("x.sql", c.sql)
 		if len(f.Diags) != 0 || len(f.Statements) != 1 {
@@ -190,6 +194,16 @@ CREATE STREAMING TABLE u FLOW AUTO CDC FROM STREAM(s) KEYS (id, k) SEQUENCE BY t
 	}
 	if len(tb.Query.Refs) != 1 || tb.Query.Refs[0].Name != "s" || !tb.Query.Refs[0].Streaming {
 		t.Errorf("table's query %+v", tb.Query)
+	}
+	// CREATE FLOW f AS APPLY CHANGES INTO: Databricks' older name of the
+	// same flow, recorded as APPLY CHANGES INTO.
+	older := "CREATE FLOW g AS APPLY CHANGES INTO LIVE.t FROM STREAM(s) KEYS (id) SEQUENCE BY ts"
+	of := Parse("x.sql", older)
+	if len(of.Diags) != 0 || len(of.Statements) != 1 || of.Statements[0].CDC == nil || of.Statements[0].Target != "t" {
+		t.Fatalf("APPLY CHANGES flow: %+v %+v", of.Diags, of.Statements)
+	}
+	if got := features(older, of.Statements[0]); !reflect.DeepEqual(got, []string{string(capab.SynLiveRef) + "=LIVE.", string(capab.SynApplyChanges) + "=APPLY CHANGES"}) {
+		t.Errorf("APPLY CHANGES flow's constructs %q", got)
 	}
 	// A CDC statement Spark's grammar refuses is a syntax error at its
 	// place.

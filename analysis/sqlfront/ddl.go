@@ -245,7 +245,13 @@ func (p *stmtParser) create() {
 		i++
 	}
 	tempTable := -1
-	if p.kw(i, "TEMPORARY", "TEMP") && (p.kw(i+1, "MATERIALIZED") || p.kw(i+1, "STREAMING") || p.kw(i+1, "LIVE") && p.kw(i+2, "TABLE")) {
+	streamingLiveView := p.kw(i, "STREAMING") && p.kw(i+1, "LIVE") && p.kw(i+2, "VIEW")
+	if p.kw(i, "TEMPORARY", "TEMP") && p.kw(i+1, "STREAMING") && p.kw(i+2, "LIVE") && p.kw(i+3, "VIEW") {
+		// Databricks' legacy CREATE TEMPORARY STREAMING LIVE VIEW: a
+		// view of the pipeline over a stream, as CREATE STREAMING LIVE VIEW.
+		streamingLiveView = true
+	}
+	if !streamingLiveView && p.kw(i, "TEMPORARY", "TEMP") && (p.kw(i+1, "MATERIALIZED") || p.kw(i+1, "STREAMING") || p.kw(i+1, "LIVE") && p.kw(i+2, "TABLE")) {
 		tempTable = i
 		p.syntax(capab.SynTemporary, p.toks[i].start, p.toks[i].end)
 		i++
@@ -259,6 +265,12 @@ func (p *stmtParser) create() {
 	case p.kw(i, "STREAMING") && p.kw(i+1, "TABLE"):
 		p.st.Kind = CreateStreamingTable
 		i += 2
+	case streamingLiveView:
+		p.st.Kind, live = CreateTemporaryView, true
+		if p.kw(i, "TEMPORARY", "TEMP") {
+			i++
+		}
+		i += 3
 	case p.kw(i, "STREAMING") && p.kw(i+1, "LIVE") && p.kw(i+2, "TABLE"):
 		p.st.Kind, live = CreateStreamingTable, true
 		i += 3
@@ -712,7 +724,7 @@ func (p *stmtParser) flow(i int) {
 		return
 	}
 	i++
-	if p.kw(i, "AUTO") && p.kw(i+1, "CDC") {
+	if p.kw(i, "AUTO") && p.kw(i+1, "CDC") || p.kw(i, "APPLY") && p.kw(i+1, "CHANGES") {
 		p.autoCDCFlow(i)
 		return
 	}

@@ -780,6 +780,13 @@ func (p *parser) createFlow(start int, partial *ast.Stmt) ast.Stmt {
 		f.Range = p.rangeFrom(start)
 		return f
 	}
+	if p.atWords(0, "APPLY", "CHANGES") {
+		// Databricks' older name of the same flow.
+		p.databricksOnly(p.tok(), "CREATE FLOW ... AS APPLY CHANGES INTO", "write CREATE FLOW f AS AUTO CDC INTO t ... (Spark 4.3)")
+		f.AutoCDC = p.autoCDC(true)
+		f.Range = p.rangeFrom(start)
+		return f
+	}
 	if !p.at("INSERT") {
 		p.fail("INSERT INTO (a flow is CREATE FLOW name AS INSERT INTO target query)")
 	}
