@@ -14,7 +14,7 @@ import (
 func TestParamHover(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: file:///tmp/p\nconfiguration:\n  min_fare: \"20\"\nlibraries:\n  - glob:\n      include: transformations/**\n",
+		"spark-pipeline.yml":    "name: p\nstorage: file:///tmp/p\nconfiguration:\n  min_fare: \"20\"\nlibraries:\n  - glob:\n      include: transformations/**\n",
 		"transformations/a.sql": "CREATE MATERIALIZED VIEW a AS SELECT ${min_fare} AS m, ${nope} AS n;\n",
 	}
 	for name, text := range files {
