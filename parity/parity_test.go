@@ -147,6 +147,11 @@ var notCompared = map[string]string{
 	// streams now declare their schema, but the folder has not been
 	// compared again since.
 	"python_frames": "native JSON schema inference differs from Spark's (field order, dates)",
+	// Its source is in another schema, ${source_schema}.zones: the
+	// suite's sample tables live in the run's one database. The folder
+	// ran on Spark 4.1.4 with spark-pipelines (rows as native) by hand,
+	// 2026-12-03.
+	"parameters": "reads a source in another schema (${source_schema}.zones), which the suite's sample tables (one database per run) do not model",
 }
 
 // pipelines lists the testdata pipelines (every folder but broken/ and
