@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,7 +159,9 @@ func Hints(s *analysis.Snapshot, diags []ir.Diagnostic) []string {
 	if s.Pipeline != nil && capab.WrittenForDatabricks(s.Pipeline) && len(s.Project.Config.Backends) == 0 {
 		// Databricks SQL: the fix is to check it against databricks,
 		// which `dialect: databricks` already does.
-		if s.Project.Config.Dialect == "databricks" {
+		if s.Project.Config.Dialect == "databricks" || slices.Contains(dropped, string(ir.Databricks)) {
+			// Already checked against databricks: what it refuses is
+			// the finding itself, not a setting to change.
 			return nil
 		}
 		return []string{fmt.Sprintf("%d findings in %s say %s cannot run this pipeline, which is written for Databricks (Lakeflow Declarative Pipelines): add `dialect: databricks` to thund.yaml to check it against native and databricks",
