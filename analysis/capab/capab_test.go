@@ -180,6 +180,13 @@ func TestStreamingRules(t *testing.T) {
 	if ds := Streaming(ok); len(ds) != 0 {
 		t.Fatalf("a watermarked streaming aggregate got %+v", ds)
 	}
+	// In a .py file the fix is the DataFrame's withWatermark, not a
+	// pragma or a SQL clause.
+	py := pipelineWith(&ir.Dataset{Name: "a", Kind: ir.StreamingTable},
+		&ir.Flow{Reads: []ir.Ref{ref("s", true, 1)}, Aggregates: true, OutputMode: ir.Append, QueryLoc: ir.Loc{File: "a.py"}})
+	if ds := Streaming(py); len(ds) != 1 || !strings.Contains(ds[0].Message, ".withWatermark(") || strings.Contains(ds[0].Message, "@watermark") {
+		t.Fatalf("a Python aggregate without a watermark got %+v", ds)
+	}
 	// A temporary view over a stream is a streaming view (Spark 4.1.4 runs
 	// it; Databricks feeds CDC flows so), whatever reads it.
 	view := pipelineWith(&ir.Dataset{Name: "v", Kind: ir.TemporaryView}, &ir.Flow{Reads: []ir.Ref{ref("s", true, 1)}})

@@ -88,9 +88,13 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 		mode = ir.Append
 	}
 	if f.Aggregates && mode == ir.Append && f.Watermark == nil && f.CDC == nil {
+		fix := "add the query's WATERMARK col DELAY OF INTERVAL 10 MINUTES clause (or `-- @watermark: EVENT_TIME_COLUMN, 10 minutes`), or use `-- @output_mode: update` or complete"
+		if strings.HasSuffix(f.QueryLoc.File, ".py") {
+			fix = "call .withWatermark(\"event_time_column\", \"10 minutes\") on the stream before the aggregation"
+		}
 		out = append(out, ir.Diagnostic{
 			Loc: aggAnchor(f), Severity: ir.Error, Code: ir.CodeStreamAggNoWatermark,
-			Message: fmt.Sprintf("%s aggregates a stream in append mode without a watermark, so no group could ever be emitted; add `-- @watermark: EVENT_TIME_COLUMN, 10 minutes`, or use `-- @output_mode: update` or complete", d.Name),
+			Message: fmt.Sprintf("%s aggregates a stream in append mode without a watermark, so no group could ever be emitted; %s", d.Name, fix),
 		})
 	}
 	if mode == ir.Complete && !f.Aggregates {
