@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/thund-dev/thund/internal/javanum"
 )
 
 // Cell formats one value for a terminal or HTML cell; NULL is "NULL".
@@ -34,43 +34,9 @@ func Cell(v any) string {
 }
 
 // JavaDouble writes f as Spark shows a DOUBLE (bits 64) or FLOAT (bits
-// 32), which is Java's Double.toString / Float.toString: the shortest
-// digits that read back as f, with at least one digit after the point
-// ("8.0", "0.25"), and from 10^7 up or below 10^-3 in scientific form
-// with an "E" ("1.0E7", "1.5E-4").
-func JavaDouble(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'E', -1, bits) // 1.5E-04, 1E+07
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	sign := ""
-	if exp[0] == '-' {
-		sign = "-"
-	}
-	exp = strings.TrimLeft(exp[1:], "0")
-	return mant + "E" + sign + exp
-}
+// 32): Java's Double.toString / Float.toString ("8.0", "1.0E7", "1.5E-4"),
+// with the digits of the JDK Spark runs on (javanum).
+func JavaDouble(f float64, bits int) string { return javanum.Format(f, bits) }
 
 // TableOptions style a terminal table.
 type TableOptions struct {
