@@ -162,6 +162,10 @@ func TestStreamingRules(t *testing.T) {
 			&ir.Flow{Reads: []ir.Ref{ref("s", true, 1)}}, ir.CodeStreamInMV},
 		{"streaming table without stream", &ir.Dataset{Name: "a", Kind: ir.StreamingTable},
 			&ir.Flow{Reads: []ir.Ref{ref("s", false, 1)}}, ir.CodeStreamNoStream},
+		// Only the true finding: a flow that reads no stream aggregates
+		// no stream either, so no watermark is asked for.
+		{"streaming table aggregating no stream", &ir.Dataset{Name: "a", Kind: ir.StreamingTable},
+			&ir.Flow{Reads: []ir.Ref{ref("s", false, 1)}, Aggregates: true, OutputMode: ir.Append}, ir.CodeStreamNoStream},
 		{"stream-stream join", &ir.Dataset{Name: "a", Kind: ir.StreamingTable},
 			&ir.Flow{Reads: []ir.Ref{ref("s", true, 1), ref("t", true, 9)}}, ir.CodeStreamJoinWatermark},
 		{"trigger on batch", &ir.Dataset{Name: "a", Kind: ir.MaterializedView},

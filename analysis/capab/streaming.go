@@ -87,7 +87,10 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 	if mode == "" {
 		mode = ir.Append
 	}
-	if f.Aggregates && mode == ir.Append && f.Watermark == nil && f.CDC == nil {
+	// An aggregation over no stream is a batch aggregation: the flow is
+	// already reported above as reading no stream, and a watermark would
+	// not help it.
+	if f.Aggregates && len(streamRefs) > 0 && mode == ir.Append && f.Watermark == nil && f.CDC == nil {
 		fix := "add the query's WATERMARK col DELAY OF INTERVAL 10 MINUTES clause (or `-- @watermark: EVENT_TIME_COLUMN, 10 minutes`), or use `-- @output_mode: update` or complete"
 		if strings.HasSuffix(f.QueryLoc.File, ".py") {
 			fix = "call .withWatermark(\"event_time_column\", \"10 minutes\") on the stream before the aggregation"
