@@ -205,7 +205,7 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 				Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
 			return
 		}
-		diags = append(diags, unknownRef(p, ref, s.pythonLibrary(), native))
+		diags = append(diags, unknownRef(p, fi, ref, s.pythonLibrary(), native))
 	})
 	for _, key := range order {
 		src := bySource[key]
@@ -307,11 +307,7 @@ func (s *Snapshot) pythonLibrary() string {
 // `--backend databricks`, say), only a native run needs the sample, and
 // the platform reads an external table from its catalog: a warning,
 // unless a dataset's name is so close that a typo is likely.
-func unknownRef(p *ir.Pipeline, ref ir.Ref, python string, native bool) ir.Diagnostic {
-	names := make([]string, 0, len(p.Datasets))
-	for _, d := range p.Datasets {
-		names = append(names, d.Name)
-	}
+func unknownRef(p *ir.Pipeline, flow int, ref ir.Ref, python string, native bool) ir.Diagnostic {
 	if ref.Path != "" {
 		// The platform reads the files itself; only a native run needs
 		// the sample, and --once says which dataset waits for it.
@@ -321,9 +317,10 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string, native bool) ir.Diagn
 		return d
 	}
 	msg := fmt.Sprintf("%s is not a dataset of this pipeline and has no sample data", ref.Name)
+	best := nearestReadable(p, flow, ref.Name)
 	// The sample is named after the table as read, qualifiers included
 	// (samples/raw.orders.csv binds raw.orders).
-	if best := Nearest(ref.Name, names); best != "" {
+	if best != "" {
 		msg += fmt.Sprintf(": did you mean %s? If %s is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed", best, ref.Name, ref.Name, ref.Name)
 	} else {
 		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed; otherwise fix the name", ref.Name, ref.Name)
@@ -334,14 +331,51 @@ func unknownRef(p *ir.Pipeline, ref ir.Ref, python string, native bool) ir.Diagn
 		// A dataset a Python library defines is unknown to Thund.
 		sev = ir.Warning
 		msg += " (a warning: this pipeline has Python code Thund cannot fully read, which may define it)"
-	case !native && Nearest(ref.Name, names) == "":
+	case !native && best == "":
 		sev = ir.Warning
 		msg += " (a warning: only a native run needs the sample; the backends checked read an external table from their catalog)"
-	case external(p, ref.Name) && Nearest(ref.Name, names) == "":
+	case external(p, ref.Name) && best == "":
 		sev = ir.Warning
 		msg += " (a warning: a name qualified outside the pipeline's own schema is a table the platform reads from its catalog; only a native run needs the sample)"
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: sev, Code: ir.CodeUnknownRef, Message: msg}
+}
+
+// nearestReadable returns the dataset closest to name (a read of
+// p.Flows[flow] that names no dataset) that the flow could read: never
+// the flow's own target, nor a dataset that reads that target, directly
+// or through others, since reading it would close a cycle. "" when none
+// is close enough.
+func nearestReadable(p *ir.Pipeline, flow int, name string) string {
+	names := make([]string, 0, len(p.Datasets))
+	for _, d := range p.Datasets {
+		names = append(names, d.Name)
+	}
+	best := Nearest(name, names)
+	if best == "" || flow < 0 || flow >= len(p.Flows) {
+		return best
+	}
+	// The graph is built only when there is a suggestion to check.
+	var own string
+	if t := p.FlowTarget(flow); t != nil {
+		own = ir.NameKey(t.Name)
+	} else if t := p.Resolve(p.Flows[flow].Target); t != nil {
+		own = ir.NameKey(t.Name)
+	} else {
+		own = ir.NameKey(p.Flows[flow].Target)
+	}
+	down := p.Graph().Downstream(own)
+	down[own] = true
+	if !down[ir.NameKey(best)] {
+		return best
+	}
+	readable := names[:0]
+	for _, n := range names {
+		if !down[ir.NameKey(n)] {
+			readable = append(readable, n)
+		}
+	}
+	return Nearest(name, readable)
 }
 
 // external reports whether name is qualified with a schema (and maybe a
