@@ -158,6 +158,16 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		flow.Trigger.Kind = ir.AvailableNow
 		flow.OutputMode = ir.Append
 	}
+	if def.Kind == ir.Table && def.Query != nil && !flow.Streaming && flow.CDC == nil {
+		// @table over a body Thund reads in full that reads no stream:
+		// a streaming table of a batch relation on Spark, a
+		// materialized view on Databricks (capab.SynPyTableBatch).
+		at := def.Decorator
+		if at == (pylib.Span{}) {
+			at = def.Loc
+		}
+		flow.Syntax = append(flow.Syntax, ir.Construct{Name: string(capab.SynPyTableBatch), Loc: ir.Loc{File: file, Start: at.Start, End: at.End}})
+	}
 	if len(def.Conf) > 0 {
 		flow.Conf = mergeConf(flow.Conf, def.Conf)
 	}

@@ -355,3 +355,53 @@ func TestPythonDatabricksForms(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonTableOverBatch: an @table whose body reads no stream is a
+// streaming table of a batch relation on Spark, which Spark 4.1.4's
+// spark-pipelines run fails (INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE),
+// and a materialized view on Databricks: an error per Spark backend at
+// the decorator, nothing for databricks or native; an @table over a
+// stream, and a body Thund does not read in full, give nothing.
+func TestPythonTableOverBatch(t *testing.T) {
+	py := "from pyspark import pipelines as dp\n\n@dp.materialized_view\ndef base():\n    return spark.range(3)\n\n" +
+		"@dp.table(comment=\"x\")\ndef over_batch():\n    return spark.read.table(\"base\")\n\n" +
+		"@dp.table\ndef over_range():\n    return spark.range(5)\n\n" +
+		"@dp.table\ndef over_stream():\n    return spark.readStream.table(\"landing\")\n\n" +
+		"@dp.table\ndef opaque():\n    return make_frame()\n"
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml":  "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"thund.yaml":          "backends: [native, spark-4.1, spark-4.3, databricks]\n",
+		"t/a.py":              py,
+		"samples/landing.csv": "id\n1\n",
+		"samples/opaque.csv":  "id\n1\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]ir.Backend{}
+	for _, d := range s.Diagnostics {
+		if !strings.Contains(d.Message, "INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE") {
+			continue
+		}
+		if d.Severity != ir.Error || d.Code != ir.CodeUnsupported {
+			t.Errorf("finding %+v: want an unsupported-on-backend error", d)
+		}
+		text, _ := s.Text(d.Loc.File)
+		at := text[d.Loc.Start:d.Loc.End]
+		if !strings.HasPrefix(at, "@dp.table") {
+			t.Errorf("finding at %q, want the decorator", at)
+		}
+		name := strings.Fields(d.Message)[0]
+		got[name] = append(got[name], d.Backend)
+	}
+	want := map[string][]ir.Backend{"over_batch": {ir.Spark41, ir.Spark43}, "over_range": {ir.Spark41, ir.Spark43}}
+	if len(got) != len(want) {
+		t.Errorf("findings by dataset = %v, want %v", got, want)
+	}
+	for name, bs := range want {
+		if g := got[name]; len(g) != len(bs) || g[0] != bs[0] || g[1] != bs[1] {
+			t.Errorf("%s: findings on %v, want %v", name, g, bs)
+		}
+	}
+}

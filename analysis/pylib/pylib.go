@@ -226,6 +226,9 @@ type Definition struct {
 	// Loc spans the definition: the decorators and the function, or the
 	// call.
 	Loc Span
+	// Decorator is the decorator that defines the dataset or flow
+	// (@dp.table(...)); zero for a call (create_streaming_table...).
+	Decorator Span
 	// NameLoc is the name= literal, or the function's name.
 	NameLoc Span
 	// API is the module alias the definition is written with (dp, dlt).
@@ -1085,7 +1088,7 @@ func (r *reader) function(st, fn *sitter.Node) {
 			continue // SDP has temporary_view, not view
 		}
 		nameNode := fn.ChildByFieldName("name")
-		d := Definition{Name: r.srcOf(nameNode), Kind: kind, API: alias, Loc: span(st), NameLoc: span(nameNode)}
+		d := Definition{Name: r.srcOf(nameNode), Kind: kind, API: alias, Loc: span(st), NameLoc: span(nameNode), Decorator: span(dec)}
 		if isCall {
 			if n := kw["name"]; n != nil {
 				if !r.named(&d, n, "name=") {
