@@ -563,6 +563,8 @@ var functions = []Function{
 	custom("to_date", "CAST(s AS DATE); CAST(strptime(s, pattern) AS DATE)", toDateFn(false)),
 	custom("to_timestamp", "CAST(s AS TIMESTAMP); strptime(s, pattern)", toTimestampFn(false)),
 	custom("try_to_timestamp", "TRY_CAST(s AS TIMESTAMP); try_strptime(s, pattern)", toTimestampFn(true)),
+	custom("to_timestamp_ntz", "CAST(s AS TIMESTAMP) (a text with a zone fails as not portable); strptime(s, pattern)", toTimestampNTZFn(false)),
+	custom("next_day", "d + the days to the next dayOfWeek (SU, SUN, SUNDAY, ...), failing on an unknown day in ANSI mode", nextDayFn),
 	custom("year", "year(d)", datePart("year"), "yearofweek"),
 	custom("month", "month(d)", datePart("month")),
 	custom("day", "day(d)", datePart("day"), "dayofmonth"),
@@ -714,6 +716,7 @@ var functions = []Function{
 		return at(c, a[0].typ, cat("list_filter(", a[0], ", lambda v, i: CASE WHEN v IS NULL THEN coalesce(list_position(list_transform(", a[0], ", lambda w: w IS NULL), true), 0) = i ELSE list_position(", a[0], ", v) = i END)"))
 	}),
 	same("flatten", elemType),
+	custom("array_insert", "list_concat of the slices and the item, padded with NULLs past either end; pos 0 fails", arrayInsertFn),
 	custom("sequence", "generate_series(start, stop, step), step ±1 by default", sequenceFn),
 	custom("named_struct", "struct_pack(name := value, ...)", namedStructFn),
 	custom("struct", "struct_pack(col1 := a, ...), fields named as Spark names them", structFn),
@@ -764,7 +767,6 @@ var functions = []Function{
 	refused("zip_with", "zip_with does not run natively yet"),
 	refused("from_json", "JSON schemas do not run natively yet", "schema_of_json", "json_tuple", "from_csv", "to_json", "to_csv"),
 	refused("months_between", "months_between's day-fraction rules do not run natively yet"),
-	refused("next_day", "next_day does not run natively yet"),
 	refused("format_number", "Java's number formatting does not run natively", "format_string", "printf"),
 	refused("window", "window(...) runs in a streaming aggregate only", "session_window"),
 }
@@ -1164,11 +1166,8 @@ func padFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 3) {
 			return null(c)
 		}
-		for _, x := range a {
-			if x.typ.is(Binary) {
-				t.refuse(c, "%s of a BINARY value does not run natively", fn)
-				return null(c)
-			}
+		if out, ok := t.binaryPad(fn, c, a); ok {
+			return out
 		}
 		pad := cat("' '")
 		if len(a) == 3 {
