@@ -694,11 +694,8 @@ func (t *tr) star(st *ast.Star) frag {
 }
 
 func (t *tr) from(f *ast.From) frag {
-	if f.Pivot != nil {
-		t.refuse(f.Pivot, "PIVOT does not run natively yet (DuckDB's PIVOT names its columns differently); write the pivot with sum(CASE WHEN ...) per value")
-	}
-	if f.Unpivot != nil {
-		t.refuse(f.Unpivot, "UNPIVOT does not run natively yet; write it as a UNION ALL of one SELECT per column")
+	if (f.Pivot != nil || f.Unpivot != nil) && len(f.LateralViews) > 0 {
+		t.refuse(f.LateralViews[0], "a LATERAL VIEW before PIVOT or UNPIVOT does not run natively")
 	}
 	rels := make([]frag, len(f.Relations))
 	for i, r := range f.Relations {
@@ -708,6 +705,9 @@ func (t *tr) from(f *ast.From) frag {
 			// (DuckDB's grammar has no LATERAL there).
 			rels[i] = dropPrefix(rels[i], len("LATERAL "))
 		}
+	}
+	if f.Pivot != nil || f.Unpivot != nil {
+		return t.fromPivot(f, cat(rels))
 	}
 	return cat(rels)
 }
@@ -775,10 +775,10 @@ func (t *tr) relation(r ast.Relation) frag {
 		return t.tableFunc(r)
 	case *ast.Join:
 		return t.join(r)
-	case *ast.Pivot:
-		t.refuse(r, "PIVOT does not run natively yet; write the pivot with sum(CASE WHEN ...) per value")
-	case *ast.Unpivot:
-		t.refuse(r, "UNPIVOT does not run natively yet; write it as a UNION ALL of one SELECT per column")
+	case *ast.Pivot, *ast.Unpivot:
+		if f, ok := t.pivotRelation(r); ok {
+			return f
+		}
 	default:
 		t.refuse(r, "this relation does not run natively")
 	}

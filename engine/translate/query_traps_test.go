@@ -1,0 +1,37 @@
+//go:build duckdb_arrow
+
+package translate_test
+
+// csValues is the input of the PIVOT traps: courses' earnings per year,
+// one row without a course.
+const csValues = `(SELECT * FROM VALUES ('dotNET', 2012, 10000), ('Java', 2012, 20000), ('dotNET', 2012, 5000), ('dotNET', 2013, 48000), ('Java', 2013, 30000), (NULL, 2014, 1) AS cs(course, year, earnings))`
+
+// queryTraps are the traps of query-level constructs (PIVOT, UNPIVOT,
+// pipe operators, ...), read from a Spark 4.1.4 Connect server on
+// 2026-12-03. They join the trap table, so TestTraps and TestSparkTraps
+// check them on both engines.
+var queryTraps = []trap{
+	// PIVOT computes its aggregates per grouping columns and value in a
+	// first aggregate and picks each value's into a column: a year
+	// without a row of a course gives NULL, also for count.
+	{name: "pivot count of a missing value is NULL", query: `SELECT * FROM ` + csValues + ` PIVOT (count(earnings) FOR course IN ('dotNET', 'Java'))`,
+		types: []string{"int", "bigint", "bigint"}, rows: [][]string{{"2012", "2", "1"}, {"2013", "1", "1"}, {"2014", "NULL", "NULL"}}},
+	{name: "pivot of an expression over aggregates", query: `SELECT * FROM ` + csValues + ` PIVOT (coalesce(sum(earnings), 0) FOR course IN ('dotNET', 'Java'))`,
+		types: []string{"int", "bigint", "bigint"}, rows: [][]string{{"2012", "15000", "20000"}, {"2013", "48000", "30000"}, {"2014", "NULL", "NULL"}}},
+	// Beside an aggregate that is not a number, Spark rewrites each
+	// aggregate to agg(if(col <=> value, x, null)): count is 0 then.
+	{name: "pivot count beside a string aggregate is 0", query: `SELECT * FROM ` + csValues + ` PIVOT (count(earnings) AS n, max(cast(earnings AS STRING)) AS m FOR course IN ('dotNET', 'Java'))`,
+		types: []string{"int", "bigint", "string", "bigint", "string"}, rows: [][]string{{"2012", "2", "5000", "1", "20000"}, {"2013", "1", "48000", "1", "30000"}, {"2014", "0", "NULL", "0", "NULL"}}},
+	// count(*) reads no column: every other column groups.
+	{name: "pivot count(*) groups by the other columns", query: `SELECT * FROM ` + csValues + ` PIVOT (count(*) FOR course IN ('dotNET', 'Java'))`,
+		types: []string{"int", "int", "bigint", "bigint"}, rows: [][]string{{"2012", "10000", "1", "NULL"}, {"2012", "5000", "1", "NULL"}, {"2014", "1", "NULL", "NULL"}, {"2012", "20000", "NULL", "1"}, {"2013", "48000", "1", "NULL"}, {"2013", "30000", "NULL", "1"}}},
+	// No grouping column and no row: one row of NULLs.
+	{name: "pivot of no rows", query: `SELECT * FROM (SELECT course, earnings FROM ` + csValues + ` WHERE earnings < 0) PIVOT (sum(earnings), count(1) FOR course IN ('dotNET', 'Java'))`,
+		types: []string{"bigint", "bigint", "bigint", "bigint"}, rows: [][]string{{"NULL", "NULL", "NULL", "NULL"}}},
+	{name: "pivot on an integer column", query: `SELECT * FROM ` + csValues + ` PIVOT (sum(earnings) FOR year IN (2012, 2013))`,
+		types: []string{"string", "bigint", "bigint"}, rows: [][]string{{"NULL", "NULL", "NULL"}, {"dotNET", "15000", "48000"}, {"Java", "20000", "30000"}}},
+	{name: "pivot with a value twice", query: `SELECT * FROM ` + csValues + ` PIVOT (sum(earnings) FOR year IN (2012, 2012))`,
+		finding: "two of its columns", spark: "fails at run time with INVALID_ARRAY_INDEX"},
+}
+
+func init() { traps = append(traps, queryTraps...) }
