@@ -73,9 +73,28 @@ type Options struct {
 	NoGroupByOrdinal bool
 }
 
+// Reuser is a Catalog that may already hold the model of a query
+// analyzed against it: a caller that analyzes each query once for its
+// own purposes (the output columns of the tables the catalog answers
+// with) and then hands the same tree and catalog to code that analyzes
+// it again (a translation) saves the second analysis. Analyzed returns
+// nil when it has no model of q computed with opts, or one whose answers
+// would differ from what an analysis now would give.
+type Reuser interface {
+	Catalog
+	Analyzed(q *ast.Query, opts Options) *Model
+}
+
 // Analyze resolves the names of q against cat (which may be nil: every
-// table is then unknown) and returns the model.
+// table is then unknown) and returns the model. When cat is a [Reuser]
+// holding q's model, that model is returned; models are read-only, so
+// one may be shared.
 func Analyze(q *ast.Query, cat Catalog, opts Options) *Model {
+	if r, ok := cat.(Reuser); ok && q != nil {
+		if m := r.Analyzed(q, opts); m != nil {
+			return m
+		}
+	}
 	a := newAnalyzer(cat, opts)
 	if q != nil {
 		a.query(q, nil)
