@@ -15,6 +15,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/thund-dev/thund/analysis/pylib"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/engine/translate"
@@ -239,14 +240,29 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 		rel := relationName(src.Name)
 		want[rel] = true
 		fn, pattern, err := d.s.reader(src.Sample)
+		var call string
 		if err == nil {
-			sig := fn + "\x00" + filesSignature(pattern)
+			// A sample a Python load reads is read as Spark's reader
+			// reads the files (header or _c0, _c1...; its schema or the
+			// one Spark infers), as the run reads it (LoadReading).
+			call, err = d.s.LoadReading(p, src)
+			if errors.Is(err, pylib.ErrNotInferred) {
+				// A load the native run refuses (analysis says so at
+				// the load): described as DuckDB reads the sample.
+				call, err = "", nil
+			}
+		}
+		if err == nil {
+			if call == "" {
+				call = readCall(fn, quoteString(pattern))
+			}
+			sig := call + "\x00" + filesSignature(pattern)
 			if d.dc.sources[rel] == sig {
 				d.made = append(d.made, rel)
 				continue
 			}
 			delete(d.dc.sources, rel)
-			if _, err = d.create(ctx, rel, fmt.Sprintf("SELECT * FROM %s", readCall(fn, quoteString(pattern)))); err == nil {
+			if _, err = d.create(ctx, rel, "SELECT * FROM "+call); err == nil {
 				d.dc.sources[rel] = sig
 			}
 		}

@@ -115,7 +115,7 @@ func TestPythonDataFrameRuns(t *testing.T) {
 		"t/frames.py": `from pyspark import pipelines as dp
 from pyspark.sql import functions as F
 
-@dp.table(partition_cols=["region"], table_properties={"quality": "bronze"})
+@dp.materialized_view(partition_cols=["region"], table_properties={"quality": "bronze"})
 def orders_raw():
     return spark.read.format("csv").option("header", "true").option("inferSchema", "true").load("/landing/orders/")
 
@@ -291,12 +291,19 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 			"@dp.materialized_view\ndef raw_lines():\n    return spark.read.format(\"csv\").load(\"/in/lines.csv\")\n\n" +
 			"@dp.materialized_view\ndef as_text():\n    return spark.read.format(\"csv\").option(\"header\", \"true\").load(\"/in/text.csv\")\n\n" +
 			"@dp.materialized_view\ndef inferred():\n    return spark.read.json(\"/in/events.json\")\n\n" +
-			"@dp.materialized_view\ndef stamped():\n    return spark.read.option(\"header\", \"true\").option(\"timestampFormat\", \"dd/MM/yyyy HH:mm\").csv(\"/in/stamps.csv\")\n",
+			"@dp.materialized_view\ndef stamped():\n    return spark.read.option(\"header\", \"true\").option(\"timestampFormat\", \"dd/MM/yyyy HH:mm\").csv(\"/in/stamps.csv\")\n\n" +
+			"@dp.materialized_view\ndef people():\n    return spark.read.format(\"csv\").option(\"header\", \"false\").load(\"/in/persons.csv\")\n\n" +
+			"@dp.materialized_view\ndef people_inf():\n    return spark.read.format(\"csv\").option(\"inferSchema\", \"true\").load(\"/in/folks.csv\")\n\n" +
+			"@dp.materialized_view\ndef people_schema():\n    return spark.read.format(\"csv\").schema(\"a STRING, b INT, c DATE\").load(\"/in/staff.csv\")\n",
 		"samples/stock_files.csv": "item,count,day\nA,3,2026-05-02\nB,NA,NA\n",
 		"samples/lines.csv":       "a,b\n1,2\n",
 		"samples/text.csv":        "a,b\n1,2\n",
 		"samples/events.json":     "{\"b\": 1, \"a\": \"2026-05-01\"}\n",
 		"samples/stamps.csv":      "t\n01/05/2026 10:00\n",
+		// CRLF line ends, no header line (as Spark 4.1.4 read it).
+		"samples/persons.csv": "alice,3,2024-01-02\r\nbob,4,2024-01-03\r\n",
+		"samples/folks.csv":   "alice,3,2024-01-02\r\nbob,4,2024-01-03\r\n",
+		"samples/staff.csv":   "alice,3,2024-01-02\r\nbob,4,2024-01-03\r\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, name)
@@ -324,12 +331,7 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 	if !strings.Contains(refused["stamped"], "timestampFormat") {
 		t.Errorf("stamped is not refused natively for its timestampFormat: %q", refused["stamped"])
 	}
-	// Read natively as Spark reads it, but the column description does
-	// not read a header-less sample yet.
-	if !strings.Contains(refused["raw_lines"], "_c0, _c1") {
-		t.Errorf("raw_lines is not refused natively for its missing header: %q", refused["raw_lines"])
-	}
-	if len(refused) != 2 {
+	if len(refused) != 1 {
 		t.Errorf("refused: %v", refused)
 	}
 	s, err := Open(snap.Root, Options{Threads: 1})
@@ -344,14 +346,25 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 	if d := res.Datasets["stock"]; d == nil || d.Phase != Completed || d.Rows != 2 {
 		t.Fatalf("stock = %+v", d)
 	}
-	for _, name := range []string{"stamped", "raw_lines"} {
-		if d := res.Datasets[name]; d != nil && d.Phase == Completed {
-			t.Errorf("%s ran natively though refused: %+v", name, d)
+	if d := res.Datasets["stamped"]; d != nil && d.Phase == Completed {
+		t.Errorf("stamped ran natively though refused: %+v", d)
+	}
+	// Header-less loads, as spark-pipelines run on Spark 4.1.4 read the
+	// same files: people struct<_c0:string,_c1:string,_c2:string>,
+	// people_inf struct<_c0:string,_c1:int,_c2:date>, people_schema
+	// struct<a:string,b:int,c:date>, two rows each.
+	for _, name := range []string{"raw_lines", "people", "people_inf", "people_schema"} {
+		if d := res.Datasets[name]; d == nil || d.Phase != Completed || d.Rows != 2 {
+			t.Errorf("%s = %+v, want 2 rows", name, d)
 		}
 	}
 	for name, want := range map[string]string{
-		"as_text":  "a VARCHAR; b VARCHAR",
-		"inferred": "a VARCHAR; b BIGINT",
+		"as_text":       "a VARCHAR; b VARCHAR",
+		"inferred":      "a VARCHAR; b BIGINT",
+		"raw_lines":     "_c0 VARCHAR; _c1 VARCHAR",
+		"people":        "_c0 VARCHAR; _c1 VARCHAR; _c2 VARCHAR",
+		"people_inf":    "_c0 VARCHAR; _c1 INTEGER; _c2 DATE",
+		"people_schema": "a VARCHAR; b INTEGER; c DATE",
 	} {
 		if got := strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE "+name+")"), "; "); got != want {
 			t.Errorf("%s columns: %s, want %s", name, got, want)
@@ -363,6 +376,43 @@ func TestPythonCSVLoadAsSpark(t *testing.T) {
 	if err != nil || !strings.Contains(call, "header = false") || !strings.Contains(call, "'_c0': 'VARCHAR', '_c1': 'VARCHAR'") {
 		t.Errorf("LoadReading(lines) = %s, %v", call, err)
 	}
+	for name, want := range map[string]string{
+		"people":        "alice|3|2024-01-02; bob|4|2024-01-03",
+		"people_inf":    "alice|3|2024-01-02; bob|4|2024-01-03",
+		"people_schema": "alice|3|2024-01-02; bob|4|2024-01-03",
+	} {
+		cols := "_c0 || '|' || _c1 || '|' || _c2"
+		if name == "people_schema" {
+			cols = "a || '|' || b || '|' || c"
+		}
+		if got := strings.Join(rowsOf(t, s, "SELECT string_agg("+cols+", '; ' ORDER BY 1) FROM "+name), "; "); got != want {
+			t.Errorf("%s rows: %s, want %s", name, got, want)
+		}
+	}
+	// The description (Describer, for --columns, hovers and lineage)
+	// reads the samples as the run does: a header-less sample's columns
+	// are _c0, _c1, ..., not its first line.
+	dsc, err := s.Describer(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := dsc.RegisterSources(context.Background(), snap.Pipeline); len(failed) > 0 {
+		t.Errorf("RegisterSources: %v", failed)
+	}
+	for src, want := range map[string]string{"lines": "_c0 VARCHAR, _c1 VARCHAR", "persons": "_c0 VARCHAR, _c1 VARCHAR, _c2 VARCHAR", "folks": "_c0 VARCHAR, _c1 INTEGER, _c2 DATE"} {
+		cols, err := dsc.Define(context.Background(), "d_"+src, "SELECT * FROM "+quoteIdent(src))
+		var parts []string
+		for _, c := range cols {
+			parts = append(parts, c.Name+" "+c.Type)
+		}
+		if err != nil || strings.Join(parts, ", ") != want {
+			t.Errorf("described %s: %v, %v; want %s", src, parts, err, want)
+		}
+	}
+	if _, err := dsc.Define(context.Background(), "d_pick", "SELECT _c2 FROM "+quoteIdent("persons")); err != nil {
+		t.Errorf("a reader of _c2 does not bind: %v", err)
+	}
+	dsc.Close()
 	got := strings.Join(rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE stock)"), "; ")
 	if got != "sku VARCHAR; qty BIGINT; counted DATE" {
 		t.Errorf("stock columns: %s", got)

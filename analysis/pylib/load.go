@@ -16,9 +16,8 @@ import (
 //   - JSON without a schema: the inferred columns as they are, unless an
 //     option changes what Spark infers in a way Thund does not model
 //     (multiLine, inferTimestamp, prefersDecimal...): refused;
-//   - CSV: read with header, sep and nullValue as Spark reads them
-//     (without header and schema: refused, since the description of the
-//     columns does not read a header-less sample yet); with
+//   - CSV: read with header, sep, nullValue and inferSchema as Spark
+//     reads them (without a header, the columns are _c0, _c1, ...); with
 //     a schema, the columns are the schema's, by position (enforceSchema),
 //     cast to its types; dateFormat other than yyyy-MM-dd, timestampFormat
 //     and the other options Thund does not apply (CSVReading): refused,
@@ -78,13 +77,10 @@ func loadColumns(format string, options map[string]string, schema string) loaded
 	}
 	nullValue, hasNull := opt("nullValue")
 	if schema == "" {
-		if v, _ := opt("header"); !strings.EqualFold(strings.TrimSpace(v), "true") {
-			// The run reads the sample so (InferCSV), but the description
-			// of the datasets (engine's Describer) still reads the
-			// sample's first line as its header, and would report the
-			// _c0, _c1 columns as unknown.
-			out.notNative = "Spark reads the first line of each CSV file as a row unless .option(\"header\", \"true\") is given (its columns then are _c0, _c1, ...), and Thund's description of the columns reads the sample's first line as its header: set header to true (the sample keeps its header line), or give the load its schema"
-		}
+		// The sample is read as Spark reads the files (InferCSV: the
+		// header line or _c0, _c1, ...; STRING or, with inferSchema, the
+		// types Spark infers), by the run and by the description alike
+		// (engine's LoadReading).
 		return out
 	}
 	if !scalar {
