@@ -314,6 +314,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			Syntax:      constructs(file, st.Syntax),
 			Declared:    sqlfront.DeclaredColumns(file, st.Declared),
 		}
+		d.PartitionLocs, d.ClusterLocs = sqlfront.Spans(file, st.PartitionSpans), sqlfront.Spans(file, st.ClusterSpans)
 		if d.Comment == "" {
 			d.Comment = firstNonEmpty(set.Comment, block.Doc)
 		}
@@ -321,6 +322,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 		if st.Query == nil {
 			// A streaming table without AS is filled by CREATE FLOW
 			// statements elsewhere; pragmas above it cannot apply to a flow.
+			d.Expectations = sqlfront.Expectations(file, st.Expects) // every flow's rows meet them
 			continue
 		}
 		f, nd := nativeFlow(file, st.Query, set)

@@ -463,3 +463,21 @@ func declaredCDCColumns(d *ir.Dataset, out []string, list string) string {
 	}
 	return strings.Join(cols, ", ")
 }
+
+// withTargetExpectations returns f with the expectations of its target d
+// ahead of its own: those of a streaming table declared without a query
+// (CREATE STREAMING TABLE t (CONSTRAINT c EXPECT (...)), the target of
+// APPLY CHANGES / AUTO CDC, ir.Dataset.Expectations), which Databricks
+// checks on the rows of every flow into it. A CDC flow's are thus checked
+// on each trigger's changes before they are applied, as its own are; a
+// failing one fails the flow, a dropped change is never applied. f itself
+// is not changed (the IR is shared); without target expectations f is
+// returned.
+func withTargetExpectations(d *ir.Dataset, f *ir.Flow) *ir.Flow {
+	if d == nil || len(d.Expectations) == 0 {
+		return f
+	}
+	g := *f
+	g.Expectations = append(append([]ir.Expectation(nil), d.Expectations...), f.Expectations...)
+	return &g
+}

@@ -354,6 +354,11 @@ func (st *runState) blocked(d *ir.Dataset) string {
 			}
 			src := st.p.Source(ref.Name)
 			if src == nil || src.Sample == "" {
+				if ref.Path != "" {
+					// A read of files by path: its sample is named after
+					// the path's last segment.
+					return fmt.Sprintf("no data: the files at %s have no sample (add samples/%s.csv, or a @sample.%s pragma)", ref.Path, analysis.SampleStem(ref), ref.Name)
+				}
 				return fmt.Sprintf("no data: %s has no sample (add samples/%s.csv, or a @sample.%s pragma)", ref.Name, ref.Name, ref.Name)
 			}
 		}
@@ -411,6 +416,7 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 			f, err = st.standInFlow(ctx, d, f)
 		}
 		if err == nil {
+			f = withTargetExpectations(d, f) // CONSTRAINT ... EXPECT of a table declared without a query (cdc.go)
 			err = st.check(ctx, f)
 		}
 		switch {

@@ -206,6 +206,17 @@ type Dataset struct {
 	// Declared is the statement's column list (CREATE MATERIALIZED VIEW
 	// t (id INT NOT NULL, ...)): the dataset's declared schema, in order.
 	Declared []DeclaredColumn
+	// Expectations are the CONSTRAINT ... EXPECT clauses of a dataset
+	// declared without a query (CREATE STREAMING TABLE t (CONSTRAINT c
+	// EXPECT (...)), the target of APPLY CHANGES / AUTO CDC or of CREATE
+	// FLOW statements): they hold for the rows of every flow into it, as
+	// Databricks applies them. A dataset defined by its own query keeps
+	// its expectations on that flow (Flow.Expectations) instead.
+	Expectations []Expectation
+	// PartitionLocs and ClusterLocs are the ranges of the PartitionBy and
+	// ClusterBy names as written, one per name (nil when unknown, as for
+	// a pragma).
+	PartitionLocs, ClusterLocs []Loc
 }
 
 // DeclaredColumn is one column of a dataset's declared schema.

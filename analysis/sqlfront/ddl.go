@@ -525,9 +525,9 @@ func (p *stmtParser) dataset(i int) {
 			p.st.Comment, ok = p.stringAt(i+1, "COMMENT")
 			i += 2
 		case "PARTITIONED BY":
-			p.st.PartitionBy, i, ok = p.columnList(i+2, opt)
+			p.st.PartitionBy, p.st.PartitionSpans, i, ok = p.columnList(i+2, opt)
 		case "CLUSTER BY":
-			p.st.ClusterBy, i, ok = p.columnList(i+2, opt)
+			p.st.ClusterBy, p.st.ClusterSpans, i, ok = p.columnList(i+2, opt)
 		case "TBLPROPERTIES":
 			p.st.Properties, i, ok = p.properties(i + 1)
 		case "USING":
@@ -594,26 +594,28 @@ func lastPart(name string) string {
 	return name
 }
 
-// columnList reads "(a, b, ...)" at token i.
-func (p *stmtParser) columnList(i int, what string) ([]string, int, bool) {
+// columnList reads "(a, b, ...)" at token i: the names and their ranges.
+func (p *stmtParser) columnList(i int, what string) ([]string, []Span, int, bool) {
 	if !p.punct(i, '(') {
 		p.errTok(i, fmt.Sprintf("%s needs a parenthesised column list, found %s: write %s (col1, col2)", what, p.tokDesc(i), what))
-		return nil, i, false
+		return nil, nil, i, false
 	}
 	c := p.closeParen(i)
 	if c < 0 {
 		p.errTok(i, fmt.Sprintf("unclosed %s list: add the missing ')'", what))
-		return nil, i, false
+		return nil, nil, i, false
 	}
 	var cols []string
+	var spans []Span
 	k := i + 1
 	for k < c {
-		name, _, next, ok := p.dottedName(k)
+		name, sp, next, ok := p.dottedName(k)
 		if !ok {
 			p.errTok(k, fmt.Sprintf("expected a column name in %s, found %s", what, p.tokDesc(k)))
-			return nil, c + 1, false
+			return nil, nil, c + 1, false
 		}
 		cols = append(cols, name)
+		spans = append(spans, sp)
 		if what == "PARTITIONED BY" && p.punct(next, '(') {
 			// years(ts), bucket(4, id): a transform, which pipelines
 			// refuse (capab.SynPartitionTransform)
@@ -637,15 +639,15 @@ func (p *stmtParser) columnList(i int, what string) ([]string, int, bool) {
 			k++
 			if k == c {
 				p.errTok(k, fmt.Sprintf("expected a column name after ',' in %s", what))
-				return nil, c + 1, false
+				return nil, nil, c + 1, false
 			}
 		}
 	}
 	if len(cols) == 0 {
 		p.errTok(i, fmt.Sprintf("%s has no columns: list at least one, as in %s (col)", what, what))
-		return nil, c + 1, false
+		return nil, nil, c + 1, false
 	}
-	return cols, c + 1, true
+	return cols, spans, c + 1, true
 }
 
 // properties reads TBLPROPERTIES ('k' = 'v', k.k2 = v, ...) at token i.

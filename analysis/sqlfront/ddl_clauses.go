@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/ir"
 )
 
 // Databricks' clauses of CREATE MATERIALIZED VIEW and CREATE STREAMING
@@ -222,4 +223,30 @@ func (p *stmtParser) snapshotCDC(lead int) bool {
 	p.st.Query = q
 	p.diags = append(p.diags, d...)
 	return true
+}
+
+// Expectations returns the CONSTRAINT ... EXPECT clauses of a statement
+// of file as the IR holds them: the condition as DuckDB reads it, with
+// the ranges of the clause and of its condition.
+func Expectations(file string, exps []Expect) []ir.Expectation {
+	var out []ir.Expectation
+	for _, e := range exps {
+		out = append(out, ir.Expectation{
+			Name: e.Name, SQL: e.DuckCond, Action: e.Action, InSQL: true,
+			Loc: e.Span.Loc(file), SQLLoc: e.CondLoc.Loc(file),
+		})
+	}
+	return out
+}
+
+// Spans returns the ranges of spans in file.
+func Spans(file string, spans []Span) []ir.Loc {
+	if len(spans) == 0 {
+		return nil
+	}
+	out := make([]ir.Loc, len(spans))
+	for i, s := range spans {
+		out[i] = s.Loc(file)
+	}
+	return out
 }

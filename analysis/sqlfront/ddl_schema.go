@@ -372,3 +372,96 @@ func selectName(it *ast.SelectItem) string {
 	}
 	return ""
 }
+
+// LayoutErrors reports each PARTITIONED BY and CLUSTER BY column of
+// dataset d that out, the dataset's output columns (complete; nil when
+// not known), does not hold. Spark creates the table with the query's
+// columns and fails the flow at that point: "[COLUMN_NOT_DEFINED_IN_TABLE]
+// partition column `x` is not defined in table ..." (Spark 4.1.4's
+// spark-pipelines run; its registration refuses CLUSTER BY altogether,
+// "Invalid partitioning transform (cluster_by(x))", so a clustering
+// column is reported for what it is, a column the table lacks). Names
+// compare case-insensitively, as Spark's default resolution does; a
+// nested name (a.b) is not checked.
+func LayoutErrors(d *ir.Dataset, out []sema.Column) []ir.Diagnostic {
+	if d == nil || out == nil {
+		return nil
+	}
+	have := make(map[string]bool, len(out))
+	names := make([]string, 0, len(out))
+	for _, c := range out {
+		have[strings.ToLower(c.Name)] = true
+		names = append(names, c.Name)
+	}
+	var diags []ir.Diagnostic
+	check := func(what string, partition bool, cols []string, locs []ir.Loc) {
+		for i, c := range cols {
+			if i >= len(locs) || locs[i].IsZero() || strings.Contains(c, ".") || have[strings.ToLower(c)] {
+				continue
+			}
+			fix := "name a column the query gives, or add " + c + " to its select list"
+			var sugg []string
+			if near := nearestName(c, names); near != "" {
+				fix = "did you mean " + near + "?"
+				sugg = []string{near}
+			}
+			why := "so the table cannot be clustered by it"
+			if partition {
+				why = fmt.Sprintf("so Spark fails the flow when it creates the table ([COLUMN_NOT_DEFINED_IN_TABLE] partition column `%s` is not defined in table)", c)
+			}
+			diags = append(diags, ir.Diagnostic{
+				Loc: locs[i], Severity: ir.Error, Code: ir.CodeUnknownColumn,
+				Message: fmt.Sprintf("%s %s names the column %s, which %s does not have (its columns: %s), %s: %s",
+					what, d.Name, c, d.Name, columnNames(names), why, fix),
+				Suggestions: sugg,
+			})
+		}
+	}
+	check("PARTITIONED BY of", true, d.PartitionBy, d.PartitionLocs)
+	check("CLUSTER BY of", false, d.ClusterBy, d.ClusterLocs)
+	return diags
+}
+
+// columnNames lists names for a message, the first eight of them.
+func columnNames(names []string) string {
+	if len(names) > 8 {
+		return strings.Join(names[:8], ", ") + fmt.Sprintf(" and %d more", len(names)-8)
+	}
+	return strings.Join(names, ", ")
+}
+
+// nearestName is the candidate closest to name by edit distance (case
+// ignored) when it is a plausible typo: one edit for names of up to five
+// characters, a third of the length for longer ones; "" when none is.
+func nearestName(name string, candidates []string) string {
+	limit := max(1, len([]rune(name))/3)
+	best, bestD := "", limit+1
+	a := []rune(strings.ToLower(name))
+	for _, c := range candidates {
+		if d := editDistance(a, []rune(strings.ToLower(c))); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

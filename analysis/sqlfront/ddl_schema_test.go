@@ -144,3 +144,57 @@ func TestDeclaredCase(t *testing.T) {
 		}
 	}
 }
+
+// A PARTITIONED BY or CLUSTER BY column the dataset's query does not give
+// is an error at the name as written, with the nearest column as the
+// suggestion; names compare case-insensitively, and a pragma's columns
+// (no ranges) are not checked.
+func TestLayoutErrors(t *testing.T) {
+	text := "CREATE MATERIALIZED VIEW mv PARTITIONED BY (regin, ID) CLUSTER BY (zzz) AS SELECT 1 AS id, 'x' AS region"
+	f := Parse("a.sql", text)
+	if len(f.Diags) > 0 {
+		t.Fatal(f.Diags)
+	}
+	st := f.Statements[0]
+	d := &ir.Dataset{Name: "mv", PartitionBy: st.PartitionBy, ClusterBy: st.ClusterBy,
+		PartitionLocs: Spans("a.sql", st.PartitionSpans), ClusterLocs: Spans("a.sql", st.ClusterSpans)}
+	out := []sema.Column{{Name: "id", Type: "int"}, {Name: "region", Type: "string"}}
+	diags := LayoutErrors(d, out)
+	if len(diags) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(diags), diags)
+	}
+	p, c := diags[0], diags[1]
+	if text[p.Loc.Start:p.Loc.End] != "regin" || len(p.Suggestions) != 1 || p.Suggestions[0] != "region" ||
+		!strings.Contains(p.Message, "COLUMN_NOT_DEFINED_IN_TABLE") || !strings.Contains(p.Message, "did you mean region?") || p.Code != ir.CodeUnknownColumn {
+		t.Errorf("partition finding: %q at %q %v", p.Message, text[p.Loc.Start:p.Loc.End], p.Suggestions)
+	}
+	if text[c.Loc.Start:c.Loc.End] != "zzz" || len(c.Suggestions) != 0 || !strings.Contains(c.Message, "CLUSTER BY of mv names the column zzz") {
+		t.Errorf("cluster finding: %q at %q %v", c.Message, text[c.Loc.Start:c.Loc.End], c.Suggestions)
+	}
+	if got := LayoutErrors(d, nil); got != nil {
+		t.Errorf("unknown output columns gave %+v", got)
+	}
+	pragma := &ir.Dataset{Name: "mv", PartitionBy: []string{"nope"}}
+	if got := LayoutErrors(pragma, out); got != nil {
+		t.Errorf("a pragma's partition columns gave %+v", got)
+	}
+}
+
+// The CONSTRAINT ... EXPECT clauses of a streaming table declared without
+// a query become the IR's expectations, with their ranges.
+func TestExpectationsOfTableWithoutQuery(t *testing.T) {
+	text := "CREATE OR REFRESH STREAMING TABLE t (CONSTRAINT ok EXPECT (id IS NOT NULL) ON VIOLATION DROP ROW)"
+	f := Parse("a.sql", text)
+	if len(f.Diags) > 0 {
+		t.Fatal(f.Diags)
+	}
+	st := f.Statements[0]
+	if st.Query != nil {
+		t.Fatalf("query %+v", st.Query)
+	}
+	exps := Expectations("a.sql", st.Expects)
+	if len(exps) != 1 || exps[0].Name != "ok" || exps[0].Action != ir.Drop || !exps[0].InSQL ||
+		text[exps[0].SQLLoc.Start:exps[0].SQLLoc.End] != "id IS NOT NULL" {
+		t.Fatalf("expectations %+v", exps)
+	}
+}

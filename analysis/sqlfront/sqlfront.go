@@ -123,8 +123,9 @@ type Statement struct {
 	// Comment is the COMMENT '...' text, unescaped.
 	Comment string
 	// PartitionBy and ClusterBy are the PARTITIONED BY (...) and CLUSTER
-	// BY (...) columns.
-	PartitionBy, ClusterBy []string
+	// BY (...) columns; PartitionSpans and ClusterSpans their names' ranges.
+	PartitionBy, ClusterBy       []string
+	PartitionSpans, ClusterSpans []Span
 	// Using is the USING format.
 	Using string
 	// Properties are the TBLPROPERTIES ('k' = 'v', ...).
