@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -322,3 +323,41 @@ func names(cols []string) string {
 	s := columnList(cols)
 	return strings.TrimSuffix(strings.TrimSuffix(s, " is"), " are")
 }
+
+// csvConversion matches DuckDB's error for a CSV value its reader cannot
+// convert to the type it gave the column.
+var csvConversion = regexp.MustCompile(`(?s)CSV Error on Line: (\d+).*?Error when converting column "((?:[^"]|"")*)"\. Could not convert string "((?:[^"]|"")*)" to '([^']+)'`)
+
+// sampleReadError restates an error DuckDB gave reading sample (its
+// relation rel) in the sample's terms: a value the reader could not
+// convert is named by the sample's file and line, its column and the
+// type the column was read as, without DuckDB's settings and advice
+// (which name its reader's options, not anything in the pipeline); the
+// relation's name, which is Thund's, is replaced by the sample's path.
+func sampleReadError(err error, sample, rel string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if m := csvConversion.FindStringSubmatch(msg); m != nil {
+		col := strings.ReplaceAll(m[2], `""`, `"`)
+		val := strings.ReplaceAll(m[3], `""`, `"`)
+		file := sample
+		if f := csvErrorFile.FindStringSubmatch(msg); f != nil {
+			file = f[1]
+		}
+		typ := SparkTypeName(m[4])
+		if typ == "" {
+			typ = m[4]
+		}
+		return fmt.Errorf("%s:%s: column %s holds %q, which is not a %s as the column's other values are: write the value as the others are written (a date as yyyy-MM-dd), or leave it empty for NULL", file, m[1], col, val, typ)
+	}
+	if rel != "" && strings.Contains(msg, rel) {
+		return errors.New(strings.ReplaceAll(msg, rel, sample))
+	}
+	return err
+}
+
+// csvErrorFile matches the file DuckDB's CSV error names (the sample's
+// path, once the mirror's paths are mapped back).
+var csvErrorFile = regexp.MustCompile(`(?m)^\s*file = (.+)$`)

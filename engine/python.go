@@ -50,7 +50,9 @@ func (st *runState) standInFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow) 
 	if sample == "" {
 		return nil, &flowError{f.Name, fmt.Errorf("%s", analysis.PythonNotRun)}
 	}
-	if err := st.registerSample(ctx, standInRelation(d.Name), sample, false, "stand-in sample of "+d.Name); err != nil {
+	// Read once, as a table: a value the reader cannot convert is then
+	// an error of the sample, at its line, before the flow runs.
+	if err := st.registerSample(ctx, standInRelation(d.Name), sample, true, "stand-in sample of "+d.Name); err != nil {
 		return nil, &flowError{f.Name, err}
 	}
 	// Said once per run, as a plan worth saying: the rows are the
@@ -271,7 +273,7 @@ func (st *runState) registerLoad(ctx context.Context, rel, call string, material
 		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
 	}
 	if _, err := st.conn.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("%s (%s, read as Spark reads its Python load): %w", what, sample, explain(err))
+		return fmt.Errorf("%s (%s, read as Spark reads its Python load): %w", what, sample, sampleReadError(st.s.scrubbed(explain(err)), sample, rel))
 	}
 	return nil
 }

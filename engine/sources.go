@@ -93,7 +93,12 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 // pattern, or a list of quoted paths), with extra arguments. CSV rows
 // shorter than the header are padded with NULLs, as Spark's permissive
 // reader does; without it DuckDB's sniffer reads a file with one short
-// row as a single text column.
+// row as a single text column. A CSV file's column types are sniffed
+// from every row (sample_size = -1), as Spark's schema inference reads
+// every row (samplingRatio 1.0): a column whose later rows do not fit
+// the type of its first ones (a date written another way, a word among
+// numbers) is text, as Spark infers it, rather than a conversion error
+// when the run reads past the rows DuckDB sniffed.
 func readCall(fn, arg string, extra ...string) string {
 	args := append([]string{arg}, extra...)
 	if strings.Contains(arg, "*") {
@@ -102,7 +107,7 @@ func readCall(fn, arg string, extra ...string) string {
 		args = append(args, "union_by_name = true")
 	}
 	if fn == "read_csv_auto" {
-		args = append(args, "null_padding = true")
+		args = append(args, "null_padding = true", "sample_size = -1")
 	}
 	return fn + "(" + strings.Join(args, ", ") + ")"
 }
@@ -190,7 +195,7 @@ func (st *runState) registerSample(ctx context.Context, rel, sample string, mate
 		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
 	}
 	if _, err := st.conn.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("%s (%s): %w", what, sample, explain(err))
+		return fmt.Errorf("%s (%s): %w", what, sample, sampleReadError(st.s.scrubbed(explain(err)), sample, rel))
 	}
 	return nil
 }
