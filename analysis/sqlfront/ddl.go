@@ -615,10 +615,14 @@ func (p *stmtParser) columnList(i int, what string) ([]string, []Span, int, bool
 			return nil, nil, c + 1, false
 		}
 		cols = append(cols, name)
+		if p.punct(next, '(') {
+			// years(ts), bucket(4, id): a transform, not a column (its
+			// span is left empty, so no column check looks it up)
+			sp = Span{}
+		}
 		spans = append(spans, sp)
 		if what == "PARTITIONED BY" && p.punct(next, '(') {
-			// years(ts), bucket(4, id): a transform, which pipelines
-			// refuse (capab.SynPartitionTransform)
+			// a transform pipelines refuse (capab.SynPartitionTransform)
 			if e := p.closeParen(next); e > 0 && e <= c {
 				p.syntax(capab.SynPartitionTransform, p.toks[k].start, p.toks[e].end)
 			}

@@ -382,7 +382,8 @@ func selectName(it *ast.SelectItem) string {
 // "Invalid partitioning transform (cluster_by(x))", so a clustering
 // column is reported for what it is, a column the table lacks). Names
 // compare case-insensitively, as Spark's default resolution does; a
-// nested name (a.b) is not checked.
+// nested name (a.b), a transform (years(ts), an empty range) and a name
+// without a range (a pragma's) are not checked.
 func LayoutErrors(d *ir.Dataset, out []sema.Column) []ir.Diagnostic {
 	if d == nil || out == nil {
 		return nil
@@ -396,7 +397,7 @@ func LayoutErrors(d *ir.Dataset, out []sema.Column) []ir.Diagnostic {
 	var diags []ir.Diagnostic
 	check := func(what string, partition bool, cols []string, locs []ir.Loc) {
 		for i, c := range cols {
-			if i >= len(locs) || locs[i].IsZero() || strings.Contains(c, ".") || have[strings.ToLower(c)] {
+			if i >= len(locs) || locs[i].Start == locs[i].End || strings.Contains(c, ".") || have[strings.ToLower(c)] {
 				continue
 			}
 			fix := "name a column the query gives, or add " + c + " to its select list"

@@ -174,6 +174,13 @@ func TestLayoutErrors(t *testing.T) {
 	if got := LayoutErrors(d, nil); got != nil {
 		t.Errorf("unknown output columns gave %+v", got)
 	}
+	// A transform is refused on its own account (SynPartitionTransform),
+	// not looked up as a column.
+	tf := Parse("a.sql", "CREATE MATERIALIZED VIEW e PARTITIONED BY (years(ts)) AS SELECT current_timestamp() AS ts").Statements[0]
+	td := &ir.Dataset{Name: "e", PartitionBy: tf.PartitionBy, PartitionLocs: Spans("a.sql", tf.PartitionSpans)}
+	if got := LayoutErrors(td, []sema.Column{{Name: "ts"}}); got != nil {
+		t.Errorf("a partition transform gave %+v", got)
+	}
 	pragma := &ir.Dataset{Name: "mv", PartitionBy: []string{"nope"}}
 	if got := LayoutErrors(pragma, out); got != nil {
 		t.Errorf("a pragma's partition columns gave %+v", got)
