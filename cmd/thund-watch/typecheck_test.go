@@ -5,7 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/thund-dev/thund/analysis"
@@ -151,8 +155,10 @@ func TestTypeCatalogAgreesWithLineage(t *testing.T) {
 	}
 }
 
-// typeChecksByLineage is typeChecks as it was before typeCatalog: every
-// flow translated in the pipeline's order against lineage.Graph.
+// typeChecksByLineage is typeChecks as it was before typeCatalog: the
+// flows translated on every core against lineage.Graph (one worker when
+// the pipeline has a cycle, where the workers' order would change what
+// lineage answers).
 func typeChecksByLineage(snap *analysis.Snapshot) []ir.Diagnostic {
 	g := lineage.New(lineage.Input{Pipeline: snap.Pipeline, Tree: snap.SparkTree, Text: snap.Text, SourceColumns: snap.SampleColumns})
 	cat := lineageCatalog{g}
@@ -161,9 +167,27 @@ func typeChecksByLineage(snap *analysis.Snapshot) []ir.Diagnostic {
 		seen[ir.Loc{File: d.Loc.File, Start: d.Loc.Start, End: d.Loc.End}] = true
 	}
 	macros := engine.SparkMacroNames()
+	flows := snap.Pipeline.Flows
+	found := make([][]translate.Finding, len(flows))
+	workers := runtime.GOMAXPROCS(0)
+	if hasCycle(snap.Diagnostics) {
+		workers = 1
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(flows); i = int(next.Add(1)) - 1 {
+				found[i] = translateFlow(snap, flows[i], cat, macros)
+			}
+		}()
+	}
+	wg.Wait()
 	var out []ir.Diagnostic
-	for _, f := range snap.Pipeline.Flows {
-		for _, x := range translateFlow(snap, f, cat, macros) {
+	for i, f := range flows {
+		for _, x := range found[i] {
 			if x.Code != translate.CodeTypeError || nameClass(x.Message) {
 				continue
 			}
@@ -194,4 +218,45 @@ func (c lineageCatalog) Table(name []string) ([]sema.Column, bool) {
 		cols[i] = sema.Column{Name: col.ID.Column, Type: col.Type}
 	}
 	return cols, true
+}
+
+// BenchmarkTypeChecks measures plain --check's type checks alone on the
+// generated pipeline of 10,000 datasets (bench/gen, as
+// BenchmarkColdAnalysis), after one load: typeChecks, and ("lineage")
+// the lineage-based check it replaced, for comparison. It reports the
+// CPU time of each check beside its wall time and allocations.
+func BenchmarkTypeChecks(b *testing.B) {
+	root := b.TempDir()
+	if err := benchgen.Write(root, benchgen.Config{Datasets: 10000, Width: 100, SampleRows: 10, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	snap, err := analysis.Load(root, analysis.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		check func(*analysis.Snapshot) []ir.Diagnostic
+	}{{"catalog", typeChecks}, {"lineage", typeChecksByLineage}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := processCPU()
+			for i := 0; i < b.N; i++ {
+				if d := c.check(snap); len(d) != 0 {
+					b.Fatalf("%d type errors in the generated pipeline", len(d))
+				}
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
+// processCPU returns the process's user and system CPU time so far, in
+// nanoseconds.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
