@@ -10,6 +10,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/project"
+	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -44,6 +45,7 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 		p.Flows = append(p.Flows, r.flows...)
 		diags = append(diags, r.diags...)
 	}
+	s.asm.renameFileReads(s.prevAsm, spec.Configuration)
 	s.asm.fileSigs(s.prevAsm)
 	if s.prevAsm != nil {
 		// Unchanged files keep their flows: the pipeline reuses the
@@ -178,6 +180,7 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 	read := map[string]bool{}
 	native := slices.Contains(p.Backends, ir.Native)
 	var lastParts map[string]string
+	var conv map[string]project.ConventionSample
 	p.UnresolvedReads(func(fi, ri int) {
 		ref := p.Flows[fi].Reads[ri]
 		key := ir.NameKey(ref.Name)
@@ -199,7 +202,22 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 		if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {
 			return
 		}
-		if folder := "samples/" + strings.ToLower(ref.Name); s.emptyFolder(folder) {
+		if stem := SampleStem(ref); stem != ref.Name {
+			// A file read renamed because its path's last segment names
+			// a dataset (fileread.go) still takes the segment's sample
+			// by convention: samples/customers.csv for /landing/customers.
+			if conv == nil {
+				conv = make(map[string]project.ConventionSample, len(s.conventions))
+				for _, c := range s.conventions {
+					conv[c.Table] = c
+				}
+			}
+			if c, ok := conv[strings.ToLower(stem)]; ok {
+				bind(ref.Name, c.Path, ir.SampleConvention, ir.Loc{File: c.Path})
+				return
+			}
+		}
+		if folder := "samples/" + strings.ToLower(SampleStem(ref)); s.emptyFolder(folder) {
 			// The stream's folder is there, without a batch yet.
 			diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeUnknownRef,
 				Message: fmt.Sprintf("%s has no sample data yet: its folder %s/ holds no micro-batch file; add one (.csv, .json, .ndjson or .parquet)", ref.Name, folder)})
@@ -397,13 +415,31 @@ func external(p *ir.Pipeline, name string) bool {
 // cloud_files) with no sample: which file or folder to add, named after
 // the path's last segment.
 func fileReadSample(ref ir.Ref) ir.Diagnostic {
-	want := fmt.Sprintf("samples/%s.csv (or .json, .parquet)", ref.Name)
+	stem := SampleStem(ref)
+	want := fmt.Sprintf("samples/%s.csv (or .json, .parquet)", stem)
 	if ref.Streaming {
-		want = fmt.Sprintf("a folder samples/%s/ with one file per micro-batch (001.csv, 002.csv...; .json and .parquet too)", ref.Name)
+		want = fmt.Sprintf("a folder samples/%s/ with one file per micro-batch (001.csv, 002.csv...; .json and .parquet too)", stem)
 	}
-	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeMissingSample,
-		Message: fmt.Sprintf("the files at %s have no sample data, so this read cannot be previewed: add %s, or bind one with `-- @sample.%s: path` or thund.yaml `samples: {%s: path}`",
-			ref.Path, want, ref.Name, ref.Name)}
+	msg := fmt.Sprintf("the files at %s have no sample data, so this read cannot be previewed: add %s, or bind one with `-- @sample.%s: path` or thund.yaml `samples: {%s: path}`",
+		ref.Path, want, ref.Name, ref.Name)
+	if stem != ref.Name {
+		msg += fmt.Sprintf("; the read is the source %s, not %s, because %s is a dataset of this pipeline", ref.Name, stem, stem)
+	}
+	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeMissingSample, Message: msg}
+}
+
+// SampleStem is the name of the sample file or folder under samples/
+// that a read takes by convention: for a read of files by path, the
+// path's last segment (customers for read_files('/landing/customers'))
+// even where the read is renamed because a dataset has that name; else
+// the table's name.
+func SampleStem(ref ir.Ref) string {
+	if ref.Path != "" {
+		if seg := sqlfront.FileSourceName(ref.Path); seg != "" {
+			return seg
+		}
+	}
+	return ref.Name
 }
 
 func sourceNames(p *ir.Pipeline) []string {

@@ -45,6 +45,18 @@ func (res *fileResult) tree(f *ir.Flow) *ast.Query {
 	return nil
 }
 
+// checkedTree returns the flow of t as the pipeline has it and the tree
+// to check: the renamed copy's when a file read of the flow was renamed
+// (fileread.go).
+func (s *Snapshot) checkedTree(t flowTree) (*ir.Flow, *ast.Query) {
+	if a := s.asm; a != nil {
+		if rf, ok := a.renamed[t.flow]; ok {
+			return rf.flow, rf.tree
+		}
+	}
+	return t.flow, t.q
+}
+
 // checkedFlow is a flow's tree and its file.
 type checkedFlow struct {
 	q   *ast.Query
@@ -179,8 +191,12 @@ func (s *Snapshot) columns(p *ir.Pipeline, results []*fileResult, prev *colState
 	fresh := 0
 	for _, r := range results {
 		for _, t := range r.trees {
-			c.trees[t.flow] = checkedFlow{t.q, r}
-			if prev.result(t.flow) == nil {
+			f, q := s.checkedTree(t)
+			if q == nil {
+				continue
+			}
+			c.trees[f] = checkedFlow{q, r}
+			if prev.result(f) == nil {
 				fresh++
 			}
 		}
@@ -828,6 +844,9 @@ func (s *Snapshot) columnsIncremental(p *ir.Pipeline, prev *colState, sig uint64
 	for _, old := range s.replaced {
 		for _, f := range old.flows {
 			c.stale[f] = true
+			if s.prevAsm != nil && s.prevAsm.renamed[f] != nil {
+				c.stale[s.prevAsm.renamed[f].flow] = true
+			}
 		}
 	}
 	if len(p.Flows) != len(prev.flows) {
@@ -835,9 +854,13 @@ func (s *Snapshot) columnsIncremental(p *ir.Pipeline, prev *colState, sig uint64
 	}
 	for _, r := range s.fresh {
 		for _, t := range r.trees {
-			c.trees[t.flow] = checkedFlow{t.q, r}
-			c.dirty[t.flow] = true
-			c.queue = append(c.queue, t.flow)
+			f, q := s.checkedTree(t)
+			if q == nil {
+				continue
+			}
+			c.trees[f] = checkedFlow{q, r}
+			c.dirty[f] = true
+			c.queue = append(c.queue, f)
 		}
 	}
 	// A re-analysed flow with no query to check (its file no longer
@@ -845,6 +868,7 @@ func (s *Snapshot) columnsIncremental(p *ir.Pipeline, prev *colState, sig uint64
 	// the readers of the dataset are checked again.
 	for _, r := range s.fresh {
 		for _, f := range r.flows {
+			f = s.pipelineFlow(f)
 			if _, ok := c.trees[f]; !ok && !f.Append && c.ownOf(ir.NameKey(f.Target)) == f {
 				c.settled(f, &flowColumns{})
 			}

@@ -26,7 +26,7 @@ func (s *Snapshot) DatasetsIn(file string) []*ir.Dataset {
 // FlowsIn returns the flows a library file defines.
 func (s *Snapshot) FlowsIn(file string) []*ir.Flow {
 	if r, ok := s.results[file]; ok {
-		return r.flows
+		return s.pipelineFlows(r.flows)
 	}
 	return nil
 }
@@ -54,7 +54,7 @@ func (s *Snapshot) At(file string, off int) Target {
 	if !ok {
 		return Target{}
 	}
-	for _, f := range r.flows {
+	for _, f := range s.pipelineFlows(r.flows) {
 		for i := range f.Reads {
 			ref := &f.Reads[i]
 			if ref.Loc.Start <= off && off <= ref.Loc.End {

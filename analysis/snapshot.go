@@ -36,6 +36,10 @@ type Options struct {
 	// Samples binds source tables to sample paths (relative to the root),
 	// as an editor setting: above thund.yaml's samples, below @sample.
 	Samples map[string]string
+	// Spec names the pipeline's spec file whatever its name (thund-watch
+	// --spec, as spark-pipelines run --spec): absolute, or relative to the
+	// working folder; its folder is the root (project.FindRootSpec).
+	Spec string
 }
 
 // Snapshot is one immutable analysis of a pipeline root.
@@ -102,7 +106,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("open pipeline: %w", err)
 	}
-	root, err := project.FindRoot(abs)
+	root, err := project.FindRootSpec(abs, opts.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("find pipeline root of %s: %w", dir, err)
 	}
@@ -123,7 +127,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 		}
 		return string(b), true
 	}
-	for _, name := range projectFiles {
+	for _, name := range project.Files(files, project.SpecPath(root, opts.Spec)) {
 		if s.hasFile(name) {
 			if t, ok := read(name); ok {
 				s.texts.base[name] = t
@@ -475,7 +479,7 @@ func (s *Snapshot) hasFile(rel string) bool {
 // openProject builds s.Project from the spec and config texts.
 func (s *Snapshot) openProject() {
 	texts := map[string][]byte{}
-	for _, name := range projectFiles {
+	for _, name := range project.Files(s.Files, project.SpecPath(s.Root, s.opts.Spec)) {
 		if t, ok := s.texts.get(name); ok {
 			texts[name] = []byte(t)
 		}
@@ -487,7 +491,7 @@ func (s *Snapshot) openProject() {
 			}
 		})
 	}
-	s.Project = project.FromTexts(s.Root, texts)
+	s.Project = project.FromTextsSpec(s.Root, texts, project.SpecPath(s.Root, s.opts.Spec))
 }
 
 // Backends returns the backends this snapshot checks.
@@ -592,6 +596,9 @@ type assembly struct {
 	flowAt   []int32
 	// sigs holds fileSig of each ordered result.
 	sigs []uint64
+	// renamed holds the pipeline's copy of each flow whose file reads
+	// were renamed (fileread.go).
+	renamed map[*ir.Flow]*renamedFlow
 }
 
 // fileSig sums up the names a file gives the pipeline, in order: its

@@ -354,6 +354,11 @@ func (st *runState) blocked(d *ir.Dataset) string {
 			}
 			src := st.p.Source(ref.Name)
 			if src == nil || src.Sample == "" {
+				if ref.Path != "" {
+					// A read of files by path: its sample is named after
+					// the path's last segment.
+					return fmt.Sprintf("no data: the files at %s have no sample (add samples/%s.csv, or a @sample.%s pragma)", ref.Path, analysis.SampleStem(ref), ref.Name)
+				}
 				return fmt.Sprintf("no data: %s has no sample (add samples/%s.csv, or a @sample.%s pragma)", ref.Name, ref.Name, ref.Name)
 			}
 		}

@@ -748,3 +748,16 @@ func notebookCells(text string) []cell {
 	cur.End = len(text)
 	return append(cells, cur)
 }
+
+// SparkTree parses the query text[sp] with Spark's grammar, as the front
+// end reads a query's tree (offsets are file offsets), with the
+// pipeline's parameters vars; nil when it is no query Spark reads. It
+// serves a query whose text analysis rewrote after the file was read (a
+// file read renamed once the whole pipeline's names are known).
+func SparkTree(text string, sp Span, vars map[string]string) *ast.Query {
+	sr := readSpark("", text, sp, vars)
+	if sr.err != nil || sr.notQuery {
+		return nil
+	}
+	return sr.query
+}

@@ -1,0 +1,226 @@
+package analysis
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sqlfront"
+	"github.com/thund-dev/thund/ir"
+)
+
+// A read of files by path (read_files, cloud_files, format.`path`) stands
+// for a source named after the path's last segment, written into the
+// query's text in place of the call (sqlfront.FileRead). That name is
+// chosen per file, before the pipeline's other names are known, so it can
+// be a dataset's name: /landing/customers read by customers_raw while a
+// dataset customers reads customers_raw would be a read of the dataset,
+// and a cycle. Once the pipeline is assembled such a read is renamed to a
+// name no dataset has (customers_files), in the reference and in the
+// query's texts alike; the flow is copied, since file results are shared
+// between snapshots.
+
+// renamedFlow is the pipeline's version of a flow whose file reads were
+// renamed: the copy, its Spark tree (for the column check) and the names
+// given, which decide whether the next snapshot can keep the copy.
+type renamedFlow struct {
+	flow  *ir.Flow
+	tree  *ast.Query
+	names string
+}
+
+// renameFileReads replaces, in a.pipeline.Flows, every flow with a file
+// read named like a dataset by a copy whose read has a free name. A flow
+// of an unchanged file renamed the same way as in prev keeps prev's copy,
+// so the pipeline can follow prev's (ir.Pipeline.Follow).
+func (a *assembly) renameFileReads(prev *assembly, vars map[string]string) {
+	p := a.pipeline
+	var taken map[string]bool
+	for fi, f := range p.Flows {
+		for _, r := range f.Reads {
+			if r.Path == "" {
+				continue
+			}
+			if taken == nil {
+				taken = takenNames(p)
+			}
+			if !taken[ir.NameKey(r.Name)] {
+				continue
+			}
+			if nf := a.renamed1(prev, f, taken, vars); nf != nil {
+				p.Flows[fi] = nf
+			}
+			break
+		}
+	}
+}
+
+// takenNames are the names a file read's source must not have: every
+// dataset's name and its last part (the native engine keeps relations
+// under it), and every other table a flow reads by name.
+func takenNames(p *ir.Pipeline) map[string]bool {
+	taken := make(map[string]bool, 2*len(p.Datasets))
+	for _, d := range p.Datasets {
+		taken[ir.NameKey(d.Name)] = true
+		taken[ir.NameKey(lastSegment(d.Name))] = true
+	}
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if r.Path == "" {
+				taken[ir.NameKey(r.Name)] = true
+			}
+		}
+	}
+	return taken
+}
+
+// renamed1 returns f's copy with each file read named like a dataset
+// renamed, or nil when none can be (the name does not fit the call).
+func (a *assembly) renamed1(prev *assembly, f *ir.Flow, taken map[string]bool, vars map[string]string) *ir.Flow {
+	reads := append([]ir.Ref(nil), f.Reads...)
+	sqlText, norm := []byte(f.SQL), []byte(f.Normalized)
+	var names []string
+	for i, r := range reads {
+		if r.Path == "" || !taken[ir.NameKey(r.Name)] {
+			continue
+		}
+		at, size := r.Loc.Start-f.QueryLoc.Start, r.Loc.End-r.Loc.Start
+		if r.Loc.File != f.QueryLoc.File || at < 0 || at+size > len(sqlText) || at+size > len(norm) ||
+			!strings.HasPrefix(f.SQL[at:], sqlQuote(r.Name, '`')) {
+			continue // not the text sqlfront wrote
+		}
+		name := freeName(r, taken, size)
+		if name == "" {
+			continue
+		}
+		writeName(sqlText[at:at+size], sqlQuote(name, '`'))
+		writeName(norm[at:at+size], sqlQuote(name, '"'))
+		reads[i].Name = name
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sig := strings.Join(names, "\x00")
+	if prev != nil {
+		if old, ok := prev.renamed[f]; ok && old.names == sig {
+			a.keepRenamed(f, old)
+			return old.flow
+		}
+	}
+	nf := *f
+	nf.Reads = reads
+	nf.SQL, nf.Normalized = string(sqlText), string(norm)
+	rf := &renamedFlow{flow: &nf, names: sig}
+	if a.hasTree(f) {
+		// The column check reads the tree: the renamed read must be
+		// the source there too.
+		virtual := strings.Repeat(" ", f.QueryLoc.Start) + nf.SQL
+		rf.tree = sqlfront.SparkTree(virtual, sqlfront.Span{Start: f.QueryLoc.Start, End: len(virtual)}, vars)
+	}
+	a.keepRenamed(f, rf)
+	return &nf
+}
+
+// keepRenamed records rf as the pipeline's version of f.
+func (a *assembly) keepRenamed(f *ir.Flow, rf *renamedFlow) {
+	if a.renamed == nil {
+		a.renamed = map[*ir.Flow]*renamedFlow{}
+	}
+	a.renamed[f] = rf
+}
+
+// hasTree reports whether one of the assembled files noted a Spark tree
+// for f.
+func (a *assembly) hasTree(f *ir.Flow) bool {
+	for _, r := range a.ordered {
+		if r.path == f.QueryLoc.File && r.tree(f) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// freeName is the name for file read r: the path's last segment (or the
+// name sqlfront gave) with _files, then _files_2, _files_3..., the first
+// that no dataset or other table has and that fits the call's size bytes.
+func freeName(r ir.Ref, taken map[string]bool, size int) string {
+	base := sqlfront.FileSourceName(r.Path)
+	if base == "" {
+		base = r.Name
+	}
+	for n := 1; n < 100; n++ {
+		name := base + "_files"
+		if n > 1 {
+			name += "_" + strconv.Itoa(n)
+		}
+		if taken[ir.NameKey(name)] {
+			continue
+		}
+		if len(sqlQuote(name, '`')) > size {
+			return ""
+		}
+		return name
+	}
+	return ""
+}
+
+// sqlQuote writes name as an identifier: as is when it needs no quotes,
+// else between q characters (` for Spark SQL, " for DuckDB).
+func sqlQuote(name string, q byte) string {
+	plain := name != ""
+	for i, c := range name {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return name
+	}
+	qs := string(q)
+	return qs + strings.ReplaceAll(name, qs, qs+qs) + qs
+}
+
+// writeName writes name at the start of call (the bytes sqlfront wrote
+// over a file read) and blanks the rest but for line breaks, so the text
+// keeps its length.
+func writeName(call []byte, name string) {
+	for i := range call {
+		if call[i] != '\n' && call[i] != '\r' {
+			call[i] = ' '
+		}
+	}
+	copy(call, name)
+}
+
+// pipelineFlow returns the pipeline's version of a file result's flow:
+// its copy when a file read was renamed, else f itself.
+func (s *Snapshot) pipelineFlow(f *ir.Flow) *ir.Flow {
+	if a := s.asm; a != nil {
+		if rf, ok := a.renamed[f]; ok {
+			return rf.flow
+		}
+	}
+	return f
+}
+
+// pipelineFlows returns flows with each replaced by its pipeline version.
+func (s *Snapshot) pipelineFlows(flows []*ir.Flow) []*ir.Flow {
+	if s.asm == nil || len(s.asm.renamed) == 0 {
+		return flows
+	}
+	var out []*ir.Flow
+	for i, f := range flows {
+		if g := s.pipelineFlow(f); g != f {
+			if out == nil {
+				out = append([]*ir.Flow(nil), flows...)
+			}
+			out[i] = g
+		}
+	}
+	if out == nil {
+		return flows
+	}
+	return out
+}
