@@ -325,11 +325,15 @@ func (w *tcWorker) dataset(k string, in *inner) *tcTable {
 		t = &tcTable{owner: w.id, done: make(chan struct{})}
 		c.tables[k] = t
 		c.mu.Unlock()
+		// done is closed even when the model panics (the translation
+		// that asked recovers), so no other worker waits forever.
+		defer func() {
+			c.mu.Lock()
+			t.owner = 0
+			close(t.done)
+			c.mu.Unlock()
+		}()
 		w.compute(k, t)
-		c.mu.Lock()
-		t.owner = 0
-		close(t.done)
-		c.mu.Unlock()
 		return t
 	}
 	select {
