@@ -262,6 +262,9 @@ var functions = []Function{
 		return frag{s: "quantile_cont", typ: tDouble}
 	})),
 	agg(same("max_by", argType(0))),
+	agg(custom("mode", "the most frequent value of histogram(x), the lowest of tied values (mode(x, true), WITHIN GROUP (ORDER BY x)) or the highest (ORDER BY x DESC); mode(x) is refused", modeFn)),
+	agg(custom("percentile_cont", "Spark's interpolation at (n - 1) * p over list_sort(list(x)), as DOUBLE", percentileOrderedFn("cont"))),
+	agg(custom("percentile_disc", "the sorted list(x) at ceil(n * p), as DOUBLE", percentileOrderedFn("disc"))),
 	agg(same("min_by", argType(0))),
 	agg(custom("string_agg", "string_agg(x, sep); no separator without sep", func(t *tr, c *ast.Call, a []frag) frag {
 		if len(a) == 1 {
@@ -560,6 +563,7 @@ var functions = []Function{
 
 	// Dates and times.
 	custom("date_format", "strftime(ts, the Java pattern converted)", dateFormatFn),
+	custom("to_char", "of a date or timestamp, date_format; a number's format is refused", toCharFn, "to_varchar"),
 	custom("to_date", "CAST(s AS DATE); CAST(strptime(s, pattern) AS DATE)", toDateFn(false)),
 	custom("to_timestamp", "CAST(s AS TIMESTAMP); strptime(s, pattern)", toTimestampFn(false)),
 	custom("try_to_timestamp", "TRY_CAST(s AS TIMESTAMP); try_strptime(s, pattern)", toTimestampFn(true)),
@@ -765,6 +769,8 @@ var functions = []Function{
 	custom("forall", "false if any element fails, NULL if none does and one gives NULL", nil),
 	custom("aggregate", "list_reduce(arr, lambda acc, x: ..., start), then the finish lambda", nil, "reduce"),
 	refused("zip_with", "zip_with does not run natively yet"),
+	custom("map_zip_with", "map(the keys of m1 then m2's others, list_transform(keys, lambda k: f(k, m1[k], m2[k])))", nil),
+	custom("json_object_keys", "json_keys(s) of a valid object, NULL otherwise; a text Jackson may read otherwise fails as not portable", jsonObjectKeysFn),
 	refused("from_json", "JSON schemas do not run natively yet", "schema_of_json", "json_tuple", "from_csv", "to_json", "to_csv"),
 	refused("months_between", "months_between's day-fraction rules do not run natively yet"),
 	refused("format_number", "Java's number formatting does not run natively", "format_string", "printf"),
@@ -788,7 +794,7 @@ func (t *tr) arity(c *ast.Call, a []frag, lo, hi int) bool {
 }
 
 // hofs are the higher-order functions.
-var hofs = map[string]bool{"transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true}
+var hofs = map[string]bool{"map_zip_with": true, "transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true}
 
 // call translates a function call.
 func (t *tr) call(c *ast.Call) frag {
@@ -831,6 +837,9 @@ func (t *tr) call(c *ast.Call) frag {
 		t.refuse(c, "IGNORE NULLS does not run natively outside a window")
 	}
 	args := t.args(c)
+	if intervalArgs[f.Name] && t.mixedIntervalArgs(f.Name, c, args) {
+		return null(c)
+	}
 	if !intervalArgs[f.Name] {
 		for i, x := range args {
 			if x.typ.has(IntervalKind) {
@@ -1105,8 +1114,11 @@ func ceilFloor(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 	}
 }
 
-func trimFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+func trimFn(name string) func(t *tr, c *ast.Call, a []frag) frag {
 	return func(t *tr, c *ast.Call, a []frag) frag {
+		// A local copy: a TRIM(TRAILING ...) must not change how the
+		// next trim(s) translates.
+		fn := name
 		switch c.TrimSide {
 		case "LEADING":
 			fn = "ltrim"
@@ -1761,6 +1773,9 @@ func tryArith(op string) func(t *tr, c *ast.Call, a []frag) frag {
 
 // hof translates a higher-order function with its lambda.
 func (t *tr) hof(name string, c *ast.Call) frag {
+	if name == "map_zip_with" {
+		return t.mapZipWith(c)
+	}
 	if len(c.Args) < 2 {
 		t.refuse(c, "%s takes an array and a function", name)
 		return null(c)
@@ -1771,48 +1786,7 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 		return null(c)
 	}
 	lambda := func(x ast.Expr, types []*Type, indexFrom0 int) (frag, bool) {
-		l, ok := x.(*ast.Lambda)
-		if !ok {
-			t.refuse(x, "%s needs a lambda (x -> ...) here", name)
-			return frag{}, false
-		}
-		if len(l.Params) > len(types) {
-			t.refuse(l, "this lambda takes too many parameters")
-			return frag{}, false
-		}
-		own := map[*ast.Ident]bool{}
-		for _, p := range l.Params {
-			own[p] = true
-		}
-		outer := false
-		ast.Inspect(l.Body, func(n ast.Node) bool {
-			if c, ok := n.(*ast.Column); ok {
-				if ref := t.model.Column(c); ref != nil && ref.Kind == sema.RefLambda && !own[ref.Param] {
-					if _, ok := t.lambdas[ref.Param]; ok {
-						outer = true
-					}
-				}
-			}
-			return !outer
-		})
-		if outer {
-			// DuckDB computes a nested lambda that reads the enclosing
-			// lambda's parameter wrongly (seen on Spark's golden files,
-			// higher-order-functions.sql).
-			t.refuse(l, "a lambda that reads the parameter of an enclosing lambda does not run natively")
-			return frag{}, false
-		}
-		names := make([]string, len(l.Params))
-		for i, p := range l.Params {
-			names[i] = quoteIdent(p.Name)
-			lp := lamParam{typ: types[i]}
-			if i == indexFrom0 {
-				lp.render = "CAST(" + quoteIdent(p.Name) + " - 1 AS INTEGER)"
-			}
-			t.lambdas[p] = lp
-		}
-		body := t.expr(l.Body)
-		return at(l, body.typ, cat("lambda "+strings.Join(names, ", ")+": ", body)), true
+		return t.hofLambda(name, x, types, indexFrom0)
 	}
 	elem := arr.typ.Elem
 	switch name {
@@ -1858,6 +1832,60 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 	}
 	t.refuse(c, "%s does not run natively", name)
 	return null(c)
+}
+
+// hofLambda translates the lambda x of the higher-order function name,
+// its parameters of the given types; the parameter at indexFrom0 (-1 for
+// none) counts from 0 as Spark's index does, and a parameter with a
+// render in renders is written as that SQL.
+func (t *tr) hofLambda(name string, x ast.Expr, types []*Type, indexFrom0 int, renders ...string) (frag, bool) {
+	l, ok := x.(*ast.Lambda)
+	if !ok {
+		t.refuse(x, "%s needs a lambda (x -> ...) here", name)
+		return frag{}, false
+	}
+	if len(l.Params) > len(types) {
+		t.refuse(l, "this lambda takes too many parameters")
+		return frag{}, false
+	}
+	own := map[*ast.Ident]bool{}
+	for _, p := range l.Params {
+		own[p] = true
+	}
+	outer := false
+	ast.Inspect(l.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.Column); ok {
+			if ref := t.model.Column(c); ref != nil && ref.Kind == sema.RefLambda && !own[ref.Param] {
+				if _, ok := t.lambdas[ref.Param]; ok {
+					outer = true
+				}
+			}
+		}
+		return !outer
+	})
+	if outer {
+		// DuckDB computes a nested lambda that reads the enclosing
+		// lambda's parameter wrongly (seen on Spark's golden files,
+		// higher-order-functions.sql).
+		t.refuse(l, "a lambda that reads the parameter of an enclosing lambda does not run natively")
+		return frag{}, false
+	}
+	var names []string
+	for i, p := range l.Params {
+		lp := lamParam{typ: types[i]}
+		if i == indexFrom0 {
+			lp.render = "CAST(" + quoteIdent(p.Name) + " - 1 AS INTEGER)"
+		}
+		if i < len(renders) && renders[i] != "" {
+			// Not a parameter of DuckDB's lambda: written as this SQL.
+			lp.render = renders[i]
+		} else {
+			names = append(names, quoteIdent(p.Name))
+		}
+		t.lambdas[p] = lp
+	}
+	body := t.expr(l.Body)
+	return at(l, body.typ, cat("lambda "+strings.Join(names, ", ")+": ", body)), true
 }
 
 // orderedWindowFunctions are the window functions Spark's analyzer

@@ -49,9 +49,10 @@ var tNTZ = &Type{Kind: TimestampNTZ}
 
 // toTimestampNTZFn is to_timestamp_ntz(s[, pattern]): s read as
 // to_timestamp reads it, as a TIMESTAMP_NTZ (the wall-clock time
-// written, whatever the session zone). A string that carries a zone or
-// an offset does not run natively: Spark drops it for TIMESTAMP_NTZ,
-// DuckDB's cast applies it.
+// written, whatever the session zone). Spark drops a zone or offset
+// the text carries; so does the translation for Z, UTC and numeric
+// offsets, and a text with another zone fails at run time as not
+// portable.
 func toTimestampNTZFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 	inner := toTimestampFn(try)
 	return func(t *tr, c *ast.Call, a []frag) frag {
@@ -75,12 +76,31 @@ func toTimestampNTZFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 			if try || !t.ansi() {
 				kw = "TRY_CAST"
 			}
-			// A zone or offset after the time makes the text another
-			// value on DuckDB: refused at run time, never a wrong value.
+			// Spark drops a zone or offset after the time (checked on
+			// Spark 4.1.4: '2019-10-06 10:11:12+01:00', '... UTC', '...Z'
+			// and '... America/New_York' are all 10:11:12); DuckDB's cast
+			// applies it. Z, UTC and numeric offsets are cut off here;
+			// another zone fails at run time, never a wrong value.
+			s = cat("regexp_replace(", s, ", '([0-9]:[0-9]{2}(:[0-9]{2}(\\.[0-9]*)?)?)\\s*(Z|UTC|[+-][0-9]{2}:?[0-9]{2})\\s*$', '\\1')")
 			return at(c, tNTZ, cat("CASE WHEN regexp_matches(", s, ", '(?i)([0-9]:[0-9]{2}(:[0-9]{2}(\\.[0-9]*)?)?\\s*(Z|[+-][0-9]{1,2}(:?[0-9]{2})?)|[a-z]{2,}[/a-z_0-9+:-]*)\\s*$') THEN CAST(error('not-portable: to_timestamp_ntz of a text with a time zone (' || ", s, " || '): Spark drops the zone, DuckDB applies it') AS TIMESTAMP) ELSE "+kw+"(", s, " AS TIMESTAMP) END"))
 		}
 		out := inner(t, c, a)
 		out.typ = tNTZ
 		return out
 	}
+}
+
+// toCharFn is to_char (to_varchar): of a date or timestamp, date_format
+// with the same Java pattern; of a number Spark's number format, which
+// does not run natively.
+func toCharFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 2, 2) {
+		return null(c)
+	}
+	k := a[0].typ
+	if !k.is(Date) && !k.is(Timestamp) && !k.is(TimestampNTZ) {
+		t.refuse(c, "%s of a %s does not run natively: only a date or timestamp's Java datetime pattern does", c.Name.String(), k)
+		return null(c)
+	}
+	return dateFormatFn(t, c, a)
 }

@@ -51,9 +51,74 @@ func arrayInsertFn(t *tr, c *ast.Call, a []frag) frag {
 	nulls := func(k frag) frag { return cat("list_resize(CAST([] AS "+d+"[]), ", k, ")") }
 	return at(c, arrayOf(ty), cat("CASE WHEN ", arr, " IS NULL OR ", pos, " IS NULL THEN NULL",
 		" WHEN ", p, " = 0 THEN error('[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1). SQLSTATE: 22003')",
-		" WHEN abs(", p, ") > 2147483632 THEN error('[COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER] Can''t create array with ' || CAST(abs(", p, ") AS VARCHAR) || ' elements which exceeding the array size limit 2147483632, the value of parameter(s) `pos` is invalid. SQLSTATE: 54000')",
+		" WHEN abs(", p, ") > 2147483632 THEN error('[COLLECTION_SIZE_LIMIT_EXCEEDED.FUNCTION] Can''t create array with ' || CAST(abs(", p, ") AS VARCHAR) || ' elements which exceeding the array size limit 2147483632, unsuccessful try to create arrays in the function `array_insert`. SQLSTATE: 54000')",
 		" WHEN ", p, " > 0 AND ", p, " - 1 <= ", n, " THEN list_concat(", l, "[1:", p, " - 1], ", x, ", ", l, "[", p, ":])",
 		" WHEN ", p, " > 0 THEN list_concat(", l, ", ", nulls(cat(p, " - 1 - ", n)), ", ", x, ")",
 		" WHEN -", p, " > ", n, " THEN list_concat(", x, ", ", nulls(cat("-", p, " - 1 - ", n)), ", ", l, ")",
 		" ELSE list_concat(", l, "[1:", n, " + ", p, " + 1], ", x, ", ", l, "[", n, " + ", p, " + 2:]) END"))
+}
+
+// mapZipWith is map_zip_with(m1, m2, (k, v1, v2) -> ...): a map over the
+// keys of m1 in order, then those of m2 that m1 lacks, each key's value
+// the lambda of the key and its values in m1 and m2 (NULL where a map
+// lacks it). The keys take the maps' common key type; keys of other
+// types fail as Spark's analyzer fails them (MAP_ZIP_WITH_DIFF_TYPES).
+func (t *tr) mapZipWith(c *ast.Call) frag {
+	if len(c.Args) != 3 {
+		t.refuse(c, "map_zip_with takes two maps and a function")
+		return null(c)
+	}
+	m1, m2 := t.expr(c.Args[0]), t.expr(c.Args[1])
+	for i, m := range []frag{m1, m2} {
+		if !m.typ.is(Map) {
+			t.refuse(c.Args[i], "map_zip_with needs a map, and the type of %s is not known here", t.text(c.Args[i]))
+			return null(c)
+		}
+	}
+	k1, k2 := m1.typ.Key, m2.typ.Key
+	kt := widen(k1, k2)
+	sameKind := k1.Kind == k2.Kind || k1.numeric() && k2.numeric()
+	if !sameKind || !kt.known() {
+		if k1.known() && k2.known() && !sameKind {
+			t.typeError(c, "DATATYPE_MISMATCH.MAP_ZIP_WITH_DIFF_TYPES", "Cannot resolve \"%s\" due to data type mismatch: Input to the `map_zip_with` should have been two maps with compatible key types, but it's [\"%s\", \"%s\"]. SQLSTATE: 42K09",
+				t.text(c), strings.ToUpper(k1.String()), strings.ToUpper(k2.String()))
+			return null(c)
+		}
+		t.refuse(c, "map_zip_with of maps with keys of %s and %s does not run natively", k1, k2)
+		return null(c)
+	}
+	if (k1.is(Decimal) || k2.is(Decimal)) && !k1.fractional() && !k2.fractional() {
+		a, b := asDecimal(k1), asDecimal(k2)
+		if max(a.P-a.S, b.P-b.S)+max(a.S, b.S) > 38 {
+			// Spark narrows the scale of a common decimal past 38 digits
+			// in its own way.
+			t.refuse(c, "map_zip_with of maps with keys of %s and %s does not run natively", k1, k2)
+			return null(c)
+		}
+	}
+	d := kt.duck()
+	if d == "" || kt.is(Map) || kt.is(Array) || kt.is(Struct) {
+		t.refuse(c, "map_zip_with of maps with %s keys does not run natively", kt)
+		return null(c)
+	}
+	l, ok := c.Args[2].(*ast.Lambda)
+	if !ok || len(l.Params) != 3 {
+		t.refuse(c.Args[2], "map_zip_with needs a lambda of three parameters (k, v1, v2) -> ... here")
+		return null(c)
+	}
+	key := quoteIdent(l.Params[0].Name)
+	keys1 := cat("CAST(map_keys(", m1, ") AS "+d+"[])")
+	keys2 := cat("CAST(map_keys(", m2, ") AS "+d+"[])")
+	v1 := "(map_extract_value(" + m1.s + ", " + key + "))"
+	v2 := "(map_extract_value(" + m2.s + ", " + key + "))"
+	fn, ok := t.hofLambda("map_zip_with", l, []*Type{kt, m1.typ.Val, m2.typ.Val}, -1, "", v1, v2)
+	if !ok {
+		return null(c)
+	}
+	if !fn.typ.known() {
+		t.refuse(l.Body, "the type of map_zip_with's function is not known here")
+		return null(c)
+	}
+	keys := cat("list_concat(", keys1, ", list_filter(", keys2, ", lambda thund_k: NOT list_contains(", keys1, ", thund_k)))")
+	return at(c, &Type{Kind: Map, Key: kt, Val: fn.typ}, cat("CASE WHEN ", m1, " IS NULL OR ", m2, " IS NULL THEN NULL ELSE map(", keys, ", list_transform(", keys, ", ", fn, ")) END"))
 }

@@ -1,0 +1,128 @@
+package translate
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// modeFn is Spark's mode: the most frequent non-NULL value. Which of
+// tied values mode(x) and mode(x, false) return depends on Spark's hash
+// order, so only the deterministic forms run natively: mode(x, true) and
+// mode() WITHIN GROUP (ORDER BY x) take the lowest of the tied values,
+// WITHIN GROUP (ORDER BY x DESC) the highest (as Spark 4.1's golden
+// files, mode.sql, record; Spark names the columns the other way round).
+func modeFn(t *tr, c *ast.Call, a []frag) frag {
+	if c.Quantifier == "DISTINCT" {
+		t.typeError(c, "INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", "Invalid function `mode` with WITHIN GROUP. The function does not support DISTINCT with WITHIN GROUP. SQLSTATE: 42K0K")
+		return null(c)
+	}
+	if c.Over != nil {
+		t.refuse(c, "mode over a window does not run natively")
+		return null(c)
+	}
+	var x frag
+	lowest := true
+	switch {
+	case len(c.WithinGroup) == 1 && len(a) == 0:
+		x = t.expr(c.WithinGroup[0].X)
+		lowest = !strings.EqualFold(c.WithinGroup[0].Dir, "DESC")
+	case len(c.WithinGroup) == 0 && len(a) == 2:
+		l, ok := c.Args[1].(*ast.Literal)
+		if !ok || (l.Kind != ast.LitTrue && l.Kind != ast.LitFalse) {
+			t.refuse(c.Args[1], "mode's second argument runs natively as the literal true or false only")
+			return null(c)
+		}
+		if l.Kind == ast.LitFalse {
+			t.refuse(c, "mode(x, false) does not run natively: which of tied values Spark returns depends on its hash order; write mode(x, true) for the lowest")
+			return null(c)
+		}
+		x = a[0]
+	case len(c.WithinGroup) == 0 && len(a) == 1:
+		t.refuse(c, "mode(x) does not run natively: which of tied values Spark returns depends on its hash order; write mode(x, true) for the lowest")
+		return null(c)
+	default:
+		t.refuse(c, "mode takes a column and an optional true or false, or WITHIN GROUP (ORDER BY x)")
+		return null(c)
+	}
+	ty := x.typ
+	if !ty.known() || ty.is(Map) || ty.is(Array) || ty.is(Struct) || ty.is(IntervalKind) || ty.is(Null) {
+		t.refuse(c, "mode of a %s does not run natively", ty)
+		return null(c)
+	}
+	filter := cat(x, " IS NOT NULL")
+	if c.Filter != nil {
+		filter = cat(filter, " AND (", t.expr(c.Filter), ")")
+	}
+	h := cat("histogram(", x, ") FILTER (WHERE ", filter, ")")
+	better := "e.key < a.key"
+	if !lowest {
+		better = "e.key > a.key"
+	}
+	return at(c, ty, cat("CASE WHEN ", h, " IS NULL OR cardinality(", h, ") = 0 THEN NULL ELSE CAST(list_reduce(map_entries(", h,
+		"), lambda a, e: CASE WHEN e.value > a.value OR (e.value = a.value AND "+better+") THEN e ELSE a END).key AS "+ty.duck()+") END"))
+}
+
+// percentileOrderedFn is percentile_cont(p) and percentile_disc(p)
+// WITHIN GROUP (ORDER BY x [DESC]) as Spark 4.1's Percentile computes
+// them over the sorted non-NULL values v (n of them, in the order asked
+// for), in doubles: percentile_disc is v at ceil(n * p) (counting from
+// 1, at least 1); percentile_cont interpolates at pos = (n - 1) * p
+// between lo = floor(pos) and hi = ceil(pos) as (hi - pos) * v[lo] +
+// (pos - lo) * v[hi], or is v[lo] where lo = hi or v[lo] = v[hi]. DuckDB's
+// own functions of these names differ (percentile_disc(0) WITHIN GROUP
+// (ORDER BY x DESC) is the smallest value there, the largest on Spark).
+func percentileOrderedFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		name := "percentile_" + kind
+		if len(c.WithinGroup) != 1 || len(a) != 1 {
+			t.refuse(c, "%s takes one percentage and WITHIN GROUP (ORDER BY x) here", name)
+			return null(c)
+		}
+		if c.Over != nil {
+			t.refuse(c, "%s over a window does not run natively", name)
+			return null(c)
+		}
+		if c.Quantifier == "DISTINCT" {
+			t.refuse(c, "%s(DISTINCT ...) does not run natively", name)
+			return null(c)
+		}
+		l, ok := c.Args[0].(*ast.Literal)
+		if !ok || (l.Kind != ast.LitInteger && l.Kind != ast.LitDecimal && l.Kind != ast.LitDouble && l.Kind != ast.LitExponent) {
+			t.refuse(c.Args[0], "%s's percentage runs natively as a number literal only", name)
+			return null(c)
+		}
+		p, err := strconv.ParseFloat(strings.TrimRight(strings.ToUpper(l.Text), "BDLSY"), 64)
+		if err != nil || p < 0 || p > 1 {
+			t.refuse(c.Args[0], "%s's percentage must be between 0 and 1", name)
+			return null(c)
+		}
+		it := c.WithinGroup[0]
+		x := t.expr(it.X)
+		if !x.typ.numeric() {
+			t.refuse(it.X, "%s of a %s does not run natively", name, x.typ)
+			return null(c)
+		}
+		dir := "'ASC'"
+		if strings.EqualFold(it.Dir, "DESC") {
+			dir = "'DESC'"
+		}
+		filter := cat(x, " IS NOT NULL")
+		if c.Filter != nil {
+			filter = cat(filter, " AND (", t.expr(c.Filter), ")")
+		}
+		vals := cat("list_sort(list(", x, ") FILTER (WHERE ", filter, "), "+dir+")")
+		pct := "CAST(" + strconv.FormatFloat(p, 'g', -1, 64) + " AS DOUBLE)"
+		var body string
+		if kind == "disc" {
+			body = "CASE WHEN len(v) = 0 THEN NULL ELSE CAST(v[greatest(CAST(ceil(len(v) * " + pct + ") AS BIGINT), 1)] AS DOUBLE) END"
+		} else {
+			pos := "((len(v) - 1) * " + pct + ")"
+			lo, hi := "v[CAST(floor("+pos+") AS BIGINT) + 1]", "v[CAST(ceil("+pos+") AS BIGINT) + 1]"
+			body = "CASE WHEN len(v) = 0 THEN NULL WHEN floor(" + pos + ") = ceil(" + pos + ") OR " + lo + " = " + hi + " THEN CAST(" + lo + " AS DOUBLE)" +
+				" ELSE (ceil(" + pos + ") - " + pos + ") * CAST(" + lo + " AS DOUBLE) + (" + pos + " - floor(" + pos + ")) * CAST(" + hi + " AS DOUBLE) END"
+		}
+		return at(c, tDouble, cat("list_transform([", vals, "], lambda v: "+body+")[1]"))
+	}
+}
