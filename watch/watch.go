@@ -128,7 +128,7 @@ func Run(ctx context.Context, o Options) error {
 	if _, err := os.Stat(abs); err != nil {
 		return fmt.Errorf("open pipeline: %w", err)
 	}
-	root, err := project.FindRoot(abs)
+	root, err := project.FindRootSpec(abs, o.Analysis.Spec)
 	if err != nil {
 		return fmt.Errorf("find pipeline root of %s: %w", o.Dir, err)
 	}
@@ -172,7 +172,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	if !isPipeline(snap) {
-		return fmt.Errorf("%s holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file; give the pipeline's folder (or create a .sql file there first)", o.Dir)
+		return fmt.Errorf("%s holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file%s; give the pipeline's folder (or create a .sql file there first)", o.Dir, project.NoPipelineHint(snap.Project, snap.Files))
 	}
 	opts := Limits(o.Engine, snap.Project.Config)
 	if opts.QueryTimeout == 0 {

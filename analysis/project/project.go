@@ -45,6 +45,11 @@ type Project struct {
 	// declares no pipeline.
 	BundleFile string
 	Bundle     *Bundle
+	// SpecCandidates are the YAML files at the root that read like an SDP
+	// spec under another name (spark-pipelines.yaml, say), when the root
+	// has no spec: each gets a warning naming --spec, and is not read as
+	// the spec.
+	SpecCandidates []string
 	// Diags are the findings about the spec and config files.
 	Diags []ir.Diagnostic
 }
@@ -230,10 +235,28 @@ func Open(root string) (*Project, error) {
 // the file does not exist). Editors use it with unsaved buffers; Open uses
 // it with the files on disk.
 func FromTexts(root string, texts map[string][]byte) *Project {
+	return FromTextsSpec(root, texts, "")
+}
+
+// FromTextsSpec is FromTexts with the spec named (thund-watch --spec, as
+// spark-pipelines run --spec): spec is its path relative to root, and its
+// text, texts[spec], is the spec whatever its name; spark-pipeline.yml
+// beside it is then not read, as spark-pipelines does not. With spec ""
+// it is FromTexts. Without a spec, a YAML file at the root (in texts) that
+// reads like one is named in a warning (Project.SpecCandidates).
+func FromTextsSpec(root string, texts map[string][]byte, spec string) *Project {
 	p := &Project{Root: root}
 	ymlText, hasYML := texts[SpecYML]
 	yamlText, hasYAML := texts[SpecYAML]
 	switch {
+	case spec != "":
+		p.SpecFile = spec
+		text, ok := texts[spec]
+		if !ok {
+			p.Diags = append(p.Diags, ir.Diagnostic{Loc: ir.Loc{File: spec}, Severity: ir.Error, Code: ir.CodeFileRead,
+				Message: fmt.Sprintf("the spec %s given with --spec is not a readable file of the pipeline folder (a hidden file, or one Thund could not read): give a spec that is", spec)})
+		}
+		ymlText = text
 	case hasYML:
 		p.SpecFile = SpecYML
 		if hasYAML {
@@ -251,9 +274,11 @@ func FromTexts(root string, texts map[string][]byte) *Project {
 	}
 	if p.SpecFile != "" {
 		p.HasSpec = true
-		spec, diags := ParseSpec(p.SpecFile, ymlText)
-		p.Spec = spec
-		p.Diags = append(p.Diags, diags...)
+		if _, read := texts[p.SpecFile]; read {
+			parsed, diags := ParseSpec(p.SpecFile, ymlText)
+			p.Spec = parsed
+			p.Diags = append(p.Diags, diags...)
+		}
 	}
 	if text, ok := texts[ConfigName]; ok {
 		p.ConfigFile = ConfigName
@@ -277,6 +302,10 @@ func FromTexts(root string, texts map[string][]byte) *Project {
 	}
 	if !p.HasSpec {
 		p.openBundle(texts)
+	}
+	if !p.HasSpec && p.Bundle == nil {
+		p.SpecCandidates = specCandidates(texts)
+		p.Diags = append(p.Diags, p.candidateDiags()...)
 	}
 	return p
 }
@@ -336,7 +365,11 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 				set[f] = true
 			}
 		}
-		return sortedSet(set), nil
+		if py := pythonOnly(files); len(set) == 0 && len(py) > 0 {
+			// Nothing is analysed: say what is there, and why.
+			diags = append(diags, p.pythonNotReadDiag(py))
+		}
+		return sortedSet(set), diags
 	}
 	if _, ok := p.Spec.Loc["libraries"]; !ok && len(p.Spec.Loc) > 0 {
 		loc, ok := p.Spec.Loc["name"]

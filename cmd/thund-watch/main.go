@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,14 +31,16 @@ import (
 const usage = `thund-watch: check and run SQL pipelines (Spark Declarative Pipelines format).
 
 Usage:
-  thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns [--query-timeout D]] [--lineage DATASET.COLUMN] [DIR]
-  thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--spark sc://HOST:PORT [--dry-run]] [DIR]
-  thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--backend NAME,...] [--spark sc://HOST:PORT [--dry-run]] [DIR]
+  thund-watch --check [--json] [--backend NAME,...] [--graph] [--columns [--query-timeout D]] [--lineage DATASET.COLUMN] [--spec FILE | DIR]
+  thund-watch --once [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--spark sc://HOST:PORT [--dry-run]] [--spec FILE | DIR]
+  thund-watch [--debounce D] [--preview NAME,...] [--limit N] [--json] [--state DIR] [--query-timeout D] [--backend NAME,...] [--spark sc://HOST:PORT [--dry-run]] [--spec FILE | DIR]
   thund-watch --version
 
 DIR is the pipeline folder, or any file or folder inside it (default: .).
-The pipeline root is the nearest folder upward holding spark-pipeline.yml,
-else thund.yaml, else DIR itself.
+The pipeline root is the nearest folder upward holding spark-pipeline.yml
+(or .yaml), else thund.yaml, else DIR itself. --spec FILE names the spec
+whatever its name (spark-pipelines.yaml, say), as spark-pipelines run
+--spec does: the folder holding it is then the root.
 
 Flags:
 `
@@ -96,6 +99,9 @@ type options struct {
 	state    string
 	backends []ir.Backend
 	dir      string
+	// spec is --spec FILE, the pipeline's spec under any name ("": found
+	// by name from dir).
+	spec     string
 	debounce time.Duration
 	// queryTimeout is --query-timeout; 0 when not given (thund.yaml's
 	// limits.query_timeout, else watch.DefaultQueryTimeout).
@@ -131,6 +137,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.spark, "spark", "", "with --once or in watch mode, after each successful local run, push the pipeline to this Spark Connect server (sc://HOST:PORT) and print Spark's events and errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "with --spark, only analyse the pipeline on Spark (a dry run) instead of running it")
 	fs.StringVar(&o.state, "state", "", "with --once or in watch mode, keep the DuckDB database and durable outputs in this folder (default: in memory)")
+	fs.StringVar(&o.spec, "spec", "", "the pipeline's spec file, whatever its name (as spark-pipelines run --spec takes it); its folder is the pipeline root")
 	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2, spark-4.3, databricks")
 	version := fs.Bool("version", false, "print the version of thund-watch, of its DuckDB and the Spark versions it checks and pushes to, and exit")
 	if err := fs.Parse(args); err != nil {
@@ -218,7 +225,45 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 		fmt.Fprintf(stderr, "thund-watch: expected one pipeline folder, got %d arguments: %s\n", fs.NArg(), strings.Join(fs.Args(), " "))
 		return o, errUsage
 	}
+	if set["spec"] {
+		if msg := specFlag(&o, fs.NArg() == 1); msg != "" {
+			fmt.Fprintf(stderr, "thund-watch: %s\n", msg)
+			return o, errUsage
+		}
+	}
 	return o, nil
+}
+
+// specFlag checks --spec FILE and makes its folder the pipeline folder;
+// withDir is set when a folder was given too, which must then be the
+// spec's own. It returns the message of a mistake, or "".
+func specFlag(o *options, withDir bool) string {
+	if strings.TrimSpace(o.spec) == "" {
+		return "--spec \"\": give the path of the pipeline's spec file"
+	}
+	fi, err := os.Stat(o.spec)
+	switch {
+	case err != nil || fi.IsDir():
+		what := "does not exist"
+		if err == nil {
+			what = "is a folder"
+		}
+		return fmt.Sprintf("--spec %s %s: give the path of the pipeline's spec file (spark-pipelines refuses it too: PIPELINE_SPEC_FILE_DOES_NOT_EXIST)", o.spec, what)
+	case !project.IsBundleFile(strings.ToLower(o.spec)):
+		return fmt.Sprintf("--spec %s: Thund reads a spec named *.yml or *.yaml; rename the file", o.spec)
+	}
+	specDir, _ := filepath.Abs(filepath.Dir(o.spec))
+	if withDir {
+		dir, _ := filepath.Abs(o.dir)
+		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+		if filepath.Clean(dir) != filepath.Clean(specDir) {
+			return fmt.Sprintf("--spec %s and the folder %s name two pipelines: the spec's folder is the pipeline's root (as spark-pipelines takes it); give --spec alone", o.spec, o.dir)
+		}
+	}
+	o.dir = specDir
+	return ""
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -233,7 +278,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !o.check && !o.once && o.spark == "" {
 		return runWatch(o, stdout, stderr)
 	}
-	snap, err := analysis.Load(o.dir, analysis.Options{Backends: o.backends})
+	snap, err := analysis.Load(o.dir, analysis.Options{Backends: o.backends, Spec: o.spec})
 	if err != nil {
 		fmt.Fprintf(stderr, "thund-watch: %v\n", err)
 		return 2
@@ -246,7 +291,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runWatch(o, stdout, stderr)
 	}
 	if notAPipeline(snap) {
-		fmt.Fprintf(stderr, "thund-watch: %s holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file; give the pipeline's folder\n", o.dir)
+		fmt.Fprintf(stderr, "thund-watch: %s holds no pipeline: no spark-pipeline.yml, no thund.yaml and no .sql file%s; give the pipeline's folder\n", o.dir, project.NoPipelineHint(snap.Project, snap.Files))
 		return 2
 	}
 	out := bufio.NewWriter(stdout)

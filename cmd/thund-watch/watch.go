@@ -40,7 +40,7 @@ func watchUntil(ctx context.Context, o options, stdout, stderr io.Writer) int {
 	err := watch.Run(ctx, watch.Options{
 		AfterRun: afterRun,
 		Dir:      o.dir,
-		Analysis: analysis.Options{Backends: o.backends},
+		Analysis: analysis.Options{Backends: o.backends, Spec: o.spec},
 		Engine:   engine.Options{StateDir: o.state, QueryTimeout: o.queryTimeout},
 		Debounce: o.debounce,
 		Previews: o.previews,
