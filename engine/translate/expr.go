@@ -416,41 +416,8 @@ var intervalUnits = map[string]string{
 	"MICROSECOND": "MICROSECOND", "MICROSECONDS": "MICROSECOND",
 }
 
-func (t *tr) interval(iv *ast.Interval) frag {
-	if iv.Value != nil {
-		return at(iv, tIntvl, cat("CAST("+quoteString(iv.Value.Value)+" AS INTERVAL)"))
-	}
-	if iv.To != "" {
-		t.refuse(iv, "INTERVAL ... %s TO %s does not run natively; write the parts as INTERVAL 1 DAY 2 HOURS", iv.Units[0].Unit, iv.To)
-		return at(iv, tIntvl, cat("NULL"))
-	}
-	var parts []frag
-	for _, u := range iv.Units {
-		unit, ok := intervalUnits[u.Unit]
-		if !ok {
-			t.refuse(u, "the interval unit %s does not run natively", u.Unit)
-			continue
-		}
-		var v frag
-		if l, ok := u.Value.(*ast.Literal); ok && l.Kind == ast.LitString {
-			v = cat(quoteString(l.Str.Value))
-		} else {
-			v = t.expr(u.Value)
-		}
-		sign := ""
-		if u.Negative {
-			sign = "-"
-		}
-		parts = append(parts, at(u, tIntvl, cat(sign+"CAST(", v, " AS DOUBLE) * INTERVAL 1 "+unit)))
-		if unit != "SECOND" && unit != "MILLISECOND" && unit != "MICROSECOND" {
-			parts[len(parts)-1] = at(u, tIntvl, cat(sign+"INTERVAL (", v, ") "+unit))
-		}
-	}
-	if len(parts) == 0 {
-		return at(iv, tIntvl, cat("INTERVAL 0 SECOND"))
-	}
-	return at(iv, tIntvl, cat("(", join(parts, " + "), ")"))
-}
+// interval translates an INTERVAL literal (interval.go).
+func (t *tr) interval(iv *ast.Interval) frag { return t.intervalLiteral(iv) }
 
 // lateralOuter reports whether c, resolved by ref to a relation outside a
 // LATERAL subquery, is read from a subquery expression inside that LATERAL
@@ -893,6 +860,12 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 	if t.operandTypes(b, l.typ, r.typ) {
 		return at(b, tUnknown, cat("NULL"))
 	}
+	if f, ok := t.intervalBinary(b, l, r, try); ok {
+		return f
+	}
+	if f, ok := t.datedInterval(b, l, r); ok {
+		return f
+	}
 	switch b.Op {
 	case "+", "-", "*", "/", "%":
 		l, r = t.stringOperand(b, l, r)
@@ -1039,20 +1012,23 @@ func (t *tr) operandTypes(b *ast.Binary, l, r *Type) bool {
 			t.text(b.L)+" "+op+" "+t.text(b.R), strings.ToUpper(l.String()), strings.ToUpper(r.String()))
 		return true
 	}
-	if (b.Op == "+" || b.Op == "-") && (l.is(Timestamp) && r.is(IntervalKind) || r.is(Timestamp) && l.is(IntervalKind)) && !dayInterval(b.L) && !dayInterval(b.R) && t.zoneDependent(b, "a timestamp plus or minus hours, minutes or seconds (across a daylight saving change)") {
+	if (b.Op == "+" || b.Op == "-") && (l.is(Timestamp) && r.is(IntervalKind) || r.is(Timestamp) && l.is(IntervalKind)) && !zoneSafeInterval(b.L, l) && !zoneSafeInterval(b.R, r) && t.zoneDependent(b, "a timestamp plus or minus hours, minutes or seconds (across a daylight saving change)") {
 		return true
 	}
 	if !cmp && (l.is(Time) || r.is(Time)) {
 		t.refuse(b, "arithmetic on a TIME does not run natively (TIME - TIME is an INTERVAL HOUR TO SECOND on Spark, TIME + interval a TIME)")
 		return true
 	}
-	if (l.is(IntervalKind) && r.is(Null) || r.is(IntervalKind) && l.is(Null)) && (b.Op == "*" || b.Op == "/" || b.Op == "DIV") {
+	if t.mixedIntervals(b, l, r) {
+		return true
+	}
+	if (l.is(IntervalKind) && r.is(Null) || r.is(IntervalKind) && l.is(Null)) && (b.Op == "*" || b.Op == "/" || b.Op == "DIV") && !intervalOp(b.Op, l, r) {
 		t.refuse(b, "an interval %s NULL is an interval on Spark and a number natively", b.Op)
 		return true
 	}
 	if (l.is(IntervalKind) || r.is(IntervalKind)) && l.known() && r.known() && !l.is(Null) && !r.is(Null) {
 		dated := func(x *Type) bool { return x.is(Date) || x.is(Timestamp) || x.is(TimestampNTZ) }
-		if !((b.Op == "+" || b.Op == "-") && (dated(l) || dated(r) || l.is(IntervalKind) && r.is(IntervalKind))) {
+		if !((b.Op == "+" || b.Op == "-") && (dated(l) || dated(r) || l.is(IntervalKind) && r.is(IntervalKind))) && !intervalOp(b.Op, l, r) {
 			t.refuse(b, "this operation on an interval does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) compare, multiply and print differently from DuckDB's INTERVAL; only date or timestamp plus or minus an interval does")
 			return true
 		}
@@ -1612,6 +1588,9 @@ func (t *tr) cast(c *ast.Cast) frag {
 	}
 	from := a.typ
 	d := to.duck()
+	if f, ok := t.intervalCast(c, a, to); ok {
+		return f
+	}
 	if from.is(IntervalKind) || to.is(IntervalKind) {
 		t.refuse(c, "a cast from or to an interval does not run natively: Spark's ANSI interval types print as INTERVAL '3-1' YEAR TO MONTH and read their own literal forms, DuckDB's INTERVAL does neither")
 		return at(c, tUnknown, cat("NULL"))

@@ -837,6 +837,9 @@ func (t *tr) call(c *ast.Call) frag {
 		t.refuse(c, "IGNORE NULLS does not run natively outside a window")
 	}
 	args := t.args(c)
+	if intervalArgs[f.Name] && t.mixedIntervalArgs(f.Name, c, args) {
+		return null(c)
+	}
 	if !intervalArgs[f.Name] {
 		for i, x := range args {
 			if x.typ.has(IntervalKind) {

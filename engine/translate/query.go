@@ -649,7 +649,7 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	case x.typ.is(TimestampNTZ):
 		t.refuse(it.X, "a TIMESTAMP_NTZ value runs natively as a TIMESTAMP, so its column would have another type than on Spark")
 	}
-	if x.typ.has(IntervalKind) {
+	if x.typ.has(IntervalKind) && !ansiIntervalsOnly(x.typ) {
 		t.refuse(it.X, "an interval value does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) print differently from DuckDB's INTERVAL")
 	}
 	alias := ""
@@ -1238,6 +1238,7 @@ func (t *tr) windowBody(w *ast.Window) frag {
 		} else {
 			parts = append(parts, "CURRENT ROW")
 		}
+		t.rangeFrameTypes(w)
 	}
 	return cat(parts...)
 }

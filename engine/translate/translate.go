@@ -56,6 +56,10 @@ type Options struct {
 	// (literals, casts, to_time, make_time, ...) only with it set, and
 	// otherwise fails with UNSUPPORTED_TIME_TYPE (checked on 4.1.4).
 	TimeType bool
+	// LegacyInterval is spark.sql.legacy.interval.enabled: interval
+	// literals are Spark's legacy CalendarInterval, which does not run
+	// natively (the ANSI interval types do).
+	LegacyInterval bool
 	// NoANSI is spark.sql.ansi.enabled=false: overflow, division by zero
 	// and invalid casts give NULL instead of failing.
 	NoANSI bool
@@ -106,6 +110,11 @@ type Result struct {
 	Map []Mapping
 	// Findings are the constructs refused, in text order.
 	Findings []Finding
+	// Columns are the Spark types of the query's output columns, as the
+	// translation inferred them (nil when it could not infer them all).
+	// DuckDB's own column types do not tell Spark's interval types apart
+	// (INTERVAL YEAR TO MONTH and INTERVAL DAY are both INTERVAL there).
+	Columns []*Type
 	// checks are the ranges of the run-time checks the translation
 	// added, by the number their error message carries.
 	checks []ast.Range
@@ -191,6 +200,7 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 	}
 	res.SQL = f.s
 	res.Map = f.m
+	res.Columns = t.bodyTypes[q.Body]
 	sort.SliceStable(res.Map, func(i, j int) bool { return res.Map[i].Gen.Start < res.Map[j].Gen.Start })
 	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Start < res.Findings[j].Start })
 	return res

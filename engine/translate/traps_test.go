@@ -127,7 +127,6 @@ var traps = []trap{
 	{name: "BOOLEAN plus a number", query: `SELECT true + 1 AS a`, finding: "BINARY_OP_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] (BOOLEAN and INT)"},
 	{name: "DATE compared with a number", query: `SELECT DATE '2020-01-01' = 1 AS a`, finding: "BINARY_OP_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] (DATE and INT)"},
 	{name: "BOOLEAN IN numbers", query: `SELECT true IN (1, 2) AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES]"},
-	{name: "interval value refused", query: `SELECT INTERVAL '1' DAY AS a`, finding: "interval", spark: "INTERVAL '1' DAY (interval day)"},
 	{name: "float() is CAST AS FLOAT", query: `SELECT float(1) AS a, int('7') AS b`, types: []string{"float", "int"}, rows: [][]string{{"1", "7"}}},
 	{name: "CASE of a BOOLEAN and a number", query: `SELECT CASE WHEN true THEN 1 ELSE false END AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES] casewhen [INT, BOOLEAN]"},
 	{name: "coalesce of a BOOLEAN and a number", query: `SELECT coalesce(1, false) AS a`, finding: "DATA_DIFF_TYPES", spark: "[DATATYPE_MISMATCH.DATA_DIFF_TYPES] coalesce"},

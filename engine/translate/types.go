@@ -47,6 +47,11 @@ type Type struct {
 	// Elem is an ARRAY's element type; Key and Val a MAP's.
 	Elem, Key, Val *Type
 	Fields         []Field
+	// Start and End are an ANSI interval's first and last fields (YEAR
+	// TO MONTH, DAY TO SECOND, HOUR, ...); both zero for an interval of
+	// no known ANSI type (Spark's legacy CalendarInterval, or a column
+	// DuckDB describes only as INTERVAL). See interval.go.
+	Start, End IntervalField
 }
 
 // Field is one field of a STRUCT.
@@ -144,7 +149,7 @@ func (ty *Type) String() string {
 	case Time:
 		return "time(6)"
 	case IntervalKind:
-		return "interval"
+		return intervalName(ty)
 	case Array:
 		return "array<" + ty.Elem.String() + ">"
 	case Map:
@@ -275,7 +280,7 @@ func typeOfAST(dt *ast.DataType) (*Type, bool) {
 		}
 		return tTime, true
 	case "INTERVAL":
-		return tIntvl, true
+		return intervalOfQualifier(dt.Qualifier), true
 	case "VOID":
 		return tNull, false
 	case "ARRAY":
@@ -449,6 +454,9 @@ func widen(a, b *Type) *Type {
 	}
 	if !a.known() || !b.known() {
 		return tUnknown
+	}
+	if a.is(IntervalKind) && b.is(IntervalKind) {
+		return widenInterval(a, b)
 	}
 	if a.Kind == b.Kind && a.Kind != Decimal && a.Kind != Array && a.Kind != Map && a.Kind != Struct {
 		return a

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"math/big"
 	"sort"
 	"strconv"
@@ -59,6 +60,8 @@ func hiveString(v any, ty *translate.Type, nested bool) (string, bool) {
 		return javanum.Format(float64(v), 32), true
 	case duckdb.Decimal:
 		return decimalString(v.Value, int(v.Scale)), true
+	case duckdb.Interval:
+		return intervalString(v, ty)
 	case string:
 		if nested {
 			return `"` + v + `"`, true
@@ -158,4 +161,45 @@ func decimalString(unscaled *big.Int, scale int) string {
 		return "-" + digits
 	}
 	return digits
+}
+
+// intervalString prints an ANSI interval as Spark's suite does (HIVE_STYLE
+// of IntervalUtils): a year-month one as [-]y-m, a day-time one as
+// [-]d hh:mm:ss.nnnnnnnnn, whatever the type's fields. The native engine
+// holds a year-month interval in DuckDB's months and a day-time one in
+// its microseconds; ok is false for another value or an interval of no
+// ANSI type.
+func intervalString(v duckdb.Interval, ty *translate.Type) (string, bool) {
+	switch {
+	case ty.YearMonth():
+		if v.Days != 0 || v.Micros != 0 {
+			return "", false
+		}
+		sign, m := "", int64(v.Months)
+		if m < 0 {
+			sign, m = "-", -m
+		}
+		return sign + strconv.FormatInt(m/12, 10) + "-" + strconv.FormatInt(m%12, 10), true
+	case ty.DayTime():
+		if v.Months != 0 {
+			return "", false
+		}
+		total := new(big.Int).Mul(big.NewInt(int64(v.Days)), big.NewInt(86_400_000_000))
+		total.Add(total, big.NewInt(v.Micros))
+		sign := ""
+		if total.Sign() < 0 {
+			sign = "-"
+			total.Neg(total)
+		}
+		if !total.IsUint64() {
+			return "", false
+		}
+		us := total.Uint64()
+		const perMinute = 60_000_000
+		secFrac := us % perMinute
+		minutes := us / perMinute
+		hours := minutes / 60
+		return fmt.Sprintf("%s%d %02d:%02d:%02d.%09d", sign, hours/24, hours%24, minutes%60, secFrac/1_000_000, (secFrac%1_000_000)*1000), true
+	}
+	return "", false
 }

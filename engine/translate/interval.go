@@ -1,0 +1,836 @@
+package translate
+
+import (
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+)
+
+// Spark's ANSI interval types run natively as DuckDB INTERVALs held in
+// one component only: a YEAR-MONTH interval (Spark: an int of months) as
+// an INTERVAL of months, a DAY-TIME interval (Spark: a long of
+// microseconds) as an INTERVAL of microseconds, with no days. DuckDB
+// compares, sorts, groups and adds such INTERVALs as Spark does its
+// intervals (a single component compares by its value), adds them to
+// dates and timestamps as Spark does, and fails where the component
+// overflows. What DuckDB computes otherwise (a product, a quotient, a
+// sum) is computed on the months or microseconds as integers, rounded as
+// Spark rounds (HALF_UP), and put back with to_months or to_microseconds.
+// The translator carries the interval's start and end fields in its
+// [Type]; the type is Spark's, never DuckDB's.
+
+// IntervalField is a field of an ANSI interval type.
+type IntervalField uint8
+
+// The fields of ANSI interval types, in Spark's order. FieldNone marks
+// an interval of no known ANSI type.
+const (
+	FieldNone IntervalField = iota
+	FieldYear
+	FieldMonth
+	FieldDay
+	FieldHour
+	FieldMinute
+	FieldSecond
+)
+
+var fieldNames = [...]string{"", "year", "month", "day", "hour", "minute", "second"}
+
+// intervalOf is the ANSI interval type from start to end.
+func intervalOf(start, end IntervalField) *Type {
+	return &Type{Kind: IntervalKind, Start: start, End: end}
+}
+
+// YearMonth reports an ANSI year-month interval type (INTERVAL YEAR,
+// MONTH, YEAR TO MONTH).
+func (ty *Type) YearMonth() bool {
+	return ty.is(IntervalKind) && (ty.Start == FieldYear || ty.Start == FieldMonth)
+}
+
+// DayTime reports an ANSI day-time interval type (INTERVAL DAY TO
+// SECOND, HOUR, MINUTE TO SECOND, ...).
+func (ty *Type) DayTime() bool {
+	return ty.is(IntervalKind) && ty.Start >= FieldDay && ty.Start <= FieldSecond
+}
+
+// ansiInterval reports a year-month or day-time interval type.
+func (ty *Type) ansiInterval() bool { return ty.YearMonth() || ty.DayTime() }
+
+// sameIntervalClass reports two year-month or two day-time intervals.
+func sameIntervalClass(a, b *Type) bool {
+	return a.YearMonth() && b.YearMonth() || a.DayTime() && b.DayTime()
+}
+
+// intervalName writes an interval type as Spark does: "interval year to
+// month", "interval second", "interval" for one of no ANSI type.
+func intervalName(ty *Type) string {
+	if !ty.ansiInterval() || ty.End < ty.Start || int(ty.End) >= len(fieldNames) {
+		return "interval"
+	}
+	if ty.Start == ty.End {
+		return "interval " + fieldNames[ty.Start]
+	}
+	return "interval " + fieldNames[ty.Start] + " to " + fieldNames[ty.End]
+}
+
+// intervalOfQualifier reads the fields after INTERVAL in a type ("YEAR
+// TO MONTH", "SECOND"); an interval of no ANSI type when there are none
+// or they do not make one.
+func intervalOfQualifier(q string) *Type {
+	f := strings.Fields(strings.ToUpper(q))
+	field := func(s string) IntervalField {
+		for i, n := range fieldNames {
+			if i > 0 && strings.EqualFold(n, s) {
+				return IntervalField(i)
+			}
+		}
+		return FieldNone
+	}
+	var start, end IntervalField
+	switch {
+	case len(f) == 1:
+		start = field(f[0])
+		end = start
+	case len(f) == 3 && f[1] == "TO":
+		start, end = field(f[0]), field(f[2])
+	default:
+		return tIntvl
+	}
+	ty := intervalOf(start, end)
+	if start == FieldNone || end < start || !(ty.YearMonth() && end <= FieldMonth || ty.DayTime()) {
+		return tIntvl
+	}
+	return ty
+}
+
+// widenInterval is the common type of two intervals: the fields of both
+// when they are of one class, unknown when one is year-month and the
+// other day-time.
+func widenInterval(a, b *Type) *Type {
+	if sameIntervalClass(a, b) {
+		return intervalOf(min(a.Start, b.Start), max(a.End, b.End))
+	}
+	if !a.ansiInterval() && !b.ansiInterval() {
+		return tIntvl
+	}
+	return tUnknown
+}
+
+// unitField maps a unit of an interval literal (as written, any case,
+// singular or plural) to the field it counts in and its size there: WEEK
+// is 7 days, HOUR 3,600,000,000 microseconds. ok is false for a unit Spark
+// does not have.
+func unitField(unit string) (f IntervalField, ok bool) {
+	u := strings.ToLower(unit)
+	if u != "s" && strings.HasSuffix(u, "s") {
+		u = u[:len(u)-1]
+	}
+	switch u {
+	case "year":
+		return FieldYear, true
+	case "month":
+		return FieldMonth, true
+	case "week", "day":
+		return FieldDay, true
+	case "hour":
+		return FieldHour, true
+	case "minute":
+		return FieldMinute, true
+	case "second", "millisecond", "microsecond":
+		return FieldSecond, true
+	}
+	return FieldNone, false
+}
+
+const (
+	microsPerSecond = 1_000_000
+	microsPerMinute = 60 * microsPerSecond
+	microsPerHour   = 60 * microsPerMinute
+	microsPerDay    = 24 * microsPerHour
+)
+
+// ivAcc accumulates an interval literal as Spark's parser does: months
+// and days as ints, microseconds as a long, each checked.
+type ivAcc struct {
+	months, days, micros big.Int
+}
+
+var (
+	maxInt32 = big.NewInt(math.MaxInt32)
+	minInt32 = big.NewInt(math.MinInt32)
+	maxInt64 = big.NewInt(math.MaxInt64)
+	minInt64 = big.NewInt(math.MinInt64)
+)
+
+func fits(v *big.Int, lo, hi *big.Int) bool { return v.Cmp(lo) >= 0 && v.Cmp(hi) <= 0 }
+
+// number reads [+-]digits[.digits] as an integer part and up to 9
+// fraction digits (as nanoseconds), signed; ok is false for anything
+// else.
+var numberRe = regexp.MustCompile(`^([+-]?)([0-9]+)(?:\.([0-9]+))?$`)
+
+// add adds value (text) of unit to the accumulator; why is set when the
+// native engine does not take it.
+func (a *ivAcc) add(text, unit string, negative bool) (why string) {
+	m := numberRe.FindStringSubmatch(text)
+	if m == nil {
+		return "the interval value " + strconv.Quote(text) + " is not a plain number"
+	}
+	whole, ok := new(big.Int).SetString(m[2], 10)
+	if !ok {
+		return "the interval value " + strconv.Quote(text) + " is not a plain number"
+	}
+	neg := (m[1] == "-") != negative
+	u := strings.ToLower(unit)
+	if u != "s" && strings.HasSuffix(u, "s") {
+		u = u[:len(u)-1]
+	}
+	frac := m[3]
+	if frac != "" && u != "second" {
+		return "a fraction of a " + u + " in an interval literal"
+	}
+	if len(frac) > 9 {
+		// Spark reads at most nanoseconds.
+		return "an interval value with more than 9 digits after the point"
+	}
+	var mul int64
+	target := &a.micros
+	switch u {
+	case "year":
+		target, mul = &a.months, 12
+	case "month":
+		target, mul = &a.months, 1
+	case "week":
+		target, mul = &a.days, 7
+	case "day":
+		target, mul = &a.days, 1
+	case "hour":
+		mul = microsPerHour
+	case "minute":
+		mul = microsPerMinute
+	case "second":
+		mul = microsPerSecond
+	case "millisecond":
+		mul = 1000
+	case "microsecond":
+		mul = 1
+	default:
+		return "the interval unit " + unit
+	}
+	v := new(big.Int).Mul(whole, big.NewInt(mul))
+	if frac != "" {
+		// Microseconds of the fraction, truncated as Spark does.
+		f := frac + strings.Repeat("0", 9-len(frac))
+		n, _ := strconv.ParseInt(f[:6], 10, 64)
+		v.Add(v, big.NewInt(n))
+	}
+	if neg {
+		v.Neg(v)
+	}
+	target.Add(target, v)
+	if !fits(&a.months, minInt32, maxInt32) || !fits(&a.days, minInt32, maxInt32) || !fits(&a.micros, minInt64, maxInt64) {
+		return "an interval literal out of range"
+	}
+	return ""
+}
+
+// dayTime is the accumulated days and microseconds as microseconds.
+func (a *ivAcc) dayTime() (int64, bool) {
+	v := new(big.Int).Mul(&a.days, big.NewInt(microsPerDay))
+	v.Add(v, &a.micros)
+	if !fits(v, minInt64, maxInt64) {
+		return 0, false
+	}
+	return v.Int64(), true
+}
+
+// intervalLiteral translates an INTERVAL literal to its ANSI type and
+// value, computed as Spark's parser computes it. A literal the native
+// engine does not take (Spark fails on most of them) is refused.
+func (t *tr) intervalLiteral(iv *ast.Interval) frag {
+	refuse := func(n ast.Node, why string) frag {
+		t.refuse(n, "%s does not run natively (Spark's ANSI interval literals run natively as INTERVAL 1 DAY, INTERVAL '1-2' YEAR TO MONTH, INTERVAL '1 02:03:04' DAY TO SECOND)", why)
+		return at(iv, tIntvl, cat("NULL"))
+	}
+	if t.opts.LegacyInterval {
+		return refuse(iv, "an interval literal under spark.sql.legacy.interval.enabled (Spark's legacy CalendarInterval)")
+	}
+	if iv.Value != nil {
+		return t.intervalString(iv, refuse)
+	}
+	if iv.To != "" {
+		return t.intervalFromTo(iv, refuse)
+	}
+	var acc ivAcc
+	start, end := FieldNone, FieldNone
+	ym, dt := false, false
+	for _, u := range iv.Units {
+		f, ok := unitField(u.Unit)
+		if !ok {
+			return refuse(u, "the interval unit "+u.Unit)
+		}
+		if start == FieldNone || f < start {
+			start = f
+		}
+		end = max(end, f)
+		ym = ym || f <= FieldMonth
+		dt = dt || f >= FieldDay
+		var text string
+		switch l := u.Value.(type) {
+		case *ast.Literal:
+			if l.Kind == ast.LitString {
+				text = l.Str.Value
+			} else {
+				text = l.Text
+			}
+		default:
+			return refuse(u, "an interval value that is not a literal")
+		}
+		if why := acc.add(text, u.Unit, u.Negative); why != "" {
+			return refuse(u, why)
+		}
+	}
+	switch {
+	case ym && dt:
+		return refuse(iv, "an interval literal that mixes year-month and day-time units (Spark rejects it)")
+	case ym:
+		return ymLiteral(iv, intervalOf(start, end), acc.months.Int64())
+	case dt:
+		us, ok := acc.dayTime()
+		if !ok {
+			return refuse(iv, "an interval literal out of range")
+		}
+		return dtLiteral(iv, intervalOf(start, end), us)
+	}
+	return refuse(iv, "an interval literal without units")
+}
+
+func ymLiteral(n ast.Node, ty *Type, months int64) frag {
+	return at(n, ty, cat("to_months(CAST("+strconv.FormatInt(months, 10)+" AS INTEGER))"))
+}
+
+func dtLiteral(n ast.Node, ty *Type, micros int64) frag {
+	return at(n, ty, cat("to_microseconds(CAST("+strconv.FormatInt(micros, 10)+" AS BIGINT))"))
+}
+
+// javaTrim is Java's String.trim: every character up to U+0020 off both
+// ends.
+func javaTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}
+
+var (
+	ymStringRe = regexp.MustCompile(`^([+-]?)([0-9]+)-([0-9]+)$`)
+	// dtStringRes are the forms of a day-time string per its fields:
+	// [+-] then the fields, the non-leading ones in two digits at most,
+	// seconds with up to 9 digits of fraction.
+	dtStringRes = map[[2]IntervalField]*regexp.Regexp{
+		{FieldDay, FieldHour}:      regexp.MustCompile(`^([+-]?)([0-9]+) ([0-9]{1,2})$`),
+		{FieldDay, FieldMinute}:    regexp.MustCompile(`^([+-]?)([0-9]+) ([0-9]{1,2}):([0-9]{1,2})$`),
+		{FieldDay, FieldSecond}:    regexp.MustCompile(`^([+-]?)([0-9]+) ([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
+		{FieldHour, FieldMinute}:   regexp.MustCompile(`^([+-]?)([0-9]{1,2}):([0-9]{1,2})$`),
+		{FieldHour, FieldSecond}:   regexp.MustCompile(`^([+-]?)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
+		{FieldMinute, FieldSecond}: regexp.MustCompile(`^([+-]?)([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
+	}
+)
+
+// intervalFromTo translates INTERVAL 'text' unit TO unit: the text read
+// as Spark's parser reads a year-month or day-time string of those
+// fields. Only the plain forms are taken (the fields after the first
+// within their ranges); Spark rejects most others.
+func (t *tr) intervalFromTo(iv *ast.Interval, refuse func(ast.Node, string) frag) frag {
+	u := iv.Units[0]
+	l, ok := u.Value.(*ast.Literal)
+	if !ok || l.Kind != ast.LitString {
+		return refuse(u, "INTERVAL "+u.Unit+" TO "+iv.To+" of a value that is not a string")
+	}
+	text := l.Str.Value
+	if u.Negative {
+		// As Spark's parser: a minus before the string negates it.
+		if strings.HasPrefix(text, "-") {
+			text = text[1:]
+		} else {
+			text = "-" + text
+		}
+	}
+	from, ok1 := unitField(u.Unit)
+	to, ok2 := unitField(iv.To)
+	if !ok1 || !ok2 || strings.HasSuffix(strings.ToLower(u.Unit), "s") || strings.HasSuffix(strings.ToLower(iv.To), "s") {
+		return refuse(iv, "INTERVAL ... "+u.Unit+" TO "+iv.To)
+	}
+	ty := intervalOf(from, to)
+	if from == FieldYear && to == FieldMonth {
+		m := ymStringRe.FindStringSubmatch(javaTrim(text))
+		if m == nil {
+			return refuse(iv, "the year-month interval text "+strconv.Quote(l.Str.Value))
+		}
+		years, err1 := strconv.ParseInt(m[2], 10, 64)
+		months, err2 := strconv.ParseInt(m[3], 10, 64)
+		if err1 != nil || err2 != nil || months > 11 || years > math.MaxInt32/12 {
+			return refuse(iv, "the year-month interval text "+strconv.Quote(l.Str.Value))
+		}
+		v := years*12 + months
+		if m[1] == "-" {
+			v = -v
+		}
+		return ymLiteral(iv, ty, v)
+	}
+	re := dtStringRes[[2]IntervalField{from, to}]
+	if re == nil {
+		return refuse(iv, "INTERVAL ... "+u.Unit+" TO "+iv.To)
+	}
+	m := re.FindStringSubmatch(javaTrim(text))
+	if m == nil {
+		return refuse(iv, "the day-time interval text "+strconv.Quote(l.Str.Value))
+	}
+	var acc ivAcc
+	units := []string{}
+	for f := from; f <= to; f++ {
+		units = append(units, fieldNames[f])
+	}
+	limits := map[string]int64{"hour": 23, "minute": 59, "second": 59}
+	for i, unit := range units {
+		v := m[2+i]
+		whole, _, _ := strings.Cut(v, ".")
+		n, err := strconv.ParseInt(whole, 10, 64)
+		if err != nil || n > limits[unit] && limits[unit] > 0 {
+			return refuse(iv, "the day-time interval text "+strconv.Quote(l.Str.Value))
+		}
+		if why := acc.add(v, unit, false); why != "" {
+			return refuse(iv, why)
+		}
+	}
+	us, ok := acc.dayTime()
+	if !ok {
+		return refuse(iv, "an interval literal out of range")
+	}
+	if m[1] == "-" {
+		us = -us
+	}
+	return dtLiteral(iv, ty, us)
+}
+
+var (
+	wordRe = regexp.MustCompile(`^[a-z]+$`)
+)
+
+// intervalString translates INTERVAL 'text', read as Spark reads an
+// interval string (value unit pairs, an optional leading "interval"):
+// as for INTERVAL 1 DAY 2 HOURS, the units make its type, from the first
+// field to the last. Only plain pairs are taken.
+func (t *tr) intervalString(iv *ast.Interval, refuse func(ast.Node, string) frag) frag {
+	words := strings.Fields(strings.ToLower(iv.Value.Value))
+	if len(words) > 0 && words[0] == "interval" {
+		words = words[1:]
+	}
+	if len(words) == 0 || len(words)%2 != 0 {
+		return refuse(iv, "the interval text "+strconv.Quote(iv.Value.Value))
+	}
+	var acc ivAcc
+	start, end := FieldNone, FieldNone
+	for i := 0; i < len(words); i += 2 {
+		f, ok := unitField(words[i+1])
+		if !ok || !wordRe.MatchString(words[i+1]) {
+			return refuse(iv, "the interval text "+strconv.Quote(iv.Value.Value))
+		}
+		if start == FieldNone || f < start {
+			start = f
+		}
+		end = max(end, f)
+		if why := acc.add(words[i], words[i+1], false); why != "" {
+			return refuse(iv, why)
+		}
+	}
+	ty := intervalOf(start, end)
+	switch {
+	case start <= FieldMonth && end >= FieldDay:
+		return refuse(iv, "an interval text that mixes year-month and day-time units (Spark rejects it)")
+	case ty.YearMonth():
+		return ymLiteral(iv, ty, acc.months.Int64())
+	}
+	us, ok := acc.dayTime()
+	if !ok {
+		return refuse(iv, "an interval literal out of range")
+	}
+	return dtLiteral(iv, ty, us)
+}
+
+// ansiIntervalsOnly reports a type whose intervals (itself, or in its
+// elements, keys, values or fields) all have an ANSI type, which the
+// native engine holds as Spark does.
+func ansiIntervalsOnly(ty *Type) bool {
+	if ty == nil {
+		return true
+	}
+	if ty.is(IntervalKind) {
+		return ty.ansiInterval()
+	}
+	if !ansiIntervalsOnly(ty.Elem) || !ansiIntervalsOnly(ty.Key) || !ansiIntervalsOnly(ty.Val) {
+		return false
+	}
+	for _, f := range ty.Fields {
+		if !ansiIntervalsOnly(f.Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasInterval reports a type that is an interval or holds one.
+func (ty *Type) HasInterval() bool { return ty.has(IntervalKind) }
+
+// intervalOp reports an operator on an ANSI interval that
+// intervalBinary translates: + and - of two intervals of one class,
+// their comparisons, an interval times a number (either side) and an
+// interval divided by one.
+func intervalOp(op string, l, r *Type) bool {
+	switch op {
+	case "+", "-":
+		return sameIntervalClass(l, r) || l.ansiInterval() && r.is(Null) || r.ansiInterval() && l.is(Null)
+	case "=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>":
+		return sameIntervalClass(l, r)
+	case "*":
+		return l.ansiInterval() && intervalFactor(r) || r.ansiInterval() && intervalFactor(l)
+	case "/":
+		return l.ansiInterval() && intervalFactor(r)
+	}
+	return false
+}
+
+// intervalFactor reports a type an interval is multiplied or divided by:
+// a number, or a string or NULL, which Spark casts to DOUBLE.
+func intervalFactor(x *Type) bool { return x.numeric() || x.is(Null) || x.is(String) }
+
+// mixedIntervals refuses an operator that meets a year-month and a
+// day-time interval, which Spark rejects (DATATYPE_MISMATCH), and reports
+// whether it did.
+func (t *tr) mixedIntervals(n ast.Node, l, r *Type) bool {
+	if l.ansiInterval() && r.ansiInterval() && !sameIntervalClass(l, r) {
+		t.refuse(n, "a year-month interval (%s) and a day-time interval (%s) do not meet: Spark rejects the expression (DATATYPE_MISMATCH); use intervals of one kind", strings.ToUpper(pickYM(l, r).String()), strings.ToUpper(pickDT(l, r).String()))
+		return true
+	}
+	return false
+}
+
+func pickYM(a, b *Type) *Type {
+	if a.YearMonth() {
+		return a
+	}
+	return b
+}
+
+func pickDT(a, b *Type) *Type {
+	if a.DayTime() {
+		return a
+	}
+	return b
+}
+
+// monthsOf is the number of months of a year-month interval x (BIGINT).
+func monthsOf(x frag) frag {
+	return cat("(datepart('year', ", x, ") * 12 + datepart('month', ", x, "))")
+}
+
+// microsOf is the number of microseconds of a day-time interval x
+// (BIGINT; a DuckDB interval with days, as TIMESTAMP - TIMESTAMP gives,
+// counts them as 24 hours).
+func microsOf(x frag) frag { return cat("epoch_us(", x, ")") }
+
+// intervalOverflow is Spark's error for an interval result out of range.
+func (t *tr) intervalOverflow(n ast.Node, suggest string) string {
+	msg := "[INTERVAL_ARITHMETIC_OVERFLOW.WITHOUT_SUGGESTION] Integer overflow while operating with intervals. Try devising appropriate values for the interval parameters. SQLSTATE: 22015"
+	if suggest != "" {
+		msg = "[INTERVAL_ARITHMETIC_OVERFLOW.WITH_SUGGESTION] Integer overflow while operating with intervals. Try devising appropriate values for the interval parameters. Use " + "`" + suggest + "`" + " to tolerate overflow and return NULL instead. SQLSTATE: 22015"
+	}
+	return quoteString(msg + markOpen + strconv.Itoa(t.check(n)) + markClose)
+}
+
+// ranged wraps v, an integer expression, into a year-month interval (an
+// INTEGER of months) or a day-time one (a BIGINT of microseconds),
+// failing with Spark's interval overflow where it leaves the range.
+func (t *tr) ranged(n ast.Node, ym bool, v frag, suggest string) frag {
+	lo, hi, fn, ty := "-2147483648", "2147483647", "to_months", "INTEGER"
+	if !ym {
+		lo, hi, fn, ty = "-9223372036854775808", "9223372036854775807", "to_microseconds", "BIGINT"
+	}
+	return cat(fn+"(CAST(list_transform([", v, "], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+lo+" AND "+hi+" THEN v ELSE error("+t.intervalOverflow(n, suggest)+") END)[1] AS "+ty+"))")
+}
+
+// intervalBinary translates an operator on ANSI intervals (intervalOp);
+// ok is false for any other.
+func (t *tr) intervalBinary(b *ast.Binary, l, r frag, try bool) (frag, bool) {
+	if try || !intervalOp(b.Op, l.typ, r.typ) {
+		return frag{}, false
+	}
+	switch b.Op {
+	case "+", "-":
+		if l.typ.is(Null) {
+			return at(b, r.typ, cat("CAST(NULL AS INTERVAL)")), true
+		}
+		if r.typ.is(Null) {
+			return at(b, l.typ, cat("CAST(NULL AS INTERVAL)")), true
+		}
+		ym := l.typ.YearMonth()
+		ty := widenInterval(l.typ, r.typ)
+		val := monthsOf
+		if !ym {
+			val = microsOf
+		}
+		suggest := "try_add"
+		if b.Op == "-" {
+			suggest = "try_subtract"
+		}
+		sum := cat("(CAST(", val(l), " AS HUGEINT) "+b.Op+" CAST(", val(r), " AS HUGEINT))")
+		return at(b, ty, t.ranged(b, ym, sum, suggest)), true
+	case "<=>":
+		return at(b, tBool, cat("(", l, " IS NOT DISTINCT FROM ", r, ")")), true
+	case "*", "/":
+		iv, num, numX := l, r, b.R
+		if !l.typ.ansiInterval() {
+			iv, num, numX = r, l, b.L
+		}
+		return t.intervalScale(b, iv, num, numX), true
+	}
+	op := b.Op
+	switch op {
+	case "==":
+		op = "="
+	case "!=":
+		op = "<>"
+	}
+	// A single component compares by its value on DuckDB.
+	return at(b, tBool, cat("(", l, " "+op+" ", r, ")")), true
+}
+
+// intervalScale translates iv * num, num * iv and iv / num: Spark's
+// MultiplyYMInterval, MultiplyDTInterval, DivideYMInterval and
+// DivideDTInterval, computed on the months or microseconds and rounded
+// HALF_UP (an integer factor exactly, a DOUBLE in floating point, a
+// DECIMAL exactly). The result is an INTERVAL YEAR TO MONTH or DAY TO
+// SECOND whatever the interval's fields.
+func (t *tr) intervalScale(b *ast.Binary, iv, num frag, numX ast.Expr) frag {
+	ym := iv.typ.YearMonth()
+	ty := intervalOf(FieldDay, FieldSecond)
+	val := microsOf
+	if ym {
+		ty, val = intervalOf(FieldYear, FieldMonth), monthsOf
+	}
+	div := b.Op == "/"
+	if num.typ.is(Null) {
+		return at(b, ty, cat("CAST(NULL AS INTERVAL)"))
+	}
+	if num.typ.is(String) {
+		num = t.cast(&ast.Cast{Range: numX.Span(), Form: "CAST", X: numX, Type: &ast.DataType{Range: numX.Span(), Name: "DOUBLE"}})
+		num.typ = tDouble
+	}
+	zero := func(d frag) frag {
+		return cat("list_transform([", d, "], lambda d: CASE WHEN d = 0 THEN error("+
+			quoteString("[INTERVAL_DIVIDED_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead. SQLSTATE: 22012"+markOpen+strconv.Itoa(t.check(b))+markClose)+") ELSE d END)[1]")
+	}
+	v := val(iv)
+	var out frag
+	switch {
+	case num.typ.integral():
+		n := cat("CAST(", num, " AS HUGEINT)")
+		if div {
+			out = cat("thund_div_round(CAST(", v, " AS HUGEINT), ", zero(n), ")")
+		} else {
+			out = cat("(CAST(", v, " AS HUGEINT) * ", n, ")")
+		}
+	case num.typ.fractional():
+		n := cat("CAST(", num, " AS DOUBLE)")
+		if div {
+			n = zero(n)
+		}
+		q := cat("round(CAST(", v, " AS DOUBLE) "+b.Op+" ", n, ")")
+		// Out of the range (or not a number) fails as Spark's
+		// DoubleMath.roundToInt/roundToLong does.
+		lo, hi := "-2147483648.0", "2147483647.0"
+		if !ym {
+			lo, hi = "-9223372036854775808.0", "9223372036854775807.0"
+		}
+		out = cat("list_transform([", q, "], lambda q: CASE WHEN q IS NULL THEN NULL WHEN q >= "+lo+" AND q <= "+hi+" THEN CAST(q AS HUGEINT) ELSE error("+t.intervalOverflow(b, "")+") END)[1]")
+	case num.typ.is(Decimal):
+		// n = u / 10^s exactly: iv * n = v * u / 10^s, iv / n = v * 10^s / u.
+		scale := "1" + strings.Repeat("0", num.typ.S)
+		u := cat("CAST(", num, " * "+scale+" AS HUGEINT)")
+		if num.typ.S == 0 {
+			u = cat("CAST(", num, " AS HUGEINT)")
+		}
+		if div {
+			out = cat("thund_div_round(CAST(", v, " AS HUGEINT) * "+scale+", ", zero(u), ")")
+		} else {
+			out = cat("thund_div_round(CAST(", v, " AS HUGEINT) * ", u, ", "+scale+")")
+		}
+	default:
+		t.refuse(b, "an interval %s %s does not run natively", b.Op, num.typ)
+		return at(b, ty, cat("NULL"))
+	}
+	return at(b, ty, t.ranged(b, ym, out, ""))
+}
+
+// mixedIntervalArgs refuses a call whose arguments Spark brings to one
+// type (array, coalesce, greatest, ...) when they hold a year-month and a
+// day-time interval, which Spark rejects (DATATYPE_MISMATCH.DATA_DIFF_TYPES),
+// and reports whether it did.
+func (t *tr) mixedIntervalArgs(name string, c *ast.Call, args []frag) bool {
+	first := 0
+	switch name {
+	case "count", "isnull", "isnotnull":
+		return false
+	case "if", "nvl2":
+		first = 1
+	}
+	var ym, dt *Type
+	for _, a := range args[min(first, len(args)):] {
+		switch {
+		case a.typ.YearMonth():
+			ym = a.typ
+		case a.typ.DayTime():
+			dt = a.typ
+		}
+	}
+	if ym != nil && dt != nil {
+		t.refuse(c, "%s of a year-month interval (%s) and a day-time interval (%s): Spark rejects it (DATATYPE_MISMATCH.DATA_DIFF_TYPES); use intervals of one kind", name, strings.ToUpper(ym.String()), strings.ToUpper(dt.String()))
+		return true
+	}
+	return false
+}
+
+// intervalCast translates the casts of ANSI intervals the native engine
+// runs: NULL to an interval type, and an interval to STRING (Spark's
+// ANSI form, INTERVAL '1-2' YEAR TO MONTH). ok is false for the others.
+func (t *tr) intervalCast(c *ast.Cast, a frag, to *Type) (frag, bool) {
+	from := a.typ
+	switch {
+	case from.is(Null) && to.ansiInterval():
+		return at(c, to, cat("CAST(NULL AS INTERVAL)")), true
+	case from.ansiInterval() && to.is(String):
+		return at(c, tString, intervalText(a, from)), true
+	}
+	return frag{}, false
+}
+
+// intervalText writes an ANSI interval as Spark's CAST AS STRING does
+// (IntervalUtils' ANSI style): INTERVAL '-1-2' YEAR TO MONTH, INTERVAL
+// '14' MONTH, INTERVAL '1 02:03:04.5' DAY TO SECOND, INTERVAL '05.25'
+// SECOND: the sign, the first field whole, the following ones in two
+// digits, seconds with their fraction's trailing zeros cut.
+func intervalText(x frag, ty *Type) frag {
+	post := "' " + strings.ToUpper(fieldNames[ty.Start])
+	if ty.End != ty.Start {
+		post += " TO " + strings.ToUpper(fieldNames[ty.End])
+	}
+	sign := "CASE WHEN v < 0 THEN '-' ELSE '' END"
+	num := func(e string) string { return "CAST(" + e + " AS VARCHAR)" }
+	two := func(e string) string { return "printf('%02d', CAST(" + e + " AS BIGINT))" }
+	var body string
+	if ty.YearMonth() {
+		switch {
+		case ty.Start == FieldMonth:
+			body = num("abs(v)")
+		case ty.End == FieldMonth:
+			body = num("abs(v) // 12") + " || '-' || " + num("abs(v) % 12")
+		default:
+			body = num("abs(v) // 12")
+		}
+		return cat("list_transform([", monthsOf(x), "], lambda v: 'INTERVAL ''' || "+sign+" || "+body+" || '"+strings.ReplaceAll(post, "'", "''")+"')[1]")
+	}
+	// a: the absolute microseconds (HUGEINT, so that the least BIGINT
+	// negates); each field takes what the ones before it leave.
+	sec := func(rest string) string {
+		return "CASE WHEN " + rest + " < 10000000 THEN '0' ELSE '' END || " + num(rest+" // 1000000") +
+			" || CASE WHEN " + rest + " % 1000000 = 0 THEN '' ELSE '.' || rtrim(lpad(" + num(rest+" % 1000000") + ", 6, '0'), '0') END"
+	}
+	per := map[IntervalField]string{FieldDay: "86400000000", FieldHour: "3600000000", FieldMinute: "60000000", FieldSecond: "1000000"}
+	rest := "a"
+	var parts []string
+	for f := ty.Start; f <= ty.End; f++ {
+		lead := f == ty.Start
+		var s string
+		switch {
+		case f == FieldSecond:
+			s = sec(rest)
+		case lead && f == FieldDay:
+			s = num(rest + " // " + per[f])
+		default:
+			s = two(rest + " // " + per[f])
+		}
+		if !lead {
+			sep := "':'"
+			if f == FieldHour {
+				sep = "' '"
+			}
+			s = sep + " || " + s
+		}
+		parts = append(parts, s)
+		rest = "(" + rest + " % " + per[f] + ")"
+	}
+	body = strings.Join(parts, " || ")
+	return cat("list_transform([CAST(", microsOf(x), " AS HUGEINT)], lambda v: list_transform([abs(v)], lambda a: 'INTERVAL ''' || "+sign+" || "+body+" || '"+strings.ReplaceAll(post, "'", "''")+"')[1])[1]")
+}
+
+// rangeFrameTypes refuses a RANGE frame whose bound is a day-time
+// interval while the window is ordered by a DATE: Spark rejects it
+// (DATATYPE_MISMATCH.RANGE_FRAME_INVALID_TYPE; a DATE takes a
+// year-month interval or a number of days). Called once the window's
+// ORDER BY and bounds are translated.
+func (t *tr) rangeFrameTypes(w *ast.Window) {
+	if w.Frame == nil || !strings.EqualFold(w.Frame.Unit, "RANGE") || len(w.OrderBy) == 0 {
+		return
+	}
+	if !t.types[w.OrderBy[0].X].is(Date) {
+		return
+	}
+	for _, b := range []*ast.FrameBound{w.Frame.Start, w.Frame.End} {
+		if b != nil && b.Offset != nil && t.types[b.Offset].DayTime() {
+			t.refuse(b, "a RANGE frame of a day-time interval (%s) over a window ordered by a DATE: Spark rejects it (DATATYPE_MISMATCH.RANGE_FRAME_INVALID_TYPE); order by a TIMESTAMP or use a number of days", strings.ToUpper(t.types[b.Offset].String()))
+			return
+		}
+	}
+}
+
+// calendarInterval reports an interval that moves a date or timestamp
+// by whole days, months or years (a year-month interval, an INTERVAL
+// DAY), which Spark adds to a date giving a date, and which does not
+// depend on the session time zone natively.
+func calendarInterval(ty *Type) bool {
+	return ty.YearMonth() || ty.DayTime() && ty.Start == FieldDay && ty.End == FieldDay
+}
+
+// zoneSafeInterval reports an operand of date or timestamp arithmetic
+// that moves it by whole days, months or years: an INTERVAL literal of
+// such units, or an expression of such an ANSI interval type.
+func zoneSafeInterval(x ast.Expr, ty *Type) bool { return dayInterval(x) || calendarInterval(ty) }
+
+// datedInterval translates a DATE or TIMESTAMP plus or minus an ANSI
+// interval (or an interval plus one) as Spark types it: a DATE moved by a
+// year-month interval or whole days stays a DATE (DateAddYMInterval,
+// DateAdd), moved by hours, minutes or seconds it becomes a TIMESTAMP
+// (TimeAdd of the date at midnight); a TIMESTAMP stays one. ok is false
+// for anything else.
+func (t *tr) datedInterval(b *ast.Binary, l, r frag) (frag, bool) {
+	d, iv := l, r
+	if b.Op == "+" && l.typ.ansiInterval() {
+		d, iv = r, l
+	}
+	if (b.Op != "+" && b.Op != "-") || !iv.typ.ansiInterval() || d.typ == iv.typ {
+		return frag{}, false
+	}
+	switch {
+	case d.typ.is(Date) && calendarInterval(iv.typ):
+		return at(b, tDate, cat("CAST((", d, " "+b.Op+" ", iv, ") AS DATE)")), true
+	case d.typ.is(Date):
+		if t.zoneDependent(b, "a date plus or minus hours, minutes or seconds (across a daylight saving change)") {
+			return at(b, tTS, cat("NULL")), true
+		}
+		return at(b, tTS, cat("(CAST(", d, " AS TIMESTAMP) "+b.Op+" ", iv, ")")), true
+	case d.typ.is(Timestamp) || d.typ.is(TimestampNTZ):
+		return at(b, d.typ, cat("(", d, " "+b.Op+" ", iv, ")")), true
+	}
+	return frag{}, false
+}

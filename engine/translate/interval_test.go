@@ -1,0 +1,145 @@
+package translate_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/engine/translate"
+)
+
+// intervalTrap is a query over Spark's ANSI interval types with what
+// Spark 4.1.4 gives for it: the columns' types and every value cast to
+// STRING (Spark writes an interval as INTERVAL '1-2' YEAR TO MONTH), or
+// the error class it raises, or (finding) the words of the refusal.
+// TestIntervalTraps holds the translation to the table on DuckDB,
+// TestSparkIntervalTraps holds Spark to it.
+type intervalTrap struct {
+	name, query string
+	// cols are the query's column names (each item is aliased).
+	cols     []string
+	types    []string
+	rows     [][]string
+	errClass string
+	finding  string
+}
+
+var intervalTraps = []intervalTrap{
+	{name: "literals of each form", query: `SELECT INTERVAL '1' DAY AS a, INTERVAL 2 YEARS 4 MONTHS AS b, INTERVAL -'-1-1' YEAR TO MONTH AS c, INTERVAL '1 2:3:4.001' DAY TO SECOND AS d, INTERVAL 13.123456789 SECONDS AS e, INTERVAL '-1 year 1 month' AS f, INTERVAL 2 WEEKS 3 MICROSECONDS AS g, INTERVAL '40:32' MINUTE TO SECOND AS h`,
+		cols:  []string{"a", "b", "c", "d", "e", "f", "g", "h"},
+		types: []string{"interval day", "interval year to month", "interval year to month", "interval day to second", "interval second", "interval year to month", "interval day to second", "interval minute to second"},
+		rows:  [][]string{{"INTERVAL '1' DAY", "INTERVAL '2-4' YEAR TO MONTH", "INTERVAL '1-1' YEAR TO MONTH", "INTERVAL '1 02:03:04.001' DAY TO SECOND", "INTERVAL '13.123456' SECOND", "INTERVAL '-0-11' YEAR TO MONTH", "INTERVAL '14 00:00:00.000003' DAY TO SECOND", "INTERVAL '40:32' MINUTE TO SECOND"}}},
+	{name: "interval arithmetic", query: `SELECT INTERVAL '2' YEAR - INTERVAL '3-3' YEAR TO MONTH AS a, INTERVAL '1' HOUR + INTERVAL '30' MINUTE AS b, -INTERVAL '5' SECOND AS c, INTERVAL '2' YEAR + NULL AS d`,
+		cols:  []string{"a", "b", "c", "d"},
+		types: []string{"interval year to month", "interval hour to minute", "interval second", "interval year"},
+		rows:  [][]string{{"INTERVAL '-1-3' YEAR TO MONTH", "INTERVAL '01:30' HOUR TO MINUTE", "INTERVAL '-05' SECOND", "NULL"}}},
+	{name: "interval times and divided by numbers, rounded HALF_UP", query: `SELECT INTERVAL 2 WEEKS 3 MICROSECONDS * 1.5 AS a, INTERVAL '1' MONTH * 2.5D AS b, INTERVAL '5' MONTH / 2 AS c, INTERVAL '-5' MONTH / 2 AS d, INTERVAL '1' SECOND / 3 AS e, 3 * INTERVAL '1' DAY AS f, INTERVAL '2' SECOND * '2' AS g`,
+		cols:  []string{"a", "b", "c", "d", "e", "f", "g"},
+		types: []string{"interval day to second", "interval year to month", "interval year to month", "interval year to month", "interval day to second", "interval day to second", "interval day to second"},
+		rows:  [][]string{{"INTERVAL '21 00:00:00.000005' DAY TO SECOND", "INTERVAL '0-3' YEAR TO MONTH", "INTERVAL '0-3' YEAR TO MONTH", "INTERVAL '-0-3' YEAR TO MONTH", "INTERVAL '0 00:00:00.333333' DAY TO SECOND", "INTERVAL '3 00:00:00' DAY TO SECOND", "INTERVAL '0 00:00:04' DAY TO SECOND"}}},
+	{name: "comparisons of intervals", query: `SELECT INTERVAL '1' DAY = INTERVAL '24' HOUR AS a, INTERVAL '1-1' YEAR TO MONTH > INTERVAL '13' MONTH AS b, INTERVAL '31' DAY > INTERVAL '1' DAY AS c, INTERVAL '-1' SECOND < INTERVAL '0' SECOND AS d`,
+		cols:  []string{"a", "b", "c", "d"},
+		types: []string{"boolean", "boolean", "boolean", "boolean"},
+		rows:  [][]string{{"true", "false", "true", "true"}}},
+	{name: "an interval divided by zero", query: `SELECT INTERVAL '2' SECOND / 0 AS a`, errClass: "INTERVAL_DIVIDED_BY_ZERO"},
+	{name: "interval subtraction overflows", query: `SELECT a - b AS c FROM VALUES (INTERVAL '-178956970-8' YEAR TO MONTH, INTERVAL '178956970-7' YEAR TO MONTH) t(a, b)`, errClass: "INTERVAL_ARITHMETIC_OVERFLOW"},
+	{name: "a year-month and a day-time interval", query: `SELECT INTERVAL '1' MONTH + INTERVAL '1' DAY AS a`, finding: "year-month interval"},
+	{name: "a literal mixing year-month and day-time units", query: `SELECT INTERVAL 1 MONTH 1 DAY AS a`, finding: "cannot mix year-month units"},
+}
+
+func TestIntervalTraps(t *testing.T) {
+	db := openDuck(t)
+	for _, tc := range intervalTraps {
+		t.Run(tc.name, func(t *testing.T) {
+			r := translate.TranslateText(tc.query, translate.Options{})
+			if tc.finding != "" {
+				if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, tc.finding) {
+					t.Fatalf("findings %+v, want one about %q", r.Findings, tc.finding)
+				}
+				return
+			}
+			if len(r.Findings) > 0 {
+				t.Fatalf("refused: %s at %q", r.Findings[0].Message, tc.query[r.Findings[0].Start:r.Findings[0].End])
+			}
+			if tc.errClass != "" {
+				_, _, err := query(db, r.SQL)
+				if err == nil {
+					t.Fatalf("no error, Spark raises %s (SQL %s)", tc.errClass, r.SQL)
+				}
+				msg, _, _ := r.Explain(err.Error())
+				if !strings.HasPrefix(msg, "["+tc.errClass) {
+					t.Fatalf("error %q, Spark raises %s", msg, tc.errClass)
+				}
+				if strings.Contains(msg, "thund") || strings.Contains(msg, "⟦") {
+					t.Fatalf("the message shows internals: %q", msg)
+				}
+				return
+			}
+			types := make([]string, len(r.Columns))
+			for i, ty := range r.Columns {
+				types[i] = ty.String()
+			}
+			if strings.Join(types, ", ") != strings.Join(tc.types, ", ") {
+				t.Errorf("types %v, Spark's %v", types, tc.types)
+			}
+			// Every column as STRING, as the Spark side reads them.
+			casts := make([]string, len(tc.cols))
+			for i, c := range tc.cols {
+				casts[i] = "CAST(" + c + " AS STRING) AS " + c
+			}
+			w := translate.TranslateText("SELECT "+strings.Join(casts, ", ")+" FROM ("+tc.query+")", translate.Options{})
+			if len(w.Findings) > 0 {
+				t.Fatalf("as strings, refused: %s", w.Findings[0].Message)
+			}
+			_, rows, err := query(db, w.SQL)
+			if err != nil {
+				t.Fatalf("%v\nSQL: %s", err, w.SQL)
+			}
+			if fmt.Sprint(rows) != fmt.Sprint(tc.rows) {
+				t.Errorf("rows %q, Spark's %q\nSQL: %s", rows, tc.rows, w.SQL)
+			}
+		})
+	}
+}
+
+// TestIntervalLiteralRefusals: the literal forms the native engine does
+// not read are refused at the literal, not guessed.
+func TestIntervalLiteralRefusals(t *testing.T) {
+	for _, q := range []string{
+		`SELECT INTERVAL '1 2:3:4' DAY TO SECOND '1' YEAR AS a`,
+		`SELECT INTERVAL 1.5 DAYS AS a`,
+		`SELECT INTERVAL '24:00' HOUR TO MINUTE AS a`,
+		`SELECT INTERVAL '1-12' YEAR TO MONTH AS a`,
+		`SELECT INTERVAL 2147483648 MONTHS AS a`,
+		`SELECT INTERVAL 106751992 DAYS AS a`,
+	} {
+		r := translate.TranslateText(q, translate.Options{})
+		if len(r.Findings) == 0 {
+			t.Errorf("%s: no finding, SQL %s", q, r.SQL)
+			continue
+		}
+		if strings.Contains(r.Findings[0].Message, "internal error") {
+			t.Errorf("%s: %s", q, r.Findings[0].Message)
+		}
+	}
+	r := translate.TranslateText(`SELECT INTERVAL '1' DAY AS a`, translate.Options{LegacyInterval: true})
+	if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "legacy") {
+		t.Errorf("under spark.sql.legacy.interval.enabled: %+v", r.Findings)
+	}
+}
+
+// TestIntervalTypeNames: the translator names interval types as Spark does
+// and reads them back.
+func TestIntervalTypeNames(t *testing.T) {
+	for _, s := range []string{"interval year", "interval year to month", "interval month", "interval day", "interval day to second", "interval hour to minute", "interval second", "array<interval minute>"} {
+		if got := translate.ParseSparkType(s).String(); got != s {
+			t.Errorf("ParseSparkType(%q) is %q", s, got)
+		}
+	}
+	if got := translate.ParseSparkType("interval").String(); got != "interval" {
+		t.Errorf("a legacy interval is %q", got)
+	}
+	if ty := translate.ParseSparkType("interval month to year"); ty.YearMonth() || ty.DayTime() {
+		t.Errorf("INTERVAL MONTH TO YEAR is %s", ty)
+	}
+}
