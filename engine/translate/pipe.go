@@ -9,8 +9,8 @@ import (
 // pipe translates input |> op |> op ...: each operator becomes a query
 // over the one before it, as a subquery named as Spark names the columns'
 // table there (the input's table or alias, the name of |> AS). SELECT,
-// EXTEND, WHERE, DROP, AS, JOIN and ORDER BY/LIMIT/OFFSET translate; the other
-// operators are refused.
+// EXTEND, WHERE, DROP, AS, JOIN, AGGREGATE, PIVOT, UNPIVOT and ORDER
+// BY/LIMIT/OFFSET translate; the other operators are refused.
 func (t *tr) pipe(p *ast.Pipe) frag {
 	var cur frag
 	if s, ok := p.Input.(*ast.Select); ok && len(s.Items) == 0 && s.From != nil && s.Where == nil && s.GroupBy == nil && s.Having == nil && len(s.LateralViews) == 0 && len(s.From.LateralViews) == 0 {
@@ -100,11 +100,25 @@ func (t *tr) pipe(p *ast.Pipe) frag {
 				parts = append(parts, " OFFSET ", t.raw(q.Offset))
 			}
 			cur = cat(parts...)
+		case "AGGREGATE":
+			f, ok := t.pipeAggregateOp(op, src, last)
+			if !ok {
+				return null(p)
+			}
+			cur = f
+			alias = "pipe"
+		case "PIVOT", "UNPIVOT":
+			f, ok := t.pipePivotOp(op, src, last)
+			if !ok {
+				return null(p)
+			}
+			cur = cat("SELECT * FROM ", f)
+			alias = "pipe"
 		default:
 			t.refuse(op, "|> %s does not run natively; write the query as SELECT ... FROM ...", op.Kind)
 			return null(p)
 		}
-		if op.Kind != "SELECT" && op.Kind != "EXTEND" && op.Kind != "JOIN" {
+		if op.Kind != "SELECT" && op.Kind != "EXTEND" && op.Kind != "JOIN" && op.Kind != "AGGREGATE" && op.Kind != "PIVOT" && op.Kind != "UNPIVOT" {
 			if ts, ok := t.bodyTypes[last]; ok && op.Kind != "DROP" {
 				t.bodyTypes[op] = ts
 			}

@@ -15,9 +15,6 @@ type pivotIn struct {
 	// colType returns the type of the input column name (nil when the
 	// name is not one, or names two, or its type is not known).
 	colType func(name string) *Type
-	// cols are the input's columns in order, when known (UNPIVOT needs
-	// them).
-	cols []*sema.OutputColumn
 }
 
 // pivotAggs are the aggregate functions a PIVOT translates when its
@@ -366,8 +363,11 @@ func (t *tr) fromPivot(f *ast.From, rels frag) frag {
 		}
 		return cat(pf, pivotAlias(f.Pivot.Alias))
 	}
-	t.refuse(f.Unpivot, "UNPIVOT does not run natively yet; write it as a UNION ALL of one SELECT per column")
-	return rels
+	uf, ok := t.unpivot(f.Unpivot, in)
+	if !ok {
+		return rels
+	}
+	return cat(uf, pivotAlias(f.Unpivot.Alias))
 }
 
 // pivotRelation translates a PIVOT or UNPIVOT relation (after a relation
@@ -385,8 +385,15 @@ func (t *tr) pivotRelation(r ast.Relation) (frag, bool) {
 		}
 		return cat(pf, pivotAlias(r.Alias)), true
 	case *ast.Unpivot:
-		t.refuse(r, "UNPIVOT does not run natively yet; write it as a UNION ALL of one SELECT per column")
-		return frag{}, false
+		if r.Input == nil {
+			break
+		}
+		in := pivotIn{from: t.relation(r.Input), colType: t.fromColType([]ast.Relation{r.Input})}
+		uf, ok := t.unpivot(r, in)
+		if !ok {
+			return frag{}, false
+		}
+		return cat(uf, pivotAlias(r.Alias)), true
 	}
 	t.refuse(r, "PIVOT does not run natively here")
 	return frag{}, false
@@ -398,4 +405,119 @@ func pivotAlias(a *ast.Ident) string {
 		return ""
 	}
 	return " AS " + quoteIdent(a.Name)
+}
+
+// unpivot translates UNPIVOT [INCLUDE | EXCLUDE NULLS] (values FOR name IN
+// (columns)) over in as Spark computes it: for each row of the input, one
+// row per entry of the IN list holding the input's other columns, the
+// entry's name (its alias, else its columns' names joined by _) and its
+// columns' values; without INCLUDE NULLS a row whose values are all NULL
+// is dropped. The values of one value column must have one type (Spark
+// would widen them). The result is a parenthesised query, without an
+// alias.
+func (t *tr) unpivot(u *ast.Unpivot, in pivotIn) (frag, bool) {
+	rel := t.relationOf(u)
+	if rel == nil || !rel.Complete || u.NameColumn == nil || len(u.ValueColumns) == 0 {
+		t.refuse(u, "UNPIVOT does not run natively here: the columns of its input are not all known")
+		return frag{}, false
+	}
+	nKept := len(rel.Columns) - 1 - len(u.ValueColumns)
+	if nKept < 0 {
+		t.refuse(u, "UNPIVOT does not run natively here")
+		return frag{}, false
+	}
+	var kept []string
+	seen := map[string]bool{}
+	for _, c := range append(append([]*sema.OutputColumn(nil), rel.Columns[:nKept]...), rel.Columns[nKept:]...) {
+		k := strings.ToLower(c.Name)
+		if c.Name == "" || seen[k] {
+			t.refuse(u, "UNPIVOT does not run natively here: its result would have two columns named %s", c.Name)
+			return frag{}, false
+		}
+		seen[k] = true
+	}
+	for _, c := range rel.Columns[:nKept] {
+		kept = append(kept, quoteIdent(c.Name))
+	}
+	types := make([]*Type, len(u.ValueColumns))
+	var branches []frag
+	for _, uc := range u.Columns {
+		if uc == nil || len(uc.Names) != len(u.ValueColumns) {
+			t.refuse(u, "UNPIVOT does not run natively here")
+			return frag{}, false
+		}
+		var names []string
+		parts := []any{"SELECT "}
+		for _, k := range kept {
+			parts = append(parts, k, ", ")
+		}
+		var vals []frag
+		for j, n := range uc.Names {
+			if n == nil || len(n.Parts) == 0 {
+				return frag{}, false
+			}
+			last := n.Parts[len(n.Parts)-1]
+			if last.Expr != nil {
+				t.refuse(n, "IDENTIFIER(expr) does not run natively")
+				return frag{}, false
+			}
+			names = append(names, last.Name)
+			ty := in.colType(last.Name)
+			if len(n.Parts) > 1 || ty == nil || !ty.known() {
+				t.refuse(n, "UNPIVOT of %s does not run natively: its type is not known here", t.text(n))
+				return frag{}, false
+			}
+			if ty.has(Null) || ty.has(IntervalKind) {
+				t.refuse(n, "UNPIVOT of a column of type %s does not run natively", ty)
+				return frag{}, false
+			}
+			switch {
+			case types[j] == nil:
+				types[j] = ty
+			case types[j].String() != ty.String():
+				t.refuse(n, "UNPIVOT of columns of types %s and %s into one column does not run natively: Spark widens them to a common type; cast them to one type", types[j], ty)
+				return frag{}, false
+			}
+			vals = append(vals, at(n, ty, cat(quoteIdent(last.Name))))
+		}
+		label := strings.Join(names, "_")
+		if uc.Alias != nil {
+			if uc.Alias.Expr != nil {
+				t.refuse(uc.Alias, "IDENTIFIER(expr) does not run natively")
+				return frag{}, false
+			}
+			label = uc.Alias.Name
+		}
+		parts = append(parts, quoteString(label)+" AS "+quoteIdent(u.NameColumn.Name))
+		for j, v := range vals {
+			parts = append(parts, ", ", v, " AS "+quoteIdent(u.ValueColumns[j].Name))
+		}
+		parts = append(parts, " FROM ", in.from)
+		branches = append(branches, cat(parts...))
+	}
+	if len(branches) == 0 {
+		t.refuse(u, "UNPIVOT does not run natively here")
+		return frag{}, false
+	}
+	body := join(branches, " UNION ALL ")
+	if !u.IncludeNulls {
+		conds := make([]string, len(u.ValueColumns))
+		for j, v := range u.ValueColumns {
+			conds[j] = quoteIdent(v.Name) + " IS NULL"
+		}
+		body = cat("SELECT * FROM (", body, ") WHERE NOT ("+strings.Join(conds, " AND ")+")")
+	}
+	out := make([]*Type, 0, len(rel.Columns))
+	all := true
+	for _, c := range rel.Columns[:nKept] {
+		ty := in.colType(c.Name)
+		all = all && ty.known()
+		out = append(out, ty)
+	}
+	out = append(out, tString)
+	out = append(out, types...)
+	if all {
+		t.relCols[u] = out
+	}
+	return at(u, nil, cat("(", body, ")")), true
 }

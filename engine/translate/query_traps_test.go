@@ -32,6 +32,24 @@ var queryTraps = []trap{
 		types: []string{"string", "bigint", "bigint"}, rows: [][]string{{"NULL", "NULL", "NULL"}, {"dotNET", "15000", "48000"}, {"Java", "20000", "30000"}}},
 	{name: "pivot with a value twice", query: `SELECT * FROM ` + csValues + ` PIVOT (sum(earnings) FOR year IN (2012, 2012))`,
 		finding: "two of its columns", spark: "fails at run time with INVALID_ARRAY_INDEX"},
+	// UNPIVOT drops a row whose values are all NULL (EXCLUDE NULLS, the
+	// default), not one with some; the name is the columns' joined by _.
+	{name: "unpivot excludes rows of NULLs only", query: `SELECT * FROM VALUES ('dotNET', 15000, CAST(NULL AS INT), 48000, 1), ('Java', NULL, NULL, 30000, 2) AS t(course, e2012, s2012, e2013, s2013) UNPIVOT ((earnings, sales) FOR year IN ((e2012, s2012), (e2013, s2013) AS y2013))`,
+		types: []string{"string", "string", "int", "int"}, rows: [][]string{{"dotNET", "e2012_s2012", "15000", "NULL"}, {"dotNET", "y2013", "48000", "1"}, {"Java", "y2013", "30000", "2"}}},
+	{name: "unpivot include nulls", query: `SELECT * FROM VALUES ('dotNET', 15000, CAST(NULL AS INT)), ('Java', NULL, NULL) AS t(course, a, b) UNPIVOT INCLUDE NULLS (v FOR k IN (a, b))`,
+		types: []string{"string", "string", "int"}, rows: [][]string{{"dotNET", "a", "15000"}, {"dotNET", "b", "NULL"}, {"Java", "a", "NULL"}, {"Java", "b", "NULL"}}},
+	{name: "unpivot of an int and a bigint", query: `SELECT * FROM VALUES (1, 2L) AS t(a, b) UNPIVOT (v FOR k IN (a, b))`,
+		finding: "common type", spark: "widens the values to bigint"},
+	// |> AGGREGATE: the grouping items' columns first, an ordinal names
+	// the input's column.
+	{name: "pipe aggregate by an ordinal", query: `SELECT 3 AS x, 4 AS y, 5 AS z |> AGGREGATE sum(y) AS s GROUP BY 3, x`,
+		types: []string{"int", "int", "bigint"}, rows: [][]string{{"5", "3", "4"}}},
+	{name: "pipe aggregate of no rows", query: `SELECT 1 AS x WHERE false |> AGGREGATE count(*) AS n, sum(x) AS s`,
+		types: []string{"bigint", "bigint"}, rows: [][]string{{"0", "NULL"}}},
+	{name: "pipe aggregate then pivot", query: `FROM ` + csValues + ` |> AGGREGATE sum(earnings) AS e GROUP BY course, year |> PIVOT (max(e) FOR year IN (2012, 2013))`,
+		types: []string{"string", "bigint", "bigint"}, rows: [][]string{{"NULL", "NULL", "NULL"}, {"dotNET", "15000", "48000"}, {"Java", "20000", "30000"}}},
+	{name: "pipe unpivot", query: `VALUES ('a', 1, 2) AS t(k, x, y) |> UNPIVOT (v FOR n IN (x, y)) |> WHERE v > 1`,
+		types: []string{"string", "string", "int"}, rows: [][]string{{"a", "y", "2"}}},
 }
 
 func init() { traps = append(traps, queryTraps...) }
