@@ -75,6 +75,9 @@ func analysePython(file, text string, dialect sqlfront.Dialect) *fileResult {
 	for i := range parsed.Definitions {
 		res.pythonDefinition(&parsed.Definitions[i])
 	}
+	if cells := pyNotebookCells(text); cells != nil {
+		res.analyseNotebookSQL(cells)
+	}
 	return res
 }
 
@@ -517,4 +520,166 @@ func (res *fileResult) pythonSchema(def *pylib.Definition) []ir.DeclaredColumn {
 		move(&cols[i].TypeLoc)
 	}
 	return cols
+}
+
+// pyNotebookHeader begins a Databricks notebook exported as a .py file.
+const pyNotebookHeader = "# Databricks notebook source"
+
+// pyCell is a magic cell of a .py notebook export: its language (%sql,
+// %md, ...), the magic's range (the `%sql` word), and the cell's lines.
+type pyCell struct {
+	lang       string
+	magic      pylib.Span
+	start, end int
+}
+
+// pyNotebookCells returns the magic cells of a Databricks .py notebook
+// export (cells between `# COMMAND ----------` lines whose first line is
+// `# MAGIC %lang`), nil when text is no notebook export. A Python cell
+// is Python, and the `# MAGIC` lines of a magic cell are comments to it.
+func pyNotebookCells(text string) []pyCell {
+	body := strings.TrimPrefix(text, "\ufeff")
+	if !strings.HasPrefix(body, pyNotebookHeader) {
+		return nil
+	}
+	var cells []pyCell
+	var cur *pyCell
+	first := true
+	for off := len(text) - len(body); off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		next := off + end + 1
+		if end < 0 {
+			end, next = len(text)-off, len(text)
+		}
+		line := strings.TrimRight(text[off:off+end], "\r")
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "# COMMAND") && strings.Trim(strings.TrimPrefix(trimmed, "# COMMAND"), " -") == "":
+			if cur != nil {
+				cur.end = off
+				cells = append(cells, *cur)
+				cur = nil
+			}
+			first = true
+		case first && trimmed != "":
+			first = false
+			if rest, ok := strings.CutPrefix(line, "# MAGIC "); ok && strings.HasPrefix(strings.TrimSpace(rest), "%") {
+				word := strings.Fields(rest)[0]
+				at := off + len("# MAGIC ") + strings.Index(rest, word)
+				cur = &pyCell{lang: word, magic: pylib.Span{Start: at, End: at + len(word)}, start: off}
+			}
+		}
+		off = next
+	}
+	if cur != nil {
+		cur.end = len(text)
+		cells = append(cells, *cur)
+	}
+	return cells
+}
+
+// notebookSQL is the text of a .py notebook export's %sql cells, of the
+// file's length: every byte outside them blank (line breaks kept), and
+// in them each line's `# MAGIC ` prefix and the %sql word blank, so the
+// SQL keeps its exact offsets in the file; a ';' stands at the start of
+// the `# COMMAND` line that ends a cell.
+func notebookSQL(text string, cells []pyCell) (string, bool) {
+	b := []byte(text)
+	for i, c := range b {
+		if c != '\n' && c != '\r' {
+			b[i] = ' '
+		}
+	}
+	found := false
+	for _, c := range cells {
+		if c.lang != "%sql" {
+			continue
+		}
+		found = true
+		for off := c.start; off < c.end; {
+			end := strings.IndexByte(text[off:c.end], '\n')
+			next := off + end + 1
+			if end < 0 {
+				end, next = c.end-off, c.end
+			}
+			line := text[off : off+end]
+			if rest, ok := strings.CutPrefix(line, "# MAGIC"); ok {
+				from := off + len("# MAGIC")
+				if strings.HasPrefix(rest, " ") {
+					from++
+				}
+				copy(b[from:off+end], text[from:off+end])
+			}
+			off = next
+		}
+		for i := c.magic.Start; i < c.magic.End; i++ {
+			b[i] = ' '
+		}
+		if c.end < len(text) && text[c.end] == '#' {
+			// Databricks runs each cell on its own: the cell's
+			// statement ends at the `# COMMAND` line, blank here.
+			b[c.end] = ';'
+		}
+	}
+	return string(b), found
+}
+
+// analyseNotebookSQL analyses the %sql cells of a Databricks .py notebook
+// export as the SQL of an SDP-form file at their exact ranges (the
+// `# MAGIC ` prefixes blank), and adds their datasets, flows and
+// diagnostics to res. Each dataset records, at its cell's %sql, that it
+// is a SQL cell of a Python notebook (capab.SynPyNotebookSQL): Spark
+// imports the file as Python, where the cell is comments, and
+// Databricks runs one language per source file, so only the native
+// engine runs it. %md and other magic cells are documentation.
+func (res *fileResult) analyseNotebookSQL(cells []pyCell) {
+	virtual, found := notebookSQL(res.text, cells)
+	if !found {
+		return
+	}
+	file := res.path
+	sub := &fileResult{path: file, text: virtual, dialect: res.dialect, hash: res.hash}
+	header := pragma.ScanHeader(file, virtual)
+	parsed := sqlfront.ParsePipeline(file, virtual, res.dialect, nil)
+	sub.diags = append(sub.diags, parsed.Diags...)
+	sub.sdpForm(header, parsed, map[int]bool{})
+	for _, f := range sub.flows {
+		for _, e := range f.Expectations {
+			sub.diags = append(sub.diags, sqlfront.CheckExpression("expectation "+e.Name, e.SQL, e.SQLLoc)...)
+		}
+	}
+	cellOf := func(off int) *pyCell {
+		for i := range cells {
+			if cells[i].lang == "%sql" && off >= cells[i].start && off < cells[i].end {
+				return &cells[i]
+			}
+		}
+		return nil
+	}
+	for _, d := range sub.datasets {
+		if c := cellOf(d.Loc.Start); c != nil {
+			d.Syntax = append(d.Syntax, ir.Construct{Name: string(capab.SynPyNotebookSQL), Loc: ir.Loc{File: file, Start: c.magic.Start, End: c.magic.End}})
+		}
+	}
+	for _, f := range sub.flows {
+		if f.Append {
+			if c := cellOf(f.Loc.Start); c != nil {
+				f.Syntax = append(f.Syntax, ir.Construct{Name: string(capab.SynPyNotebookSQL), Loc: ir.Loc{File: file, Start: c.magic.Start, End: c.magic.End}})
+			}
+		}
+	}
+	res.datasets = append(res.datasets, sub.datasets...)
+	res.flows = append(res.flows, sub.flows...)
+	res.diags = append(res.diags, sub.diags...)
+	res.samples = append(res.samples, sub.samples...)
+	res.sources = append(res.sources, sub.sources...)
+	res.trees = append(res.trees, sub.trees...)
+	if len(sub.funcs) > 0 {
+		if res.funcs == nil {
+			res.funcs = map[*ir.Flow][]unportableCall{}
+		}
+		for f, c := range sub.funcs {
+			res.funcs[f] = c
+		}
+	}
 }

@@ -405,3 +405,67 @@ func TestPythonTableOverBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonNotebookExport: a Databricks notebook exported as .py: the
+// Python cells are read as Python, a `# MAGIC %sql` cell as SQL at its
+// exact ranges in the file (its dataset and reads, a syntax error at
+// the byte Spark's parser stops at), a %md cell is documentation; a SQL
+// cell's dataset is refused at its %sql by every backend but native
+// (Spark imports the file as Python, Databricks runs one language per
+// file).
+func TestPythonNotebookExport(t *testing.T) {
+	nb := "# Databricks notebook source\n# MAGIC %md\n# MAGIC # Orders\n# MAGIC Bronze in Python, gold in SQL.\n\n# COMMAND ----------\n\n" +
+		"import dlt\n\n@dlt.table\ndef bronze():\n    return spark.readStream.table(\"landing\")\n\n# COMMAND ----------\n\n" +
+		"# MAGIC %sql\n# MAGIC CREATE OR REFRESH MATERIALIZED VIEW gold AS\n# MAGIC SELECT id, count(*) AS n\n# MAGIC FROM bronze GROUP BY id\n\n# COMMAND ----------\n\n" +
+		"# MAGIC %sql\n# MAGIC CREATE MATERIALIZED VIEW broken AS SELECT id FROM bronze WHERE id = )\n"
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml":  "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"thund.yaml":          "backends: [native, spark-4.1, databricks]\n",
+		"t/orders.py":         nb,
+		"samples/landing.csv": "id\n1\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := s.Text("t/orders.py")
+	gold := s.Pipeline.Dataset("gold")
+	if gold == nil || gold.Loc.File != "t/orders.py" || text[gold.NameLoc.Start:gold.NameLoc.End] != "gold" {
+		t.Fatalf("gold = %+v", gold)
+	}
+	if b := s.Pipeline.Dataset("bronze"); b == nil || b.Kind != ir.StreamingTable {
+		t.Errorf("bronze = %+v", b)
+	}
+	flows := s.Pipeline.FlowsInto("gold")
+	if len(flows) != 1 || len(flows[0].Reads) != 1 || text[flows[0].Reads[0].Loc.Start:flows[0].Reads[0].Loc.End] != "bronze" ||
+		s.Pipeline.Resolve(flows[0].Reads[0].Name) == nil {
+		t.Errorf("gold's flow = %+v", *flows[0])
+	}
+	if flows[0].SQL == "" || strings.Contains(flows[0].SQL, "MAGIC") {
+		t.Errorf("gold's SQL = %q", flows[0].SQL)
+	}
+	magic := strings.Index(text, "%sql")
+	var syntax, refused []ir.Diagnostic
+	for _, d := range s.Diagnostics {
+		switch {
+		case d.Code == ir.CodeSQLSyntax:
+			syntax = append(syntax, d)
+		case d.Code == ir.CodeUnsupported && strings.Contains(d.Message, "a %sql cell of a Python notebook") && strings.HasPrefix(d.Message, "gold "):
+			refused = append(refused, d)
+		}
+		if d.Loc.Start < strings.Index(text, "import dlt") && d.Loc.File == "t/orders.py" {
+			t.Errorf("a diagnostic in the %%md cell: %+v", d)
+		}
+	}
+	if len(syntax) != 1 || syntax[0].Loc.Start != strings.Index(text, "= )")+2 {
+		t.Errorf("syntax errors = %+v, want one at the ')' (offset %d)", syntax, strings.Index(text, "= )")+2)
+	}
+	if len(refused) != 2 {
+		t.Errorf("refusals of gold = %+v, want spark-4.1 and databricks", refused)
+	}
+	for _, d := range refused {
+		if d.Loc.Start != magic || d.Backend == ir.Native {
+			t.Errorf("refusal %+v, want at the %%sql (offset %d), never native", d, magic)
+		}
+	}
+}

@@ -35,3 +35,20 @@ func init() {
 		Matrix[f] = cells
 	}
 }
+
+// SynPyNotebookSQL is a dataset or flow written in a `# MAGIC %sql` cell
+// of a Databricks notebook exported as a .py file. Spark's pipelines
+// import the file as Python, where the cell's lines are comments, so
+// Spark defines nothing from it; Databricks runs one language per
+// pipeline source file (Databricks' "Develop pipeline code": "each file
+// can only contain one language"; SQL in a Python notebook is written
+// spark.sql("...")). Only the native engine runs it.
+const SynPyNotebookSQL Feature = "a %sql cell of a Python notebook"
+
+func init() {
+	spark := no("spark-pipelines imports a .py file as Python, where the `# MAGIC` lines of the cell are comments, so Spark defines nothing from it: move the statement into a .sql file, or return spark.sql(\"...\") from a @dp.materialized_view function")
+	Matrix[SynPyNotebookSQL] = map[ir.Backend]Support{
+		ir.Native: yes, ir.Spark41: spark, ir.Spark42: spark, ir.Spark43: spark,
+		ir.Databricks: no("Databricks runs one language per pipeline source file, so a %sql cell of a Python notebook is not part of the pipeline: move the cell into a SQL notebook or a .sql file, or return spark.sql(\"...\") from a @dlt.table function"),
+	}
+}
