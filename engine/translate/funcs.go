@@ -1346,7 +1346,9 @@ func regexpReplaceFn(t *tr, c *ast.Call, a []frag) frag {
 	return at(c, tString, cat("regexp_replace(", a[0], ", ", t.regex(c.Args[1]), ", "+quoteString(rep)+", 'g')"))
 }
 
-// pattern converts a literal datetime pattern argument.
+// pattern converts a literal datetime pattern argument into the SQL of
+// its strftime format, or of its strptime formats (a list, tried in
+// order, for an optional section).
 func (t *tr) pattern(x ast.Expr, parse bool) (string, bool) {
 	l, ok := x.(*ast.Literal)
 	if !ok || l.Kind != ast.LitString {
@@ -1359,12 +1361,19 @@ func (t *tr) pattern(x ast.Expr, parse bool) (string, bool) {
 			return "", false
 		}
 	}
-	p, err := datetimePattern(l.Str.Value, parse)
+	fs, err := datetimeFormats(l.Str.Value, parse)
 	if err != nil {
 		t.refuse(x, "this datetime pattern uses %s, which Thund does not translate (docs/spark-compat.md lists the letters it does)", err)
 		return "", false
 	}
-	return p, true
+	if len(fs) == 1 {
+		return quoteString(fs[0]), true
+	}
+	qs := make([]string, len(fs))
+	for i, f := range fs {
+		qs[i] = quoteString(f)
+	}
+	return "[" + strings.Join(qs, ", ") + "]", true
 }
 
 // parseOnly says what a Java datetime pattern uses that parses
@@ -1414,7 +1423,7 @@ func dateFormatFn(t *tr, c *ast.Call, a []frag) frag {
 	if !ok {
 		return null(c)
 	}
-	return at(c, tString, cat("strftime(CAST(", a[0], " AS TIMESTAMP), "+quoteString(p)+")"))
+	return at(c, tString, cat("strftime(CAST(", a[0], " AS TIMESTAMP), "+p+")"))
 }
 
 func toDateFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
@@ -1432,11 +1441,16 @@ func toDateFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 			}
 			return at(c, tDate, cat("CAST(", a[0], " AS DATE)"))
 		}
+		if dp, ok := dayOfYearPattern(c.Args[1]); ok {
+			if out, ok := t.dayOfYearParse(c, cat("CAST(", a[0], " AS VARCHAR)"), dp, try); ok {
+				return at(c, tDate, cat("CAST(", out, " AS DATE)"))
+			}
+		}
 		p, ok := t.pattern(c.Args[1], true)
 		if !ok {
 			return null(c)
 		}
-		return at(c, tDate, cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS DATE)"))
+		return at(c, tDate, cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+p+") AS DATE)"))
 	}
 }
 
@@ -1458,11 +1472,16 @@ func toTimestampFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 			}
 			return at(c, tTS, cat(kw+"(", a[0], " AS TIMESTAMP)"))
 		}
+		if dp, ok := dayOfYearPattern(c.Args[1]); ok {
+			if out, ok := t.dayOfYearParse(c, cat("CAST(", a[0], " AS VARCHAR)"), dp, try); ok {
+				return out
+			}
+		}
 		p, ok := t.pattern(c.Args[1], true)
 		if !ok {
 			return null(c)
 		}
-		out := cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS TIMESTAMP)")
+		out := cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+p+") AS TIMESTAMP)")
 		if l, ok := c.Args[1].(*ast.Literal); ok && strings.Trim(l.Str.Value, "y") == "" {
 			// A pattern of the year alone: Spark reads a year of any
 			// number of digits (and fails past 294247,

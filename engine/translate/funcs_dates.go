@@ -1,7 +1,9 @@
 package translate
 
 import (
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 )
@@ -103,4 +105,97 @@ func toCharFn(t *tr, c *ast.Call, a []frag) frag {
 		return null(c)
 	}
 	return dateFormatFn(t, c, a)
+}
+
+// dayOfYearParse parses s with a Java pattern holding D, the day of the
+// year, which DuckDB's strptime reads without the date it names. It
+// handles the patterns made of yyyy, MM, dd, D, DD or DDD and characters
+// between them that are not letters or quotes (ok false otherwise), as
+// Java's parser reads them in Spark: D takes one digit or more, DD two
+// or three, DDD, MM and dd exactly that many; the year is 1970 without
+// yyyy; the day of the year must exist in the year, and the month and
+// day, when given, must be those of that day. A text it cannot read is
+// NULL with try (or without ANSI) and fails otherwise
+// (CANNOT_PARSE_TIMESTAMP); a year of more than four digits fails as
+// not portable.
+func (t *tr) dayOfYearParse(c *ast.Call, s frag, pattern string, try bool) (frag, bool) {
+	var re strings.Builder
+	groups := map[byte]int{}
+	n := 0
+	for i := 0; i < len(pattern); {
+		ch := pattern[i]
+		j := i
+		for j < len(pattern) && pattern[j] == ch {
+			j++
+		}
+		run := pattern[i:j]
+		switch {
+		case run == "yyyy":
+			re.WriteString("([0-9]{4,})")
+		case run == "MM" || run == "dd" || run == "DDD":
+			re.WriteString("([0-9]{" + strconv.Itoa(len(run)) + "})")
+		case run == "DD":
+			re.WriteString("([0-9]{2,3})")
+		case run == "D":
+			re.WriteString("([0-9]+)")
+		case ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch == '\'' || ch == '[' || ch == ']':
+			return frag{}, false
+		default:
+			re.WriteString(regexp.QuoteMeta(run))
+			i = j
+			continue
+		}
+		if _, dup := groups[ch]; dup {
+			return frag{}, false
+		}
+		n++
+		groups[ch] = n
+		i = j
+	}
+	rx := quoteString("^" + re.String() + "$")
+	g := func(ch byte) string {
+		return "TRY_CAST(regexp_extract(" + s.s + ", " + rx + ", " + strconv.Itoa(groups[ch]) + ") AS BIGINT)"
+	}
+	year := "1970"
+	if _, ok := groups['y']; ok {
+		year = g('y')
+	}
+	doy := g('D')
+	days := "(CASE WHEN (" + year + " % 4 = 0 AND " + year + " % 100 <> 0) OR " + year + " % 400 = 0 THEN 366 ELSE 365 END)"
+	date := "CAST(make_date(" + year + ", 1, 1) + CAST(" + doy + " - 1 AS INTEGER) AS DATE)"
+	ok := "regexp_full_match(" + s.s + ", " + rx + ") AND " + doy + " BETWEEN 1 AND " + days
+	if _, has := groups['M']; has {
+		ok += " AND month(" + date + ") = " + g('M')
+	}
+	if _, has := groups['d']; has {
+		ok += " AND day(" + date + ") = " + g('d')
+	}
+	fail := "NULL"
+	if !try && t.ansi() {
+		fail = "error('[CANNOT_PARSE_TIMESTAMP] Text ''' || " + s.s + " || ''' could not be parsed with the pattern " + strings.ReplaceAll(quoteString(pattern), "'", "''") + ". Use `try_to_timestamp` to tolerate invalid input string and return NULL instead. SQLSTATE: 22007')"
+	}
+	wide := ""
+	if _, ok := groups['y']; ok {
+		wide = " WHEN length(regexp_extract(" + s.s + ", " + rx + ", " + strconv.Itoa(groups['y']) + ")) > 4 THEN error('not-portable: a year of more than four digits (' || " + s.s + " || ') is read by Spark''s own rules')"
+	}
+	return at(c, tTS, cat("CASE WHEN ", s, " IS NULL THEN NULL"+wide+" WHEN "+ok+" THEN CAST("+date+" AS TIMESTAMP) ELSE CAST("+fail+" AS TIMESTAMP) END")), true
+}
+
+// dayOfYearPattern reports whether a datetime pattern literal holds D
+// outside quotes.
+func dayOfYearPattern(x ast.Expr) (string, bool) {
+	l, ok := x.(*ast.Literal)
+	if !ok || l.Kind != ast.LitString {
+		return "", false
+	}
+	quoted := false
+	for _, r := range l.Str.Value {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+		case !quoted && r == 'D':
+			return l.Str.Value, true
+		}
+	}
+	return "", false
 }

@@ -31,6 +31,11 @@ var funcTraps = []trap{
 		types: []string{"array<string>", "array<string>", "array<string>", "array<string>", "array<string>", "array<string>"}, rows: [][]string{{"[key, key2]", "[]", "NULL", "NULL", "NULL", "[a, a]"}}},
 	{name: "map_zip_with", query: `SELECT map_keys(m) AS k, map_values(m) AS v FROM (SELECT map_zip_with(map(1, 'a', 2, 'b'), map(3L, 'y', 1L, 'x'), (k, v1, v2) -> concat(coalesce(v1, '-'), coalesce(v2, '-'))) AS m)`,
 		types: []string{"array<bigint>", "array<string>"}, rows: [][]string{{"[1, 2, 3]", "[ax, b-, -y]"}}},
+	{name: "parsing D, the day of the year", query: `SELECT to_timestamp('300', 'D') AS a, to_timestamp('100', 'DD') AS b, to_timestamp('2020-365', 'yyyy-DDD') AS c, to_timestamp('2020-12-350', 'yyyy-MM-DDD') AS d, to_date('31-365', 'dd-DDD') AS e, try_to_timestamp('366', 'D') AS f`,
+		types: []string{"timestamp", "timestamp", "timestamp", "timestamp", "date", "timestamp"}, rows: [][]string{{"1970-10-27 00:00:00", "1970-04-10 00:00:00", "2020-12-30 00:00:00", "2020-12-15 00:00:00", "1970-12-31", "NULL"}}},
+	{name: "D against the month", query: `SELECT to_timestamp('11-365', 'MM-DDD') AS a`, errClass: "CANNOT_PARSE_TIMESTAMP"},
+	{name: "an optional section at the end", query: `SELECT to_timestamp('2019-10-06 10:11:12.123', 'yyyy-MM-dd HH:mm:ss[.SSSSSS]') AS a, to_timestamp('2019-10-06 10:11', 'yyyy-MM-dd HH:mm[:ss.SSSSSS]') AS b, date_format(TIMESTAMP'2019-10-06 10:11:12', 'yyyy-MM-dd[ HH:mm]') AS c`,
+		types: []string{"timestamp", "timestamp", "string"}, rows: [][]string{{"2019-10-06 10:11:12", "2019-10-06 10:11:00", "2019-10-06 10:11"}}},
 }
 
 func init() { traps = append(traps, funcTraps...) }

@@ -169,7 +169,7 @@ func datetimePattern(p string, parse bool) (string, error) {
 			}
 			i = j
 		case c == '[' || c == ']':
-			return "", fmt.Errorf("optional sections [...]")
+			return "", fmt.Errorf("optional sections [...] other than one at the end")
 		case c == '%':
 			b.WriteString("%%")
 			i++
@@ -179,4 +179,60 @@ func datetimePattern(p string, parse bool) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// datetimeFormats converts a Java datetime pattern into the strftime
+// formats (one) or strptime formats (tried in order) that mean the same.
+// Formatting prints an optional section's content, every field being
+// there. Parsing reads one optional section at the end of the pattern:
+// Java reads the section when it can, and the whole text must be read,
+// so the text is the pattern with the section or the pattern without
+// it, tried in that order; other optional sections are refused.
+func datetimeFormats(p string, parse bool) ([]string, error) {
+	var open, close []int
+	quoted := false
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\'':
+			quoted = !quoted
+		case quoted:
+		case p[i] == '[':
+			open = append(open, i)
+		case p[i] == ']':
+			close = append(close, i)
+		}
+	}
+	if len(open) == 0 && len(close) == 0 {
+		f, err := datetimePattern(p, parse)
+		return []string{f}, err
+	}
+	if !parse {
+		var b strings.Builder
+		marks := map[int]bool{}
+		for _, i := range open {
+			marks[i] = true
+		}
+		for _, i := range close {
+			marks[i] = true
+		}
+		for i := 0; i < len(p); i++ {
+			if !marks[i] {
+				b.WriteByte(p[i])
+			}
+		}
+		f, err := datetimePattern(b.String(), false)
+		return []string{f}, err
+	}
+	if len(open) != 1 || len(close) != 1 || close[0] != len(p)-1 || open[0] > close[0] {
+		return nil, fmt.Errorf("optional sections [...] other than one at the end")
+	}
+	with, err := datetimePattern(p[:open[0]]+p[open[0]+1:close[0]], true)
+	if err != nil {
+		return nil, err
+	}
+	without, err := datetimePattern(p[:open[0]], true)
+	if err != nil {
+		return nil, err
+	}
+	return []string{with, without}, nil
 }
