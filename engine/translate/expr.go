@@ -483,6 +483,9 @@ func (t *tr) column(c *ast.Column) frag {
 	if ref == nil {
 		return at(c, tUnknown, cat(quoted(c.Parts)))
 	}
+	if f, ok := t.virtualColumn(c); ok && ref.Kind == sema.RefVirtual {
+		return f
+	}
 	if ref.Kind == sema.RefColumn && ref.Outer >= 1 && t.lateralOuter(c, ref) {
 		t.typeError(c, "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", "A column, variable, or function parameter with name %s cannot be resolved: a subquery inside a LATERAL subquery cannot read the columns before LATERAL on Spark. SQLSTATE: 42703", "`"+strings.ReplaceAll(t.text(c), ".", "`.`")+"`")
 	}

@@ -355,9 +355,17 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	}
 	pipe := t.pipeFrom
 	t.pipeFrom = nil
-	savedAnalytic := t.analytic
+	savedAnalytic, savedWindow, savedWS := t.analytic, t.timeWindow, t.windowSelect
 	t.analytic = analyticGroups(s.GroupBy)
-	defer func() { t.analytic = savedAnalytic }()
+	t.timeWindow, t.windowSelect = nil, false
+	var windowTime frag
+	if c := timeWindowOf(s); c != nil && len(c.Args) > 0 {
+		t.windowSelect = true
+		w := t.expr(c)
+		t.timeWindow = &w
+		windowTime = t.expr(c.Args[0])
+	}
+	defer func() { t.analytic, t.timeWindow, t.windowSelect = savedAnalytic, savedWindow, savedWS }()
 	if pipe != nil && !hasFrom {
 		hasFrom, from = true, pipe.from
 	}
@@ -435,7 +443,13 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	for _, l := range lateral {
 		parts = append(parts, l)
 	}
-	if s.Where != nil {
+	switch {
+	case t.timeWindow != nil && s.Where != nil:
+		// Spark drops the rows whose window time is NULL.
+		parts = append(parts, " WHERE (", t.cond(s.Where), ") AND (", windowTime, ") IS NOT NULL")
+	case t.timeWindow != nil:
+		parts = append(parts, " WHERE (", windowTime, ") IS NOT NULL")
+	case s.Where != nil:
 		parts = append(parts, " WHERE ", t.cond(s.Where))
 	}
 	if s.GroupBy != nil {

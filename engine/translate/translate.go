@@ -255,6 +255,13 @@ type tr struct {
 	pipeFrom *pipeInput
 	// pipeLeft, while a pipe's JOIN is translated, is its left side.
 	pipeLeft *frag
+	// timeWindow, while a SELECT grouping by window(...) is translated,
+	// is that call's translation: the window column Spark adds.
+	timeWindow *frag
+	// windowSelect is set while a SELECT grouping by window(...) is
+	// translated (its items, GROUP BY and HAVING), where window(...) may
+	// be called.
+	windowSelect bool
 	// analytic is set while the items, WHERE and HAVING of a SELECT
 	// grouping by ROLLUP, CUBE or GROUPING SETS are translated.
 	analytic bool
