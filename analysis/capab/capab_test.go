@@ -191,6 +191,18 @@ func TestStreamingRules(t *testing.T) {
 	if ds := Streaming(py); len(ds) != 1 || !strings.Contains(ds[0].Message, ".withWatermark(") || strings.Contains(ds[0].Message, "@watermark") {
 		t.Fatalf("a Python aggregate without a watermark got %+v", ds)
 	}
+	// A query with a syntax error reads what it reads past the error:
+	// its syntax error is the finding, no "reads no stream" beside it.
+	broken := pipelineWith(&ir.Dataset{Name: "a", Kind: ir.StreamingTable},
+		&ir.Flow{SQL: "SELECT id FROM STREAM(b) WHERE id = = 1"})
+	if ds := Streaming(broken); len(ds) != 0 {
+		t.Fatalf("a streaming table whose query does not parse got %+v", ds)
+	}
+	parsed := pipelineWith(&ir.Dataset{Name: "a", Kind: ir.StreamingTable},
+		&ir.Flow{SQL: "SELECT 1 AS id", Dialect: "postgres"})
+	if ds := Streaming(parsed); len(ds) != 1 || ds[0].Code != ir.CodeStreamNoStream {
+		t.Fatalf("a parsed streaming table reading nothing got %+v", ds)
+	}
 	// A temporary view over a stream is a streaming view (Spark 4.1.4 runs
 	// it; Databricks feeds CDC flows so), whatever reads it.
 	view := pipelineWith(&ir.Dataset{Name: "v", Kind: ir.TemporaryView}, &ir.Flow{Reads: []ir.Ref{ref("s", true, 1)}})

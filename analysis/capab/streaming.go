@@ -66,7 +66,10 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 	if d.Kind != ir.StreamingTable && d.Kind != ir.Sink {
 		return out
 	}
-	if len(streamRefs) == 0 && f.CDC == nil && !f.Once && !snapshotCDC(f) {
+	// A query with a syntax error has no known reads: its syntax error is
+	// the finding, not a stream it may well read past the error.
+	unparsed := f.SQL != "" && f.Dialect == ""
+	if len(streamRefs) == 0 && f.CDC == nil && !f.Once && !snapshotCDC(f) && !unparsed {
 		msg := fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name)
 		if f.Append || ir.NameKey(f.Name) != ir.NameKey(d.Name) {
 			// One of several flows into the table: name the flow.
@@ -77,7 +80,7 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 			Message: msg,
 		})
 	}
-	if f.CDC != nil && len(streamRefs) == 0 {
+	if f.CDC != nil && len(streamRefs) == 0 && !unparsed {
 		out = append(out, ir.Diagnostic{
 			Loc: f.CDC.Loc, Severity: ir.Error, Code: ir.CodeStreamNoStream,
 			Message: fmt.Sprintf("the apply-changes flow into %s must read its changelog as a stream: write FROM STREAM(changelog)", d.Name),
