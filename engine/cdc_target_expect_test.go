@@ -2,8 +2,12 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/thund-dev/thund/analysis"
 )
 
 // TestCDCTargetExpectations: the CONSTRAINT ... EXPECT clauses of a
@@ -61,4 +65,50 @@ CREATE FLOW cur_cdc AS AUTO CDC INTO cur FROM STREAM(changes) KEYS (id) SEQUENCE
 	if d == nil || d.Phase != Failed || !strings.Contains(d.Error, "positive_seq") {
 		t.Fatalf("cur: %+v, want a failure naming positive_seq", d)
 	}
+}
+
+// TestCDCTargetExpectationChangeReplays: with --state, a changed
+// expectation of the CDC target is a changed definition, so the next start
+// replays the change feed under it instead of keeping rows the old one let
+// through.
+func TestCDCTargetExpectationChangeReplays(t *testing.T) {
+	table := func(cond string) string {
+		return "CREATE OR REFRESH STREAMING TABLE cur (\n  CONSTRAINT keep EXPECT (" + cond + ") ON VIOLATION DROP ROW\n);\n" +
+			"APPLY CHANGES INTO LIVE.cur FROM STREAM(changes) KEYS (id) SEQUENCE BY seq;\n"
+	}
+	dir := writePipeline(t, map[string]string{
+		"thund.yaml":            "backends: [native]\ndialect: databricks\n",
+		"cdc.sql":               table("id > 0"),
+		"samples/changes/1.csv": "id,v,seq\n1,a,1\n2,b,2\n",
+	})
+	state := t.TempDir()
+	run := func() *Session {
+		t.Helper()
+		snap, err := analysis.Load(dir, analysis.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(dir, Options{StateDir: state, Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		ctx := context.Background()
+		if _, err := s.Restore(ctx, snap.Pipeline); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Run(ctx, snap.Pipeline, RunOptions{})
+		if err != nil || res.Failed() {
+			t.Fatalf("run: %v %+v", err, res.Datasets["cur"])
+		}
+		return s
+	}
+	s := run()
+	sameRows(t, "first run", tableRows(t, s, "cur"), sortedRows("1|a|1", "2|b|2"))
+	s.Close()
+	if err := os.WriteFile(filepath.Join(dir, "cdc.sql"), []byte(table("id > 1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = run()
+	sameRows(t, "after the expectation changed", tableRows(t, s, "cur"), sortedRows("2|b|2"))
 }

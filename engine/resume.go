@@ -189,6 +189,7 @@ func (st *runState) streamDefinition(d *ir.Dataset) (string, string) {
 		Flows   []flowDef
 	}{Version: "thund-stream-state-1", Kind: d.Kind}
 	for _, f := range flows {
+		f = withTargetExpectations(d, f) // the target's CONSTRAINT ... EXPECT are part of each flow's definition (cdc.go)
 		if !f.Streaming && f.CDC == nil {
 			return "", "flow " + f.Name + " is a batch flow"
 		}

@@ -383,6 +383,11 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		for _, f := range flows {
 			st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Skipped, Message: why})
 		}
+		if len(flows) == 0 {
+			// A dataset whose only flow is too broken to exist (a CDC
+			// statement that does not parse): still one line for it.
+			st.emit(Event{Dataset: d.Name, Phase: Skipped, Message: why})
+		}
 		return
 	}
 	if err := st.sourceError(d); err != nil {

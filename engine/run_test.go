@@ -174,6 +174,43 @@ func TestBrokenDefinitionsDoNotRun(t *testing.T) {
 	}
 }
 
+// TestBrokenFlowStatementBlocksItsTarget: an error in a flow statement
+// that does not parse (an APPLY CHANGES whose source is no stream) blocks
+// the target it writes INTO, which still gets its line in the run, never
+// the valid dataset defined below it.
+func TestBrokenFlowStatementBlocksItsTarget(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "ev", "1.json"), `{"id": 1}`+"\n")
+	writeTestFile(t, filepath.Join(root, "a.sql"), "CREATE STREAMING TABLE bronze AS SELECT * FROM STREAM(ev);\n"+
+		"CREATE STREAMING TABLE dim;\n"+
+		"APPLY CHANGES INTO dim FROM (SELECT * FROM STREAM(bronze)) KEYS (id) SEQUENCE BY id;\n"+
+		"CREATE STREAMING TABLE other AS SELECT * FROM STREAM(bronze);\n")
+	snap, s := load(t, root)
+	broken := snap.Broken()
+	if !strings.Contains(broken["dim"], "a.sql:3:") || broken["other"] != "" || broken["bronze"] != "" {
+		t.Fatalf("broken: %v", broken)
+	}
+	var lines []string
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: broken, OnEvent: func(e Event) {
+		if e.Phase == Skipped {
+			lines = append(lines, e.Dataset)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Phase{"bronze": Completed, "dim": Skipped, "other": Completed}
+	for k, phase := range want {
+		if r := res.Datasets[k]; r == nil || r.Phase != phase {
+			t.Errorf("%s: %+v, want %s", k, r, phase)
+		}
+	}
+	if len(lines) != 1 || lines[0] != "dim" {
+		t.Errorf("skip events: %v, want one for dim", lines)
+	}
+}
+
 // TestOuterStreamJoinRefused: a LEFT JOIN of two streams fails with a
 // message saying why (the append-only strategy would emit NULL-padded
 // rows early and keep them); the inner join of the same streams runs.

@@ -70,6 +70,9 @@ func datasetHash(p *ir.Pipeline, key, global string, done map[string]string, sou
 	field(h, "format", d.Format)
 	field(h, "partition_by", strings.Join(d.PartitionBy, ","))
 	field(h, "cluster_by", strings.Join(d.ClusterBy, ","))
+	for _, e := range d.Expectations { // of a table declared without a query, checked on every flow into it
+		field(h, "expect", e.Name+" "+string(e.Action)+" "+ir.NormalizeSQL(e.SQL))
+	}
 	mapField(h, "properties", d.Properties)
 	backends := make([]string, len(d.Backends))
 	for i, b := range d.Backends {

@@ -518,6 +518,53 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   translates every flow for its type errors since 2026-12-02
   (cmd/thund-watch/typecheck.go): a profile of --check on 10,000 files
   puts half the process's CPU there, beside the load measured here.
+- ` + "`thund-watch --check`" + ` on 10,000 files (the cold-load table's
+  command, on the same generated project, ` + "`bench/gen`" + ` with 10,000
+  datasets, width 100): since 2026-12-02 it also translates every batch
+  flow for its type errors (cmd/thund-watch/typecheck.go), which is why
+  it costs more than twice the load. A profile of the binary of commit
+  2c144ad (2026-12-03 12:58 UTC, ` + "`pprof.StartCPUProfile`" + ` around ` + "`run`" + `)
+  put 49%% of the process's CPU in that check: each translation asked
+  column lineage (` + "`lineage.Graph`" + `) for the tables it read, which
+  analysed each dataset's query again and computed every column's
+  dependencies (which the check does not read), all under one lock, so
+  the two workers mostly took turns; and each translation then analysed
+  its own query once more. Now the check has a catalog of its own
+  (` + "`typeCatalog`" + `): each dataset's own-flow model is computed once,
+  without dependencies, by whichever worker needs it first (a worker
+  needing a table another is computing waits for it; a pipeline with a
+  cycle is checked on one worker, in the pipeline's order, since what
+  its datasets answer depends on the order), and that model is the one
+  the flow's translation reads (` + "`sema.Reuser`" + `: ` + "`sema.Analyze`" + ` returns
+  the catalog's model of the same tree instead of analysing it again).
+  While 1,000 flows or more are translated the collector's target is
+  400%% (unless GOGC is set), as during a load. Measured 2026-12-03
+  13:32 to 13:35 UTC at a load average of 16 to 21 (other engineers'
+  builds and tests, so wall times are not comparable), 6 runs of each
+  binary interleaved (` + "`/usr/bin/time`" + `, 2c144ad against 2c144ad with
+  this change, built from a ` + "`git worktree`" + `): 3.68 s of CPU per --check
+  (user plus system, median; 3.16 to 4.40 s) against 5.10 s (4.20 to
+  5.56 s), 28%% less; wall 13.7 s against 21.1 s (median); peak RSS 525
+  to 559 MB against 397 to 413 MB (the collector's target). At load 4 to
+  7 (12:58 to 13:03 UTC) the same binaries took 2.3 to 2.5 s of CPU
+  against 3.3 to 3.6 s. Without the collector's target (same build, load
+  14 to 16): 3.0 to 3.2 s against 2.5 to 2.9 s with it.
+  ` + "`BenchmarkTypeChecks`" + ` (cmd/thund-watch: the check alone after one
+  load, 3 iterations, load 14 to 17): 1,185 to 1,331 ms of CPU, 357 MB
+  and 3.41 M allocations per check, against 2,651 to 2,745 ms, 457 MB
+  and 4.20 M for the lineage-based check it replaced (translating on
+  both cores as it did). ` + "`TestTypeCatalogAgreesWithLineage`" + ` holds the two
+  to the same findings on every testdata pipeline and on pipelines
+  built where they could part (types of CSV samples passed through
+  datasets, append flows, a dataset filled by append flows only, a
+  cycle, names holding a dot, an unknown table, a generated pipeline);
+  every --check golden is unchanged. What is left of the check is the
+  translator's own work (` + "`translate.(*tr).query`" + ` with the DuckDB text it
+  builds, ` + "`translate.cat`" + `: about 0.75 s of CPU of the 1.1 s; a
+  findings-only translation would save the text) and the models (about
+  0.3 s, the column check's work done again: the analysis keeps only
+  each flow's output columns, and with a declared schema those differ
+  from what the translator has always been given).
 - One file changed in 2,000 (` + "`BenchmarkIncrementalUpdate`" + `): the
   changed file is parsed again and the column check resolves only the flows
   the edit can reach (that file's, then the readers of a dataset whose

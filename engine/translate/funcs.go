@@ -768,7 +768,9 @@ var functions = []Function{
 	custom("exists", "true if any element satisfies, NULL if none does and one gives NULL", nil),
 	custom("forall", "false if any element fails, NULL if none does and one gives NULL", nil),
 	custom("aggregate", "list_reduce(arr, lambda acc, x: ..., start), then the finish lambda", nil, "reduce"),
-	refused("zip_with", "zip_with does not run natively yet"),
+	custom("zip_with", "list_transform(range(1, greatest(len(a), len(b)) + 1), lambda i: f(a[i], b[i])), NULL past the shorter", nil),
+	custom("transform_keys", "map(list_transform(map_entries(m), lambda e: f(e.key, e.value)), map_values(m))", nil),
+	custom("transform_values", "map(map_keys(m), list_transform(map_entries(m), lambda e: f(e.key, e.value)))", nil),
 	custom("map_zip_with", "map(the keys of m1 then m2's others, list_transform(keys, lambda k: f(k, m1[k], m2[k])))", nil),
 	custom("json_object_keys", "json_keys(s) of a valid object, NULL otherwise; a text Jackson may read otherwise fails as not portable", jsonObjectKeysFn),
 	refused("from_json", "JSON schemas do not run natively yet", "schema_of_json", "json_tuple", "from_csv", "to_json", "to_csv"),
@@ -795,7 +797,7 @@ func (t *tr) arity(c *ast.Call, a []frag, lo, hi int) bool {
 }
 
 // hofs are the higher-order functions.
-var hofs = map[string]bool{"map_zip_with": true, "transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true}
+var hofs = map[string]bool{"map_zip_with": true, "transform_keys": true, "transform_values": true, "zip_with": true, "transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true}
 
 // call translates a function call.
 func (t *tr) call(c *ast.Call) frag {
@@ -1793,8 +1795,13 @@ func tryArith(op string) func(t *tr, c *ast.Call, a []frag) frag {
 
 // hof translates a higher-order function with its lambda.
 func (t *tr) hof(name string, c *ast.Call) frag {
-	if name == "map_zip_with" {
+	switch name {
+	case "map_zip_with":
 		return t.mapZipWith(c)
+	case "transform_keys", "transform_values":
+		return t.transformMap(name, c)
+	case "zip_with":
+		return t.zipWith(c)
 	}
 	if len(c.Args) < 2 {
 		t.refuse(c, "%s takes an array and a function", name)
@@ -1903,6 +1910,11 @@ func (t *tr) hofLambda(name string, x ast.Expr, types []*Type, indexFrom0 int, r
 			names = append(names, quoteIdent(p.Name))
 		}
 		t.lambdas[p] = lp
+	}
+	if len(names) == 0 {
+		// Every parameter is rendered: DuckDB's lambda takes thund_e,
+		// which the renders read.
+		names = []string{"thund_e"}
 	}
 	body := t.expr(l.Body)
 	return at(l, body.typ, cat("lambda "+strings.Join(names, ", ")+": ", body)), true

@@ -122,3 +122,72 @@ func (t *tr) mapZipWith(c *ast.Call) frag {
 	keys := cat("list_concat(", keys1, ", list_filter(", keys2, ", lambda thund_k: NOT list_contains(", keys1, ", thund_k)))")
 	return at(c, &Type{Kind: Map, Key: kt, Val: fn.typ}, cat("CASE WHEN ", m1, " IS NULL OR ", m2, " IS NULL THEN NULL ELSE map(", keys, ", list_transform(", keys, ", ", fn, ")) END"))
 }
+
+// transformMap is transform_keys(m, (k, v) -> ...) and
+// transform_values(m, (k, v) -> ...): the map with each key (or value)
+// replaced by the lambda of the entry, in the map's order. A key that
+// comes out twice or NULL fails, on DuckDB's map() as on Spark
+// (DUPLICATED_MAP_KEY, NULL_MAP_KEY).
+func (t *tr) transformMap(name string, c *ast.Call) frag {
+	if len(c.Args) != 2 {
+		t.refuse(c, "%s takes a map and a function", name)
+		return null(c)
+	}
+	m := t.expr(c.Args[0])
+	if !m.typ.is(Map) {
+		t.refuse(c.Args[0], "%s needs a map, and the type of %s is not known here", name, t.text(c.Args[0]))
+		return null(c)
+	}
+	l, ok := c.Args[1].(*ast.Lambda)
+	if !ok || len(l.Params) != 2 {
+		t.refuse(c.Args[1], "%s needs a lambda of two parameters (k, v) -> ... here", name)
+		return null(c)
+	}
+	fn, ok := t.hofLambda(name, l, []*Type{m.typ.Key, m.typ.Val}, -1, "(thund_e.key)", "(thund_e.value)")
+	if !ok {
+		return null(c)
+	}
+	if !fn.typ.known() {
+		t.refuse(l.Body, "the type of %s's function is not known here", name)
+		return null(c)
+	}
+	mapped := cat("list_transform(map_entries(", m, "), ", fn, ")")
+	if name == "transform_keys" {
+		return at(c, &Type{Kind: Map, Key: fn.typ, Val: m.typ.Val}, cat("CASE WHEN ", m, " IS NULL THEN NULL",
+			" WHEN len(list_filter(", mapped, ", lambda thund_k: thund_k IS NULL)) > 0 THEN error('[NULL_MAP_KEY] Cannot use null as map key. SQLSTATE: 2200E')",
+			" WHEN len(list_distinct(", mapped, ")) < len(", mapped, ") THEN error('[DUPLICATED_MAP_KEY] Duplicate map key ' || CAST(list_filter(", mapped, ", lambda thund_k, thund_i: list_position(", mapped, ", thund_k) < thund_i)[1] AS VARCHAR) || ' was found, please check the input data. If you want to remove the duplicated keys, you can set \"spark.sql.mapKeyDedupPolicy\" to \"LAST_WIN\" so that the key inserted at last takes precedence. SQLSTATE: 23505')",
+			" ELSE map(", mapped, ", map_values(", m, ")) END"))
+	}
+	return at(c, &Type{Kind: Map, Key: m.typ.Key, Val: fn.typ}, cat("CASE WHEN ", m, " IS NULL THEN NULL ELSE map(map_keys(", m, "), ", mapped, ") END"))
+}
+
+// zipWith is zip_with(a, b, (x, y) -> ...): the lambda of the elements
+// at each position up to the longer array's length, an element past
+// the end of the shorter array being NULL; NULL when either array is.
+func (t *tr) zipWith(c *ast.Call) frag {
+	if len(c.Args) != 3 {
+		t.refuse(c, "zip_with takes two arrays and a function")
+		return null(c)
+	}
+	x, y := t.expr(c.Args[0]), t.expr(c.Args[1])
+	for i, a := range []frag{x, y} {
+		if !a.typ.is(Array) {
+			t.refuse(c.Args[i], "zip_with needs an array, and the type of %s is not known here", t.text(c.Args[i]))
+			return null(c)
+		}
+	}
+	l, ok := c.Args[2].(*ast.Lambda)
+	if !ok || len(l.Params) != 2 {
+		t.refuse(c.Args[2], "zip_with needs a lambda of two parameters (x, y) -> ... here")
+		return null(c)
+	}
+	fn, ok := t.hofLambda("zip_with", l, []*Type{x.typ.Elem, y.typ.Elem}, -1, "(("+x.s+")[thund_e])", "(("+y.s+")[thund_e])")
+	if !ok {
+		return null(c)
+	}
+	if !fn.typ.known() {
+		t.refuse(l.Body, "the type of zip_with's function is not known here")
+		return null(c)
+	}
+	return at(c, arrayOf(fn.typ), cat("CASE WHEN ", x, " IS NULL OR ", y, " IS NULL THEN NULL ELSE list_transform(range(1, greatest(len(", x, "), len(", y, ")) + 1), ", fn, ") END"))
+}

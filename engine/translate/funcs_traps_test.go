@@ -36,6 +36,9 @@ var funcTraps = []trap{
 	{name: "D against the month", query: `SELECT to_timestamp('11-365', 'MM-DDD') AS a`, errClass: "CANNOT_PARSE_TIMESTAMP"},
 	{name: "an optional section at the end", query: `SELECT to_timestamp('2019-10-06 10:11:12.123', 'yyyy-MM-dd HH:mm:ss[.SSSSSS]') AS a, to_timestamp('2019-10-06 10:11', 'yyyy-MM-dd HH:mm[:ss.SSSSSS]') AS b, date_format(TIMESTAMP'2019-10-06 10:11:12', 'yyyy-MM-dd[ HH:mm]') AS c`,
 		types: []string{"timestamp", "timestamp", "string"}, rows: [][]string{{"2019-10-06 10:11:12", "2019-10-06 10:11:00", "2019-10-06 10:11"}}},
+	{name: "zip_with, transform_keys, transform_values", query: `SELECT zip_with(array(1, 2, 3), array('a', 'b'), (x, y) -> concat(y, x)) AS a, map_keys(transform_keys(map(1, 'a', 2, 'b'), (k, v) -> k * 10)) AS b, map_values(transform_values(map(1, 'a', 2, 'b'), (k, v) -> concat(v, k))) AS c`,
+		types: []string{"array<string>", "array<int>", "array<string>"}, rows: [][]string{{"[a1, b2, NULL]", "[10, 20]", "[a1, b2]"}}},
+	{name: "transform_keys to a duplicate key", query: `SELECT transform_keys(map(1, 'a', 2, 'b'), (k, v) -> 1) AS m`, errClass: "DUPLICATED_MAP_KEY"},
 }
 
 func init() { traps = append(traps, funcTraps...) }
