@@ -137,7 +137,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.spark, "spark", "", "with --once or in watch mode, after each successful local run, push the pipeline to this Spark Connect server (sc://HOST:PORT) and print Spark's events and errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "with --spark, only analyse the pipeline on Spark (a dry run) instead of running it")
 	fs.StringVar(&o.state, "state", "", "with --once or in watch mode, keep the DuckDB database and durable outputs in this folder (default: in memory)")
-	fs.StringVar(&o.spec, "spec", "", "the pipeline's spec file, whatever its name (as spark-pipelines run --spec takes it); its folder is the pipeline root")
+	fs.StringVar(&o.spec, "spec", "", "the pipeline's spec `FILE`, whatever its name (as spark-pipelines run --spec takes it); its folder is the pipeline root")
 	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2, spark-4.3, databricks")
 	version := fs.Bool("version", false, "print the version of thund-watch, of its DuckDB and the Spark versions it checks and pushes to, and exit")
 	if err := fs.Parse(args); err != nil {
