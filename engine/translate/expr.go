@@ -927,8 +927,13 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 			return at(b, tUnknown, cat("NULL"))
 		}
 		if b.Op == "-" && (l.typ.is(Timestamp) || l.typ.is(Date)) && (r.typ.is(Timestamp) || r.typ.is(Date)) {
-			// Spark: an INTERVAL DAY TO SECOND.
-			return at(b, tIntvl, out)
+			// Spark: an INTERVAL DAY TO SECOND, the microseconds between
+			// the two instants (DuckDB's INTERVAL of days and
+			// microseconds holds it: days count as 24 hours).
+			if t.zoneDependent(b, "the time between two timestamps (across a daylight saving change)") {
+				return at(b, tUnknown, cat("NULL"))
+			}
+			return at(b, intervalOf(FieldDay, FieldSecond), out)
 		}
 		return at(b, ty, out)
 	case "/":

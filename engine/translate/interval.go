@@ -400,16 +400,15 @@ func (t *tr) intervalFromTo(iv *ast.Interval, refuse func(ast.Node, string) frag
 		if err != nil || n > limits[unit] && limits[unit] > 0 {
 			return refuse(iv, "the day-time interval text "+strconv.Quote(l.Str.Value))
 		}
-		if why := acc.add(v, unit, false); why != "" {
+		// Each field takes the sign, so that the least BIGINT is in
+		// range.
+		if why := acc.add(v, unit, m[1] == "-"); why != "" {
 			return refuse(iv, why)
 		}
 	}
 	us, ok := acc.dayTime()
 	if !ok {
 		return refuse(iv, "an interval literal out of range")
-	}
-	if m[1] == "-" {
-		us = -us
 	}
 	return dtLiteral(iv, ty, us)
 }
@@ -711,8 +710,60 @@ func (t *tr) intervalCast(c *ast.Cast, a frag, to *Type) (frag, bool) {
 		return at(c, to, cat("CAST(NULL AS INTERVAL)")), true
 	case from.ansiInterval() && to.is(String):
 		return at(c, tString, intervalText(a, from)), true
+	case from.ansiInterval() && to.integral() && t.ansi() && c.Form != "TRY_CAST":
+		// The interval in units of its last field, truncated
+		// (CAST(INTERVAL '-1 02:03:04.123' DAY TO SECOND AS INT) is
+		// -93784), failing as Spark's CAST_OVERFLOW out of the type.
+		v := cat(monthsOf(a), " // ", endUnit(from))
+		if from.DayTime() {
+			v = cat(microsOf(a), " // ", endUnit(from))
+		}
+		msg := cat("'[CAST_OVERFLOW] The value ' || ", intervalText(a, from), " || "+quoteString(" of the type \""+strings.ToUpper(from.String())+"\" cannot be cast to \""+strings.ToUpper(to.String())+"\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead. SQLSTATE: 22003"+markOpen+strconv.Itoa(t.check(c))+markClose))
+		return at(c, to, cat("list_transform([", v, "], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+minOf(to)+" AND "+maxOf(to)+" THEN CAST(v AS "+to.duck()+") ELSE error(", msg, ") END)[1]")), true
+	case from.integral() && to.ansiInterval() && t.ansi() && c.Form != "TRY_CAST":
+		// The number counts the interval's last field (CAST(100 AS
+		// INTERVAL HOUR TO SECOND) is 100 seconds).
+		lo, hi, fn, ty := "-2147483648", "2147483647", "to_months", "INTEGER"
+		if to.DayTime() {
+			lo, hi, fn, ty = "-9223372036854775808", "9223372036854775807", "to_microseconds", "BIGINT"
+		}
+		msg := cat("'[CAST_OVERFLOW] The value ' || CAST(n AS VARCHAR) || " + quoteString(intSuffix(from)+" of the type \""+strings.ToUpper(from.String())+"\" cannot be cast to \""+strings.ToUpper(to.String())+"\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead. SQLSTATE: 22003"+markOpen+strconv.Itoa(t.check(c))+markClose))
+		return at(c, to, cat(fn+"(CAST(list_transform([CAST(", a, " AS HUGEINT)], lambda n: list_transform([n * "+endUnit(to)+"], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+lo+" AND "+hi+" THEN v ELSE error(", msg, ") END)[1])[1] AS "+ty+"))")), true
 	}
 	return frag{}, false
+}
+
+// endUnit is the size of an interval type's last field in its
+// component: 12 months for YEAR, 1 for MONTH, 86,400,000,000
+// microseconds for DAY, ...
+func endUnit(ty *Type) string {
+	switch ty.End {
+	case FieldYear:
+		return "12"
+	case FieldDay:
+		return "86400000000"
+	case FieldHour:
+		return "3600000000"
+	case FieldMinute:
+		return "60000000"
+	case FieldSecond:
+		return "1000000"
+	}
+	return "1"
+}
+
+// intSuffix is how Spark writes a number of the type in a message: 10L,
+// 10S, 10Y, 10.
+func intSuffix(ty *Type) string {
+	switch ty.Kind {
+	case BigInt:
+		return "L"
+	case SmallInt:
+		return "S"
+	case TinyInt:
+		return "Y"
+	}
+	return ""
 }
 
 // intervalText writes an ANSI interval as Spark's CAST AS STRING does
@@ -833,4 +884,59 @@ func (t *tr) datedInterval(b *ast.Binary, l, r frag) (frag, bool) {
 		return at(b, d.typ, cat("(", d, " "+b.Op+" ", iv, ")")), true
 	}
 	return frag{}, false
+}
+
+// intervalAgg translates sum, try_sum, avg and try_avg of an ANSI
+// interval, computed on its months or microseconds: sum keeps the
+// argument's type, avg is an INTERVAL YEAR TO MONTH or DAY TO SECOND
+// rounded HALF_UP (Spark's Average divides the interval sum by the
+// count); out of the interval's range sum and avg fail, the try_ forms
+// give NULL. ok is false for any other call.
+func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
+	switch name {
+	case "sum", "try_sum", "avg", "try_avg":
+	default:
+		return frag{}, false
+	}
+	if len(args) != 1 || !args[0].typ.ansiInterval() || c.Quantifier == "DISTINCT" && c.Over != nil {
+		return frag{}, false
+	}
+	x := args[0]
+	ym := x.typ.YearMonth()
+	val, lo, hi, fn, dty := microsOf, "-9223372036854775808", "9223372036854775807", "to_microseconds", "BIGINT"
+	ty := intervalOf(FieldDay, FieldSecond)
+	if ym {
+		val, lo, hi, fn, dty = monthsOf, "-2147483648", "2147483647", "to_months", "INTEGER"
+		ty = intervalOf(FieldYear, FieldMonth)
+	}
+	if strings.HasSuffix(name, "sum") {
+		ty = x.typ
+	}
+	windowed := func(agg string) frag {
+		f := t.filterInto(c, cat(agg+"("+t.distinct(c), "CAST(", val(x), " AS HUGEINT))"))
+		if c.Over != nil {
+			if c.Over.Ref != nil && len(c.Over.PartitionBy) == 0 && len(c.Over.OrderBy) == 0 && c.Over.Frame == nil {
+				return cat(f, " OVER "+quoteIdent(c.Over.Ref.Name))
+			}
+			return cat(f, " OVER (", t.windowBody(c.Over), ")")
+		}
+		return f
+	}
+	s := windowed("sum")
+	var n frag
+	if strings.HasSuffix(name, "avg") {
+		n = windowed("count")
+	}
+	c.Over = nil
+	bad := "error(" + t.intervalOverflow(c, "") + ")"
+	if strings.HasPrefix(name, "try_") {
+		bad = "NULL"
+	}
+	// The sum is checked whole, as Spark sums in the interval's type.
+	body := "CASE WHEN s IS NULL OR s BETWEEN " + lo + " AND " + hi + " THEN s ELSE " + bad + " END"
+	if n.s != "" {
+		body = "CASE WHEN s IS NULL OR s BETWEEN " + lo + " AND " + hi + " THEN thund_div_round(s, n) ELSE " + bad + " END"
+		return at(c, ty, cat(fn+"(CAST(list_transform([{'s': ", s, ", 'n': ", n, "}], lambda p: list_transform([p.s], lambda s: list_transform([p.n], lambda n: "+body+")[1])[1])[1] AS "+dty+"))")), true
+	}
+	return at(c, ty, cat(fn+"(CAST(list_transform([", s, "], lambda s: "+body+")[1] AS "+dty+"))")), true
 }
