@@ -185,7 +185,7 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 		ref := p.Flows[fi].Reads[ri]
 		key := ir.NameKey(ref.Name)
 		read[key] = true
-		if i := strings.LastIndexByte(ref.Name, '.'); native && ref.Path == "" && i >= 0 {
+		if i := strings.LastIndexByte(ref.Name, '.'); native && ref.Path == "" && i >= 0 && (p.Flows[fi].Streaming || p.Flows[fi].CDC != nil) {
 			if lastParts == nil {
 				lastParts = map[string]string{}
 				for _, d := range p.Datasets {
@@ -193,10 +193,12 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 				}
 			}
 			if ds, ok := lastParts[ir.NameKey(ref.Name[i+1:])]; ok {
-				// The native engine names a table by the last part of its
-				// name, so the source and the dataset would be one table.
+				// A batch read keeps the two apart (engine/run.go
+				// nameRelations), a stream reads a source under the
+				// last part of its name: the source and the dataset
+				// would be one table.
 				diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native,
-					Message: fmt.Sprintf("the source %s and the dataset %s end in the same name, and the native engine names its tables by that last part, so it cannot run both yet: rename the dataset (for example %s_bronze), or restrict the datasets that read %s with `-- @backends: ...` to the Spark or Databricks backend", ref.Name, ds, ds, ref.Name)})
+					Message: fmt.Sprintf("the source %s and the dataset %s end in the same name, and the native engine streams a source under that last part, so it cannot stream both yet: rename the dataset (for example %s_bronze), or restrict the datasets that read %s with `-- @backends: ...` to the Spark or Databricks backend", ref.Name, ds, ds, ref.Name)})
 			}
 		}
 		if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {

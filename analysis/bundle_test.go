@@ -136,16 +136,25 @@ func TestSampleTypesInCheck(t *testing.T) {
 // the native engine (it names tables by their last part): an error for
 // the native backend at the read, before anything runs; none when native
 // is not checked.
+// TestSourceAndDatasetShareLastName: the native engine keeps a batch
+// read of raw.orders apart from the dataset orders (engine/run.go), but
+// streams a source under its last name part: only a streaming read is
+// refused natively.
 func TestSourceAndDatasetShareLastName(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	batch := writeTree(t, map[string]string{
 		"samples/raw.orders.csv": "id\n1\n",
 		"a.sql":                  "CREATE MATERIALIZED VIEW orders AS SELECT * FROM raw.orders;\n",
 	})
+	stream := writeTree(t, map[string]string{
+		"samples/raw.orders/001.csv": "id\n1\n",
+		"a.sql":                      "CREATE STREAMING TABLE orders AS SELECT * FROM STREAM(raw.orders);\n",
+	})
 	for _, tc := range []struct {
+		root     string
 		backends []ir.Backend
 		want     int
-	}{{nil, 1}, {[]ir.Backend{ir.Databricks}, 0}} {
-		s, err := Load(root, Options{Backends: tc.backends})
+	}{{batch, nil, 0}, {stream, nil, 1}, {stream, []ir.Backend{ir.Databricks}, 0}} {
+		s, err := Load(tc.root, Options{Backends: tc.backends})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -438,6 +438,18 @@ type translatedQuery struct {
 // (and when NativeSQLEnv says "text"). A construct the translator refuses
 // fails the flow before anything runs, at its range in the user's file.
 func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translatedQuery, error) {
+	q, tq, err := st.prepareQuery(ctx, f)
+	if err == nil && tq == nil && q == f.Normalized {
+		// The text reads each table by the last part of its name.
+		if err := st.textReads(f); err != nil {
+			return "", nil, err
+		}
+	}
+	return q, tq, err
+}
+
+// prepareQuery is prepare before the check of a text's reads.
+func (st *runState) prepareQuery(ctx context.Context, f *ir.Flow) (string, *translatedQuery, error) {
 	if !translating() || f.Dialect == "duckdb" || strings.TrimSpace(f.SQL) == "" {
 		return f.Normalized, nil, nil
 	}
@@ -446,7 +458,7 @@ func (st *runState) prepare(ctx context.Context, f *ir.Flow) (string, *translate
 		Catalog: cat,
 		Macros:  compatNames,
 		Relation: func(parts []string) string {
-			return quoteIdent(relationName(parts[len(parts)-1]))
+			return quoteIdent(st.relationOf(parts))
 		},
 		DuckDBOnly: duckDBOnly,
 		Vars:       st.p.Configuration,
@@ -497,6 +509,12 @@ func duckDBOnly(name string, args int) bool {
 		}
 	}
 	return false
+}
+
+// where is file:line:col of byte offset off of f's file.
+func (st *runState) where(f *ir.Flow, off int) string {
+	tq := &translatedQuery{flow: f, root: st.s.Root}
+	return tq.where(ast.Range{Start: off - f.QueryLoc.Start, End: off - f.QueryLoc.Start})
 }
 
 // where is file:line:col of a range of the flow's query text.
@@ -581,6 +599,9 @@ func (c *duckCatalog) Table(name []string) ([]sema.Column, bool) {
 		return nil, false
 	}
 	rel := relationName(name[len(name)-1])
+	if c.run != nil {
+		rel = c.run.relationOf(name)
+	}
 	key := strings.ToLower(rel)
 	if cols, ok := c.cols[key]; ok {
 		return cols, cols != nil

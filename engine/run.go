@@ -166,6 +166,10 @@ type runState struct {
 	// fragments holds the translations of the flows' expectations and CDC
 	// predicates (fragment.go), by fragment and relation.
 	fragments map[string]*translatedFragment
+	// rels holds the relation of each dataset and source (by key) whose
+	// name ends like another's (names.go's nameRelations); conflicts why
+	// a dataset cannot run beside another of the same last name part.
+	rels, conflicts map[string]string
 }
 
 // preparedQuery is a flow's DuckDB query as prepare wrote it.
@@ -190,7 +194,7 @@ func (st *runState) prepared(ctx context.Context, f *ir.Flow) (string, *translat
 // forget drops the run's description of a dataset's relation.
 func (st *runState) forget(d *ir.Dataset) {
 	st.mu.Lock()
-	delete(st.described, strings.ToLower(relationName(d.Name)))
+	delete(st.described, strings.ToLower(st.rel(d.Name)))
 	st.mu.Unlock()
 }
 
@@ -274,9 +278,11 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 	if err != nil && opts.Only == nil {
 		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
 	}
+	st.nameRelations()
+	holders := st.sourceHolders()
 	var todo []string
 	for _, k := range order {
-		if opts.Only == nil || opts.Only[k] {
+		if opts.Only == nil || opts.Only[k] || holders[k] {
 			todo = append(todo, k)
 		}
 	}
@@ -303,6 +309,9 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 		}
 	}
 	if err := st.registerSources(ctx); err != nil {
+		return st.res, err
+	}
+	if err := st.moveSources(ctx); err != nil {
 		return st.res, err
 	}
 	for _, k := range todo {
@@ -337,6 +346,9 @@ func (st *runState) emit(e Event) {
 // run and no sample stands in for it (python.go), or
 // it reads a source with no sample data.
 func (st *runState) blocked(d *ir.Dataset) string {
+	if why := st.nameConflict(d); why != "" {
+		return why
+	}
 	for _, f := range st.p.FlowsInto(d.Name) {
 		if analysis.DefinedInPython(f) && st.pythonStandIn(d) == "" {
 			return analysis.PythonNotRun
@@ -452,6 +464,10 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		st.failDataset(dr, d, flows, err, start)
 		return
 	}
+	if err := st.alias(ctx, d); err != nil {
+		st.failDataset(dr, d, flows, err, start)
+		return
+	}
 	dr.Phase = Completed
 	if counted >= 0 {
 		dr.Rows = counted
@@ -538,7 +554,7 @@ func (e *flowError) Unwrap() error { return e.err }
 // drop removes a dataset's relation before it is rebuilt.
 func (st *runState) drop(ctx context.Context, d *ir.Dataset) error {
 	st.forget(d)
-	name := quoteIdent(relationName(d.Name))
+	name := quoteIdent(st.rel(d.Name))
 	for _, stmt := range []string{"DROP VIEW IF EXISTS " + name, "DROP TABLE IF EXISTS " + name} {
 		if _, err := st.conn.ExecContext(ctx, stmt); err != nil && !isWrongKind(err) {
 			return fmt.Errorf("drop %s: %w", d.Name, explain(err))
@@ -555,8 +571,251 @@ func isWrongKind(err error) bool {
 }
 
 // RelationSQL returns the quoted DuckDB relation that holds a dataset, for
-// use in SQL text.
-func RelationSQL(dataset string) string { return quoteIdent(relationName(dataset)) }
+// use in SQL text: its name for an unqualified one; a qualified name (a.x)
+// as one identifier, which a run defines for every qualified dataset
+// (runState.alias), so that a.x and b.x are two relations.
+func RelationSQL(dataset string) string { return quoteIdent(qualifiedRelation(dataset)) }
+
+// qualifiedRelation is the relation a run keeps a dataset or source under
+// when another one ends in the same name: an unqualified name as it is, a
+// qualified one whole (a.x), as one identifier.
+func qualifiedRelation(name string) string { return name }
+
+// The native engine keeps a dataset or source under the last part of its
+// name (relationName): the pipeline's catalog and schema are implicit. Two
+// names that end alike (a.x and b.x, datasets of two schemas; the source
+// raw.orders and the dataset orders) would be one relation, so a run keeps
+// each of them under its qualified name instead (qualifiedRelation): the
+// translator reads every relation by what the name resolves to (compat.go),
+// a qualified source is moved once registered (moveSources), and every
+// qualified dataset is also visible under its qualified name once it ran
+// (alias), which is what RelationSQL gives. What the run cannot place is
+// refused before it runs (nameConflict): two streaming or CDC tables, or
+// two sources, ending alike, and a streaming read of a moved source.
+
+// nameRelations fills st.rels for the datasets and sources whose last
+// name part another one shares, and st.conflicts for those among them the
+// run cannot keep apart.
+func (st *runState) nameRelations() {
+	type entity struct {
+		name   string
+		source bool
+		// fixed: written under relationName by the streaming and CDC
+		// paths, so it cannot move.
+		fixed bool
+	}
+	groups := map[string][]entity{}
+	var order []string
+	add := func(e entity) {
+		k := ir.NameKey(relationName(e.name))
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		for _, o := range groups[k] {
+			if ir.NameKey(o.name) == ir.NameKey(e.name) {
+				return
+			}
+		}
+		groups[k] = append(groups[k], e)
+	}
+	for _, d := range st.p.Datasets {
+		fixed := d.Kind == ir.StreamingTable
+		for _, f := range st.p.FlowsInto(d.Name) {
+			fixed = fixed || f.Streaming || f.CDC != nil
+		}
+		add(entity{name: d.Name, fixed: fixed})
+	}
+	streamed := map[string]bool{}
+	for _, f := range st.p.Flows {
+		if !f.Streaming && f.CDC == nil {
+			continue
+		}
+		for _, r := range f.Reads {
+			streamed[ir.NameKey(r.Name)] = true
+		}
+	}
+	for _, src := range st.p.Sources {
+		add(entity{name: src.Name, source: true, fixed: streamed[ir.NameKey(src.Name)]})
+	}
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		if st.rels == nil {
+			st.rels, st.conflicts = map[string]string{}, map[string]string{}
+		}
+		// Who keeps the last part: an unqualified name, else a member
+		// that cannot move.
+		holder := -1
+		for i, e := range g {
+			if !strings.Contains(e.name, ".") || e.fixed && holder < 0 {
+				holder = i
+			}
+		}
+		sources := 0
+		for i, e := range g {
+			rel := qualifiedRelation(e.name)
+			if i == holder {
+				rel = relationName(e.name)
+			}
+			st.rels[ir.NameKey(e.name)] = rel
+			if e.source {
+				sources++
+			}
+			if e.fixed && i != holder && !e.source {
+				st.conflicts[ir.NameKey(e.name)] = fmt.Sprintf("the native engine keeps a streaming or CDC table under the last part of its name, and %s ends like %s, so it cannot run both yet: rename one of them, or restrict one with `-- @backends: ...` to the Spark or Databricks backend", e.name, g[holder].name)
+			}
+			if e.source && e.fixed && i != holder {
+				st.conflicts[ir.NameKey(e.name)] = fmt.Sprintf("the native engine reads a source in a stream under the last part of its name, and the source %s ends like %s, so it cannot stream it beside that yet: rename the dataset, or restrict the datasets reading %s with `-- @backends: ...` to the Spark or Databricks backend", e.name, g[holder].name, e.name)
+			}
+		}
+		if sources > 1 {
+			var names []string
+			for _, e := range g {
+				if e.source {
+					names = append(names, e.name)
+				}
+			}
+			for _, e := range g {
+				if e.source {
+					st.conflicts[ir.NameKey(e.name)] = fmt.Sprintf("the native engine registers a source's sample under the last part of its name, and the sources of %s end alike, so it cannot read them both yet: bind one of them to a sample through a temporary view of another name, or restrict the datasets reading them with `-- @backends: ...` to the Spark or Databricks backend", strings.Join(names, " and "))
+				}
+			}
+		}
+	}
+}
+
+// rel is the relation the run keeps a dataset or source under.
+func (st *runState) rel(name string) string {
+	if r, ok := st.rels[ir.NameKey(name)]; ok {
+		return r
+	}
+	return relationName(name)
+}
+
+// relationOf is the relation a table reference of a query reads: the
+// relation of the dataset or source the name resolves to, else its last
+// part.
+func (st *runState) relationOf(parts []string) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	if len(st.rels) > 0 {
+		name := strings.Join(parts, ".")
+		if d := st.p.Resolve(name); d != nil {
+			return st.rel(d.Name)
+		}
+		if src := st.p.Source(name); src != nil {
+			return st.rel(src.Name)
+		}
+	}
+	return relationName(parts[len(parts)-1])
+}
+
+// nameConflict says why d cannot run beside a dataset or source whose
+// name ends like its own, or a source it reads ("" when it can).
+func (st *runState) nameConflict(d *ir.Dataset) string {
+	if len(st.conflicts) == 0 {
+		return ""
+	}
+	if why := st.conflicts[ir.NameKey(d.Name)]; why != "" {
+		return why
+	}
+	for _, f := range st.p.FlowsInto(d.Name) {
+		for _, r := range f.Reads {
+			if st.p.Resolve(r.Name) != nil {
+				continue
+			}
+			if why := st.conflicts[ir.NameKey(r.Name)]; why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// textReads refuses a flow run as its normalized text (DuckDB's dialect,
+// or what the translator does not read) that reads a table the run keeps
+// apart from another ending in the same name: the text names it by that
+// last part.
+func (st *runState) textReads(f *ir.Flow) error {
+	if len(st.rels) == 0 {
+		return nil
+	}
+	for _, r := range f.Reads {
+		if rel := st.relationOf(strings.Split(r.Name, ".")); rel != relationName(r.Name) {
+			return &flowError{f.Name, fmt.Errorf("%s: %s: this query runs natively as written, which reads %s by the last part of its name, and another dataset or source ends in the same name: write it in Spark SQL, or rename one of them", st.where(f, r.Loc.Start), f.Name, r.Name)}
+		}
+	}
+	return nil
+}
+
+// sourceHolders are the datasets (by key) under the last name part of a
+// source the run moves (moveSources): registering the source's sample
+// there replaces what an earlier run left, so they run again in every run.
+func (st *runState) sourceHolders() map[string]bool {
+	var out map[string]bool
+	for _, src := range st.p.Sources {
+		to, ok := st.rels[ir.NameKey(src.Name)]
+		if !ok || to == relationName(src.Name) {
+			continue
+		}
+		for _, d := range st.p.Datasets {
+			if st.rel(d.Name) == relationName(src.Name) {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[ir.NameKey(d.Name)] = true
+			}
+		}
+	}
+	return out
+}
+
+// moveSources moves each registered source whose name's last part
+// another dataset or source shares to its own relation.
+func (st *runState) moveSources(ctx context.Context) error {
+	for _, src := range st.p.Sources {
+		to, ok := st.rels[ir.NameKey(src.Name)]
+		if !ok || to == relationName(src.Name) || st.conflicts[ir.NameKey(src.Name)] != "" || src.Sample == "" {
+			continue
+		}
+		// Its rows are copied to its own relation and the one under the
+		// last part is dropped, for the dataset that keeps that name.
+		from := quoteIdent(relationName(src.Name))
+		_, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE TEMP TABLE "+quoteIdent(to)+" AS SELECT * FROM "+from)
+		if err == nil {
+			for _, stmt := range []string{"DROP VIEW IF EXISTS " + from, "DROP TABLE IF EXISTS " + from} {
+				if _, derr := st.conn.ExecContext(ctx, stmt); derr != nil && !isWrongKind(derr) {
+					err = derr
+					break
+				}
+			}
+		}
+		if err != nil {
+			if st.badSources == nil {
+				st.badSources = map[string]error{}
+			}
+			st.badSources[ir.NameKey(src.Name)] = fmt.Errorf("source %s: keep it apart from the dataset that ends like it: %w", src.Name, explain(err))
+		}
+	}
+	return nil
+}
+
+// alias makes a dataset with a qualified name visible under that name
+// (RelationSQL) when the run keeps it under its last part.
+func (st *runState) alias(ctx context.Context, d *ir.Dataset) error {
+	q := qualifiedRelation(d.Name)
+	if !strings.Contains(d.Name, ".") || st.rel(d.Name) == q || d.Kind == ir.TemporaryView {
+		return nil // a temporary view lives in the run's connection only
+	}
+	stmt := "CREATE OR REPLACE VIEW " + quoteIdent(q) + " AS SELECT * FROM " + quoteIdent(st.rel(d.Name))
+	if _, err := st.conn.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("%s: %w", d.Name, explain(err))
+	}
+	return nil
+}
 
 // relationName is the DuckDB relation holding a dataset: the last part of
 // a qualified name (the pipeline's catalog and database are implicit).
@@ -570,7 +829,7 @@ func relationName(name string) string {
 // runBatchFlow runs a flow's query once over all its input and writes the
 // result into d, after the flow's expectations.
 func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow, appendTo bool) error {
-	target := quoteIdent(relationName(d.Name))
+	target := quoteIdent(st.rel(d.Name))
 	if strings.TrimSpace(f.Normalized) == "" {
 		return &flowError{f.Name, fmt.Errorf("flow %s has no query", f.Name)}
 	}
@@ -606,7 +865,7 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 	}
 	// A flow appending rows its expectations check: its rows are staged
 	// first, so only they are checked and dropped.
-	stage := quoteIdent("__thund_stage_" + relationName(d.Name))
+	stage := quoteIdent("__thund_stage_" + st.rel(d.Name))
 	create := "CREATE OR REPLACE TEMP TABLE " + stage + " AS "
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
 		return runError(f, tq, err, create+query, len(create))
@@ -625,12 +884,12 @@ func (st *runState) runBatchFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow,
 // runView defines a view. Expectations are checked on its current rows;
 // drop expectations become part of the view's definition.
 func (st *runState) runView(ctx context.Context, d *ir.Dataset, f *ir.Flow, query string, tq *translatedQuery) error {
-	name := quoteIdent(relationName(d.Name))
+	name := quoteIdent(st.rel(d.Name))
 	kw := "VIEW"
 	if d.Kind == ir.TemporaryView {
 		kw = "TEMP VIEW"
 	}
-	raw := quoteIdent("__thund_raw_" + relationName(d.Name))
+	raw := quoteIdent("__thund_raw_" + st.rel(d.Name))
 	create := "CREATE OR REPLACE TEMP VIEW " + raw + " AS "
 	if _, err := st.conn.ExecContext(ctx, create+query); err != nil {
 		return runError(f, tq, err, create+query, len(create))
@@ -749,7 +1008,7 @@ func (st *runState) legacyFragments(f *ir.Flow) []fragment {
 // count returns a dataset's row count.
 func (st *runState) count(ctx context.Context, d *ir.Dataset) (int64, error) {
 	var n int64
-	err := st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(relationName(d.Name))).Scan(&n)
+	err := st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(st.rel(d.Name))).Scan(&n)
 	return n, err
 }
 
