@@ -551,18 +551,24 @@ func (t *tr) intervalOverflow(n ast.Node, suggest string) string {
 // ranged wraps v, an integer expression, into a year-month interval (an
 // INTEGER of months) or a day-time one (a BIGINT of microseconds),
 // failing with Spark's interval overflow where it leaves the range.
-func (t *tr) ranged(n ast.Node, ym bool, v frag, suggest string) frag {
+func (t *tr) ranged(n ast.Node, ym bool, v frag, suggest string, try bool) frag {
 	lo, hi, fn, ty := "-2147483648", "2147483647", "to_months", "INTEGER"
 	if !ym {
 		lo, hi, fn, ty = "-9223372036854775808", "9223372036854775807", "to_microseconds", "BIGINT"
 	}
-	return cat(fn+"(CAST(list_transform([", v, "], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+lo+" AND "+hi+" THEN v ELSE error("+t.intervalOverflow(n, suggest)+") END)[1] AS "+ty+"))")
+	bad := "error(" + t.intervalOverflow(n, suggest) + ")"
+	if try {
+		bad = "NULL"
+	}
+	return cat(fn+"(CAST(list_transform([", v, "], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+lo+" AND "+hi+" THEN v ELSE "+bad+" END)[1] AS "+ty+"))")
 }
 
 // intervalBinary translates an operator on ANSI intervals (intervalOp);
-// ok is false for any other.
+// ok is false for any other. With try (try_add, try_subtract,
+// try_multiply, try_divide) a result out of range or a zero divisor
+// gives NULL.
 func (t *tr) intervalBinary(b *ast.Binary, l, r frag, try bool) (frag, bool) {
-	if try || !intervalOp(b.Op, l.typ, r.typ) {
+	if !intervalOp(b.Op, l.typ, r.typ) {
 		return frag{}, false
 	}
 	switch b.Op {
@@ -584,15 +590,19 @@ func (t *tr) intervalBinary(b *ast.Binary, l, r frag, try bool) (frag, bool) {
 			suggest = "try_subtract"
 		}
 		sum := cat("(CAST(", val(l), " AS HUGEINT) "+b.Op+" CAST(", val(r), " AS HUGEINT))")
-		return at(b, ty, t.ranged(b, ym, sum, suggest)), true
+		return at(b, ty, t.ranged(b, ym, sum, suggest, try)), true
 	case "<=>":
 		return at(b, tBool, cat("(", l, " IS NOT DISTINCT FROM ", r, ")")), true
 	case "*", "/":
+		if try && b.Op == "*" && l.typ.is(String) != r.typ.is(String) {
+			// try_multiply of a string: not modelled.
+			return frag{}, false
+		}
 		iv, num, numX := l, r, b.R
 		if !l.typ.ansiInterval() {
 			iv, num, numX = r, l, b.L
 		}
-		return t.intervalScale(b, iv, num, numX), true
+		return t.intervalScale(b, iv, num, numX, try), true
 	}
 	op := b.Op
 	switch op {
@@ -611,7 +621,7 @@ func (t *tr) intervalBinary(b *ast.Binary, l, r frag, try bool) (frag, bool) {
 // HALF_UP (an integer factor exactly, a DOUBLE in floating point, a
 // DECIMAL exactly). The result is an INTERVAL YEAR TO MONTH or DAY TO
 // SECOND whatever the interval's fields.
-func (t *tr) intervalScale(b *ast.Binary, iv, num frag, numX ast.Expr) frag {
+func (t *tr) intervalScale(b *ast.Binary, iv, num frag, numX ast.Expr, try bool) frag {
 	ym := iv.typ.YearMonth()
 	ty := intervalOf(FieldDay, FieldSecond)
 	val := microsOf
@@ -627,6 +637,9 @@ func (t *tr) intervalScale(b *ast.Binary, iv, num frag, numX ast.Expr) frag {
 		num.typ = tDouble
 	}
 	zero := func(d frag) frag {
+		if try {
+			return cat("nullif(", d, ", 0)")
+		}
 		return cat("list_transform([", d, "], lambda d: CASE WHEN d = 0 THEN error("+
 			quoteString("[INTERVAL_DIVIDED_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead. SQLSTATE: 22012"+markOpen+strconv.Itoa(t.check(b))+markClose)+") ELSE d END)[1]")
 	}
@@ -652,7 +665,11 @@ func (t *tr) intervalScale(b *ast.Binary, iv, num frag, numX ast.Expr) frag {
 		if !ym {
 			lo, hi = "-9223372036854775808.0", "9223372036854775807.0"
 		}
-		out = cat("list_transform([", q, "], lambda q: CASE WHEN q IS NULL THEN NULL WHEN q >= "+lo+" AND q <= "+hi+" THEN CAST(q AS HUGEINT) ELSE error("+t.intervalOverflow(b, "")+") END)[1]")
+		bad := "error(" + t.intervalOverflow(b, "") + ")"
+		if try {
+			bad = "NULL"
+		}
+		out = cat("list_transform([", q, "], lambda q: CASE WHEN q IS NULL THEN NULL WHEN q >= "+lo+" AND q <= "+hi+" THEN CAST(q AS HUGEINT) ELSE "+bad+" END)[1]")
 	case num.typ.is(Decimal):
 		// n = u / 10^s exactly: iv * n = v * u / 10^s, iv / n = v * 10^s / u.
 		scale := "1" + strings.Repeat("0", num.typ.S)
@@ -669,7 +686,7 @@ func (t *tr) intervalScale(b *ast.Binary, iv, num frag, numX ast.Expr) frag {
 		t.refuse(b, "an interval %s %s does not run natively", b.Op, num.typ)
 		return at(b, ty, cat("NULL"))
 	}
-	return at(b, ty, t.ranged(b, ym, out, ""))
+	return at(b, ty, t.ranged(b, ym, out, "", try))
 }
 
 // mixedIntervalArgs refuses a call whose arguments Spark brings to one
@@ -895,6 +912,10 @@ func (t *tr) datedInterval(b *ast.Binary, l, r frag) (frag, bool) {
 func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 	switch name {
 	case "sum", "try_sum", "avg", "try_avg":
+	case "try_add", "try_subtract", "try_multiply", "try_divide":
+		// try_subtract and try_multiply are try_add's aliases: the
+		// call's own name says which.
+		return t.intervalTry(strings.ToLower(c.Name.String()), c, args)
 	default:
 		return frag{}, false
 	}
@@ -939,4 +960,27 @@ func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 		return at(c, ty, cat(fn+"(CAST(list_transform([{'s': ", s, ", 'n': ", n, "}], lambda p: list_transform([p.s], lambda s: list_transform([p.n], lambda n: "+body+")[1])[1])[1] AS "+dty+"))")), true
 	}
 	return at(c, ty, cat(fn+"(CAST(list_transform([", s, "], lambda s: "+body+")[1] AS "+dty+"))")), true
+}
+
+// intervalTry translates try_add, try_subtract, try_multiply and
+// try_divide of an ANSI interval: the operator, NULL where the result
+// leaves the interval's range or the divisor is zero; a date or
+// timestamp plus or minus an interval as the operator. ok is false for
+// any other (refused by the caller).
+func (t *tr) intervalTry(name string, c *ast.Call, args []frag) (frag, bool) {
+	if len(args) != 2 || !args[0].typ.ansiInterval() && !args[1].typ.ansiInterval() || c.Over != nil || c.Filter != nil {
+		return frag{}, false
+	}
+	op := map[string]string{"try_add": "+", "try_subtract": "-", "try_multiply": "*", "try_divide": "/"}[name]
+	b := &ast.Binary{Range: c.Range, Op: op, L: c.Args[0], R: c.Args[1]}
+	if t.mixedIntervals(c, args[0].typ, args[1].typ) {
+		return at(c, tUnknown, cat("NULL")), true
+	}
+	if f, ok := t.intervalBinary(b, args[0], args[1], true); ok {
+		return at(c, f.typ, f), true
+	}
+	if f, ok := t.datedInterval(b, args[0], args[1]); ok {
+		return at(c, f.typ, f), true
+	}
+	return frag{}, false
 }
