@@ -571,10 +571,28 @@ func isWrongKind(err error) bool {
 }
 
 // RelationSQL returns the quoted DuckDB relation that holds a dataset, for
-// use in SQL text: its name for an unqualified one; a qualified name (a.x)
-// as one identifier, which a run defines for every qualified dataset
-// (runState.alias), so that a.x and b.x are two relations.
-func RelationSQL(dataset string) string { return quoteIdent(qualifiedRelation(dataset)) }
+// use in SQL text: the last part of its name (relationName), or for a
+// dataset a run kept under its qualified name because another one ends in
+// the same name (a.x beside b.x), that name. A run defines every
+// qualified dataset under its qualified name too (runState.alias), so
+// either answer reads it there.
+func RelationSQL(dataset string) string {
+	movedMu.RLock()
+	m := moved[ir.NameKey(dataset)]
+	movedMu.RUnlock()
+	if m {
+		return quoteIdent(qualifiedRelation(dataset))
+	}
+	return quoteIdent(relationName(dataset))
+}
+
+// moved holds the datasets (by key) a run kept under their qualified
+// names: only batch datasets move, never a streaming or CDC table, whose
+// relation a description (engine/describe.go) keeps under its last part.
+var (
+	movedMu sync.RWMutex
+	moved   = map[string]bool{}
+)
 
 // qualifiedRelation is the relation a run keeps a dataset or source under
 // when another one ends in the same name: an unqualified name as it is, a
@@ -660,6 +678,11 @@ func (st *runState) nameRelations() {
 				rel = relationName(e.name)
 			}
 			st.rels[ir.NameKey(e.name)] = rel
+			if !e.source && rel != relationName(e.name) {
+				movedMu.Lock()
+				moved[ir.NameKey(e.name)] = true
+				movedMu.Unlock()
+			}
 			if e.source {
 				sources++
 			}
