@@ -16,6 +16,7 @@ import "github.com/thund-dev/thund/ir"
 const (
 	SynLocation           Feature = "LOCATION"
 	SynPartitionTransform Feature = "a PARTITIONED BY transform"
+	SynClusterBy          Feature = "CLUSTER BY in SQL"
 	SynTempViewQualified  Feature = "a qualified temporary view name"
 	SynTempViewSession    Feature = "a SESSION.v temporary view name"
 	SynAutoCDCColumns     Feature = "a column list on a FLOW AUTO CDC streaming table"
@@ -49,6 +50,18 @@ var registrationRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43: no(transformReason),
 		ir.Databricks: no("a Databricks pipeline's PARTITIONED BY takes column names only (PARTITIONED BY (col [, ...])), not transforms: " +
 			"compute the value in the query and partition by that column, or use CLUSTER BY"),
+	},
+	// Spark 4.1.4's SQL registration turns CLUSTER BY (cols) into a
+	// cluster_by transform and refuses it like a partition transform,
+	// whatever the column (spark-pipelines run, 2026-12-03); 4.2 and 4.3
+	// were not run, so they are not refused. A Python dataset's cluster_by
+	// goes through DefineOutput's clustering columns instead.
+	SynClusterBy: {
+		ir.Native:     yes,
+		ir.Spark41:    no("Spark 4.1's pipeline registration refuses CLUSTER BY in a SQL file (PIPELINE_SQL_GRAPH_ELEMENT_REGISTRATION_ERROR: Invalid partitioning transform (cluster_by(...))): leave the clause out, or partition by plain columns (PARTITIONED BY (col))"),
+		ir.Spark42:    yes,
+		ir.Spark43:    yes,
+		ir.Databricks: yes,
 	},
 	SynTempViewQualified: {
 		ir.Native:     yes,

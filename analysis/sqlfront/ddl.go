@@ -527,7 +527,11 @@ func (p *stmtParser) dataset(i int) {
 		case "PARTITIONED BY":
 			p.st.PartitionBy, p.st.PartitionSpans, i, ok = p.columnList(i+2, opt)
 		case "CLUSTER BY":
+			start := p.toks[i].start
 			p.st.ClusterBy, p.st.ClusterSpans, i, ok = p.columnList(i+2, opt)
+			if ok {
+				p.syntax(capab.SynClusterBy, start, p.toks[i-1].end)
+			}
 		case "TBLPROPERTIES":
 			p.st.Properties, i, ok = p.properties(i + 1)
 		case "USING":

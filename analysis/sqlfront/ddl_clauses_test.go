@@ -17,6 +17,7 @@ func TestClauseConstructs(t *testing.T) {
 		{"CREATE MATERIALIZED VIEW m LOCATION '/x' AS SELECT 1 AS id", capab.SynLocation, "LOCATION '/x'"},
 		{"CREATE MATERIALIZED VIEW m PARTITIONED BY (years(ts), k) AS SELECT 1 AS k", capab.SynPartitionTransform, "years(ts)"},
 		{"CREATE MATERIALIZED VIEW m PARTITIONED BY (bucket(4, id)) AS SELECT 1 AS id", capab.SynPartitionTransform, "bucket(4, id)"},
+		{"CREATE MATERIALIZED VIEW m CLUSTER BY (id, k) AS SELECT 1 AS id, 2 AS k", capab.SynClusterBy, "CLUSTER BY (id, k)"},
 		{"CREATE TEMPORARY VIEW db.v AS SELECT 1 AS id", capab.SynTempViewQualified, "db.v"},
 		{"CREATE TEMPORARY VIEW session.v AS SELECT 1 AS id", capab.SynTempViewSession, "session.v"},
 		{"CREATE STREAMING TABLE t (id BIGINT) FLOW AUTO CDC FROM STREAM(s) KEYS (id) SEQUENCE BY ts", capab.SynAutoCDCColumns, "(id BIGINT)"},
