@@ -1085,7 +1085,11 @@ func (fr *flowRun) closedGroups(ctx context.Context, t int, res, emit string) (s
 	done := fr.temp("done")
 	var closed, sel string
 	if w := fr.group.window; w != nil {
-		closed = quoteIdent(fr.cols[w.col]) + " + " + w.width + " <= " + fr.wmExpr
+		start := quoteIdent(fr.cols[w.col])
+		if w.field != "" {
+			start = "(" + start + ")." + quoteIdent(w.field)
+		}
+		closed = start + " + " + w.width + " <= " + fr.wmExpr
 		sel = "SELECT * FROM " + res + " AS __thund_r WHERE " + closed
 	} else {
 		closed = quoteIdent(maxEvent) + " <= " + fr.wmExpr

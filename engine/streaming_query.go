@@ -24,10 +24,13 @@ type grouping struct {
 	window *windowKey
 }
 
-// windowKey is a grouping key that buckets the watermark column.
+// windowKey is a grouping key that buckets the watermark column. field,
+// when set, is the field of the column (a struct, Spark's window) that
+// holds the window's start.
 type windowKey struct {
 	col   int
 	width string
+	field string
 }
 
 // aggregateFuncs are the aggregate function names DuckDB's parser leaves
@@ -136,6 +139,16 @@ func analyzeGrouping(ctx context.Context, conn *sql.Conn, query, wmCol string, o
 	seen := map[int]bool{}
 	for _, ge := range groups {
 		idx := matchGroup(ge, items, star, outCols)
+		// Spark's window(...) as translated: the output holds the struct
+		// itself or its start or end (SELECT window.start).
+		wstart, wfield := windowStart(ge), ""
+		if wstart != nil && !star {
+			if idx >= 0 {
+				wfield = "start"
+			} else {
+				idx, wfield = matchWindowField(ge, items)
+			}
+		}
 		if idx < 0 || idx >= len(outCols) {
 			g.keysOK = false
 			continue
@@ -151,14 +164,67 @@ func analyzeGrouping(ctx context.Context, conn *sql.Conn, query, wmCol string, o
 		if !star {
 			expr = items[idx]
 		}
-		if width := windowWidth(ctx, conn, expr, wmCol); width != "" {
+		field := ""
+		if wstart != nil {
+			expr = wstart
+		}
+		width := windowWidth(ctx, conn, expr, wmCol)
+		switch {
+		case width == "" || wstart == nil:
+		case wfield == "start" && windowStart(items[idx]) != nil:
+			field = "start" // the column is the window struct
+		case wfield == "end":
+			width = "INTERVAL 0 SECOND" // the column is the window's end
+		}
+		if width != "" {
 			var ok bool
 			if err := conn.QueryRowContext(ctx, "SELECT try_cast("+width+" AS INTERVAL) IS NOT NULL").Scan(&ok); err == nil && ok {
-				g.window = &windowKey{col: idx, width: width}
+				g.window = &windowKey{col: idx, width: width, field: field}
 			}
 		}
 	}
 	return g, nil
+}
+
+// windowStart returns the start of a window struct, struct_pack(start :=
+// ..., end := ...) (Spark's window(...) as the translation writes it), or
+// nil when v is not one.
+func windowStart(v any) any {
+	m, _ := v.(map[string]any)
+	if m == nil || m["class"] != "FUNCTION" || !strings.EqualFold(jsonStr(m["function_name"]), "struct_pack") {
+		return nil
+	}
+	args, _ := m["children"].([]any)
+	if len(args) != 2 {
+		return nil
+	}
+	s, _ := args[0].(map[string]any)
+	e, _ := args[1].(map[string]any)
+	if s == nil || e == nil || jsonStr(s["alias"]) != "start" || jsonStr(e["alias"]) != "end" {
+		return nil
+	}
+	return s
+}
+
+// matchWindowField returns the output position of a select item that is
+// the start or the end of the window struct ge (window.start), and which,
+// or -1.
+func matchWindowField(ge any, items []any) (int, string) {
+	want := canonicalExpr(ge)
+	for i, it := range items {
+		m, _ := it.(map[string]any)
+		if m == nil || m["type"] != "STRUCT_EXTRACT" {
+			continue
+		}
+		args, _ := m["children"].([]any)
+		if len(args) != 2 || canonicalExpr(args[0]) != want {
+			continue
+		}
+		if f, ok := constString(args[1]); ok && (f == "start" || f == "end") {
+			return i, f
+		}
+	}
+	return -1, ""
 }
 
 // matchGroup returns the output position of grouping expression ge, or -1.
