@@ -228,6 +228,7 @@ func dbl(f Function) Function { f.doubleArgs = true; return f }
 var intervalArgs = map[string]bool{
 	"coalesce": true, "nvl": true, "nvl2": true, "if": true, "nullif": true, "isnull": true, "isnotnull": true,
 	"count": true, "min": true, "max": true, "greatest": true, "least": true, "array": true, "equal_null": true,
+	"map": true,
 }
 
 const notRepeatable = "its values are random or engine-specific, so native values cannot match Spark's"

@@ -912,6 +912,8 @@ func (t *tr) datedInterval(b *ast.Binary, l, r frag) (frag, bool) {
 func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 	switch name {
 	case "sum", "try_sum", "avg", "try_avg":
+	case "abs", "signum", "sign":
+		return t.intervalSign(name, c, args)
 	case "try_add", "try_subtract", "try_multiply", "try_divide":
 		// try_subtract and try_multiply are try_add's aliases: the
 		// call's own name says which.
@@ -983,4 +985,21 @@ func (t *tr) intervalTry(name string, c *ast.Call, args []frag) (frag, bool) {
 		return at(c, f.typ, f), true
 	}
 	return frag{}, false
+}
+
+// intervalSign translates abs of an ANSI interval (the interval's type,
+// failing out of its range) and signum (a DOUBLE: -1.0, 0.0 or 1.0).
+func (t *tr) intervalSign(name string, c *ast.Call, args []frag) (frag, bool) {
+	if len(args) != 1 || !args[0].typ.ansiInterval() || c.Over != nil {
+		return frag{}, false
+	}
+	x := args[0]
+	val := microsOf
+	if x.typ.YearMonth() {
+		val = monthsOf
+	}
+	if name != "abs" {
+		return at(c, tDouble, cat("CAST(sign(", val(x), ") AS DOUBLE)")), true
+	}
+	return at(c, x.typ, t.ranged(c, x.typ.YearMonth(), cat("abs(CAST(", val(x), " AS HUGEINT))"), "", false)), true
 }
