@@ -847,9 +847,6 @@ func (t *tr) call(c *ast.Call) frag {
 	if iv, ok := t.intervalAgg(f.Name, c, args); ok {
 		return iv
 	}
-	if intervalArgs[f.Name] && t.mixedIntervalArgs(f.Name, c, args) {
-		return null(c)
-	}
 	if !intervalArgs[f.Name] {
 		for i, x := range args {
 			if x.typ.has(IntervalKind) {
