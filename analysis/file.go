@@ -47,9 +47,7 @@ func hashText(text string) uint64 { return maphash.String(hashSeed, text) }
 // recover turns anything that slips through into a diagnostic.
 func analyseFile(file, text string, dialect sqlfront.Dialect, vars map[string]string) (res *fileResult) {
 	if isPython(file) {
-		res = analysePython(file, text, dialect)
-		res.vars = vars
-		return res
+		return analysePython(file, text, dialect, vars)
 	}
 	res = &fileResult{path: file, text: text, dialect: dialect, vars: vars, hash: hashText(text)}
 	defer func() {

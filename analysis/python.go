@@ -49,8 +49,8 @@ func (s *Snapshot) PythonOpaque(f *ir.Flow) string {
 // dataset; any other body has no SQL (DefinedInPython). A syntax error,
 // and a name or query computed at run time, are diagnostics
 // (ir.CodeLibraryPython): the graph may miss what they define or read.
-func analysePython(file, text string, dialect sqlfront.Dialect) *fileResult {
-	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: dialect}
+func analysePython(file, text string, dialect sqlfront.Dialect, vars map[string]string) *fileResult {
+	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: dialect, vars: vars}
 	if !validUTF8(text) {
 		res.diags = append(res.diags, encodingDiag(file, text))
 		return res
@@ -638,9 +638,10 @@ func (res *fileResult) analyseNotebookSQL(cells []pyCell) {
 		return
 	}
 	file := res.path
-	sub := &fileResult{path: file, text: virtual, dialect: res.dialect, hash: res.hash}
+	sub := &fileResult{path: file, text: virtual, dialect: res.dialect, hash: res.hash, vars: res.vars}
 	header := pragma.ScanHeader(file, virtual)
-	parsed := sqlfront.ParsePipeline(file, virtual, res.dialect, nil)
+	// The pipeline's ${key} parameters hold in a %sql cell as in a .sql file.
+	parsed := sqlfront.ParsePipeline(file, virtual, res.dialect, res.vars)
 	sub.diags = append(sub.diags, parsed.Diags...)
 	sub.sdpForm(header, parsed, map[int]bool{})
 	for _, f := range sub.flows {

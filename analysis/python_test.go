@@ -469,3 +469,29 @@ func TestPythonNotebookExport(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonNotebookSQLParameters: the spec's configuration holds in a
+// notebook's %sql cell as in a .sql file (${key} is substituted, no "not
+// set" error).
+func TestPythonNotebookSQLParameters(t *testing.T) {
+	nb := "# Databricks notebook source\nimport dlt\n\n# COMMAND ----------\n\n" +
+		"# MAGIC %sql\n# MAGIC CREATE MATERIALIZED VIEW gold AS\n# MAGIC SELECT id FROM ${src_table} WHERE id > ${min_id}\n"
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml":  "name: p\nstorage: s\nconfiguration:\n  src_table: landing\n  min_id: \"0\"\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/orders.py":         nb,
+		"samples/landing.csv": "id\n1\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range s.Diagnostics {
+		if strings.Contains(d.Message, "not set") {
+			t.Errorf("unexpected %v", d)
+		}
+	}
+	flows := s.Pipeline.FlowsInto("gold")
+	if len(flows) != 1 || len(flows[0].Reads) != 1 || flows[0].Reads[0].Name != "landing" {
+		t.Fatalf("gold's flows: %+v", flows)
+	}
+}

@@ -121,7 +121,7 @@ func TestLowerPythonRefusesWhatSparkCannotLoad(t *testing.T) {
 	_, p, txt := analyse(t, map[string]string{
 		"transformations/a.py": pyHeader + "import os\n\n" +
 			"dp.create_streaming_table(\"auto\")\n\n@dp.append_flow(target=\"auto\")\ndef auto_flow():\n    return spark.readStream.format(\"cloudFiles\").option(\"cloudFiles.format\", \"csv\").load(\"/landing/a/\")\n\n" +
-			"@dp.table\ndef opt():\n    return spark.read.format(\"csv\").option(\"sep\", os.environ[\"SEP\"]).load(\"/landing/b.csv\")\n",
+			"@dp.materialized_view\ndef opt():\n    return spark.read.format(\"csv\").option(\"sep\", os.environ[\"SEP\"]).load(\"/landing/b.csv\")\n",
 		"samples/a/1.csv": "x\n1\n",
 		"samples/b.csv":   "x\n1\n",
 	})
