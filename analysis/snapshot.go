@@ -492,6 +492,7 @@ func (s *Snapshot) openProject() {
 		})
 	}
 	s.Project = project.FromTextsSpec(s.Root, texts, project.SpecPath(s.Root, s.opts.Spec))
+	s.Project.ReadPython = slices.Contains(s.opts.Backends, ir.Databricks)
 }
 
 // Backends returns the backends this snapshot checks.

@@ -2,7 +2,10 @@ package analysis
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/thund-dev/thund/ir"
 )
 
 // Options.Spec names the spec whatever its name: its folder is the root,
@@ -38,5 +41,36 @@ func TestLoadNamedSpec(t *testing.T) {
 	}
 	if plain.Project.HasSpec || len(plain.Libraries) != 2 || len(plain.Project.SpecCandidates) != 1 {
 		t.Fatalf("without Spec: spec %v, libraries %v, candidates %v", plain.Project.HasSpec, plain.Libraries, plain.Project.SpecCandidates)
+	}
+}
+
+// TestDatabricksBackendReadsPythonWithoutSpec: a folder with no spec and
+// no bundle, checked against databricks (`--backend databricks`), reads
+// its .py files as Databricks runs them, so a SQL dataset reading a
+// Python one finds it; checked against Spark, SDP needs a spec to run
+// Python, so the .py file is not read.
+func TestDatabricksBackendReadsPythonWithoutSpec(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"transformations/bronze.py": "import dlt\n\n@dlt.table\ndef bronze():\n    return spark.readStream.table(\"landing\")\n",
+		"transformations/gold.sql":  "CREATE OR REFRESH MATERIALIZED VIEW gold AS SELECT count(*) AS n FROM bronze;\n",
+	})
+	s, err := Load(root, Options{Backends: []ir.Backend{ir.Databricks}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Pipeline.Dataset("bronze") == nil {
+		t.Fatalf("databricks: bronze is no dataset; libraries %v", s.Libraries)
+	}
+	for _, d := range s.Diagnostics {
+		if strings.Contains(d.Message, "bronze") && strings.Contains(d.Message, "not a dataset") {
+			t.Errorf("databricks: %v", d)
+		}
+	}
+	s, err = Load(root, Options{Backends: []ir.Backend{ir.Spark41}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Pipeline.Dataset("bronze") != nil {
+		t.Errorf("spark-4.1 without a spec read the .py file: %v", s.Libraries)
 	}
 }

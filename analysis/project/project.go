@@ -30,6 +30,12 @@ const (
 type Project struct {
 	// Root is the pipeline root, absolute and cleaned.
 	Root string
+	// ReadPython makes a pipeline with no spec and no bundle read its .py
+	// files as libraries too, as Databricks runs a pipeline's Python and
+	// SQL files alike; set when the pipeline is checked against the
+	// databricks backend (`--backend databricks`), as `dialect:
+	// databricks` does.
+	ReadPython bool
 	// SpecFile is the spec's name relative to Root ("spark-pipeline.yml"),
 	// "" if there is none.
 	SpecFile string
@@ -345,8 +351,8 @@ func (p *Project) openBundle(texts map[string][]byte) {
 // SDP does. Without a spec, the files a databricks.yml pipeline lists
 // (.sql and .py, notebooks named without their extension), or else every
 // *.sql file except those under samples/, and with `dialect: databricks`
-// every *.py file too (otherwise no Python file: SDP needs a spec to run
-// one).
+// or ReadPython every *.py file too (otherwise no Python file: SDP needs
+// a spec to run one).
 func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 	set := map[string]bool{}
 	var diags []ir.Diagnostic
@@ -356,7 +362,7 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 	if !p.HasSpec {
 		// A Databricks pipeline's libraries are SQL and Python files
 		// alike (dialect: databricks); SDP runs Python only from a spec.
-		python := p.Config.Dialect == "databricks"
+		python := p.Config.Dialect == "databricks" || p.ReadPython
 		for _, f := range files {
 			if strings.HasPrefix(f, "samples/") || strings.Contains("/"+f+"/", "/__pycache__/") {
 				continue
