@@ -282,6 +282,12 @@ start() {
 	# setsid gives it its own process group, which stop kills.
 	(
 		cd "$RUN"
+		# The server outlives this script: it must not inherit the caller's
+		# open files, or a `flock LOCK scripts/spark.sh start` would keep
+		# the lock held by the server after the caller dies.
+		for fd in $(ls /proc/$BASHPID/fd 2>/dev/null); do
+			[ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null
+		done
 		export SPARK_HOME="$home" SPARK_LOCAL_IP="$HOST" PYSPARK_PYTHON="$VENV/bin/python"
 		exec setsid "$home/bin/spark-submit" \
 			--class org.apache.spark.sql.connect.service.SparkConnectServer \
