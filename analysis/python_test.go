@@ -129,7 +129,7 @@ func TestPythonSQLLiteral(t *testing.T) {
 		"@dp.materialized_view\ndef d():\n    return spark.sql(\"SELECT * FROM c WHERE k =\")\n\n" +
 		"@dp.materialized_view\ndef e():\n    return spark.sql(f\"SELECT * FROM {src}\")\n"
 	root := writeTree(t, map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/q.py":             py,
 		"samples/raw_a.csv":  "id\n1\n",
 		"samples/raw_b.csv":  "id\n1\n",
@@ -180,7 +180,7 @@ func TestPythonSQLLiteral(t *testing.T) {
 func TestPythonStandInAndExpectations(t *testing.T) {
 	py := "import dlt\n\n@dlt.table\n@dlt.expect_or_drop(\"pos\", \"amount > 0\")\ndef orders():\n    return my_udf(spark.read.table(\"raw\"))\n"
 	root := writeTree(t, map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/o.py":             py,
 		"samples/raw.csv":    "amount\n1\n",
 		"samples/orders.csv": "amount\n1\n-1\n",
@@ -261,7 +261,7 @@ func TestPythonSchemaAgainstBody(t *testing.T) {
 		"@dp.materialized_view(schema=\"sku STRING, price BIGINT\")\ndef c():\n" +
 		"    return spark.read.format(\"csv\").option(\"header\", \"true\").schema(\"sku STRING, price DOUBLE\").load(\"/in/c.csv\")\n"
 	root := writeTree(t, map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/a.py":             py,
 		"samples/j/1.json":   "{\"a\": 1, \"c\": \"x\"}\n",
 		"samples/c.csv":      "sku,price\nA,1.5\n",
@@ -304,7 +304,7 @@ func TestPythonSchemaAgainstBody(t *testing.T) {
 // one Broken names that sample.
 func TestPythonStandInQualified(t *testing.T) {
 	files := map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/x.py":             "from pyspark import pipelines as dp\n\n@dp.materialized_view(name=\"cat.sch.x\")\ndef build_x():\n    return some_udf(spark)\n",
 	}
 	s, err := Load(writeTree(t, files), Options{})
@@ -335,7 +335,7 @@ func TestPythonStandInQualified(t *testing.T) {
 // over a stream a streaming table.
 func TestPythonDatabricksForms(t *testing.T) {
 	root := writeTree(t, map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"thund.yaml":         "backends: [databricks]\n",
 		"t/a.py": "import dlt\n\n@dlt.table\ndef bronze():\n    return spark.readStream.table(\"raw\")\n\n" +
 			"@dlt.table\ndef silver():\n    return dlt.read(\"bronze\").where(\"id > 0\")\n",
@@ -369,7 +369,7 @@ func TestPythonTableOverBatch(t *testing.T) {
 		"@dp.table\ndef over_stream():\n    return spark.readStream.table(\"landing\")\n\n" +
 		"@dp.table\ndef opaque():\n    return make_frame()\n"
 	root := writeTree(t, map[string]string{
-		"spark-pipeline.yml":  "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml":  "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"thund.yaml":          "backends: [native, spark-4.1, spark-4.3, databricks]\n",
 		"t/a.py":              py,
 		"samples/landing.csv": "id\n1\n",
@@ -419,7 +419,7 @@ func TestPythonNotebookExport(t *testing.T) {
 		"# MAGIC %sql\n# MAGIC CREATE OR REFRESH MATERIALIZED VIEW gold AS\n# MAGIC SELECT id, count(*) AS n\n# MAGIC FROM bronze GROUP BY id\n\n# COMMAND ----------\n\n" +
 		"# MAGIC %sql\n# MAGIC CREATE MATERIALIZED VIEW broken AS SELECT id FROM bronze WHERE id = )\n"
 	root := writeTree(t, map[string]string{
-		"spark-pipeline.yml":  "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml":  "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"thund.yaml":          "backends: [native, spark-4.1, databricks]\n",
 		"t/orders.py":         nb,
 		"samples/landing.csv": "id\n1\n",
@@ -477,7 +477,7 @@ func TestPythonNotebookSQLParameters(t *testing.T) {
 	nb := "# Databricks notebook source\nimport dlt\n\n# COMMAND ----------\n\n" +
 		"# MAGIC %sql\n# MAGIC CREATE MATERIALIZED VIEW gold AS\n# MAGIC SELECT id FROM ${src_table} WHERE id > ${min_id}\n"
 	root := writeTree(t, map[string]string{
-		"spark-pipeline.yml":  "name: p\nstorage: s\nconfiguration:\n  src_table: landing\n  min_id: \"0\"\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml":  "name: p\nstorage: file:///s\nconfiguration:\n  src_table: landing\n  min_id: \"0\"\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/orders.py":         nb,
 		"samples/landing.csv": "id\n1\n",
 	})

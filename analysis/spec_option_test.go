@@ -12,7 +12,7 @@ import (
 // its globs select the libraries, and an edit of it (Update) is read as
 // the spec's.
 func TestLoadNamedSpec(t *testing.T) {
-	spec := "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n"
+	spec := "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n"
 	dir := writeTree(t, map[string]string{
 		"spark-pipelines.yaml": spec,
 		"t/a.sql":              "CREATE MATERIALIZED VIEW a AS SELECT 1 AS id;\n",
@@ -28,7 +28,7 @@ func TestLoadNamedSpec(t *testing.T) {
 	if len(snap.Diagnostics) != 0 {
 		t.Fatalf("diagnostics %+v", snap.Diagnostics)
 	}
-	edited := "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: u/**\n"
+	edited := "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: u/**\n"
 	next := snap.Update([]Change{{Path: "spark-pipelines.yaml", Text: &edited}})
 	if len(next.Libraries) != 1 || next.Libraries[0] != "u/b.sql" || next.Pipeline.Dataset("b") == nil {
 		t.Fatalf("after editing the spec: libraries %v", next.Libraries)

@@ -80,7 +80,7 @@ func TestCSVSampleReadAsSpark(t *testing.T) {
 	rows = append(rows, "30000,02/01/2024,5")
 	sample := strings.Join(rows, "\r\n") + "\r\n"
 	files := map[string]string{
-		"spark-pipeline.yml":    "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml":    "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/ev.sql":              "CREATE MATERIALIZED VIEW ev AS SELECT * FROM read_files(\"/landing/events.csv\", format => \"csv\", header => true);\n",
 		"t/py.py":               "from pyspark import pipelines as dp\n\n@dp.materialized_view\ndef opaque_ds():\n    return make_it()\n",
 		"samples/events.csv":    sample,

@@ -198,7 +198,7 @@ func TestDescriberCheckReadsSpark(t *testing.T) {
 // "OPEN" in it is a string, and <=> is Spark's null-safe equality.
 func TestPythonExpectationReadsSpark(t *testing.T) {
 	dir := writePipeline(t, map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/orders.py": "import dlt\n\n@dlt.table\n@dlt.expect_or_drop(\"open\", 'status = \"OPEN\"')\n@dlt.expect(\"has_id\", \"NOT (id <=> NULL)\")\n" +
 			"def orders():\n    return spark.sql(\"SELECT id, status FROM raw_orders\")\n",
 		"samples/raw_orders.csv": "id,status\n1,OPEN\n2,CLOSED\n,OPEN\n",

@@ -54,7 +54,7 @@ func TestPythonInitRuns(t *testing.T) {
 func TestPythonStandIn(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/scored.py": "import dlt\n\n@dlt.table\n@dlt.expect_or_drop(\"positive\", \"score > 0\")\ndef scored():\n    return model(dlt.read(\"raw\"))\n\n" +
 			"@dlt.table\ndef ranked():\n    return spark.sql(\"SELECT id, score FROM scored ORDER BY score\")\n",
 		"t/top.sql":          "CREATE MATERIALIZED VIEW top AS SELECT * FROM ranked WHERE score > 1\n",
@@ -111,7 +111,7 @@ func TestPythonMixedRuns(t *testing.T) {
 func TestPythonDataFrameRuns(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/frames.py": `from pyspark import pipelines as dp
 from pyspark.sql import functions as F
 
@@ -221,7 +221,7 @@ func TestPythonFramesRuns(t *testing.T) {
 func TestPythonDeclaredSchemas(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/a.py": "from pyspark import pipelines as dp\n\n" +
 			"@dp.materialized_view(schema=\"sku STRING, price DECIMAL(10,2)\")\ndef products():\n" +
 			"    return spark.read.format(\"csv\").option(\"header\", \"true\").option(\"inferSchema\", \"true\").load(\"/in/prices.csv\")\n\n" +
@@ -283,7 +283,7 @@ func TestPythonDeclaredSchemas(t *testing.T) {
 func TestPythonCSVLoadAsSpark(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/a.py": "from pyspark import pipelines as dp\n\n" +
 			"@dp.materialized_view\ndef stock():\n" +
 			"    return (spark.read.format(\"csv\").option(\"header\", \"true\").option(\"nullValue\", \"NA\").option(\"dateFormat\", \"yyyy-MM-dd\")\n" +
@@ -431,7 +431,7 @@ func TestPythonStandInQualified(t *testing.T) {
 	for _, sample := range []string{"samples/x.csv", "samples/cat.sch.x.csv"} {
 		dir := t.TempDir()
 		files := map[string]string{
-			"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+			"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 			"t/x.py":             "from pyspark import pipelines as dp\n\n@dp.materialized_view(name=\"cat.sch.x\")\ndef build_x():\n    return some_udf(spark)\n",
 			"t/y.sql":            "CREATE MATERIALIZED VIEW y AS SELECT id * 10 AS id FROM cat.sch.x;\n",
 			sample:               "id\n1\n2\n3\n",
@@ -570,7 +570,7 @@ func arrowSparkType(t arrow.DataType) string {
 func TestPythonLoadSchemaDisagrees(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"spark-pipeline.yml": "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
 		"t/a.py": "from pyspark import pipelines as dp\n\n" +
 			"@dp.materialized_view\ndef wide():\n    return spark.read.option(\"header\", \"true\").schema(\"id INT\").csv(\"/in/people.csv\")\n\n" +
 			"@dp.materialized_view\ndef typed():\n    return spark.read.option(\"header\", \"true\").schema(\"id INT, name INT\").csv(\"/in/folks.csv\")\n\n" +

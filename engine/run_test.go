@@ -112,7 +112,7 @@ func TestRaggedCSVAndMixedFolder(t *testing.T) {
 // natively, as --check says they resolve.
 func TestQualifiedNames(t *testing.T) {
 	root := t.TempDir()
-	writeTestFile(t, filepath.Join(root, "spark-pipeline.yml"), "name: qn\ncatalog: main\ndatabase: sales\nstorage: /tmp/qn-storage\nlibraries:\n  - glob:\n      include: transformations/**\n")
+	writeTestFile(t, filepath.Join(root, "spark-pipeline.yml"), "name: qn\ncatalog: main\ndatabase: sales\nstorage: file:///tmp/qn-storage\nlibraries:\n  - glob:\n      include: transformations/**\n")
 	writeTestFile(t, filepath.Join(root, "samples", "t.csv"), "id,v\n1,a\n2,b\n")
 	writeTestFile(t, filepath.Join(root, "samples", "other.ext.csv"), "id,w\n1,x\n")
 	writeTestFile(t, filepath.Join(root, "samples", "x.csv"), "id\n7\n")

@@ -676,7 +676,7 @@ func TestRenameOntoOwnQualifiedName(t *testing.T) {
 	root := t.TempDir()
 	text := "CREATE MATERIALIZED VIEW sales.own AS SELECT 1 AS id;\n"
 	for name, body := range map[string]string{
-		"spark-pipeline.yml":               "name: q\ndatabase: sales\nstorage: /tmp/q-storage\nlibraries:\n  - glob:\n      include: transformations/**\n",
+		"spark-pipeline.yml":               "name: q\ndatabase: sales\nstorage: file:///tmp/q-storage\nlibraries:\n  - glob:\n      include: transformations/**\n",
 		"transformations/a.sql":            text,
 		"transformations/clean_things.sql": "SELECT 2 AS id\n",
 	} {

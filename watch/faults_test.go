@@ -115,7 +115,7 @@ func TestWatchFaults(t *testing.T) {
 	// extra/ holds the sentinel and the large sample's reader, out of
 	// the folders the test deletes.
 	mustDo(t, os.MkdirAll(filepath.Join(dir, "extra"), 0o755))
-	mustDo(t, os.WriteFile(filepath.Join(dir, "spark-pipeline.yml"), []byte("name: retail\nstorage: storage\nlibraries:\n  - glob:\n      include: transformations/**\n  - glob:\n      include: extra/**\n"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(dir, "spark-pipeline.yml"), []byte("name: retail\nstorage: file:///storage\nlibraries:\n  - glob:\n      include: transformations/**\n  - glob:\n      include: extra/**\n"), 0o644))
 	mustDo(t, os.WriteFile(filepath.Join(dir, "extra", "sentinel.sql"), []byte("-- @kind: view\nSELECT 1 AS s\n"), 0o644))
 	mustDo(t, os.MkdirAll(filepath.Join(dir, "data"), 0o755))
 	big := filepath.Join(dir, "data", "big.csv")

@@ -26,7 +26,7 @@ func TestWatchUnreadable(t *testing.T) {
 	}
 	dir := copyRetail(t)
 	mustDo(t, os.MkdirAll(filepath.Join(dir, "extra"), 0o755))
-	mustDo(t, os.WriteFile(filepath.Join(dir, "spark-pipeline.yml"), []byte("name: retail\nstorage: storage\nlibraries:\n  - glob:\n      include: transformations/**\n  - glob:\n      include: extra/**\n"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(dir, "spark-pipeline.yml"), []byte("name: retail\nstorage: file:///storage\nlibraries:\n  - glob:\n      include: transformations/**\n  - glob:\n      include: extra/**\n"), 0o644))
 	mustDo(t, os.WriteFile(filepath.Join(dir, "extra", "sentinel.sql"), []byte("-- @kind: view\nSELECT 1 AS s\n"), 0o644))
 	w := startWatch(t, dir, Options{Previews: datasetNames(t, dir), Limit: 1 << 20, Debounce: 100 * time.Millisecond})
 	w.run()

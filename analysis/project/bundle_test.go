@@ -178,7 +178,7 @@ func TestProjectFromBundle(t *testing.T) {
 		t.Errorf("a misspelt databricks key must be named with its fix: %v", p.Diags)
 	}
 	// A spark-pipeline.yml wins over the bundle.
-	texts[SpecYML] = []byte("name: p\nstorage: /tmp/s\nlibraries:\n  - glob: {include: src/**}\n")
+	texts[SpecYML] = []byte("name: p\nstorage: file:///tmp/s\nlibraries:\n  - glob: {include: src/**}\n")
 	if p = FromTexts("/x", texts); p.Bundle != nil {
 		t.Errorf("with a spark-pipeline.yml the SDP spec is the project, not the bundle")
 	}

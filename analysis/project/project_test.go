@@ -86,7 +86,7 @@ func TestLibraries(t *testing.T) {
 		"more/x/y.txt",
 	}
 	text := `name: p
-storage: s
+storage: file:///s
 libraries:
   - glob: {include: transformations/**}
   - glob: {include: extra/one.sql}
@@ -113,7 +113,7 @@ libraries:
 func TestLibrariesComplexGlob(t *testing.T) {
 	// SDP 4.1 rejects this glob (ParseSpec says so), but thund still reads
 	// what it matches.
-	text := "name: p\nstorage: s\nlibraries:\n  - glob: {include: transformations/**/*.sql}\n  - glob: {include: ../x/**}\n"
+	text := "name: p\nstorage: file:///s\nlibraries:\n  - glob: {include: transformations/**/*.sql}\n  - glob: {include: ../x/**}\n"
 	p := projectFromSpec(t, text)
 	libs, diags := p.Libraries([]string{"transformations/a.sql", "transformations/s/b.sql", "transformations/s/c.py"})
 	if want := []string{"transformations/a.sql", "transformations/s/b.sql"}; !reflect.DeepEqual(libs, want) || len(diags) != 0 {
@@ -130,7 +130,7 @@ func TestLibrariesWithoutSpec(t *testing.T) {
 }
 
 func TestLibrariesNoLibrariesKey(t *testing.T) {
-	text := "name: p\nstorage: s\n"
+	text := "name: p\nstorage: file:///s\n"
 	p := projectFromSpec(t, text)
 	libs, diags := p.Libraries([]string{"a.sql"})
 	if len(libs) != 0 {
@@ -264,7 +264,7 @@ func TestOpen(t *testing.T) {
 	inside := filepath.Join(dir, "samples", "in.csv")
 	config := "backends: [native]\nsamples:\n  a: " + outside + "\n  b: " + inside + "\n  c: c.csv\n"
 	writeFiles(t, dir, map[string]string{
-		"spark-pipeline.yml":    "name: p\nstorage: s\nlibraries:\n  - glob: {include: transformations/**}\n",
+		"spark-pipeline.yml":    "name: p\nstorage: file:///s\nlibraries:\n  - glob: {include: transformations/**}\n",
 		"spark-pipeline.yaml":   "name: q\n",
 		"thund.yaml":            config,
 		"transformations/a.sql": "",
@@ -309,7 +309,7 @@ func TestOpen(t *testing.T) {
 		t.Errorf("bare project = %+v, %v", p, err)
 	}
 	// Only the .yaml spelling, and a misnamed thund.yml.
-	writeFiles(t, bare, map[string]string{"spark-pipeline.yaml": "name: x\nstorage: y\n", "thund.yml": ""})
+	writeFiles(t, bare, map[string]string{"spark-pipeline.yaml": "name: x\nstorage: file:///y\n", "thund.yml": ""})
 	p, err = Open(bare)
 	if err != nil || p.SpecFile != SpecYAML || p.Spec.Name != "x" || len(p.Diags) != 1 || p.Diags[0].Loc.File != "thund.yml" {
 		t.Errorf("yaml project = %+v, %v", p, err)

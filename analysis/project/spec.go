@@ -74,6 +74,12 @@ func ParseSpec(file string, text []byte) (Spec, []ir.Diagnostic) {
 				spec.Name = s
 			case "storage":
 				spec.Storage = s
+				if !hasURIScheme(s) {
+					// spark-pipelines (4.1.4) refuses the run before anything
+					// starts; Thund's own push makes the path absolute
+					// (sdplower.StorageURI), hence a warning.
+					d.add(ir.Warning, d.code, d.at(p.raw), fmt.Sprintf("`storage: %s` has no URI scheme, so `spark-pipelines run` refuses the pipeline: [PIPELINE_STORAGE_ROOT_INVALID] Pipeline storage root must be an absolute path with a URI scheme (e.g., file://, s3a://, hdfs://); write e.g. `storage: file:///tmp/%s/storage`, as spark-pipelines init writes an absolute file:// URI (Thund's own push to Spark makes the path absolute under the pipeline folder)", s, specStorageHint(spec.Name)))
+				}
 			case "catalog":
 				spec.Catalog = s
 			case "database":
@@ -310,3 +316,28 @@ func (d *doc) checkGlob(lib Library) {
 // hasMagic reports whether a pattern holds glob wildcards, as Python's
 // glob.has_magic does.
 func hasMagic(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// hasURIScheme reports whether s begins with a URI scheme and its colon
+// (file:, s3a:, abfss:...), as Spark requires of a pipeline's storage.
+func hasURIScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			return i > 0
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// specStorageHint is the folder name the storage suggestion uses.
+func specStorageHint(name string) string {
+	if name == "" || strings.ContainsAny(name, "/\\ :") {
+		return "pipeline"
+	}
+	return name
+}

@@ -99,7 +99,8 @@ libraries:
 func TestParseSpecAliasesAndTypes(t *testing.T) {
 	text := "name: &n pipe\nstorage: *n\ncatalog: !!str 5\ndatabase: 12\n"
 	spec, diags := ParseSpec("s.yml", []byte(text))
-	checkDiags(t, "s.yml", text, diags, nil)
+	// storage without a URI scheme: spark-pipelines refuses it.
+	checkDiags(t, "s.yml", text, diags, []wantDiag{{ir.CodeSpecError, ir.Warning, "*n", "PIPELINE_STORAGE_ROOT_INVALID"}})
 	if spec.Name != "pipe" || spec.Storage != "pipe" || spec.Catalog != "5" || spec.Database != "12" {
 		t.Errorf("spec = %+v", spec)
 	}
@@ -112,7 +113,7 @@ func TestParseSpecAliasesAndTypes(t *testing.T) {
 }
 
 func TestParseSpecErrors(t *testing.T) {
-	const head = "name: p\nstorage: s\n"
+	const head = "name: p\nstorage: file:///s\n"
 	E, W := ir.Error, ir.Warning
 	tests := []struct {
 		name string
@@ -124,13 +125,13 @@ func TestParseSpecErrors(t *testing.T) {
 		{"unknown key far", head + "owner: me\n", []wantDiag{{ir.CodeSpecUnknown, E, "owner", "SDP rejects it"}}},
 		{"definitions", head + "definitions: []\n", []wantDiag{{ir.CodeSpecUnknown, E, "definitions", "renamed `libraries`"}}},
 		{"missing storage", "name: p\ncatalog: c\n", []wantDiag{{ir.CodeSpecError, E, "name", "add `storage: <path or URI>`"}}},
-		{"missing name", "storage: s\n", []wantDiag{{ir.CodeSpecError, E, "storage", "add `name:"}}},
+		{"missing name", "storage: file:///s\n", []wantDiag{{ir.CodeSpecError, E, "storage", "add `name:"}}},
 		{"missing both", "catalog: c\n", []wantDiag{
 			{ir.CodeSpecError, E, "catalog", "no `name`"},
 			{ir.CodeSpecError, E, "catalog", "no `storage`"},
 		}},
-		{"empty name", "name:\nstorage: s\n", []wantDiag{{ir.CodeSpecError, E, "name", "`name` is empty"}}},
-		{"name list", "name: [a]\nstorage: s\n", []wantDiag{{ir.CodeSpecError, E, "[a]", "single value"}}},
+		{"empty name", "name:\nstorage: file:///s\n", []wantDiag{{ir.CodeSpecError, E, "name", "`name` is empty"}}},
+		{"name list", "name: [a]\nstorage: file:///s\n", []wantDiag{{ir.CodeSpecError, E, "[a]", "single value"}}},
 		{"empty file", "", []wantDiag{{ir.CodeSpecError, E, "", "is empty"}}},
 		{"comments only", "# nothing\n", []wantDiag{{ir.CodeSpecError, E, "", "is empty"}}},
 		{"not a mapping", "- a\n- b\n", []wantDiag{{ir.CodeSpecError, E, "- a", "must be a mapping"}}},
@@ -168,26 +169,28 @@ func TestParseSpecErrors(t *testing.T) {
 		{"absolute", head + "libraries:\n  - glob: {include: /etc/**}\n", []wantDiag{{ir.CodePathEscape, E, "/etc/**", "absolute"}}},
 		{"yaml mapping error", head + "catalog: c\n  x: y\n", []wantDiag{{ir.CodeSpecError, E, "x: y", "mapping values are not allowed"}}},
 		{"yaml unclosed flow", head + "libraries: [a\n", []wantDiag{{ir.CodeSpecError, E, "libraries: [a", "Close the list"}}},
-		{"yaml tab", "name: p\nconfiguration:\n\tstorage: s\n", []wantDiag{{ir.CodeSpecError, E, "\t", "replace the tab with spaces"}}},
+		{"yaml tab", "name: p\nconfiguration:\n\tstorage: file:///s\n", []wantDiag{{ir.CodeSpecError, E, "\t", "replace the tab with spaces"}}},
 		{"yaml control char", "name: p\x01\n", []wantDiag{{ir.CodeSpecError, E, "\x01", "control characters"}}},
 		{"yaml unknown anchor", head + "catalog: *nope\n", []wantDiag{{ir.CodeSpecError, E, "*nope", "unknown anchor"}}},
 		{"unclosed quote at end", "name: 'p\n\n", []wantDiag{{ir.CodeSpecError, E, "name: 'p", "unclosed quote"}}},
 		{"two documents", head + "---\ncatalog: x\n", []wantDiag{{ir.CodeSpecError, E, "---", "more than one YAML document"}}},
-		{"invalid utf8", "name: p\xff\nstorage: s\n", []wantDiag{{ir.CodeFileEncoding, E, "\xff", "not valid UTF-8"}}},
+		{"invalid utf8", "name: p\xff\nstorage: file:///s\n", []wantDiag{{ir.CodeFileEncoding, E, "\xff", "not valid UTF-8"}}},
 		{"utf16", "\xff\xfen\x00", []wantDiag{
 			{ir.CodeFileEncoding, E, "\xff", "not valid UTF-8"},
 			{ir.CodeSpecError, E, "\x00", "control characters"},
 		}},
-		{"crlf", "name: p\r\nstorage: s\r\nfoo: 1\r\n", []wantDiag{{ir.CodeSpecUnknown, E, "foo", "SDP rejects it"}}},
-		{"lone cr", "name: p\rstorage: s\rfoo: 1\r", []wantDiag{{ir.CodeSpecUnknown, E, "foo", "SDP rejects it"}}},
-		{"nel", "name: p\u0085storage: s\u2028foo: 1\n", []wantDiag{{ir.CodeSpecUnknown, E, "foo", "SDP rejects it"}}},
+		{"crlf", "name: p\r\nstorage: file:///s\r\nfoo: 1\r\n", []wantDiag{{ir.CodeSpecUnknown, E, "foo", "SDP rejects it"}}},
+		{"lone cr", "name: p\rstorage: file:///s\rfoo: 1\r", []wantDiag{{ir.CodeSpecUnknown, E, "foo", "SDP rejects it"}}},
+		{"nel", "name: p\u0085storage: file:///s\u2028foo: 1\n", []wantDiag{{ir.CodeSpecUnknown, E, "foo", "SDP rejects it"}}},
+		{"storage without a scheme", "name: p\nstorage: storage-root\n", []wantDiag{{ir.CodeSpecError, W, "storage-root", "[PIPELINE_STORAGE_ROOT_INVALID]"}}},
+		{"storage with a scheme", "name: p\nstorage: s3a://bucket/p\n", nil},
 		{"bom", "\xef\xbb\xbfname: p\nfoo: x\n", []wantDiag{
 			{ir.CodeSpecError, E, "name", "no `storage`"},
 			{ir.CodeSpecUnknown, E, "foo", "SDP rejects it"},
 		}},
 		{"non-ascii columns", head + "libraries:\n  - glob: {include: \"é/ü/**\", exclüde: x}\n", []wantDiag{{ir.CodeSpecUnknown, W, "exclüde", "ignores `exclüde`"}}},
 		{"quoted value after non-ascii key", head + "catalög: \"ö\"\n", []wantDiag{{ir.CodeSpecUnknown, E, "catalög", "did you mean `catalog`"}}},
-		{"tab after colon ok", "name:\tp\nstorage: s\n", nil},
+		{"tab after colon ok", "name:\tp\nstorage: file:///s\n", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -199,7 +202,7 @@ func TestParseSpecErrors(t *testing.T) {
 
 func TestParseSpecKeepsValues(t *testing.T) {
 	// Values SDP rejects are still returned, so analysis can go on.
-	text := "name: p\nstorage: s\nconfiguration:\n  n: 8\n  b: true\nlibraries:\n  - glob: {include: t/**/*.sql}\n"
+	text := "name: p\nstorage: file:///s\nconfiguration:\n  n: 8\n  b: true\nlibraries:\n  - glob: {include: t/**/*.sql}\n"
 	spec, _ := ParseSpec("s.yml", []byte(text))
 	if spec.Configuration["n"] != "8" || spec.Configuration["b"] != "true" {
 		t.Errorf("configuration = %v", spec.Configuration)
@@ -212,7 +215,7 @@ func TestParseSpecKeepsValues(t *testing.T) {
 func TestQuotedRanges(t *testing.T) {
 	text := "name: \"a \\\" b\"\nstorage: 'it''s'\ncatalog: >\n  folded\n"
 	spec, diags := ParseSpec("s.yml", []byte(text))
-	checkDiags(t, "s.yml", text, diags, nil)
+	checkDiags(t, "s.yml", text, diags, []wantDiag{{ir.CodeSpecError, ir.Warning, "'it''s'", "no URI scheme"}})
 	for key, want := range map[string]string{"name": `"a \" b"`, "storage": `'it''s'`, "catalog": ">"} {
 		if got := rangeText(t, text, spec.Loc[key]); got != want {
 			t.Errorf("Loc[%s] = %q, want %q", key, got, want)

@@ -9,7 +9,7 @@ import (
 	"github.com/thund-dev/thund/ir"
 )
 
-const otherSpec = "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n"
+const otherSpec = "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n"
 
 // A spec named on the command line (spark-pipelines run --spec) makes
 // its folder the root, even below a folder holding spark-pipeline.yml;
@@ -49,7 +49,7 @@ func TestFindRootSpec(t *testing.T) {
 func TestFromTextsSpec(t *testing.T) {
 	texts := map[string][]byte{
 		"spark-pipelines.yaml": []byte(otherSpec + "librarie: []\n"),
-		SpecYML:                []byte("name: other\nstorage: s\n"),
+		SpecYML:                []byte("name: other\nstorage: file:///s\n"),
 	}
 	p := FromTextsSpec("/r", texts, "spark-pipelines.yaml")
 	if !p.HasSpec || p.SpecFile != "spark-pipelines.yaml" || p.Spec.Name != "p" || len(p.Spec.Libraries) != 1 {

@@ -345,7 +345,7 @@ func TestCheckRefusesSpecPathsLeavingRoot(t *testing.T) {
 	root := filepath.Join(base, "pipeline")
 	mustWrite(t, filepath.Join(base, "other", "stolen.sql"), "CREATE MATERIALIZED VIEW stolen AS SELECT '"+secretMarker+"' AS s;\n")
 	mustWrite(t, filepath.Join(root, "transformations", "ok.sql"), "CREATE MATERIALIZED VIEW ok AS SELECT 1 AS x;\n")
-	mustWrite(t, filepath.Join(root, "spark-pipeline.yml"), "name: p\nstorage: storage\nlibraries:\n"+
+	mustWrite(t, filepath.Join(root, "spark-pipeline.yml"), "name: p\nstorage: file:///storage\nlibraries:\n"+
 		"  - glob:\n      include: ../other/**\n"+
 		"  - glob:\n      include: "+filepath.Join(base, "other")+"/**\n"+
 		"  - glob:\n      include: transformations/../../other/stolen.sql\n"+

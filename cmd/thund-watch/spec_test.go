@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-const specText = "name: p\nstorage: s\nlibraries:\n  - glob:\n      include: t/**\n"
+const specText = "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n"
 
 // TestSpecFlag: --spec FILE reads the spec whatever its name (only its
 // globs' files are datasets), from any working folder; without it the
