@@ -409,12 +409,14 @@ func nativeFlow(file string, q *sqlfront.Query, set pragma.Settings) (*ir.Flow, 
 	// translator (engine/translate), which refuses what it cannot run at
 	// its range: whether DuckDB reads the text as written does not matter.
 	var diags []ir.Diagnostic
-	// A streaming or CDC flow's query still runs as written, so only
-	// there is the native check (sqlfront.Query.CheckNative) run.
-	if q.Spark == nil || f.Streaming || f.CDC != nil {
+	// A streaming flow's query runs its translation too (engine/run.go
+	// check); a CDC flow's still goes through the native check
+	// (sqlfront.Query.CheckNative), as does a query Spark's parser did not
+	// read.
+	if q.Spark == nil || f.CDC != nil {
 		diags = q.CheckNative()
 	}
-	if q.SparkOnly != nil && (q.Spark == nil || f.Streaming || f.CDC != nil) {
+	if q.SparkOnly != nil && (q.Spark == nil || f.CDC != nil) {
 		f.SparkSyntax = &ir.SyntaxStop{Loc: ir.Loc{File: file, Start: q.SparkOnly.Start, End: q.SparkOnly.End}, Message: q.SparkOnlyMessage}
 	}
 	if f.Streaming || f.CDC != nil {
