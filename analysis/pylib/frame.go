@@ -169,6 +169,9 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		}
 		return frame{query: lit.Value, lit: &lit, loc: span(e)}, ""
 	}
+	if method, _, ok := r.optionedTableRead(fn); ok {
+		return frame{}, fmt.Sprintf("%s reads a table with reader options (.option/.options/.format before .table), which Thund does not apply natively", method)
+	}
 	if _, streaming, ok := r.readCall(fn); ok {
 		a := arg(args, kw, 0, "name")
 		lit, ok := r.literal(a)

@@ -1211,6 +1211,9 @@ func (r *reader) callRead(d *Definition, n *sitter.Node) {
 	}
 	method, streaming, ok := r.readCall(fn)
 	if !ok {
+		method, streaming, ok = r.optionedTableRead(fn)
+	}
+	if !ok {
 		return
 	}
 	a := arg(args, kw, 0, "name")
@@ -1240,6 +1243,27 @@ func (r *reader) readCall(f *sitter.Node) (method string, streaming, ok bool) {
 		return m, true, true
 	}
 	return "", false, false
+}
+
+// optionedTableRead recognises the table method of a reader given options
+// first, spark.readStream.option("readChangeFeed", "true").table(name)
+// (format, option, options or schema calls before .table): a read of the
+// table for the graph. The native run does not state it in SQL (the
+// options may change what the read gives), so its frame stays opaque.
+func (r *reader) optionedTableRead(f *sitter.Node) (method string, streaming, ok bool) {
+	f = unparen(f)
+	if f == nil || f.Kind() != "attribute" || r.srcOf(f.ChildByFieldName("attribute")) != "table" {
+		return "", false, false
+	}
+	obj := f.ChildByFieldName("object")
+	if _, _, _, _, isCall := r.call(unparen(obj)); !isCall {
+		return "", false, false // spark.read.table itself: readCall's
+	}
+	ld, isChain := r.loadChain(obj)
+	if !isChain || ld.path != nil {
+		return "", false, false
+	}
+	return ld.root + ".table", ld.root == "spark.readStream", true
 }
 
 // literal returns a plain string literal (implicit concatenation

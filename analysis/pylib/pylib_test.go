@@ -278,3 +278,30 @@ dlt.create_streaming_table("s", table_properties={"a": "1"}, partition_cols=cols
 		t.Errorf("unknown = %+v", f.Unknown)
 	}
 }
+
+// TestOptionedTableRead: a reader given options before .table (Delta's
+// change feed, spark.readStream.option("readChangeFeed", "true")) still
+// reads that table: an edge of the graph at the name, streaming when the
+// reader is spark.readStream.
+func TestOptionedTableRead(t *testing.T) {
+	text := "from pyspark import pipelines as dp\n\n@dp.table\ndef cdf():\n" +
+		"    return spark.readStream.option(\"readChangeFeed\", \"true\").table(\"main.src.products\")\n\n" +
+		"@dp.materialized_view\ndef snap():\n    return spark.read.format(\"delta\").options(versionAsOf=\"3\").table(\"products\")\n"
+	f, err := Parse("p.py", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Definitions) != 2 {
+		t.Fatalf("definitions: %+v", f.Definitions)
+	}
+	for i, want := range []struct {
+		name      string
+		streaming bool
+	}{{"main.src.products", true}, {"products", false}} {
+		d := f.Definitions[i]
+		if len(d.Reads) != 1 || d.Reads[0].Name != want.name || d.Reads[0].Streaming != want.streaming ||
+			text[d.Reads[0].Inner.Start:d.Reads[0].Inner.End] != want.name {
+			t.Errorf("%s: reads %+v, want %s (streaming %v)", d.Name, d.Reads, want.name, want.streaming)
+		}
+	}
+}
