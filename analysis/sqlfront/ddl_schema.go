@@ -402,7 +402,7 @@ func LayoutErrors(d *ir.Dataset, out []sema.Column) []ir.Diagnostic {
 			}
 			fix := "name a column the query gives, or add " + c + " to its select list"
 			var sugg []string
-			if near := nearestName(c, names); near != "" {
+			if near := sema.Nearest(c, names); near != "" {
 				fix = "did you mean " + near + "?"
 				sugg = []string{near}
 			}
@@ -429,40 +429,4 @@ func columnNames(names []string) string {
 		return strings.Join(names[:8], ", ") + fmt.Sprintf(" and %d more", len(names)-8)
 	}
 	return strings.Join(names, ", ")
-}
-
-// nearestName is the candidate closest to name by edit distance (case
-// ignored) when it is a plausible typo: one edit for names of up to five
-// characters, a third of the length for longer ones; "" when none is.
-func nearestName(name string, candidates []string) string {
-	limit := max(1, len([]rune(name))/3)
-	best, bestD := "", limit+1
-	a := []rune(strings.ToLower(name))
-	for _, c := range candidates {
-		if d := editDistance(a, []rune(strings.ToLower(c))); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

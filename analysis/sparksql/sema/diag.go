@@ -320,6 +320,16 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// Nearest is the candidate closest to name by edit distance when it is a
+// plausible typo (nearest's rule), or "": the did-you-mean of a name
+// checked outside sema (a PARTITIONED BY column, say).
+func Nearest(name string, candidates []string) string {
+	if near := nearest(name, candidates, 1); len(near) > 0 {
+		return near[0]
+	}
+	return ""
+}
+
 // nearest returns up to n candidates closest to name by edit distance
 // (ignoring case, a swap of neighbours counting as one edit), nearest
 // first, among those close enough to be a plausible typo: at most one
