@@ -146,6 +146,7 @@ func (a *analyzer) tableRead(node ast.Node, name *ast.Name, alias *ast.TableAlia
 	}
 	if ok && ref.Kind == TableUnknown && a.cat != nil {
 		if tc, found := a.cat.Table(parts); found {
+			tc, ref.Hidden = a.hiddenColumns(parts, tc)
 			ref.Kind, ref.Columns, ref.ColumnsKnown = TableCatalog, tc, tc != nil
 			cols = make([]*OutputColumn, len(tc))
 			all := make([]OutputColumn, len(tc)) // one allocation for the table's columns
@@ -169,7 +170,78 @@ func (a *analyzer) tableRead(node ast.Node, name *ast.Name, alias *ast.TableAlia
 	rel.Table = ref
 	sc := a.relScope(rel, qual, partial)
 	sc.catalog = catalog
+	if len(ref.Hidden) > 0 {
+		sc.attrs = append(sc.attrs, a.hiddenAttrs(rel, qual, partial)...)
+	}
 	return rel, sc
+}
+
+// HiddenCatalog is a [Catalog] that knows the hidden columns of some
+// tables: columns Spark resolves by name but leaves out of * and t.*,
+// as the _metadata column of a read of files (read_files(...),
+// json.`path`). Hidden returns a table's hidden columns, nil when it has
+// none. A column of Table's answer with a hidden column's name is that
+// hidden column (the relation the caller reads carries it), not one of
+// the table's own.
+type HiddenCatalog interface {
+	Catalog
+	Hidden(name []string) []Column
+}
+
+// FileMetadataType is the Spark type of the _metadata column of a read
+// of files, its fields in Spark's order.
+const FileMetadataType = "struct<file_path:string,file_name:string,file_size:bigint,file_block_start:bigint," +
+	"file_block_length:bigint,file_modification_time:timestamp>"
+
+// FileMetadata is the hidden column of a read of files, as a
+// [HiddenCatalog] gives it.
+var FileMetadata = Column{Name: "_metadata", Type: FileMetadataType}
+
+// hiddenColumns asks a HiddenCatalog for table parts' hidden columns and
+// returns the table's own columns (cols without them) and the hidden
+// ones.
+func (a *analyzer) hiddenColumns(parts []string, cols []Column) ([]Column, []Column) {
+	hc, ok := a.cat.(HiddenCatalog)
+	if !ok {
+		return cols, nil
+	}
+	hidden := hc.Hidden(parts)
+	if len(hidden) == 0 {
+		return cols, nil
+	}
+	var own []Column
+	if cols != nil {
+		own = make([]Column, 0, len(cols))
+	}
+	for _, c := range cols {
+		isHidden := false
+		for _, h := range hidden {
+			if a.eqName(c.Name, h.Name) {
+				isHidden = true
+				break
+			}
+		}
+		if !isHidden {
+			own = append(own, c)
+		}
+	}
+	return own, hidden
+}
+
+// hiddenAttrs returns the attrs of the hidden columns of the table read
+// rel, qualified as its columns are. Each is the only column of a
+// relation of its own on the same node, so a reference to it has a
+// source with its name and type.
+func (a *analyzer) hiddenAttrs(rel *Relation, qual []string, partial bool) []attr {
+	hidden := rel.Table.Hidden
+	attrs := make([]attr, len(hidden))
+	for i, h := range hidden {
+		hr := &Relation{Node: rel.Node, Name: rel.Name, Table: rel.Table,
+			Columns: []*OutputColumn{{Name: h.Name, Type: h.Type}}, Complete: true}
+		attrs[i] = attr{name: h.Name, qual: qual, partial: partial, src: ColumnSource{Rel: hr, Index: 0},
+			eq: a.newEq(), typ: h.Type, meta: true, metaUnsure: !rel.Complete}
+	}
+	return attrs
 }
 
 // watermark resolves WATERMARK col DELAY OF ... against the relation's
@@ -347,7 +419,7 @@ func (a *analyzer) joinScope(j *ast.Join, l, r *scope) *scope {
 	var merged []attr
 	find := func(attrs []attr, used map[int]bool, n string) int {
 		for i, at := range attrs {
-			if !at.hidden && !used[i] && a.eqName(at.name, n) {
+			if !at.hidden && !at.meta && !used[i] && a.eqName(at.name, n) {
 				return i
 			}
 		}

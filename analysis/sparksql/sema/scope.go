@@ -33,6 +33,13 @@ type attr struct {
 	// the model cannot be sure of.
 	fuzzy fuzz
 	alias bool
+	// meta is set for a table's hidden column (a file read's
+	// _metadata, HiddenCatalog): names reach it, qualified or not,
+	// when no other column has its name, and neither * nor t.* gives
+	// it. metaUnsure says the table's own columns are unknown, so one
+	// of them may have the name and win (Spark then reads the data's
+	// column): a reference to it is tentative.
+	meta, metaUnsure bool
 }
 
 // fuzz says how sure the model is of a column's name.
@@ -89,7 +96,7 @@ func concat(l, r *scope) *scope {
 func (s *scope) visible() []attr {
 	var out []attr
 	for _, at := range s.attrs {
-		if !at.hidden {
+		if !at.hidden && !at.meta {
 			out = append(out, at)
 		}
 	}
@@ -174,7 +181,7 @@ func (a *analyzer) lookup(s *scope, parts []string) match {
 			}
 			if len(m.cands) > 0 {
 				m.nameParts = k + 1
-				return m
+				return preferOwn(m)
 			}
 		}
 	}
@@ -185,6 +192,38 @@ func (a *analyzer) lookup(s *scope, parts []string) match {
 		}
 	}
 	m.nameParts = 1
+	return preferOwn(m)
+}
+
+// preferOwn drops the hidden metadata columns from m's candidates when
+// another column matched too, as Spark adds a metadata column only for
+// a name nothing else resolves; a hidden column of a table whose own
+// columns are unknown makes the match loose.
+func preferOwn(m match) match {
+	own, meta := 0, false
+	for _, at := range m.cands {
+		if at.meta {
+			meta = true
+		} else {
+			own++
+		}
+	}
+	if !meta {
+		return m
+	}
+	if own == 0 {
+		for _, at := range m.cands {
+			m.loose = m.loose || at.metaUnsure
+		}
+		return m
+	}
+	kept := make([]attr, 0, own)
+	for _, at := range m.cands {
+		if !at.meta {
+			kept = append(kept, at)
+		}
+	}
+	m.cands = kept
 	return m
 }
 
@@ -243,7 +282,7 @@ func (a *analyzer) certainMiss(s *scope, parts []string, quoted bool) bool {
 func (a *analyzer) qualified(s *scope, pre []string) []attr {
 	var out []attr
 	for i := range s.attrs {
-		if ok, _ := a.qualMatch(&s.attrs[i], pre); ok {
+		if ok, _ := a.qualMatch(&s.attrs[i], pre); ok && !s.attrs[i].meta {
 			out = append(out, s.attrs[i])
 		}
 	}

@@ -250,6 +250,9 @@ type TableRef struct {
 	// ColumnsKnown reports whether the table's columns are known (for a
 	// CTE, whether its output is).
 	ColumnsKnown bool
+	// Hidden are the table's hidden columns, from a [HiddenCatalog] (a
+	// file read's _metadata): resolved by name, never part of *.
+	Hidden []Column
 }
 
 // Relation is a source of rows whose columns a query reads: a FROM item
