@@ -55,7 +55,7 @@ func analysePython(file, text string, dialect sqlfront.Dialect, vars map[string]
 		res.diags = append(res.diags, encodingDiag(file, text))
 		return res
 	}
-	parsed, err := pylib.Parse(file, text)
+	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: vars})
 	if err != nil {
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
 			Message: fmt.Sprintf("Thund cannot read %s (%v), so the datasets it defines are unknown to Thund", file, err)})

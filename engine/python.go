@@ -106,7 +106,7 @@ func (s *Session) pythonLoad(p *ir.Pipeline, src *ir.Source) (*pylib.Load, strin
 				if err != nil {
 					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
 				}
-				if pf, err = pylib.Parse(file, string(b)); err != nil {
+				if pf, err = pylib.ParseWith(file, string(b), pylib.Options{Conf: p.Configuration}); err != nil {
 					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
 				}
 				parsed[file], texts[file] = pf, string(b)

@@ -70,6 +70,8 @@ func (r *reader) literalNode(n *sitter.Node) (lit Literal, computed, ok bool) {
 				pieces = append(pieces, c)
 			}
 		}
+	case "call":
+		return r.confValue(n)
 	default:
 		return Literal{}, false, false
 	}
@@ -329,9 +331,53 @@ func (r *reader) boundText(c *sitter.Node) (string, bool) {
 	}
 	r.depth++
 	defer func() { r.depth-- }()
+	if n := unparen(r.constant(kids[0])); n != nil && n.Kind() == "integer" {
+		// {n} of a name bound to an integer literal: str(n).
+		if v, ok := r.integer(n); ok {
+			return strconv.FormatInt(v, 10), true
+		}
+		return "", false
+	}
 	v, computed, ok := r.literalNode(r.constant(kids[0]))
 	if computed || !ok {
 		return "", false
 	}
 	return v.Value, true
+}
+
+// confValue reads spark.conf.get("key") and spark.conf.get("key",
+// "default") as the value the pipeline's configuration gives the key
+// (Databricks and SDP set every `configuration:` entry of the pipeline
+// on the session before they import its files), else the literal
+// default; ok is false for any other call, and for a key the
+// configuration does not set and that has no default (Spark fails there
+// when the file runs). Every byte of the value maps to the call.
+func (r *reader) confValue(n *sitter.Node) (lit Literal, computed, ok bool) {
+	fn, args, kw, _, isCall := r.call(n)
+	if !isCall || r.dotted(fn) != "spark.conf.get" || len(args) == 0 || len(args) > 2 || len(kw) > 0 || r.depth > 8 {
+		return Literal{}, false, false
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	key, kcomputed, kok := r.literalNode(r.constant(args[0]))
+	if !kok {
+		return Literal{}, kcomputed, false
+	}
+	val, set := r.conf[key.Value]
+	if !set {
+		if len(args) < 2 {
+			return Literal{}, true, false
+		}
+		d, dcomputed, dok := r.literalNode(r.constant(args[1]))
+		if !dok {
+			return Literal{}, dcomputed, false
+		}
+		val = d.Value
+	}
+	lit = Literal{Value: val, Loc: span(n)}
+	for range len(val) {
+		lit.Offsets = append(lit.Offsets, int(n.StartByte()))
+	}
+	lit.Offsets = append(lit.Offsets, int(n.EndByte()))
+	return lit, false, true
 }

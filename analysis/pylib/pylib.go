@@ -297,6 +297,33 @@ var language = sitter.NewLanguage(python.Language())
 // statements that parse are still read. Parse never panics; err is set
 // only when the parser could not run at all.
 func Parse(filename, text string) (f File, err error) {
+	return ParseWith(filename, text, Options{})
+}
+
+// Options are what a caller knows of the pipeline beyond the file.
+type Options struct {
+	// Conf is the pipeline's configuration (the spec's `configuration:`),
+	// which spark.conf.get("key") reads.
+	Conf map[string]string
+	// Columns, when set, gives the column names of an input a body reads
+	// (a table read by name, or a load of files), nil when not known: the
+	// steps that depend on the input's columns (withColumn, drop,
+	// withColumnRenamed, unionByName) are then stated in SQL over them.
+	// Analysis leaves it unset (a file's reading depends on the file
+	// alone); the native engine sets it from the relations it has read.
+	Columns func(Input) []string
+}
+
+// Input is an input of a body whose columns Options.Columns is asked for:
+// a table read by name (Table, Streaming), or a load of files (Load).
+type Input struct {
+	Table     string
+	Streaming bool
+	Load      *Load
+}
+
+// ParseWith is Parse with what the caller knows of the pipeline.
+func ParseWith(filename, text string, o Options) (f File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = File{}, &SyntaxError{Line: 1, Column: 1, Message: fmt.Sprintf("the Python parser stopped: %v", r)}
@@ -323,7 +350,7 @@ func Parse(filename, text string) (f File, err error) {
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	r := &reader{text: text, src: src, aliases: map[string]string{}}
+	r := &reader{text: text, src: src, aliases: map[string]string{}, conf: o.Conf, columnsOf: o.Columns}
 	if root.HasError() {
 		r.syntaxErrors(root)
 	}
@@ -354,6 +381,13 @@ type reader struct {
 	text    string
 	src     []byte
 	aliases map[string]string
+	// conf is the pipeline's configuration (Options.Conf), columnsOf
+	// Options.Columns.
+	conf      map[string]string
+	columnsOf func(Input) []string
+	// needCols is set while a body's query is read when a step stopped
+	// because its input's columns are not known (Definition.NeedsColumns).
+	needCols bool
 	// consts are the module's names bound once, at the top level, to a
 	// string or dict literal (NAME = "t", RULES = {...}).
 	consts map[string]*sitter.Node
@@ -500,9 +534,13 @@ func (r *reader) constants(stmts []*sitter.Node) {
 			if right == nil || e.Kind() != "assignment" {
 				continue
 			}
-			switch unparen(right).Kind() {
-			case "string", "concatenated_string", "dictionary", "list", "tuple":
-				r.consts[name] = unparen(right)
+			switch v := unparen(right); v.Kind() {
+			case "string", "concatenated_string", "dictionary", "list", "tuple", "integer":
+				r.consts[name] = v
+			case "call":
+				if fn := v.ChildByFieldName("function"); fn != nil && r.dotted(fn) == "spark.conf.get" {
+					r.consts[name] = v // read through the configuration (confValue)
+				}
 			}
 		}
 	}
