@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -37,6 +39,9 @@ func TestCancelStopsDuckDB(t *testing.T) {
 				t.Fatalf("cancel %d: the run reported success", i)
 			}
 		case <-time.After(30 * time.Second):
+			// Every goroutine's stack says which step ignored the
+			// cancellation (it failed once in CI, never locally).
+			pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
 			t.Fatalf("cancel %d (after %v): the run did not stop", i, delay)
 		}
 		probe, stop := context.WithTimeout(context.Background(), 30*time.Second)
