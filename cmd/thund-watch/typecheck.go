@@ -237,10 +237,20 @@ func (w *tcWorker) Analyzed(q *ast.Query, opts sema.Options) *sema.Model {
 		return nil
 	}
 	t := w.dataset(k, nil)
-	if t == nil || !t.reusable || t.model == nil || t.text != opts.Source {
+	if t == nil {
 		return nil
 	}
-	return t.model
+	// The model serves the one translation of its own flow: handed out,
+	// it is dropped from the catalog (its readers need only the
+	// columns), so the models of translated flows do not pile up.
+	w.c.mu.Lock()
+	m := t.model
+	t.model = nil
+	w.c.mu.Unlock()
+	if !t.reusable || m == nil || t.text != opts.Source {
+		return nil
+	}
+	return m
 }
 
 // plainOptions reports whether opts are Spark's defaults but for Source,
@@ -378,9 +388,12 @@ func (w *tcWorker) compute(k string, t *tcTable) {
 	}
 	t.text, _ = w.c.snap.Text(file)
 	in := &inner{w: w}
-	t.model = sema.Analyze(tree, in, sema.Options{Source: t.text})
+	m := sema.Analyze(tree, in, sema.Options{Source: t.text})
 	t.reusable = !in.diverged
-	if out := t.model.Output(tree); out != nil && out.Complete {
+	if t.reusable {
+		t.model = m // else the translation computes its own
+	}
+	if out := m.Output(tree); out != nil && out.Complete {
 		t.cols = make([]sema.Column, len(out.Columns))
 		for i, oc := range out.Columns {
 			t.cols[i] = sema.Column{Name: oc.Name, Type: oc.Type}
