@@ -1607,6 +1607,9 @@ func (t *tr) cast(c *ast.Cast) frag {
 		return t.castToTime(c, a, try)
 	}
 	if from.is(Time) {
+		if f, ok := t.castFromTime(c, a, to, try); ok {
+			return f
+		}
 		t.refuse(c, "a cast of a TIME to %s does not run natively", to)
 		return at(c, tUnknown, cat("NULL"))
 	}

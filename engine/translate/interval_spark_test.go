@@ -21,8 +21,10 @@ func TestSparkIntervalTraps(t *testing.T) {
 	c := sparktest.Client(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if err := c.SQL(ctx, "SET spark.sql.session.timeZone=UTC"); err != nil {
-		t.Fatal(err)
+	for _, set := range []string{"SET spark.sql.session.timeZone=UTC", "SET spark.sql.timeType.enabled=true"} {
+		if err := c.SQL(ctx, set); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, tc := range intervalTraps {
 		t.Run(tc.name, func(t *testing.T) {

@@ -24,6 +24,8 @@ type intervalTrap struct {
 	rows     [][]string
 	errClass string
 	finding  string
+	// timeType runs the query with spark.sql.timeType.enabled.
+	timeType bool
 }
 
 var intervalTraps = []intervalTrap{
@@ -68,13 +70,24 @@ var intervalTraps = []intervalTrap{
 	{name: "interval subtraction overflows", query: `SELECT a - b AS c FROM VALUES (INTERVAL '-178956970-8' YEAR TO MONTH, INTERVAL '178956970-7' YEAR TO MONTH) t(a, b)`, errClass: "INTERVAL_ARITHMETIC_OVERFLOW"},
 	{name: "a year-month and a day-time interval", query: `SELECT INTERVAL '1' MONTH + INTERVAL '1' DAY AS a`, finding: "year-month interval"},
 	{name: "a literal mixing year-month and day-time units", query: `SELECT INTERVAL 1 MONTH 1 DAY AS a`, finding: "cannot mix year-month units"},
+	{name: "a TIME cast to integers truncates to seconds", timeType: true, query: `SELECT CAST(TIME '00:01:52' AS TINYINT) AS a, CAST(TIME '23:59:59.9' AS INT) AS b, CAST(TIME '00:00:17.5' AS BIGINT) AS c, CAST(TIME '09:00:00' AS SMALLINT) AS d, TRY_CAST(TIME '23:59:59' AS SMALLINT) AS e`,
+		cols:  []string{"a", "b", "c", "d", "e"},
+		types: []string{"tinyint", "int", "bigint", "smallint", "smallint"},
+		rows:  [][]string{{"112", "86399", "17", "32400", "NULL"}}},
+	{name: "a TIME cast to TINYINT overflows", timeType: true, query: `SELECT CAST(TIME '23:59:59' AS TINYINT) AS a`, errClass: "CAST_OVERFLOW"},
+	{name: "a TIME cast to decimals rounds HALF_UP", timeType: true, query: `SELECT CAST(TIME '01:30:45' AS DECIMAL(8, 3)) AS a, CAST(TIME '23:59:59.9' AS DECIMAL(6, 0)) AS b, CAST(TIME '23:59:59.999999' AS DECIMAL(11, 5)) AS c, CAST(TIME '10:20:30.000001' AS DECIMAL(20, 10)) AS d, TRY_CAST(TIME '10:00:00' AS DECIMAL(5, 2)) AS e, CAST(TIME '00:00:00.125' AS DECIMAL(3, 2)) AS f`,
+		cols:  []string{"a", "b", "c", "d", "e", "f"},
+		types: []string{"decimal(8,3)", "decimal(6,0)", "decimal(11,5)", "decimal(20,10)", "decimal(5,2)", "decimal(3,2)"},
+		rows:  [][]string{{"5445.000", "86400", "86400.00000", "37230.0000010000", "NULL", "0.13"}}},
+	{name: "a TIME cast to a decimal too narrow", timeType: true, query: `SELECT CAST(TIME '00:01:00' AS DECIMAL(1, 0)) AS a`, errClass: "NUMERIC_VALUE_OUT_OF_RANGE"},
 }
 
 func TestIntervalTraps(t *testing.T) {
 	db := openDuck(t)
 	for _, tc := range intervalTraps {
 		t.Run(tc.name, func(t *testing.T) {
-			r := translate.TranslateText(tc.query, translate.Options{})
+			opts := translate.Options{TimeType: tc.timeType}
+			r := translate.TranslateText(tc.query, opts)
 			if tc.finding != "" {
 				if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, tc.finding) {
 					t.Fatalf("findings %+v, want one about %q", r.Findings, tc.finding)
@@ -110,7 +123,7 @@ func TestIntervalTraps(t *testing.T) {
 			for i, c := range tc.cols {
 				casts[i] = "CAST(" + c + " AS STRING) AS " + c
 			}
-			w := translate.TranslateText("SELECT "+strings.Join(casts, ", ")+" FROM ("+tc.query+")", translate.Options{})
+			w := translate.TranslateText("SELECT "+strings.Join(casts, ", ")+" FROM ("+tc.query+")", opts)
 			if len(w.Findings) > 0 {
 				t.Fatalf("as strings, refused: %s", w.Findings[0].Message)
 			}

@@ -318,3 +318,37 @@ func timeOnlyPattern(p string) bool {
 	}
 	return true
 }
+
+// castFromTime translates a cast of a TIME to a number: an integral type
+// takes the whole seconds since midnight (the fraction truncated), a
+// DECIMAL the seconds with their fraction, rounded HALF_UP to its scale
+// (Spark's Cast of a TimeType). A value the type cannot hold fails in
+// ANSI mode as Spark fails (CAST_OVERFLOW, NUMERIC_VALUE_OUT_OF_RANGE) and
+// is NULL otherwise or under TRY_CAST. ok is false for another target.
+func (t *tr) castFromTime(c *ast.Cast, a frag, to *Type, try bool) (frag, bool) {
+	us := timeMicros(a)
+	switch {
+	case to.integral():
+		secs := cat("(", us, " // 1000000)")
+		if to.Kind == BigInt || to.Kind == Int {
+			return at(c, to, cat("CAST(", secs, " AS "+to.duck()+")")), true
+		}
+		bad := "NULL"
+		if !try {
+			bad = "error('[CAST_OVERFLOW] The value TIME ''' || CAST(x AS VARCHAR) || ''' of the type \"TIME(6)\" cannot be cast to \"" + strings.ToUpper(to.String()) + "\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead. SQLSTATE: 22003" + strings.ReplaceAll(markOpen+strconv.Itoa(t.check(c))+markClose, "'", "''") + "')"
+		}
+		return at(c, to, cat("list_transform([", a, "], lambda x: list_transform([", timeMicros(cat("x")), " // 1000000], lambda s: CASE WHEN s IS NULL THEN NULL WHEN s BETWEEN "+minOf(to)+" AND "+maxOf(to)+" THEN CAST(s AS "+to.duck()+") ELSE "+bad+" END)[1])[1]")), true
+	case to.is(Decimal):
+		// Microseconds scaled exactly; DuckDB's cast to a smaller scale
+		// rounds half away from zero, Spark's HALF_UP on these
+		// non-negative values.
+		v := cat("(CAST(", us, " AS DECIMAL(18, 0)) * 0.000001)")
+		d := to.duck()
+		if try {
+			return at(c, to, cat("TRY_CAST(", v, " AS "+d+")")), true
+		}
+		msg := "'[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION]  ' || CAST(v AS VARCHAR) || '000 cannot be represented as Decimal(" + strconv.Itoa(to.P) + ", " + strconv.Itoa(to.S) + "). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error, and return NULL instead. SQLSTATE: 22003" + strings.ReplaceAll(markOpen+strconv.Itoa(t.check(c))+markClose, "'", "''") + "'"
+		return at(c, to, cat("list_transform([", v, "], lambda v: CASE WHEN v IS NULL THEN NULL WHEN TRY_CAST(v AS "+d+") IS NULL THEN error("+msg+") ELSE TRY_CAST(v AS "+d+") END)[1]")), true
+	}
+	return frag{}, false
+}
