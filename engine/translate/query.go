@@ -660,8 +660,10 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	switch {
 	case x.typ.is(Null), x.typ.has(Null):
 		t.refuse(it.X, "a column of NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER), and which tables cannot store; give it a type: CAST(NULL AS INT)")
+	case x.typ.has(TimestampNTZ) && t.opts.TypedColumns:
+		t.ntz = append(t.ntz, it.X)
 	case x.typ.is(TimestampNTZ):
-		t.refuse(it.X, "a TIMESTAMP_NTZ value runs natively as a TIMESTAMP, so its column would have another type than on Spark")
+		t.refuse(it.X, ntzRefusal)
 	}
 	if x.typ.has(IntervalKind) && !ansiIntervalsOnly(x.typ) {
 		t.refuse(it.X, "an interval value does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) print differently from DuckDB's INTERVAL")
@@ -682,6 +684,10 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	}
 	return at(it, x.typ, cat(x, " AS ", quoteIdent(alias)))
 }
+
+// ntzRefusal is the finding at a TIMESTAMP_NTZ output column whose type
+// the caller cannot carry (Options.TypedColumns).
+const ntzRefusal = "a TIMESTAMP_NTZ value runs natively as a TIMESTAMP, so its column would have another type than on Spark"
 
 // isPlainColumn reports a column reference without struct fields.
 func isPlainColumn(x ast.Expr) bool {

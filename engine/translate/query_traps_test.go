@@ -2,6 +2,14 @@
 
 package translate_test
 
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/engine/translate"
+)
+
 // csValues is the input of the PIVOT traps: courses' earnings per year,
 // one row without a course.
 const csValues = `(SELECT * FROM VALUES ('dotNET', 2012, 10000), ('Java', 2012, 20000), ('dotNET', 2012, 5000), ('dotNET', 2013, 48000), ('Java', 2013, 30000), (NULL, 2014, 1) AS cs(course, year, earnings))`
@@ -68,3 +76,42 @@ var queryTraps = []trap{
 }
 
 func init() { traps = append(traps, queryTraps...) }
+
+// TestTypedColumns: a TIMESTAMP_NTZ output column translates when the
+// caller names the columns' types from Result.Columns (DuckDB holds it as
+// a TIMESTAMP, with the same wall-clock value), and is refused otherwise
+// or when an output column's type is not inferred.
+func TestTypedColumns(t *testing.T) {
+	db := openDuck(t)
+	const q = `SELECT TIMESTAMP_NTZ '2024-01-01 10:00:00' AS t, array(TIMESTAMP_NTZ '2024-02-29 00:00:00') AS a, 1 AS n`
+	r := translate.TranslateText(q, translate.Options{TypedColumns: true})
+	if len(r.Findings) > 0 {
+		t.Fatalf("refused: %s", r.Findings[0].Message)
+	}
+	var names []string
+	for _, c := range r.Columns {
+		names = append(names, c.String())
+	}
+	if got := strings.Join(names, ", "); got != "timestamp_ntz, array<timestamp_ntz>, int" {
+		t.Errorf("columns %s, Spark's timestamp_ntz, array<timestamp_ntz>, int", got)
+	}
+	if got := r.Columns[1].Stored().String(); got != "array<timestamp>" {
+		t.Errorf("stored as %s, DuckDB's array<timestamp>", got)
+	}
+	types, rows, err := query(db, r.SQL)
+	if err != nil {
+		t.Fatalf("%v\nSQL: %s", err, r.SQL)
+	}
+	if fmt.Sprint(types) != "[timestamp array<timestamp> int]" || fmt.Sprint(rows) != "[[2024-01-01 10:00:00 [2024-02-29 00:00:00] 1]]" {
+		t.Errorf("got %v %v", types, rows)
+	}
+	if r := translate.TranslateText(q, translate.Options{}); len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "TIMESTAMP_NTZ") {
+		t.Errorf("without TypedColumns: findings %v", r.Findings)
+	}
+	// A column of a table the catalog does not know has no inferred
+	// type: the caller could not name the output's types.
+	r = translate.TranslateText(`SELECT TIMESTAMP_NTZ '2024-01-01 10:00:00' AS t, x FROM some_table`, translate.Options{TypedColumns: true})
+	if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "TIMESTAMP_NTZ") {
+		t.Errorf("findings %v", r.Findings)
+	}
+}

@@ -86,6 +86,13 @@ type Options struct {
 	// Vars are the pipeline's parameters, substituted for ${key} as Spark
 	// does before TranslateText parses (parser.Options.Vars).
 	Vars map[string]string
+	// TypedColumns says the caller names the output columns' types from
+	// [Result.Columns] where DuckDB's type cannot tell Spark's apart: a
+	// TIMESTAMP_NTZ column is a TIMESTAMP on DuckDB (its values, a
+	// wall-clock time, are the same). A TIMESTAMP_NTZ output column then
+	// translates, when the translation infers every output column's
+	// type; without it, or when a type is not inferred, it is refused.
+	TypedColumns bool
 }
 
 // Finding is a construct the translation refuses.
@@ -201,9 +208,25 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 	res.SQL = f.s
 	res.Map = f.m
 	res.Columns = t.bodyTypes[q.Body]
+	if len(t.ntz) > 0 && !allKnown(res.Columns) {
+		// The caller cannot name these columns' type.
+		for _, n := range t.ntz {
+			t.refuse(n, ntzRefusal)
+		}
+	}
 	sort.SliceStable(res.Map, func(i, j int) bool { return res.Map[i].Gen.Start < res.Map[j].Gen.Start })
 	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Start < res.Findings[j].Start })
 	return res
+}
+
+// allKnown reports types that are there and all inferred.
+func allKnown(ts []*Type) bool {
+	for _, ty := range ts {
+		if !ty.known() {
+			return false
+		}
+	}
+	return len(ts) > 0
 }
 
 // tr is one translation.
@@ -265,6 +288,10 @@ type tr struct {
 	// analytic is set while the items, WHERE and HAVING of a SELECT
 	// grouping by ROLLUP, CUBE or GROUPING SETS are translated.
 	analytic bool
+	// ntz are the select items of type TIMESTAMP_NTZ translated under
+	// Options.TypedColumns: refused when the output's types are not all
+	// inferred.
+	ntz []ast.Node
 }
 
 // shadowed is an input column a shared output name resolves to: its

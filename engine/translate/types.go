@@ -169,6 +169,29 @@ func (ty *Type) String() string {
 	return "unknown"
 }
 
+// HasTimestampNTZ reports a type that is TIMESTAMP_NTZ or holds one.
+func (ty *Type) HasTimestampNTZ() bool { return ty.has(TimestampNTZ) }
+
+// Stored returns the type as a DuckDB column holds it and [SparkType]
+// names it back: a TIMESTAMP_NTZ is a TIMESTAMP there.
+func (ty *Type) Stored() *Type {
+	if ty == nil {
+		return nil
+	}
+	c := *ty
+	if c.Kind == TimestampNTZ {
+		c.Kind = Timestamp
+	}
+	c.Elem, c.Key, c.Val = ty.Elem.Stored(), ty.Key.Stored(), ty.Val.Stored()
+	if len(ty.Fields) > 0 {
+		c.Fields = make([]Field, len(ty.Fields))
+		for i, f := range ty.Fields {
+			c.Fields[i] = Field{Name: f.Name, Type: f.Type.Stored()}
+		}
+	}
+	return &c
+}
+
 // duck returns the DuckDB spelling of the type, or "" when DuckDB has none.
 func (ty *Type) duck() string {
 	if ty == nil {

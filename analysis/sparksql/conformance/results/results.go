@@ -453,6 +453,10 @@ func (s *session) create(ctx context.Context, c conformance.Case, st *ast.Create
 			if res.Columns[i].HasInterval() && strings.Contains(cc[i].Type, "interval") {
 				cc[i].Type = res.Columns[i].String()
 			}
+			// And its TIMESTAMP_NTZ ones (TIMESTAMP on DuckDB).
+			if res.Columns[i].HasTimestampNTZ() && res.Columns[i].Stored().String() == cc[i].Type {
+				cc[i].Type = res.Columns[i].String()
+			}
 		}
 	}
 	v.cols = cc
@@ -511,6 +515,9 @@ func (s *session) translateOptions(c conformance.Case) translate.Options {
 		Catalog:        s,
 		Macros:         engine.SparkMacroNames(),
 		Relation:       func(parts []string) string { return quote(strings.ToLower(parts[len(parts)-1])) },
+		// runQuery and the views name TIMESTAMP_NTZ columns from the
+		// translation's types.
+		TypedColumns: true,
 	}
 }
 
@@ -785,7 +792,8 @@ func orDash(s string) string {
 // rows printed as Spark's suite prints them. A column's Spark type is
 // DuckDB's, mapped, except where the translation's own type (spark, nil
 // when it has none) holds an interval: DuckDB's INTERVAL does not say
-// which of Spark's interval types it holds.
+// which of Spark's interval types it holds, or a TIMESTAMP_NTZ: DuckDB
+// holds it as a TIMESTAMP.
 func runQuery(ctx context.Context, conn *sql.Conn, q string, spark []*translate.Type) ([]string, []string, [][]string, error) {
 	rs, err := conn.QueryContext(ctx, q)
 	if err != nil {
@@ -807,6 +815,9 @@ func runQuery(ctx context.Context, conn *sql.Conn, q string, spark []*translate.
 		names[i] = c.Name()
 		parsed[i] = translate.ParseSparkType(types[i])
 		if len(spark) == len(cols) && spark[i].HasInterval() && strings.Contains(c.DatabaseTypeName(), "INTERVAL") {
+			types[i], parsed[i] = spark[i].String(), spark[i]
+		}
+		if len(spark) == len(cols) && spark[i].HasTimestampNTZ() && spark[i].Stored().String() == types[i] {
 			types[i], parsed[i] = spark[i].String(), spark[i]
 		}
 	}
