@@ -18,7 +18,25 @@ import (
 // step maps one method call on a frame.
 func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[string]*sitter.Node, env map[string]frame, why map[string]string) (frame, string) {
 	keep := func(q string) (frame, string) { return frame{query: q, cols: in.cols, types: in.types}, "" }
+	prev := r.cur
+	r.cur = &in
+	defer func() { r.cur = prev }()
+	unknownCols := func(msg string) (frame, string) {
+		r.needCols = true
+		return frame{}, msg
+	}
 	switch method {
+	case "alias":
+		a, ok := r.literal(arg(args, kw, 0, "alias"))
+		if !ok || len(args) != 1 {
+			return frame{}, ".alias is given a name computed at run time"
+		}
+		if in.joinFrom != "" {
+			in = frame{query: in.query, cols: in.cols, types: in.types}
+		}
+		out := in
+		out.alias, out.varName = a.Value, ""
+		return out, ""
 	case "select":
 		args = spread(args)
 		if len(args) == 0 || len(kw) > 0 {
@@ -44,7 +62,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		if !known {
 			cols = nil
 		}
-		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.from(), cols: cols, types: typesOf(in, cols)}, ""
+		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.selectFrom(), cols: cols, types: typesOf(in, cols)}, ""
 	case "selectExpr":
 		var cols []string
 		for _, a := range spread(args) {
@@ -65,7 +83,17 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		}
 		cond, ok := r.sqlExpr(c)
 		if !ok {
-			return frame{}, fmt.Sprintf(".%s(%s) is a Column expression; Thund maps only a SQL string condition (.%s(\"x > 0\")) or expr(\"...\")", method, clip(r.srcOf(c)), method)
+			x, w := r.colExpr(c, false)
+			if w != "" {
+				return frame{}, fmt.Sprintf(".%s(%s): %s", method, clip(r.srcOf(c)), w)
+			}
+			cond = x.sql
+		}
+		if in.joinFrom != "" {
+			// A join's filter keeps its sides' names for later steps.
+			out := frame{joinFrom: in.joinFrom, sides: in.sides, where: append(append([]string(nil), in.where...), "("+cond+")"), cols: in.cols, types: in.types}
+			out.query = "SELECT * FROM " + out.joinFrom + whereOf(out.where)
+			return out, ""
 		}
 		return keep("SELECT * FROM " + in.from() + " WHERE " + cond)
 	case "limit":
@@ -95,7 +123,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			return frame{}, fmt.Sprintf(".withColumn(%q, %s): %s", name.Value, clip(r.srcOf(c)), w)
 		}
 		if in.cols == nil {
-			return frame{}, fmt.Sprintf(".withColumn(%q, ...) replaces a column of that name if the DataFrame has one, and Thund does not know its columns here: .select(...) them first, or write the body with spark.sql", name.Value)
+			return unknownCols(fmt.Sprintf(".withColumn(%q, ...) replaces a column of that name if the DataFrame has one, and Thund does not know the columns of its input here (give the input a sample, or .select(...) its columns first)", name.Value))
 		}
 		var items, cols []string
 		done := false
@@ -109,7 +137,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		if !done {
 			items, cols = append(items, x.sql+" AS "+quoteName(name.Value)), append(cols, name.Value)
 		}
-		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.from(), cols: cols}, ""
+		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.selectFrom(), cols: cols}, ""
 	case "withColumnRenamed":
 		old, ok1 := r.literal(arg(args, kw, 0, "existing"))
 		nw, ok2 := r.literal(arg(args, kw, 1, "new"))
@@ -117,7 +145,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			return frame{}, ".withColumnRenamed is given a name computed at run time"
 		}
 		if in.cols == nil {
-			return frame{}, fmt.Sprintf(".withColumnRenamed(%q, %q) needs the DataFrame's columns, which Thund does not know here: .select(...) them first", old.Value, nw.Value)
+			return unknownCols(fmt.Sprintf(".withColumnRenamed(%q, %q) needs the DataFrame's columns, and Thund does not know the columns of its input here (give the input a sample, or .select(...) its columns first)", old.Value, nw.Value))
 		}
 		var items, cols []string
 		for _, c := range in.cols {
@@ -127,7 +155,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			}
 			items, cols = append(items, quoteName(c)), append(cols, c)
 		}
-		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.from(), cols: cols}, ""
+		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.selectFrom(), cols: cols}, ""
 	case "drop":
 		var gone []string
 		for _, a := range spread(args) {
@@ -138,7 +166,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			gone = append(gone, name)
 		}
 		if in.cols == nil {
-			return frame{}, ".drop(...) needs the DataFrame's columns, which Thund does not know here: .select(...) the ones to keep instead"
+			return unknownCols(".drop(...) needs the DataFrame's columns, and Thund does not know the columns of its input here (give the input a sample, or .select(...) the ones to keep instead)")
 		}
 		var items, cols []string
 		for _, c := range in.cols {
@@ -153,7 +181,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		if len(items) == 0 {
 			return frame{}, ".drop(...) drops every column"
 		}
-		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.from(), cols: cols}, ""
+		return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.selectFrom(), cols: cols}, ""
 	case "join":
 		return r.join(in, args, kw, env, why)
 	case "union", "unionAll":
@@ -174,7 +202,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			return frame{}, ".unionByName(allowMissingColumns=...) fills missing columns with NULL, which Thund does not state in SQL"
 		}
 		if in.cols == nil || other.cols == nil {
-			return frame{}, ".unionByName needs the columns of both DataFrames, which Thund does not know here: .select(...) them first, or use .union"
+			return unknownCols(".unionByName needs the columns of both DataFrames, and Thund does not know them here (give the inputs samples, or .select(...) them first, or use .union)")
 		}
 		if len(in.cols) != len(other.cols) {
 			return frame{}, ".unionByName of DataFrames with different columns"
@@ -238,10 +266,17 @@ func (r *reader) join(in frame, args []*sitter.Node, kw map[string]*sitter.Node,
 		if in.cols != nil && other.cols != nil {
 			cols = append(append(cols, in.cols...), other.cols...)
 		}
+		in, other = in.flat(), other.flat()
 		return frame{query: "SELECT * FROM " + in.from() + " CROSS JOIN " + other.from(), cols: cols}, ""
 	}
 	var keys []string
 	n := r.constant(on)
+	if _, isName := r.literal(n); !isName && n.Kind() != "list" && n.Kind() != "tuple" {
+		return r.joinOn(in, other, on, how)
+	}
+	if in.joinFrom != "" || other.joinFrom != "" {
+		in, other = in.flat(), other.flat()
+	}
 	if n.Kind() == "list" || n.Kind() == "tuple" {
 		for _, c := range children(n) {
 			v, ok := r.literal(c)
@@ -452,35 +487,23 @@ func (r *reader) colExpr(n *sitter.Node, strIsCol bool) (colx, string) {
 		}
 		return colx{sql: quoteTable(v.Value), name: lastPart(v.Value)}, ""
 	}
+	if x, w, ok := r.opExpr(n); ok {
+		return x, w
+	}
+	if x, w, ok := r.frameColumn(n); ok {
+		return x, w
+	}
 	fn, args, kw, _, ok := r.call(n)
 	if !ok {
 		return colx{}, fmt.Sprintf("%s is a Column expression Thund does not state in SQL (write it as expr(\"...\"))", clip(r.srcOf(n)))
 	}
 	fn = unparen(fn)
-	if fn.Kind() == "attribute" {
-		attr := r.srcOf(fn.ChildByFieldName("attribute"))
-		if attr == "alias" || attr == "name" {
-			if base := fn.ChildByFieldName("object"); base != nil && unparen(base).Kind() == "call" {
-				if _, isFn := r.funcName(unparen(base).ChildByFieldName("function")); isFn {
-					x, w := r.colExpr(base, false)
-					if w != "" {
-						return colx{}, w
-					}
-					a, ok := r.literal(arg(args, kw, 0, "alias"))
-					if !ok || len(args) > 1 {
-						return colx{}, fmt.Sprintf(".%s is given a name computed at run time", attr)
-					}
-					if x.star {
-						return colx{}, "an alias of *"
-					}
-					return colx{sql: x.sql + " AS " + quoteName(a.Value), name: a.Value}, ""
-				}
-			}
-		}
+	if x, w, ok := r.columnMethod(fn, args, kw); ok {
+		return x, w
 	}
 	f, ok := r.funcName(fn)
 	if !ok {
-		return colx{}, fmt.Sprintf("it calls %s, which Thund does not state in SQL", clip(r.srcOf(fn)))
+		return colx{}, fmt.Sprintf("it calls %s, which Thund does not map to Spark SQL", clip(r.srcOf(fn)))
 	}
 	switch {
 	case f == "col" || f == "column":
@@ -524,7 +547,10 @@ func (r *reader) colExpr(n *sitter.Node, strIsCol bool) (colx, string) {
 		}
 		return colx{sql: aggName(name) + "(" + x.sql + ")"}, ""
 	}
-	return colx{}, fmt.Sprintf("it calls %s, which Thund does not state in SQL", clip(r.srcOf(fn)))
+	if x, w, ok := r.funcCall(f, args, kw); ok {
+		return x, w
+	}
+	return colx{}, fmt.Sprintf("it calls %s, which Thund does not map to Spark SQL", clip(r.srcOf(fn)))
 }
 
 // funcName is the name of a pyspark.sql.functions call: a bare name
@@ -623,4 +649,89 @@ func typesOf(in frame, cols []string) []string {
 		out = append(out, found)
 	}
 	return out
+}
+
+// flat is f without its join's side names: a subquery from here on.
+func (f frame) flat() frame {
+	if f.joinFrom == "" {
+		return f
+	}
+	return frame{query: f.query, cols: f.cols, types: f.types, alias: f.alias}
+}
+
+// side is the name a frame's columns are qualified with in a join: its
+// .alias, else the variable it was read from ("" when neither).
+func (f frame) side() string {
+	if f.alias != "" {
+		return f.alias
+	}
+	return f.varName
+}
+
+// joinOn maps df.join(other, on=<Column condition>, how): the two frames
+// joined ON the condition, each side named by its .alias or its variable
+// (df.x == other.y, col("a.x") == col("b.y")). Both sides' columns stay
+// in the output, left first, as Spark's join on a condition keeps them.
+// A join of a join stays one FROM clause, so every side's columns can be
+// named after it; a filter between the joins moves after them, which
+// gives the same rows for inner, left, semi and anti joins only.
+func (r *reader) joinOn(in, other frame, on *sitter.Node, how string) (frame, string) {
+	if how == "CROSS JOIN" {
+		how = "JOIN"
+	}
+	sides := map[string]string{}
+	from := ""
+	var where []string
+	if in.joinFrom != "" {
+		for k, v := range in.sides {
+			sides[k] = v
+		}
+		from, where = in.joinFrom, in.where
+		if len(where) > 0 && how != "JOIN" && how != "LEFT OUTER JOIN" && !strings.HasPrefix(how, "LEFT SEMI") && !strings.HasPrefix(how, "LEFT ANTI") {
+			from, where, sides = "("+in.query+")", nil, map[string]string{}
+		}
+	} else {
+		from = in.from()
+		if a := in.side(); a != "" {
+			if in.alias == "" {
+				from += " AS " + quoteName(a)
+			}
+			sides[a] = a
+			if in.varName != "" {
+				sides[in.varName] = a
+			}
+		}
+	}
+	otherVar := other.varName
+	other = other.flat()
+	right := other.from()
+	if a := other.side(); a != "" {
+		if other.alias == "" {
+			right += " AS " + quoteName(a)
+		}
+		if _, taken := sides[a]; taken {
+			return frame{}, fmt.Sprintf(".join: both sides are named %s; give one of them another name with .alias(...)", a)
+		}
+		sides[a] = a
+		if otherVar != "" {
+			sides[otherVar] = a
+		}
+	}
+	cur := frame{joinFrom: from, sides: sides}
+	prev := r.cur
+	r.cur = &cur
+	cond, w := r.colExpr(on, false)
+	r.cur = prev
+	if w != "" {
+		return frame{}, fmt.Sprintf(".join(on=%s): %s", clip(r.srcOf(on)), w)
+	}
+	out := frame{joinFrom: from + " " + how + " " + right + " ON " + cond.sql, sides: sides, where: where}
+	out.query = "SELECT * FROM " + out.joinFrom + whereOf(where)
+	switch {
+	case strings.HasPrefix(how, "LEFT SEMI"), strings.HasPrefix(how, "LEFT ANTI"):
+		out.cols = in.cols
+	case in.cols != nil && other.cols != nil:
+		out.cols = append(append([]string(nil), in.cols...), other.cols...)
+	}
+	return out, ""
 }

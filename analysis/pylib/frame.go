@@ -25,8 +25,10 @@ import (
 // Anything else (other statements, UDFs, joins, withColumn...) is opaque:
 // the reason says what Thund stopped at.
 func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
-	r.loads, r.drops = nil, nil
+	r.loads, r.drops, r.needCols, r.cur = nil, nil, false, nil
 	env := map[string]frame{}
+	r.env = env
+	defer func() { r.env = nil }()
 	why := map[string]string{}
 	var ret *sitter.Node
 	for i, st := range children(body) {
@@ -108,13 +110,47 @@ type frame struct {
 	// tables are the tables read by name under a frame bound to a name
 	// (df = ...), for tablesIn.
 	tables []string
+	// alias is the frame's .alias("a"); varName the body's variable the
+	// frame was read from (df), which names its side in a join.
+	alias, varName string
+	// joinFrom is set for a join with a Column condition: its FROM
+	// clause, whose sides are named (sides: a variable or alias to its
+	// SQL alias), and where the filters applied since, so later steps
+	// can still name each side's columns.
+	joinFrom string
+	sides    map[string]string
+	where    []string
 }
 
 func (f frame) from() string {
-	if f.table != "" {
-		return f.table
+	if f.joinFrom != "" && len(f.where) == 0 {
+		return f.joinFrom
 	}
-	return "(" + f.query + ")"
+	s := "(" + f.query + ")"
+	if f.table != "" {
+		s = f.table
+	}
+	if f.alias != "" {
+		s += " AS " + quoteName(f.alias)
+	}
+	return s
+}
+
+// selectFrom is the FROM clause (and WHERE) a select-like step over f
+// writes after its items: a join's own clause, so its sides' columns can
+// be named.
+func (f frame) selectFrom() string {
+	if f.joinFrom != "" {
+		return f.joinFrom + whereOf(f.where)
+	}
+	return f.from()
+}
+
+func whereOf(conds []string) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
 }
 
 func (f frame) sql() string {
@@ -141,6 +177,7 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 	if e != nil && e.Kind() == "identifier" {
 		name := r.srcOf(e)
 		if f, ok := env[name]; ok {
+			f.varName = name
 			return f, ""
 		}
 		if w, ok := why[name]; ok {

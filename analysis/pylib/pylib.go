@@ -388,6 +388,10 @@ type reader struct {
 	// needCols is set while a body's query is read when a step stopped
 	// because its input's columns are not known (Definition.NeedsColumns).
 	needCols bool
+	// env are the DataFrame variables of the body being read, and cur
+	// the frame a step is applied to (for df.x columns, frameColumn).
+	env map[string]frame
+	cur *frame
 	// consts are the module's names bound once, at the top level, to a
 	// string or dict literal (NAME = "t", RULES = {...}).
 	consts map[string]*sitter.Node

@@ -1,0 +1,278 @@
+package pylib
+
+import (
+	"fmt"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// This file maps the Column expressions beyond names, lit and expr: the
+// functions of pyspark.sql.functions that are Spark SQL's function of the
+// same name over columns, Column operators (==, &, ~, +...), Column
+// methods (isNull, cast, alias...) and columns of a DataFrame variable
+// (df.x, df["x"]), which a join reads by side.
+
+// clockFuncs are the functions of no argument that read the run's clock:
+// pyspark's current_timestamp() is Spark SQL's current_timestamp(), and
+// so on; Spark names the column as the SQL call is written.
+var clockFuncs = map[string]string{
+	"current_timestamp": "current_timestamp()",
+	"current_date":      "current_date()",
+}
+
+// columnFuncs are functions of pyspark.sql.functions that call Spark SQL's
+// function of the same name with their arguments as columns (a string is
+// a column's name), with how many arguments each takes (-1: one or
+// more). The native run translates the SQL as it translates a .sql
+// file's, and refuses there what it cannot compute as Spark does.
+var columnFuncs = map[string]int{
+	"upper": 1, "lower": 1, "trim": 1, "ltrim": 1, "rtrim": 1, "initcap": 1, "length": 1, "reverse": 1,
+	"abs": 1, "sqrt": 1, "isnull": 1, "md5": 1, "sha1": 1,
+	"year": 1, "month": 1, "dayofmonth": 1, "hour": 1, "minute": 1, "second": 1,
+	"concat": -1, "coalesce": -1, "greatest": -1, "least": -1,
+}
+
+// unportableFuncs are functions whose Spark values the native engine
+// does not compute, and why.
+var unportableFuncs = map[string]string{
+	"hash":                        "Spark's hash() is Murmur3_x86_32 (seed 42) over Spark's own binary forms of its arguments, and DuckDB's hash() is another function, so the native run would give other numbers: key the rows with the columns themselves (or a sha2/md5 of them), or run the dataset on Spark",
+	"xxhash64":                    "Spark's xxhash64() hashes Spark's own binary forms of its arguments (seed 42), which the native engine does not compute as Spark does: key the rows with the columns themselves, or run the dataset on Spark",
+	"monotonically_increasing_id": "monotonically_increasing_id() numbers rows by Spark's partitions, which the native run does not have, so its values would differ",
+	"rand":                        "rand() draws from Spark's own generator, whose values the native run cannot reproduce",
+	"randn":                       "randn() draws from Spark's own generator, whose values the native run cannot reproduce",
+	"uuid":                        "uuid() gives random values the native run cannot reproduce",
+}
+
+// comparisons are Python's comparison operators on Columns and Spark
+// SQL's.
+var comparisons = map[string]string{"==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+// binaryOps are Python's binary operators on Columns and Spark SQL's: &
+// and | are Column's and/or, the arithmetic ones Spark's.
+var binaryOps = map[string]string{"&": "AND", "|": "OR", "+": "+", "-": "-", "*": "*", "/": "/", "%": "%"}
+
+// operand maps an operand of a Column operator: a Python literal is lit(v)
+// there (a string is a string, not a column), anything else a Column.
+func (r *reader) operand(n *sitter.Node) (colx, string) {
+	if s, _, ok := r.sqlValue(r.constant(n)); ok {
+		return colx{sql: s}, ""
+	}
+	return r.colExpr(n, false)
+}
+
+// opExpr maps a Column operator expression, or ok is false when n is
+// none.
+func (r *reader) opExpr(n *sitter.Node) (x colx, why string, ok bool) {
+	switch n.Kind() {
+	case "comparison_operator":
+		ops := children(n)
+		var sym []string
+		for i := uint(0); i < n.ChildCount(); i++ {
+			if c := n.Child(i); !c.IsNamed() {
+				sym = append(sym, r.srcOf(c))
+			}
+		}
+		if len(ops) != 2 || len(sym) != 1 || comparisons[sym[0]] == "" {
+			return colx{}, fmt.Sprintf("%s compares in a way Thund does not state in SQL (one comparison of two Columns: ==, !=, <, <=, >, >=)", clip(r.srcOf(n))), true
+		}
+		a, w := r.operand(ops[0])
+		if w != "" {
+			return colx{}, w, true
+		}
+		b, w := r.operand(ops[1])
+		if w != "" {
+			return colx{}, w, true
+		}
+		return colx{sql: "(" + a.sql + " " + comparisons[sym[0]] + " " + b.sql + ")"}, "", true
+	case "binary_operator":
+		op := n.ChildByFieldName("operator")
+		if op == nil || binaryOps[r.srcOf(op)] == "" {
+			return colx{}, fmt.Sprintf("%s uses an operator Thund does not state in SQL", clip(r.srcOf(n))), true
+		}
+		a, w := r.operand(n.ChildByFieldName("left"))
+		if w != "" {
+			return colx{}, w, true
+		}
+		b, w := r.operand(n.ChildByFieldName("right"))
+		if w != "" {
+			return colx{}, w, true
+		}
+		return colx{sql: "(" + a.sql + " " + binaryOps[r.srcOf(op)] + " " + b.sql + ")"}, "", true
+	case "unary_operator":
+		op := n.ChildByFieldName("operator")
+		if op == nil {
+			return colx{}, "an operator Thund does not read", true
+		}
+		a, w := r.operand(n.ChildByFieldName("argument"))
+		if w != "" {
+			return colx{}, w, true
+		}
+		switch r.srcOf(op) {
+		case "~":
+			return colx{sql: "(NOT " + a.sql + ")"}, "", true
+		case "-":
+			return colx{sql: "(- " + a.sql + ")"}, "", true
+		}
+		return colx{}, fmt.Sprintf("%s uses an operator Thund does not state in SQL", clip(r.srcOf(n))), true
+	case "boolean_operator", "not_operator":
+		return colx{}, fmt.Sprintf("%s uses Python's and/or/not, which pyspark refuses on Columns (ValueError): write & | ~", clip(r.srcOf(n))), true
+	}
+	return colx{}, "", false
+}
+
+// frameColumn maps df.x and df["x"] for a DataFrame variable df of the
+// body: the column x, qualified by df's side when the frame being stepped
+// on is a join of it; ok is false when n is no such reference.
+func (r *reader) frameColumn(n *sitter.Node) (x colx, why string, ok bool) {
+	var obj *sitter.Node
+	var name string
+	switch n.Kind() {
+	case "attribute":
+		obj = unparen(n.ChildByFieldName("object"))
+		if a := n.ChildByFieldName("attribute"); a != nil {
+			name = r.srcOf(a)
+		}
+	case "subscript":
+		obj = unparen(n.ChildByFieldName("value"))
+		subs := children(n)
+		if len(subs) != 2 {
+			return colx{}, "", false
+		}
+		v, isLit := r.literal(subs[1])
+		if !isLit {
+			return colx{}, fmt.Sprintf("%s names a column computed at run time", clip(r.srcOf(n))), true
+		}
+		name = v.Value
+	default:
+		return colx{}, "", false
+	}
+	if obj == nil || obj.Kind() != "identifier" || name == "" {
+		return colx{}, "", false
+	}
+	v := r.srcOf(obj)
+	if _, isFrame := r.env[v]; !isFrame {
+		return colx{}, "", false
+	}
+	if r.cur != nil {
+		if alias, joined := r.cur.sides[v]; joined {
+			return colx{sql: quoteName(alias) + "." + quoteName(name), name: name}, "", true
+		}
+		if len(r.cur.sides) > 0 {
+			return colx{}, fmt.Sprintf("%s is a column of a DataFrame that is not a side of the join here", clip(r.srcOf(n))), true
+		}
+	}
+	return colx{sql: quoteName(name), name: name}, "", true
+}
+
+// columnMethod maps a Column method call x.m(...) for the methods Spark
+// SQL states (alias, name, isNull, isNotNull, cast, astype, like, rlike,
+// isin); ok is false when n is no such call.
+func (r *reader) columnMethod(fn *sitter.Node, args []*sitter.Node, kw map[string]*sitter.Node) (x colx, why string, ok bool) {
+	if fn.Kind() != "attribute" {
+		return colx{}, "", false
+	}
+	base := unparen(fn.ChildByFieldName("object"))
+	if base == nil {
+		return colx{}, "", false
+	}
+	switch base.Kind() {
+	case "call", "attribute", "subscript", "parenthesized_expression", "comparison_operator", "binary_operator":
+	case "identifier":
+		if _, isFrame := r.env[r.srcOf(base)]; isFrame {
+			return colx{}, "", false // a DataFrame's method, not a Column's
+		}
+		return colx{}, "", false // a module's function (F.upper)
+	default:
+		return colx{}, "", false
+	}
+	if base.Kind() == "attribute" {
+		if _, _, isCol := r.frameColumn(base); !isCol {
+			return colx{}, "", false // F.col.x: not a Column
+		}
+	}
+	m := r.srcOf(fn.ChildByFieldName("attribute"))
+	switch m {
+	case "alias", "name", "isNull", "isNotNull", "cast", "astype", "like", "rlike", "isin":
+	default:
+		return colx{}, "", false
+	}
+	b, w := r.colExpr(base, false)
+	if w != "" {
+		return colx{}, w, true
+	}
+	if b.star {
+		return colx{}, "a method of *", true
+	}
+	switch m {
+	case "alias", "name":
+		a, isLit := r.literal(arg(args, kw, 0, "alias"))
+		if !isLit || len(args) > 1 {
+			return colx{}, fmt.Sprintf(".%s is given a name computed at run time", m), true
+		}
+		return colx{sql: b.sql + " AS " + quoteName(a.Value), name: a.Value}, "", true
+	case "isNull":
+		return colx{sql: "(" + b.sql + " IS NULL)"}, "", true
+	case "isNotNull":
+		return colx{sql: "(" + b.sql + " IS NOT NULL)"}, "", true
+	case "cast", "astype":
+		t, isLit := r.literal(arg(args, kw, 0, "dataType"))
+		if !isLit || len(args) != 1 {
+			return colx{}, fmt.Sprintf(".%s(%s): Thund maps a type written as a DDL string (.cast(\"int\"))", m, clip(strings.Trim(r.srcOf(fn.Parent()), " "))), true
+		}
+		return colx{sql: "CAST(" + b.sql + " AS " + t.Value + ")"}, "", true
+	case "like", "rlike":
+		p, isLit := r.literal(arg(args, kw, 0, "other"))
+		if !isLit || len(args) != 1 {
+			return colx{}, fmt.Sprintf(".%s is given a pattern computed at run time", m), true
+		}
+		return colx{sql: "(" + b.sql + " " + strings.ToUpper(m) + " " + sqlString(p.Value) + ")"}, "", true
+	case "isin":
+		var vals []string
+		for _, a := range spread(args) {
+			s, _, isLit := r.sqlValue(r.constant(a))
+			if !isLit {
+				return colx{}, ".isin is given a value Thund does not read as a literal", true
+			}
+			vals = append(vals, s)
+		}
+		if len(vals) == 0 || len(kw) > 0 {
+			return colx{}, ".isin without values", true
+		}
+		return colx{sql: "(" + b.sql + " IN (" + strings.Join(vals, ", ") + "))"}, "", true
+	}
+	return colx{}, "", false
+}
+
+// funcCall maps a call of a pyspark.sql.functions function f beyond col,
+// lit, expr and the aggregates; ok is false when f is none Thund knows.
+func (r *reader) funcCall(f string, args []*sitter.Node, kw map[string]*sitter.Node) (x colx, why string, ok bool) {
+	if why, bad := unportableFuncs[f]; bad {
+		return colx{}, fmt.Sprintf("it calls %s(...), which the native engine does not compute as Spark does: %s", f, why), true
+	}
+	if sql, clock := clockFuncs[f]; clock {
+		if len(args) > 0 || len(kw) > 0 {
+			return colx{}, fmt.Sprintf("%s takes no argument", f), true
+		}
+		return colx{sql: sql, name: sql}, "", true
+	}
+	want, known := columnFuncs[f]
+	if !known {
+		return colx{}, "", false
+	}
+	if len(kw) > 0 || (want > 0 && len(args) != want) || len(args) == 0 {
+		return colx{}, fmt.Sprintf("%s with %d arguments", f, len(args)), true
+	}
+	var parts []string
+	for _, a := range args {
+		c, w := r.colExpr(a, true)
+		if w != "" {
+			return colx{}, w, true
+		}
+		if c.star {
+			return colx{}, fmt.Sprintf("%s(*)", f), true
+		}
+		parts = append(parts, c.sql)
+	}
+	return colx{sql: f + "(" + strings.Join(parts, ", ") + ")"}, "", true
+}
