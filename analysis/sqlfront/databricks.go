@@ -260,15 +260,29 @@ func (p *stmtParser) cdc(a *ast.AutoCDC, form capab.Feature, kwEnd int) {
 		p.liveTarget()
 	}
 	// The source query: blank from the leading keywords to FROM, and
-	// write SELECT * there.
-	from := -1
+	// write SELECT * there. The source is the relation from FROM to
+	// KEYS: STREAM(s) [alias] or a subquery over it (whose STREAM read
+	// is a.Source), so the query reads every relation the subquery does.
+	after := kwEnd
+	if a.Target != nil {
+		after = a.Target.End
+	}
+	from, srcEnd, prevEnd := -1, a.Source.End, -1
 	for _, t := range p.toks {
-		if t.start >= a.Source.Start {
+		if len(a.Keys) > 0 && t.start >= a.Keys[0].Start {
 			break
 		}
-		if t.kind == tkWord && strings.EqualFold(p.text[t.start:t.end], "FROM") {
-			from = t.start
+		w := ""
+		if t.kind == tkWord {
+			w = p.text[t.start:t.end]
 		}
+		switch {
+		case from < 0 && t.start >= after && strings.EqualFold(w, "FROM"):
+			from = t.start
+		case from >= 0 && prevEnd > from && strings.EqualFold(w, "KEYS"):
+			srcEnd = max(srcEnd, prevEnd)
+		}
+		prevEnd = t.end
 	}
 	const sel = "SELECT *"
 	if from < 0 || from-a.Start < len(sel)+1 {
@@ -282,7 +296,7 @@ func (p *stmtParser) cdc(a *ast.AutoCDC, form capab.Feature, kwEnd int) {
 	}
 	copy(b[a.Start:], sel)
 	text := string(b)
-	sp := Span{a.Start, a.Source.End}
+	sp := Span{a.Start, srcEnd}
 	q, d := parseQuery(p.file, text, sp, lexRange(text, sp.Start, sp.End), p.dialect, p.vars)
 	p.st.Query = q
 	p.diags = append(p.diags, d...)

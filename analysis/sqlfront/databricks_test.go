@@ -338,3 +338,46 @@ func TestDuckExprRegex(t *testing.T) {
 		}
 	}
 }
+
+// TestCDCSubquerySource: a subquery over STREAM(x) as the source of APPLY
+// CHANGES INTO and of both AUTO CDC forms (QA13 N6's silver.sql) is the
+// flow's query, SELECT * FROM (subquery), written over the statement in
+// place: it reads x as a stream, and its filter stays.
+func TestCDCSubquerySource(t *testing.T) {
+	sql := `CREATE OR REFRESH STREAMING TABLE silver;
+APPLY CHANGES INTO silver
+FROM (
+  SELECT city_id, ingestion_timestamp, current_timestamp() AS at
+  FROM STREAM(bronze_city)
+  WHERE city_id IS NOT NULL
+)
+KEYS (city_id)
+SEQUENCE BY ingestion_timestamp
+STORED AS SCD TYPE 2;
+CREATE STREAMING TABLE t;
+CREATE FLOW f AS AUTO CDC INTO t FROM (SELECT id, keys, ts FROM STREAM s.x WHERE keys > 0) AS k KEYS (id) SEQUENCE BY ts;
+CREATE STREAMING TABLE u FLOW AUTO CDC FROM (SELECT * FROM STREAM(y)) KEYS (id) SEQUENCE BY ts;`
+	f := Parse("x.sql", sql)
+	if len(f.Diags) != 0 || len(f.Statements) != 5 {
+		t.Fatalf("diagnostics %+v", f.Diags)
+	}
+	for _, c := range []struct {
+		i          int
+		read, tail string
+	}{{1, "bronze_city", "WHERE city_id IS NOT NULL\n)"}, {3, "s.x", "WHERE keys > 0) AS k"}, {4, "y", "FROM (SELECT * FROM STREAM(y))"}} {
+		st := f.Statements[c.i]
+		q := st.Query
+		if st.CDC == nil || q == nil || !strings.HasPrefix(q.Text, "SELECT *") || len(q.Text) != q.End-q.Start ||
+			!strings.HasSuffix(q.Text, c.tail) || len(q.Refs) != 1 || q.Refs[0].Name != c.read || !q.Refs[0].Streaming {
+			t.Errorf("statement %d: query %+v", c.i, q)
+		}
+	}
+	if c := f.Statements[1].CDC; c.SCD != 2 || c.SequenceBy != "ingestion_timestamp" || !reflect.DeepEqual(c.Keys, []string{"city_id"}) {
+		t.Errorf("cdc %+v", c)
+	}
+	// over a batch read it is Spark 4.3's error, under the subquery
+	bad := "CREATE FLOW f AS AUTO CDC INTO t FROM (SELECT * FROM m) KEYS (id) SEQUENCE BY ts"
+	if d := Parse("x.sql", bad).Diags; len(d) != 1 || bad[d[0].Loc.Start:d[0].Loc.End] != "(SELECT * FROM m)" {
+		t.Errorf("batch subquery: %+v", d)
+	}
+}

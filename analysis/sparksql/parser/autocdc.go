@@ -49,9 +49,12 @@ func (p *parser) needs43(t lex.Token) {
 		"): target Spark 4.3, or write the flow as INSERT INTO with a query")
 }
 
-// autoCDC reads AUTO CDC [INTO target] FROM STREAM(source) [alias] KEYS
-// (cols) and its clauses; into is set for CREATE FLOW's form, which names
-// the target.
+// autoCDC reads AUTO CDC [INTO target] FROM source KEYS (cols) and its
+// clauses; into is set for CREATE FLOW's form, which names the target.
+// The source is a relationPrimary that streams: STREAM(s) [alias], or a
+// subquery over one, (SELECT ... FROM STREAM(s) WHERE ...) [alias]; the
+// tree's Source is that STREAM read (ast.AutoCDC has no place for the
+// subquery around it, whose range runs from after FROM to before KEYS).
 func (p *parser) autoCDC(into bool) *ast.AutoCDC {
 	start := p.tok().Start
 	p.pos += 2 // AUTO CDC
@@ -62,15 +65,9 @@ func (p *parser) autoCDC(into bool) *ast.AutoCDC {
 	}
 	p.expect("FROM")
 	rel := p.relationPrimary(false)
-	src, ok := rel.(*ast.Table)
-	if ok && src.Alias != nil && src.Alias.Columns != nil && !src.Alias.Name.Quoted &&
-		strings.EqualFold(src.Alias.Name.Name, "KEYS") && !p.at("KEYS") {
-		// STREAM(s) KEYS (id): KEYS begins the clause, it is no alias
-		p.pos = p.indexOf(lex.Token{Start: src.Alias.Start})
-		src.Alias = nil
-		src.Range = p.rangeFrom(src.Start)
-	}
-	if !ok || !src.Stream {
+	p.keysNoAlias(rel)
+	src := streamIn(rel)
+	if src == nil {
 		p.failRange(rel.Span(), "_LEGACY_ERROR_TEMP_0035",
 			"operation not allowed: AUTO CDC source must be a streaming query, e.g. STREAM(<table>)")
 	}
@@ -148,6 +145,67 @@ func (p *parser) autoCDC(into bool) *ast.AutoCDC {
 			"missing required clause(s) SEQUENCE BY for operation AUTO CDC: add SEQUENCE BY the column that orders the changes")
 	}
 	return a
+}
+
+// keysNoAlias undoes the alias KEYS (cols) that the source rel took
+// from the KEYS clause after it (STREAM(s) KEYS (id), (SELECT ...) KEYS
+// (id)): unless a second KEYS follows, KEYS begins the clause, as in
+// Spark's grammar, and is no alias.
+func (p *parser) keysNoAlias(rel ast.Relation) {
+	var al **ast.TableAlias
+	var rng *ast.Range
+	switch r := rel.(type) {
+	case *ast.Table:
+		al, rng = &r.Alias, &r.Range
+	case *ast.SubqueryRel:
+		al, rng = &r.Alias, &r.Range
+	case *ast.ParenRel:
+		al, rng = &r.Alias, &r.Range
+	default:
+		return
+	}
+	a := *al
+	if a == nil || a.Columns == nil || a.Name == nil || a.Name.Quoted ||
+		!strings.EqualFold(a.Name.Name, "KEYS") || p.at("KEYS") {
+		return
+	}
+	p.pos = p.indexOf(lex.Token{Start: a.Start})
+	*al = nil
+	*rng = p.rangeFrom(rng.Start)
+}
+
+// streamIn is the streaming read that makes the AUTO CDC source rel a
+// streaming query, nil when it is none: rel itself when it is STREAM(s),
+// else the first STREAM read among the relations inside it (a subquery
+// over STREAM(s) streams, as Spark 4.3 and Databricks accept: a plan
+// streams when one of its leaves does). A STREAM inside an expression's
+// subquery does not count.
+func streamIn(rel ast.Relation) *ast.Table {
+	if t, ok := rel.(*ast.Table); ok {
+		if t.Stream {
+			return t
+		}
+		return nil
+	}
+	var found *ast.Table
+	ast.Inspect(rel, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.Table:
+			if x.Stream {
+				found = x
+			}
+			return false
+		case *ast.Subquery, *ast.Exists:
+			return false
+		case *ast.In:
+			return x.Query == nil
+		}
+		return true
+	})
+	return found
 }
 
 // cdcColumnList reads (cols) or * EXCEPT (cols).

@@ -111,3 +111,52 @@ func roundTripAt(t *testing.T, src string, opts Options) {
 		t.Errorf("%s: the formatted %q parses into another tree: %s", src, text, d)
 	}
 }
+
+// A subquery over a STREAM read is a streaming AUTO CDC source: Spark
+// 4.3.0's dry run completed each of these (both statement forms, with an
+// alias, with SCD 2), and refused the subquery over a batch read with
+// _LEGACY_ERROR_TEMP_0035 under the whole subquery.
+func TestAutoCDCSubquerySource(t *testing.T) {
+	ok := []struct{ sql, stream string }{
+		{"CREATE FLOW f AS AUTO CDC INTO t FROM (SELECT id, ts, op FROM STREAM(src) WHERE id > 0) KEYS (id) SEQUENCE BY ts", "STREAM(src)"},
+		{"CREATE STREAMING TABLE t2 FLOW AUTO CDC FROM (SELECT id, ts FROM STREAM(src) WHERE id > 0) KEYS (id) SEQUENCE BY ts STORED AS SCD TYPE 2", "STREAM(src)"},
+		{"CREATE FLOW f4 AS AUTO CDC INTO t4 FROM (SELECT id, ts FROM STREAM(src)) AS s KEYS (id) SEQUENCE BY ts", "STREAM(src)"},
+		{"CREATE FLOW f AS AUTO CDC INTO t FROM (SELECT * FROM (SELECT * FROM STREAM a.b WHERE x IN (SELECT x FROM c))) KEYS (id) SEQUENCE BY ts", "STREAM a.b"},
+	}
+	for _, c := range ok {
+		st, errs := ParseStatement(c.sql, Options{Version: Spark43})
+		if len(errs) > 0 {
+			t.Errorf("%s: %s (%s)", c.sql, errs[0].Message, errs[0].Class)
+			continue
+		}
+		var a *ast.AutoCDC
+		switch s := st.(type) {
+		case *ast.CreateFlow:
+			a = s.AutoCDC
+		case *ast.Create:
+			a = s.AutoCDC
+		}
+		if a == nil || a.Source == nil || c.sql[a.Source.Start:a.Source.End] != c.stream || len(a.Keys) != 1 || a.SequenceBy == nil {
+			t.Errorf("%s: tree %+v, want the source %s and KEYS (id)", c.sql, a, c.stream)
+		}
+	}
+	// Databricks' APPLY CHANGES INTO (the public project QA13 N6 writes it so).
+	dbx := "APPLY CHANGES INTO s.silver FROM (SELECT city_id, ingestion_timestamp FROM STREAM(s.bronze) WHERE city_id IS NOT NULL) " +
+		"KEYS (city_id) SEQUENCE BY ingestion_timestamp STORED AS SCD TYPE 2"
+	if st, errs := ParseStatement(dbx, Options{Databricks: true}); len(errs) > 0 {
+		t.Errorf("databricks: %s: %s", dbx, errs[0].Message)
+	} else if a := st.(*ast.ApplyChanges).CDC; dbx[a.Source.Start:a.Source.End] != "STREAM(s.bronze)" || a.SCDType != 2 {
+		t.Errorf("databricks: %s: tree %+v", dbx, a)
+	}
+	bad := []struct{ sql, at string }{
+		{"CREATE FLOW f3 AS AUTO CDC INTO t3 FROM (SELECT id, ts FROM m) KEYS (id) SEQUENCE BY ts", "(SELECT id, ts FROM m)"},
+		{"CREATE FLOW f AS AUTO CDC INTO t FROM (SELECT id FROM m WHERE id IN (SELECT id FROM STREAM(s))) KEYS (id) SEQUENCE BY ts",
+			"(SELECT id FROM m WHERE id IN (SELECT id FROM STREAM(s)))"},
+	}
+	for _, c := range bad {
+		_, errs := ParseStatement(c.sql, Options{Version: Spark43})
+		if len(errs) == 0 || errs[0].Class != "_LEGACY_ERROR_TEMP_0035" || c.sql[errs[0].Start:errs[0].End] != c.at {
+			t.Errorf("%s: %v, want _LEGACY_ERROR_TEMP_0035 at %q", c.sql, errs, c.at)
+		}
+	}
+}
