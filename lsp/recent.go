@@ -126,7 +126,7 @@ func (s *Server) resolveRecent(u protocol.DocumentURI, pos protocol.Position, ne
 	if err != nil {
 		return docPos{}, nil, err
 	}
-	r, err := rootOf(path)
+	r, err := s.rootOf(path)
 	if err != nil {
 		return docPos{}, nil, err
 	}

@@ -58,7 +58,7 @@ func recentServer(t *testing.T, file string, edit func(string) string) (*Server,
 	dir := copyTree(t, "../testdata/retail")
 	s := &Server{logger: log.New(io.Discard, "", 0), overlays: map[string]overlay{}, roots: map[string]*root{},
 		exited: make(chan struct{}), cancels: map[string]context.CancelFunc{}}
-	snap, err := analysis.Load(dir, s.options())
+	snap, err := analysis.Load(dir, s.options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

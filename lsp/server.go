@@ -18,8 +18,10 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +50,12 @@ type Settings struct {
 	Samples map[string]string `json:"samples"`
 	// PreviewLimit is the default page size of thund/preview.
 	PreviewLimit int `json:"previewLimit"`
+	// Spec names a pipeline's spec file whatever its name (as
+	// thund-watch --spec and spark-pipelines --spec take it): absolute,
+	// or relative to the first workspace folder. The folder holding it is
+	// the root of every file under it; "" finds roots as spark-pipelines
+	// does (spark-pipeline.yml or .yaml, else thund.yaml).
+	Spec string `json:"spec"`
 }
 
 // Server is one language-server session.
@@ -459,7 +467,29 @@ func (s *Server) didChangeConfiguration(_ context.Context, params json.RawMessag
 		return nil, badParams(err)
 	}
 	s.mu.Lock()
+	oldSpec := s.specLocked()
 	s.settings = set
+	if s.specLocked() != oldSpec {
+		// Another spec may give files another root: start every pipeline
+		// afresh from the open buffers.
+		var removed []*root
+		for r, st := range s.roots {
+			st.stop()
+			removed = append(removed, st)
+			delete(s.roots, r)
+		}
+		open := sortedKeys(s.overlays)
+		s.mu.Unlock()
+		s.retire(removed)
+		seen := map[string]bool{}
+		for _, path := range open {
+			if r, err := s.rootOf(path); err == nil && !seen[r] {
+				seen[r] = true
+				s.schedule(r)
+			}
+		}
+		return nil, nil
+	}
 	roots := make([]string, 0, len(s.roots))
 	for r, st := range s.roots {
 		st.snap, st.model = nil, nil // options changed: analyse afresh
@@ -504,8 +534,15 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMes
 		}
 	}
 	s.mu.Unlock()
-	// Closing waits for engine work in flight (runMu), which must not hold
-	// up the whole server; and the removed pipelines' diagnostics go.
+	s.retire(removed)
+	return nil, nil
+}
+
+// retire closes pipelines taken out of the server's roots (already
+// stopped and deleted from s.roots) and clears their diagnostics.
+// Closing waits for engine work in flight (runMu), which must not hold up
+// the whole server, so s.mu is not held.
+func (s *Server) retire(removed []*root) {
 	for _, st := range removed {
 		st.close()
 		s.mu.Lock()
@@ -518,7 +555,6 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, params json.RawMes
 			})
 		}
 	}
-	return nil, nil
 }
 
 func isUnder(path, dir string) bool {
@@ -526,8 +562,9 @@ func isUnder(path, dir string) bool {
 	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != "../")
 }
 
-// options returns the analysis options the settings ask for.
-func (s *Server) options() analysis.Options {
+// options returns the analysis options the settings ask for, for the
+// pipeline at root.
+func (s *Server) options(root string) analysis.Options {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var o analysis.Options
@@ -537,10 +574,46 @@ func (s *Server) options() analysis.Options {
 		}
 	}
 	o.Samples = s.settings.Samples
+	if spec := s.specLocked(); spec != "" && filepath.Dir(spec) == root {
+		o.Spec = spec
+	}
 	return o
 }
 
-// rootOf returns the pipeline root holding a file.
-func rootOf(path string) (string, error) {
+// specLocked is the spec setting as an absolute path ("" when unset);
+// s.mu is held.
+func (s *Server) specLocked() string {
+	spec := strings.TrimSpace(s.settings.Spec)
+	if spec == "" {
+		return ""
+	}
+	if !filepath.IsAbs(spec) {
+		base := "."
+		if len(s.folders) > 0 {
+			base = s.folders[0]
+		}
+		spec = filepath.Join(base, spec)
+	}
+	abs, err := filepath.Abs(spec)
+	if err != nil {
+		return ""
+	}
+	return filepath.Clean(abs)
+}
+
+// rootOf returns the pipeline root holding a file: the spec setting's
+// folder for a file under it (when the spec is a file), else the root
+// spark-pipelines would find.
+func (s *Server) rootOf(path string) (string, error) {
+	s.mu.Lock()
+	spec := s.specLocked()
+	s.mu.Unlock()
+	if spec != "" {
+		if dir := filepath.Dir(spec); path == dir || isUnder(path, dir) {
+			if fi, err := os.Stat(spec); err == nil && fi.Mode().IsRegular() {
+				return dir, nil
+			}
+		}
+	}
 	return project.FindRoot(path)
 }

@@ -168,7 +168,7 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, params json.RawMessage
 		if err != nil {
 			continue
 		}
-		r, err := rootOf(filepath.Dir(path))
+		r, err := s.rootOf(filepath.Dir(path))
 		if err != nil || seen[r] {
 			continue
 		}
@@ -191,7 +191,7 @@ func (s *Server) setOverlay(u protocol.DocumentURI, o *overlay) {
 		s.logger.Printf("ignoring %v", err)
 		return
 	}
-	r, err := rootOf(path)
+	r, err := s.rootOf(path)
 	if err != nil {
 		s.logger.Printf("no pipeline root for %s: %v", path, err)
 		return
@@ -303,7 +303,7 @@ func (s *Server) refresh(rootPath string, gen int) (*analysis.Snapshot, bool) {
 	}
 	fromBuffer := st.fromBuffer
 	s.mu.Unlock()
-	opts := s.options()
+	opts := s.options(rootPath)
 
 	if snap == nil {
 		var err error
@@ -577,7 +577,7 @@ func (s *Server) resolve(u protocol.DocumentURI, pos *protocol.Position) (docPos
 	if err != nil {
 		return docPos{}, err
 	}
-	r, err := rootOf(path)
+	r, err := s.rootOf(path)
 	if err != nil {
 		return docPos{}, err
 	}

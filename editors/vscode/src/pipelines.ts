@@ -3,7 +3,9 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 
-import { findRoot, isRoot, isUnder, rootAnchor } from './roots';
+import * as path from 'path';
+
+import { findRoot, isRoot, isUnder, rootAnchor, specRoot } from './roots';
 
 export function isFile(p: string): boolean {
   try {
@@ -21,16 +23,29 @@ function isDir(p: string): boolean {
   }
 }
 
+/**
+ * The thund.spec setting as an absolute path ('' when unset): a spec under
+ * any name, relative to the first workspace folder.
+ */
+export function specSetting(): string {
+  const s = vscode.workspace.getConfiguration('thund').get<string>('spec', '').trim();
+  if (!s) return '';
+  const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  return path.resolve(base, s);
+}
+
 /** The pipeline root of a file, or undefined when no pipeline holds it. */
 export function rootOf(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== 'file') return undefined;
+  const bySpec = specRoot(uri.fsPath, specSetting(), isFile);
+  if (bySpec) return bySpec;
   const r = findRoot(uri.fsPath, isFile, isDir);
   return isRoot(r, isFile) ? r : undefined;
 }
 
 /** The URI to name a whole pipeline by, in thund/graph and thund/run. */
 export function anchorOf(root: string): string {
-  return vscode.Uri.file(rootAnchor(root, isFile)).toString();
+  return vscode.Uri.file(rootAnchor(root, isFile, specSetting())).toString();
 }
 
 export function samePath(a: string, b: string): boolean {
@@ -54,6 +69,8 @@ export async function workspaceRoots(): Promise<string[]> {
     50,
   );
   const roots = new Set<string>();
+  const spec = specSetting();
+  if (spec && isFile(spec)) roots.add(path.dirname(spec));
   for (const f of files) {
     const r = rootOf(f);
     if (r) roots.add(r);

@@ -26,12 +26,24 @@ export function isRoot(dir: string, isFile: (p: string) => boolean): boolean {
 }
 
 /** The file to name when asking about the whole pipeline (thund/graph, thund/run). */
-export function rootAnchor(dir: string, isFile: (p: string) => boolean): string {
+export function rootAnchor(dir: string, isFile: (p: string) => boolean, spec = ''): string {
+  if (spec && path.dirname(spec) === dir && isFile(spec)) return spec;
   for (const n of [...SPEC_FILES, CONFIG_FILE]) {
     const p = path.join(dir, n);
     if (isFile(p)) return p;
   }
   return path.join(dir, SPEC_FILES[0]);
+}
+
+/**
+ * The root the spec setting (thund.spec, an absolute path) gives a file:
+ * the spec's folder for a file under it, as thund-lsp takes it; undefined
+ * when the setting is empty, names no file, or the file is elsewhere.
+ */
+export function specRoot(file: string, spec: string, isFile: (p: string) => boolean): string | undefined {
+  if (!spec || !isFile(spec)) return undefined;
+  const dir = path.dirname(spec);
+  return isUnder(file, dir) ? dir : undefined;
 }
 
 export function isUnder(file: string, dir: string): boolean {

@@ -17,7 +17,7 @@ import {
 import type { GraphResult, PreviewParams, PreviewResult, RunParams, RunResult } from './protocol';
 import type { LineageResult } from './columnLineage';
 import { DatasetRecord, LensData, passHints, PassHint, rewriteLenses } from './lenses';
-import { rootOf } from './pipelines';
+import { rootOf, specSetting } from './pipelines';
 import { isTrusted } from './trust';
 
 /** The languages thund-lsp serves: pipeline SQL (ours) and plain SQL. */
@@ -31,6 +31,7 @@ export function serverSettings(): Record<string, unknown> {
     sparkRemote: c.get<string>('sparkRemote', ''),
     samples: c.get<Record<string, string>>('samples', {}),
     previewLimit: c.get<number>('previewLimit', 0),
+    spec: specSetting(),
   };
 }
 

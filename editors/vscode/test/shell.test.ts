@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import * as path from 'node:path';
 
 import { contentSecurityPolicy, makeNonce, shellHtml } from '../src/shell';
-import { findRoot, isUnder, rootAnchor } from '../src/roots';
+import { findRoot, isUnder, rootAnchor, specRoot } from '../src/roots';
 import { cellsToRefresh, planCells } from '../src/notebookModel';
 import { retailGraph } from './fixtures';
 
@@ -42,6 +42,15 @@ describe('pipeline roots', () => {
     assert.equal(findRoot('/elsewhere/a.sql', isFile), '/elsewhere');
     assert.equal(rootAnchor('/w/retail', isFile), '/w/retail/spark-pipeline.yml');
     assert.equal(rootAnchor('/w/cfg', isFile), '/w/cfg/thund.yaml');
+  });
+  it('takes the spec setting\'s folder for a file under it', () => {
+    const withSpec = (p: string) => isFile(p) || p === '/w/dm/pipeline.yml';
+    assert.equal(specRoot('/w/dm/transformations/a.sql', '/w/dm/pipeline.yml', withSpec), '/w/dm');
+    assert.equal(specRoot('/w/retail/a.sql', '/w/dm/pipeline.yml', withSpec), undefined);
+    assert.equal(specRoot('/w/dm/a.sql', '/w/dm/missing.yml', withSpec), undefined);
+    assert.equal(specRoot('/w/dm/a.sql', '', withSpec), undefined);
+    assert.equal(rootAnchor('/w/dm', withSpec, '/w/dm/pipeline.yml'), '/w/dm/pipeline.yml');
+    assert.equal(rootAnchor('/w/retail', withSpec, '/w/dm/pipeline.yml'), '/w/retail/spark-pipeline.yml');
   });
   it('tells what is under a folder', () => {
     assert.ok(isUnder('/w/retail/a.sql', '/w/retail'));
