@@ -661,6 +661,18 @@ func (t *tr) unary(u *ast.Unary) frag {
 			return at(u, tBigInt, cat("CAST(-"+text+" AS BIGINT)"))
 		}
 	}
+	if l, ok := u.X.(*ast.Literal); ok && u.Op == "-" && (l.Kind == ast.LitTinyInt || l.Kind == ast.LitSmallInt) && l.Range.Start == u.Range.Start+1 {
+		// -128Y and -32768S are one literal on Spark too.
+		ty, bits := &Type{Kind: TinyInt}, 8
+		if l.Kind == ast.LitSmallInt {
+			ty, bits = &Type{Kind: SmallInt}, 16
+		}
+		text := strings.TrimRight(l.Text, "SsYy")
+		if n, err := strconv.ParseInt("-"+text, 10, bits); err == nil {
+			t.types[l] = ty
+			return at(u, ty, cat("CAST("+strconv.FormatInt(n, 10)+" AS "+ty.duck()+")"))
+		}
+	}
 	if strings.EqualFold(u.Op, "NOT") || u.Op == "!" {
 		x := u.X
 		for {
@@ -1667,4 +1679,114 @@ func (t *tr) cast(c *ast.Cast) frag {
 		t.refuse(c, "CAST to %s depends on the type of %s (a fraction truncates, a string is checked), which is not known here", to, t.text(c.X))
 	}
 	return at(c, to, cat(kw+"(", a, " AS "+d+")"))
+}
+
+// scaleArg reads the scale argument of round, bround, ceil or floor: an
+// integer literal, signed. ok is false for anything else.
+func (t *tr) scaleArg(x ast.Expr) (int, bool) {
+	l, ok := x.(*ast.Literal)
+	if u, neg := x.(*ast.Unary); neg && u.Op == "-" {
+		l, ok = u.X.(*ast.Literal)
+	}
+	if !ok || l.Kind != ast.LitInteger {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(t.text(x)))
+	return n, err == nil
+}
+
+// roundLegacyFn is round or bround (fn: "round" or "round_even"): with a
+// negative scale of an integer outside ANSI mode the result is rounded
+// exactly and wraps into the integer's type as Spark's does (round(127y,
+// -1) is -126); everything else is roundFn's.
+func roundLegacyFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	rest := roundFn(fn)
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if len(a) != 2 || t.ansi() || !a[0].typ.integral() {
+			return rest(t, c, a)
+		}
+		n, ok := t.scaleArg(c.Args[1])
+		if !ok || n >= 0 {
+			return rest(t, c, a)
+		}
+		x, e := a[0], -n
+		if e > 19 {
+			// Every BIGINT is below half of 10^20.
+			return at(c, x.typ, cat("CAST(0 AS "+x.typ.duck()+")"))
+		}
+		m := "CAST('" + pow10(e) + "' AS HUGEINT)"
+		h := cat("CAST(", x, " AS HUGEINT)")
+		away := cat("abs(", h, " % "+m+") * 2 >= "+m)
+		if fn != "round" {
+			away = cat("(abs(", h, " % "+m+") * 2 > "+m+" OR abs(", h, " % "+m+") * 2 = "+m+" AND abs(", h, " // "+m+") % 2 = 1)")
+		}
+		v := cat("((", h, " // "+m+") + CASE WHEN ", away, " THEN sign(", h, ") ELSE 0 END) * "+m)
+		return at(c, x.typ, wrapInt(v, x.typ))
+	}
+}
+
+// ceilFloorScaledFn is ceil or floor: with a scale (an integer literal)
+// of a decimal or an integer, Spark's RoundCeil and RoundFloor: a DECIMAL
+// of max(p - s + 1, 1 - scale) digits and none after the point for a
+// negative scale, of p - s + 1 + min(s, scale) digits and min(s, scale)
+// after it otherwise (an integer counts as DECIMAL(3, 0), (5, 0), (10,
+// 0) or (20, 0)), computed exactly on the unscaled value. Without a
+// scale it is ceilFloor's.
+func ceilFloorScaledFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	rest := ceilFloor(fn)
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if len(a) != 2 {
+			return rest(t, c, a)
+		}
+		d, ok := t.scaleArg(c.Args[1])
+		if !ok {
+			t.refuse(c.Args[1], "the scale of %s must be an integer literal natively", c.Name.String())
+			return null(c)
+		}
+		x := a[0]
+		p, s := x.typ.P, x.typ.S
+		switch {
+		case x.typ.is(Decimal):
+		case x.typ.integral():
+			p, s = map[Kind]int{TinyInt: 3, SmallInt: 5, Int: 10, BigInt: 20}[x.typ.Kind], 0
+		default:
+			t.refuse(c, "%s with a scale of a %s does not run natively (it runs for decimals and integers)", fn, x.typ)
+			return null(c)
+		}
+		var ty *Type
+		if d < 0 {
+			ty = decimalOf(min(38, max(p-s+1, 1-d)), 0)
+		} else {
+			ty = decimalOf(min(38, p-s+1+min(s, d)), min(s, d))
+		}
+		if d >= s {
+			return at(c, ty, cat("CAST(", x, " AS "+ty.duck()+")"))
+		}
+		if s-d > 38 {
+			t.refuse(c.Args[1], "%s to %d digits does not run natively", fn, d)
+			return null(c)
+		}
+		// u: the unscaled value; q: u divided by 10^(s - d), rounded
+		// toward +inf (ceil) or -inf (floor); DuckDB's // truncates.
+		u := cat("CAST(", x, " AS HUGEINT)")
+		if s > 0 {
+			u = cat("CAST(CAST(", x, " AS DECIMAL(38, "+strconv.Itoa(s)+")) * CAST('"+pow10(s)+"' AS HUGEINT) AS HUGEINT)")
+		}
+		m := "CAST('" + pow10(s-d) + "' AS HUGEINT)"
+		adj := "CASE WHEN u % " + m + " > 0 THEN 1 ELSE 0 END"
+		if fn == "floor" {
+			adj = "CASE WHEN u % " + m + " < 0 THEN -1 ELSE 0 END"
+		}
+		q := "(u // " + m + " + " + adj + ")"
+		var out string
+		switch {
+		case d < 0:
+			out = "CAST(" + q + " * CAST('" + pow10(-d) + "' AS HUGEINT) AS " + ty.duck() + ")"
+		case d == 0:
+			out = "CAST(" + q + " AS " + ty.duck() + ")"
+		default:
+			out = "CAST(CAST(" + q + " AS DECIMAL(38, 0)) * CAST('0." + strings.Repeat("0", d-1) + "1' AS DECIMAL(" + strconv.Itoa(d+1) + ", " + strconv.Itoa(d) + ")) AS " + ty.duck() + ")"
+		}
+		return at(c, ty, cat("list_transform([", u, "], lambda u: "+out+")[1]"))
+	}
 }

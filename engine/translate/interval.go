@@ -718,16 +718,30 @@ func (t *tr) mixedIntervalArgs(name string, c *ast.Call, args []frag) bool {
 }
 
 // intervalCast translates the casts of ANSI intervals the native engine
-// runs: NULL to an interval type, and an interval to STRING (Spark's
-// ANSI form, INTERVAL '1-2' YEAR TO MONTH). ok is false for the others.
+// runs: NULL to an interval type, an interval to STRING (Spark's ANSI
+// form, INTERVAL '1-2' YEAR TO MONTH), an interval to an integral type or
+// a DECIMAL and back (the number counts the interval's last field), as
+// Spark's Cast does them whatever the ANSI mode: a value out of the
+// target's range fails (CAST_OVERFLOW, NUMERIC_VALUE_OUT_OF_RANGE), and
+// is NULL under TRY_CAST. ok is false for the others.
 func (t *tr) intervalCast(c *ast.Cast, a frag, to *Type) (frag, bool) {
 	from := a.typ
+	try := c.Form == "TRY_CAST"
+	fail := func(msg frag) string {
+		if try {
+			return "NULL"
+		}
+		return "error(" + msg.s + ")"
+	}
+	overflow := func(value frag, valueType string) frag {
+		return cat("'[CAST_OVERFLOW] The value ' || ", value, " || "+quoteString(" of the type \""+valueType+"\" cannot be cast to \""+strings.ToUpper(to.String())+"\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead. SQLSTATE: 22003"+markOpen+strconv.Itoa(t.check(c))+markClose))
+	}
 	switch {
 	case from.is(Null) && to.ansiInterval():
 		return at(c, to, cat("CAST(NULL AS INTERVAL)")), true
 	case from.ansiInterval() && to.is(String):
 		return at(c, tString, intervalText(a, from)), true
-	case from.ansiInterval() && to.integral() && t.ansi() && c.Form != "TRY_CAST":
+	case from.ansiInterval() && to.integral():
 		// The interval in units of its last field, truncated
 		// (CAST(INTERVAL '-1 02:03:04.123' DAY TO SECOND AS INT) is
 		// -93784), failing as Spark's CAST_OVERFLOW out of the type.
@@ -735,17 +749,50 @@ func (t *tr) intervalCast(c *ast.Cast, a frag, to *Type) (frag, bool) {
 		if from.DayTime() {
 			v = cat(microsOf(a), " // ", endUnit(from))
 		}
-		msg := cat("'[CAST_OVERFLOW] The value ' || ", intervalText(a, from), " || "+quoteString(" of the type \""+strings.ToUpper(from.String())+"\" cannot be cast to \""+strings.ToUpper(to.String())+"\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead. SQLSTATE: 22003"+markOpen+strconv.Itoa(t.check(c))+markClose))
-		return at(c, to, cat("list_transform([", v, "], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+minOf(to)+" AND "+maxOf(to)+" THEN CAST(v AS "+to.duck()+") ELSE error(", msg, ") END)[1]")), true
-	case from.integral() && to.ansiInterval() && t.ansi() && c.Form != "TRY_CAST":
+		msg := overflow(intervalText(a, from), strings.ToUpper(from.String()))
+		return at(c, to, cat("list_transform([", v, "], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+minOf(to)+" AND "+maxOf(to)+" THEN CAST(v AS "+to.duck()+") ELSE "+fail(msg)+" END)[1]")), true
+	case from.ansiInterval() && to.is(Decimal):
+		// Spark: a year-month interval as its whole years or months, a
+		// day-time one as whole days, hours or minutes, or as seconds
+		// with six digits of fraction; then brought to the decimal's
+		// precision and scale, rounded HALF_UP (DuckDB's cast rounds
+		// half away from zero, the same).
+		v := cat("CAST(", monthsOf(a), " // ", endUnit(from), " AS DECIMAL(38, 0))")
+		if from.DayTime() {
+			v = cat("CAST(", microsOf(a), " // ", endUnit(from), " AS DECIMAL(38, 0))")
+			if from.End == FieldSecond {
+				v = cat("(CAST(", microsOf(a), " AS DECIMAL(38, 0)) * 0.000001)")
+			}
+		}
+		d := to.duck()
+		msg := cat("'[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION]  ' || CAST(v AS VARCHAR) || " + quoteString(" cannot be represented as Decimal("+strconv.Itoa(to.P)+", "+strconv.Itoa(to.S)+"). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error, and return NULL instead. SQLSTATE: 22003"+markOpen+strconv.Itoa(t.check(c))+markClose))
+		return at(c, to, cat("list_transform([", v, "], lambda v: CASE WHEN v IS NULL THEN NULL WHEN TRY_CAST(v AS "+d+") IS NULL THEN "+fail(msg)+" ELSE TRY_CAST(v AS "+d+") END)[1]")), true
+	case from.integral() && to.ansiInterval():
 		// The number counts the interval's last field (CAST(100 AS
 		// INTERVAL HOUR TO SECOND) is 100 seconds).
 		lo, hi, fn, ty := "-2147483648", "2147483647", "to_months", "INTEGER"
 		if to.DayTime() {
 			lo, hi, fn, ty = "-9223372036854775808", "9223372036854775807", "to_microseconds", "BIGINT"
 		}
-		msg := cat("'[CAST_OVERFLOW] The value ' || CAST(n AS VARCHAR) || " + quoteString(intSuffix(from)+" of the type \""+strings.ToUpper(from.String())+"\" cannot be cast to \""+strings.ToUpper(to.String())+"\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL instead. SQLSTATE: 22003"+markOpen+strconv.Itoa(t.check(c))+markClose))
-		return at(c, to, cat(fn+"(CAST(list_transform([CAST(", a, " AS HUGEINT)], lambda n: list_transform([n * "+endUnit(to)+"], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+lo+" AND "+hi+" THEN v ELSE error(", msg, ") END)[1])[1] AS "+ty+"))")), true
+		msg := overflow(cat("CAST(n AS VARCHAR) || "+quoteString(intSuffix(from))), strings.ToUpper(from.String()))
+		return at(c, to, cat(fn+"(CAST(list_transform([CAST(", a, " AS HUGEINT)], lambda n: list_transform([n * "+endUnit(to)+"], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+lo+" AND "+hi+" THEN v ELSE "+fail(msg)+" END)[1])[1] AS "+ty+"))")), true
+	case from.is(Decimal) && to.ansiInterval():
+		// Spark multiplies the decimal by the last field's size and
+		// rounds HALF_UP to whole months or microseconds. A fraction
+		// of a year, day, hour or minute leaves a value Spark prints
+		// cut to the type's last field but computes with whole: not
+		// modelled.
+		if from.S > 0 && (to.YearMonth() && to.End == FieldYear || to.DayTime() && to.End != FieldSecond) {
+			t.refuse(c, "a cast of a %s to %s does not run natively: Spark keeps the fraction of a %s below the type's last field, which it prints cut off; cast a whole number, or to a type ending in %s", from, strings.ToUpper(to.String()), fieldNames[to.End], map[bool]string{true: "MONTH", false: "SECOND"}[to.YearMonth()])
+			return at(c, tUnknown, cat("NULL")), true
+		}
+		lo, hi, fn, ty := "-2147483648", "2147483647", "to_months", "INTEGER"
+		if to.DayTime() {
+			lo, hi, fn, ty = "-9223372036854775808", "9223372036854775807", "to_microseconds", "BIGINT"
+		}
+		msg := overflow(cat("CAST(n AS VARCHAR)"), strings.ToUpper(from.String()))
+		// round() of a DECIMAL rounds half away from zero, as HALF_UP.
+		return at(c, to, cat(fn+"(CAST(list_transform([", a, "], lambda n: list_transform([round(CAST(n AS DECIMAL(38, "+strconv.Itoa(min(from.S, 18))+")) * "+endUnit(to)+")], lambda v: CASE WHEN v IS NULL OR v BETWEEN "+lo+" AND "+hi+" THEN CAST(v AS HUGEINT) ELSE "+fail(msg)+" END)[1])[1] AS "+ty+"))")), true
 	}
 	return frag{}, false
 }
