@@ -137,7 +137,7 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 		case upperIs(w, "JOIN"):
 			inFrom[top] = true
 			expectTable = true
-		case inUpper(fromEnders, w):
+		case fromEnder(w):
 			inFrom[top] = false
 		}
 	}
@@ -146,6 +146,43 @@ func normalize(text string, sp Span, toks []token) (string, map[int]bool) {
 	}
 	return string(b), streams
 }
+
+// fromEnder reports whether w is one of fromEnders, as inUpper reads
+// it, without hashing: every word of every query goes through it. A word
+// with a byte of 0x80 or more takes inUpper's Unicode case mapping.
+func fromEnder(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			return inUpper(fromEnders, w)
+		}
+	}
+	if len(w) == 0 || len(w) >= len(fromEnderIndex) {
+		return false
+	}
+	c := w[0]
+	if c >= 'a' && c <= 'z' {
+		c -= 'a' - 'A'
+	}
+	for _, kw := range fromEnderIndex[len(w)][c&0x7f] {
+		if upperIs(w, kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromEnderIndex lists fromEnders by length and first letter.
+var fromEnderIndex = func() [][128][]string {
+	n := 0
+	for kw := range fromEnders {
+		n = max(n, len(kw))
+	}
+	by := make([][128][]string, n+1)
+	for kw := range fromEnders {
+		by[len(kw)][kw[0]] = append(by[len(kw)][kw[0]], kw)
+	}
+	return by
+}()
 
 func tokAt(toks []token, k int) token {
 	if k < 0 || k >= len(toks) {
