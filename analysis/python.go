@@ -391,6 +391,22 @@ func sameBytes(text string, lit *pylib.Literal) bool {
 	return true
 }
 
+// PythonFlow returns the flow a definition of Python file file (whose
+// text is text) fills its dataset with, as analysis makes it for a body
+// with a Query (its SQL parsed by the SQL front end, its reads,
+// expectations, CDC and streaming as the file gives them), and the
+// diagnostics of its SQL. The native engine calls it for a body it
+// states in SQL once it knows its inputs' columns
+// (pylib.Definition.NeedsColumns); vars is the pipeline's configuration.
+func PythonFlow(file, text string, def *pylib.Definition, vars map[string]string) (*ir.Flow, []ir.Diagnostic) {
+	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: sqlfront.DialectSpark, vars: vars}
+	res.pythonDefinition(def)
+	if len(res.flows) == 0 {
+		return nil, res.diags
+	}
+	return res.flows[len(res.flows)-1], res.diags
+}
+
 // pythonStandIn is the message for an opaque Python dataset with no
 // sample: why Thund does not run it, and the sample that would stand in.
 func pythonStandIn(name, why string) string {
@@ -413,6 +429,11 @@ func (s *Snapshot) pythonBlocked(d *ir.Dataset) (string, bool) {
 		}
 		if s.standInSample(d.Name) != "" {
 			return "", false
+		}
+		if why := s.PythonOpaque(f); strings.Contains(why, pylib.ColumnsUnknown) {
+			// The native run states it in SQL over its inputs' columns
+			// (engine/python.go), or says why it cannot.
+			continue
 		}
 		return pythonStandIn(d.Name, s.PythonOpaque(f)), true
 	}

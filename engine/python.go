@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/pylib"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -24,6 +26,25 @@ var standInExts = []string{".csv", ".json", ".ndjson", ".parquet"}
 // name (cat.sch.x) looks for samples/cat.sch.x.* first, then for the
 // file of its last part, samples/x.* (analysis.StandInNames).
 func (st *runState) pythonStandIn(d *ir.Dataset) string {
+	if s := st.standInSample(d); s != "" {
+		return s
+	}
+	// A body that needs only its inputs' columns is stated in SQL when
+	// it runs (standInFlow): it is not skipped for want of a sample.
+	for _, f := range st.p.FlowsInto(d.Name) {
+		if analysis.DefinedInPython(f) && st.needsColumns(f) {
+			return loweredAtRun
+		}
+	}
+	return ""
+}
+
+// loweredAtRun is pythonStandIn's answer for a dataset whose Python body
+// is stated in SQL when it runs.
+const loweredAtRun = "(stated in SQL when it runs)"
+
+// standInSample is the stand-in sample of d (pythonStandIn), "" when none.
+func (st *runState) standInSample(d *ir.Dataset) string {
 	for _, name := range analysis.StandInNames(d.Name) {
 		for _, ext := range standInExts {
 			rel := "samples/" + name + ext
@@ -42,12 +63,21 @@ func standInRelation(name string) string {
 	return "thund_standin_" + strings.ReplaceAll(strings.ToLower(name), ".", "__")
 }
 
-// standInFlow returns the flow that fills d from its stand-in sample in
-// place of the Python flow f: the sample is read as a view (like a
-// source's), and the flow selects every row of it as a batch.
+// standInFlow returns the flow that runs in place of the Python flow f
+// into d: f stated in SQL when its inputs' columns were all it needed
+// (pythonLowered), else the flow that fills d from its stand-in sample:
+// the sample is read as a view (like a source's), and the flow selects
+// every row of it as a batch.
 func (st *runState) standInFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow) (*ir.Flow, error) {
-	sample := st.pythonStandIn(d)
+	lowered, why := st.pythonLowered(ctx, f)
+	if lowered != nil {
+		return lowered, nil
+	}
+	sample := st.standInSample(d)
 	if sample == "" {
+		if why != "" {
+			return nil, &flowError{f.Name, fmt.Errorf("%s (%s): add samples/%s.csv (or .json, .parquet) to stand in for its rows", analysis.PythonNotRun, why, analysis.StandInNames(d.Name)[len(analysis.StandInNames(d.Name))-1])}
+		}
 		return nil, &flowError{f.Name, fmt.Errorf("%s", analysis.PythonNotRun)}
 	}
 	// Read once, as a table: a value the reader cannot convert is then
@@ -390,4 +420,190 @@ func csvSchemaAgrees(schema string, cols []pylib.Field, data []byte, o pylib.CSV
 		}
 	}
 	return nil
+}
+
+// A Python body whose steps need its input's columns (withColumn,
+// withColumnRenamed, drop, unionByName over a table read or a load whose
+// columns the file does not give) is stated in SQL when the run reaches
+// it: by then every input is a relation of the run (a source's sample,
+// an upstream dataset's rows) or a sample Spark's inference reads, so
+// pylib is given their columns and writes the SQL, which runs as any
+// other flow's does.
+
+// pythonLowered returns flow f of a Python file in SQL, reading the file
+// again with its inputs' columns (pylib.Options.Columns), or nil and why
+// it still cannot be ("" when the body is opaque for another reason than
+// its inputs' columns).
+func (st *runState) pythonLowered(ctx context.Context, f *ir.Flow) (*ir.Flow, string) {
+	return st.lowerPython(ctx, f)
+}
+
+func (st *runState) lowerPython(ctx context.Context, f *ir.Flow) (*ir.Flow, string) {
+	file := f.QueryLoc.File
+	b, err := os.ReadFile(filepath.Join(st.s.Root, filepath.FromSlash(file)))
+	if err != nil {
+		return nil, fmt.Sprintf("read %s: %v", file, st.s.scrubbed(err))
+	}
+	text := string(b)
+	first, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration})
+	if err != nil {
+		return nil, err.Error()
+	}
+	def := pythonDef(&first, f)
+	if def == nil || !def.NeedsColumns {
+		return nil, ""
+	}
+	var missing []string
+	columns := func(in pylib.Input) []string {
+		cols := st.inputColumns(ctx, f, in)
+		if cols == nil {
+			what := in.Table
+			if in.Load != nil {
+				what = in.Load.Path
+			}
+			missing = append(missing, what)
+		}
+		return cols
+	}
+	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration, Columns: columns})
+	if err != nil {
+		return nil, err.Error()
+	}
+	def = pythonDef(&parsed, f)
+	if def == nil {
+		return nil, ""
+	}
+	if def.Query == nil {
+		why := def.Opaque
+		if def.NeedsColumns && len(missing) > 0 {
+			why = fmt.Sprintf("%s; the run has no columns for %s", why, strings.Join(missing, ", "))
+		}
+		return nil, why
+	}
+	flow, diags := analysis.PythonFlow(file, text, def, st.p.Configuration)
+	for _, d := range diags {
+		if d.Severity == ir.Error {
+			return nil, fmt.Sprintf("%s: %s", lineCol(file, text, d.Loc.Start), d.Message)
+		}
+	}
+	if flow == nil || strings.TrimSpace(flow.SQL) == "" {
+		return nil, ""
+	}
+	return flow, ""
+}
+
+// needsColumns reports whether flow f of a Python file is opaque only
+// because a step needs its input's columns (pylib.Definition.NeedsColumns),
+// which the run gives.
+func (st *runState) needsColumns(f *ir.Flow) bool {
+	file := f.QueryLoc.File
+	b, err := os.ReadFile(filepath.Join(st.s.Root, filepath.FromSlash(file)))
+	if err != nil {
+		return false
+	}
+	pf, err := pylib.ParseWith(file, string(b), pylib.Options{Conf: st.p.Configuration})
+	if err != nil {
+		return false
+	}
+	def := pythonDef(&pf, f)
+	return def != nil && def.NeedsColumns
+}
+
+// pythonDef is the definition of a parsed file that flow f stands for.
+func pythonDef(pf *pylib.File, f *ir.Flow) *pylib.Definition {
+	for i := range pf.Definitions {
+		d := &pf.Definitions[i]
+		if d.Name == f.Name && ir.NameKey(d.Owner()) == ir.NameKey(f.Target) && d.Loc.Start == f.QueryLoc.Start {
+			return d
+		}
+	}
+	for i := range pf.Definitions {
+		d := &pf.Definitions[i]
+		if d.Name == f.Name && ir.NameKey(d.Owner()) == ir.NameKey(f.Target) {
+			return d
+		}
+	}
+	return nil
+}
+
+// inputColumns are the column names of an input of flow f's Python body
+// as Spark gives them: a dataset's or a source's relation of the run, or,
+// for a load of files, its sample read as Spark's reader infers it (JSON,
+// CSV) or as DuckDB reads it (Parquet, the formats Auto Loader reads);
+// nil when the run does not know them.
+func (st *runState) inputColumns(ctx context.Context, f *ir.Flow, in pylib.Input) []string {
+	cat := &duckCatalog{ctx: ctx, conn: st.conn, cols: map[string][]sema.Column{}, run: st}
+	names := func(cols []sema.Column) []string {
+		out := make([]string, len(cols))
+		for i, c := range cols {
+			out[i] = c.Name
+		}
+		return out
+	}
+	if in.Load == nil {
+		if in.Table == "" {
+			return nil
+		}
+		if cols, ok := cat.Table(strings.Split(in.Table, ".")); ok && len(cols) > 0 {
+			return names(cols)
+		}
+		return nil
+	}
+	var src *ir.Source
+	for _, ref := range f.Reads {
+		if ref.Path == in.Load.Path {
+			src = st.p.Source(ref.Name)
+			break
+		}
+	}
+	if src == nil || src.Sample == "" {
+		return nil
+	}
+	format := strings.ToLower(in.Load.Format)
+	if format == "cloudfiles" {
+		format = "" // Auto Loader's own reading: the sample as the run reads it
+	}
+	fn, pattern, err := st.s.reader(src.Sample)
+	if err != nil {
+		return nil
+	}
+	switch format {
+	case "json", "csv":
+		data, err := st.s.loadSampleBytes(pattern)
+		if err != nil {
+			return nil
+		}
+		var fields []pylib.Field
+		if format == "json" {
+			fields, err = pylib.InferJSON(data, in.Load.Options)
+		} else {
+			var o pylib.CSVOptions
+			if o, err = pylib.CSVReading(in.Load.Options); err == nil {
+				fields, err = pylib.InferCSV(data, o)
+			}
+		}
+		if err != nil || len(fields) == 0 {
+			return nil
+		}
+		out := make([]string, len(fields))
+		for i, fl := range fields {
+			out[i] = fl.Name
+		}
+		return out
+	}
+	rows, err := st.conn.QueryContext(ctx, "DESCRIBE SELECT * FROM "+fn+"("+quoteString(pattern)+")")
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n, t string
+		var rest [4]sql.NullString
+		if rows.Scan(&n, &t, &rest[0], &rest[1], &rest[2], &rest[3]) != nil {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
 }

@@ -123,7 +123,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			return frame{}, fmt.Sprintf(".withColumn(%q, %s): %s", name.Value, clip(r.srcOf(c)), w)
 		}
 		if in.cols == nil {
-			return unknownCols(fmt.Sprintf(".withColumn(%q, ...) replaces a column of that name if the DataFrame has one, and Thund does not know the columns of its input here (give the input a sample, or .select(...) its columns first)", name.Value))
+			return unknownCols(fmt.Sprintf(".withColumn(%q, ...) replaces a column of that name if the DataFrame has one, and "+ColumnsUnknown+" (give the input a sample, or .select(...) its columns first)", name.Value))
 		}
 		var items, cols []string
 		done := false
@@ -145,7 +145,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			return frame{}, ".withColumnRenamed is given a name computed at run time"
 		}
 		if in.cols == nil {
-			return unknownCols(fmt.Sprintf(".withColumnRenamed(%q, %q) needs the DataFrame's columns, and Thund does not know the columns of its input here (give the input a sample, or .select(...) its columns first)", old.Value, nw.Value))
+			return unknownCols(fmt.Sprintf(".withColumnRenamed(%q, %q) needs the DataFrame's columns, and "+ColumnsUnknown+" (give the input a sample, or .select(...) its columns first)", old.Value, nw.Value))
 		}
 		var items, cols []string
 		for _, c := range in.cols {
@@ -166,7 +166,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			gone = append(gone, name)
 		}
 		if in.cols == nil {
-			return unknownCols(".drop(...) needs the DataFrame's columns, and Thund does not know the columns of its input here (give the input a sample, or .select(...) the ones to keep instead)")
+			return unknownCols(".drop(...) needs the DataFrame's columns, and " + ColumnsUnknown + " (give the input a sample, or .select(...) the ones to keep instead)")
 		}
 		var items, cols []string
 		for _, c := range in.cols {
@@ -202,7 +202,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			return frame{}, ".unionByName(allowMissingColumns=...) fills missing columns with NULL, which Thund does not state in SQL"
 		}
 		if in.cols == nil || other.cols == nil {
-			return unknownCols(".unionByName needs the columns of both DataFrames, and Thund does not know them here (give the inputs samples, or .select(...) them first, or use .union)")
+			return unknownCols(".unionByName needs the columns of both DataFrames, and " + ColumnsUnknown + " (give the inputs samples, or .select(...) them first, or use .union)")
 		}
 		if len(in.cols) != len(other.cols) {
 			return frame{}, ".unionByName of DataFrames with different columns"
@@ -226,6 +226,10 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 	}
 	return frame{}, fmt.Sprintf("it calls .%s, which Thund does not map to SQL", method)
 }
+
+// ColumnsUnknown is in the reason of a body that is opaque only because a
+// step needs its input's columns (Definition.NeedsColumns).
+const ColumnsUnknown = "Thund does not know the columns of its input here"
 
 // joinTypes maps join's how= to SQL.
 var joinTypes = map[string]string{

@@ -216,10 +216,14 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 			return frame{}, fmt.Sprintf("%s reads a table whose name is computed at run time", full)
 		}
 		rel := &Relation{Table: lit.Value, Streaming: streaming}
-		if streaming {
-			return frame{table: "STREAM(" + quoteTable(lit.Value) + ")", rel: rel}, ""
+		var cols []string
+		if r.columnsOf != nil {
+			cols = r.columnsOf(Input{Table: lit.Value, Streaming: streaming})
 		}
-		return frame{table: quoteTable(lit.Value), rel: rel}, ""
+		if streaming {
+			return frame{table: "STREAM(" + quoteTable(lit.Value) + ")", rel: rel, cols: cols}, ""
+		}
+		return frame{table: quoteTable(lit.Value), rel: rel, cols: cols}, ""
 	}
 	if ld, ok := r.loadChain(e); ok {
 		if ld.path == nil {
@@ -256,7 +260,11 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 			l.Format = "cloudFiles"
 		}
 		r.loads = append(r.loads, l)
-		return frame{query: q, cols: lc.cols, types: lc.types, rel: &Relation{Load: &l}}, ""
+		cols, types := lc.cols, lc.types
+		if cols == nil && r.columnsOf != nil {
+			cols = r.columnsOf(Input{Load: &l, Streaming: l.Streaming})
+		}
+		return frame{query: q, cols: cols, types: types, rel: &Relation{Load: &l}}, ""
 	}
 	fn = unparen(fn)
 	if fn == nil || fn.Kind() != "attribute" {

@@ -241,6 +241,11 @@ type Definition struct {
 	// state it (Opaque then says why).
 	Query  *Query
 	Opaque string
+	// NeedsColumns is set when the body is opaque because a step needs
+	// its input's columns, which the file alone does not give (a
+	// withColumn over a table read): given them (Options.Columns), the
+	// body may have a Query.
+	NeedsColumns bool
 	// Expectations are the @expect* decorators, in source order.
 	Expectations []Expectation
 	// CDC is set for create_auto_cdc_flow and apply_changes.
@@ -1161,6 +1166,7 @@ func (r *reader) function(st, fn *sitter.Node) {
 	if body := fn.ChildByFieldName("body"); body != nil {
 		r.body(def, body)
 		def.Query, def.Opaque = r.query(def, body)
+		def.NeedsColumns = def.Query == nil && r.needCols
 	}
 	// @dp.table / @dlt.table returning a stream defines a streaming table
 	// (pyspark registers every @table as one; Databricks makes a table
