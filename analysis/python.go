@@ -148,6 +148,11 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		flow.Syntax = append(flow.Syntax, ir.Construct{Name: string(capab.SynPyExpect), Loc: x.Loc})
 		res.diags = append(res.diags, sqlfront.CheckExpression("expectation "+e.Name, x.SQL, x.SQLLoc)...)
 	}
+	for _, u := range def.UnknownExpectations {
+		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
+			Message: fmt.Sprintf("the expectations of this @%s come from %s, which Thund does not read (it reads a dict literal, a name bound to one in this file, or a function of this file that returns one), so the native run neither checks nor %s its rows by them: %s's results are unchecked; write the rules as a dict in this file to have them enforced natively",
+				u.Decorator, u.From, map[string]string{"warn": "counts", "drop": "drops", "fail": "fails on"}[u.Action], firstNonEmpty(def.Target, def.Name))})
+	}
 	if def.CDC != nil {
 		c := def.CDC
 		flow.CDC = &ir.CDC{Keys: c.Keys, SequenceBy: c.SequenceBy, SCD: c.SCD, Deletes: c.Deletes, Columns: c.Columns,

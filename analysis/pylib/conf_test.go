@@ -54,3 +54,41 @@ def o():
 		t.Errorf("without the configuration: %+v, want only o, its path unknown", f.Definitions)
 	}
 }
+
+// TestExpectationsFromFunctions: an @expect_all* dict returned by a
+// function of the file is read; one from a helper module is an
+// UnknownExpectations, never silently dropped.
+func TestExpectationsFromFunctions(t *testing.T) {
+	text := header + `from utilities import rules
+
+def local_rules():
+    """The rules."""
+    return {"id_not_null": "id IS NOT NULL"}
+
+r = rules.get_rules()
+
+@dp.expect_all_or_drop(local_rules())
+@dp.materialized_view
+def a():
+    return spark.read.table("src")
+
+@dp.expect_all_or_fail(r)
+@dp.materialized_view
+def b():
+    return spark.read.table("src")
+`
+	f, err := Parse("e.py", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Definitions) != 2 {
+		t.Fatalf("definitions: %+v", f.Definitions)
+	}
+	a, b := f.Definitions[0], f.Definitions[1]
+	if len(a.Expectations) != 1 || a.Expectations[0].Name != "id_not_null" || a.Expectations[0].Cond.Value != "id IS NOT NULL" || a.Expectations[0].Action != "drop" || len(a.UnknownExpectations) != 0 {
+		t.Errorf("a: %+v %+v", a.Expectations, a.UnknownExpectations)
+	}
+	if len(b.Expectations) != 0 || len(b.UnknownExpectations) != 1 || b.UnknownExpectations[0].From != "rules.get_rules()" || b.UnknownExpectations[0].Action != "fail" || text[b.UnknownExpectations[0].Loc.Start:b.UnknownExpectations[0].Loc.End] != "r" {
+		t.Errorf("b: %+v %+v", b.Expectations, b.UnknownExpectations)
+	}
+}

@@ -178,6 +178,18 @@ type Expectation struct {
 	Cond Literal
 }
 
+// UnknownExpectations is an @expect_all* decorator whose rules Thund
+// cannot read.
+type UnknownExpectations struct {
+	// Decorator is the decorator's name (expect_all_or_drop), Action its
+	// action.
+	Decorator, Action string
+	// From is the expression that gives the dict, as written
+	// (rules.get_rules()), and Loc its range.
+	From string
+	Loc  Span
+}
+
 // CDC is what create_auto_cdc_flow / apply_changes say of a change feed.
 type CDC struct {
 	Keys          []string
@@ -248,6 +260,10 @@ type Definition struct {
 	NeedsColumns bool
 	// Expectations are the @expect* decorators, in source order.
 	Expectations []Expectation
+	// UnknownExpectations are the @expect_all* decorators whose dict
+	// Thund cannot read from the file (a helper module's function, a
+	// value computed at run time): their rules are not known.
+	UnknownExpectations []UnknownExpectations
 	// CDC is set for create_auto_cdc_flow and apply_changes.
 	CDC *CDC
 }
@@ -407,8 +423,13 @@ type reader struct {
 	// to literals (for t in ["a", "b"], make("a")), innermost first.
 	bind map[string]*sitter.Node
 	// factories are the module's undecorated functions that define
-	// datasets when called (def make(t): @dp.table(name=t) ...).
+	// datasets when called (def make(t): @dp.table(name=t) ...), and
+	// funcs every function the module defines at its top level.
 	factories map[string]*sitter.Node
+	funcs     map[string]*sitter.Node
+	// unknownExp are the @expect_all* decorators of the function being
+	// read whose dict is not known.
+	unknownExp []UnknownExpectations
 	// depth bounds the expansion of loops, factory calls and names.
 	depth, expanded int
 	defs            []Definition
@@ -547,9 +568,10 @@ func (r *reader) constants(stmts []*sitter.Node) {
 			case "string", "concatenated_string", "dictionary", "list", "tuple", "integer":
 				r.consts[name] = v
 			case "call":
-				if fn := v.ChildByFieldName("function"); fn != nil && r.dotted(fn) == "spark.conf.get" {
-					r.consts[name] = v // read through the configuration (confValue)
-				}
+				// spark.conf.get is read through the configuration
+				// (confValue); rules.get_rules() through the function
+				// (expectations).
+				r.consts[name] = v
 			}
 		}
 	}
@@ -719,9 +741,13 @@ const (
 // pipelines module): called with literal arguments, they are expanded.
 func (r *reader) findFactories(stmts []*sitter.Node) {
 	r.factories = map[string]*sitter.Node{}
+	r.funcs = map[string]*sitter.Node{}
 	for _, st := range stmts {
 		if st.Kind() != "function_definition" {
 			continue
+		}
+		if name := st.ChildByFieldName("name"); name != nil {
+			r.funcs[r.srcOf(name)] = st
 		}
 		if name, body := st.ChildByFieldName("name"), st.ChildByFieldName("body"); name != nil && body != nil && r.defines(body) {
 			r.factories[r.srcOf(name)] = st
@@ -1106,6 +1132,7 @@ func (r *reader) sqlExpr(n *sitter.Node) (string, bool) {
 func (r *reader) function(st, fn *sitter.Node) {
 	var def *Definition
 	var exps []Expectation
+	r.unknownExp = nil
 	for _, dec := range children(st) {
 		if dec.Kind() != "decorator" {
 			continue
@@ -1163,6 +1190,7 @@ func (r *reader) function(st, fn *sitter.Node) {
 		return
 	}
 	def.Expectations = exps
+	def.UnknownExpectations = r.unknownExp
 	if body := fn.ChildByFieldName("body"); body != nil {
 		r.body(def, body)
 		def.Query, def.Opaque = r.query(def, body)
@@ -1184,8 +1212,16 @@ func (r *reader) function(st, fn *sitter.Node) {
 // expectations reads @expect("name", "cond") and @expect_all({...}).
 func (r *reader) expectations(dec *sitter.Node, attr, action string, args []*sitter.Node, kw map[string]*sitter.Node) []Expectation {
 	if strings.HasPrefix(attr, "expect_all") {
-		d := r.constant(arg(args, kw, 0, "expectations"))
-		if d == nil || d.Kind() != "dictionary" {
+		a := arg(args, kw, 0, "expectations")
+		d := r.ruleDict(a)
+		if d == nil {
+			if a != nil {
+				from := a
+				if c := unparen(r.constant(a)); c != nil && c.Kind() == "call" {
+					from = c
+				}
+				r.unknownExp = append(r.unknownExp, UnknownExpectations{Decorator: attr, Action: action, From: clip(r.srcOf(from)), Loc: span(a)})
+			}
 			return nil
 		}
 		var out []Expectation
@@ -1419,4 +1455,44 @@ func (r *reader) stringDict(n *sitter.Node) (map[string]string, bool) {
 		m[k.Value] = v.Value
 	}
 	return m, true
+}
+
+// ruleDict is the dict literal an @expect_all* decorator's argument
+// stands for: the literal, a module constant bound to one, or a call of a
+// function of the file whose body returns one (def rules(): return
+// {...}, a docstring and comments aside); nil when it is none of these.
+func (r *reader) ruleDict(a *sitter.Node) *sitter.Node {
+	d := unparen(r.constant(a))
+	if d == nil {
+		return nil
+	}
+	if d.Kind() == "call" {
+		fn, args, kw, _, _ := r.call(d)
+		fn = unparen(fn)
+		if fn == nil || fn.Kind() != "identifier" || len(args) > 0 || len(kw) > 0 {
+			return nil
+		}
+		def := r.funcs[r.srcOf(fn)]
+		if def == nil {
+			return nil
+		}
+		body := def.ChildByFieldName("body")
+		if body == nil {
+			return nil
+		}
+		stmts := children(body)
+		for i, st := range stmts {
+			if i == 0 && st.Kind() == "expression_statement" && len(children(st)) == 1 && children(st)[0].Kind() == "string" {
+				continue // the docstring
+			}
+			if st.Kind() != "return_statement" || i != len(stmts)-1 || len(children(st)) != 1 {
+				return nil
+			}
+			d = unparen(r.constant(children(st)[0]))
+		}
+	}
+	if d == nil || d.Kind() != "dictionary" {
+		return nil
+	}
+	return d
 }
