@@ -3,8 +3,10 @@ package analysis
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/analysis/sqlfront"
 	"github.com/thund-dev/thund/ir"
 )
@@ -223,4 +225,55 @@ func (s *Snapshot) pipelineFlows(flows []*ir.Flow) []*ir.Flow {
 		return flows
 	}
 	return out
+}
+
+// A read of files has Spark's hidden _metadata column (the file's path,
+// name, size, block and modification time; sema.FileMetadata): a query
+// reading the source a file read stands for may name it, and * leaves it
+// out. The column check's catalog says so through sema.HiddenCatalog.
+
+// Hidden implements sema.HiddenCatalog: a source that a read of files
+// stands for has the hidden _metadata column.
+func (r *recorder) Hidden(name []string) []sema.Column {
+	if len(name) == 0 || r.c.p == nil {
+		return nil
+	}
+	full := strings.Join(name, ".")
+	if r.c.p.Resolve(full) != nil {
+		return nil // a dataset: its columns are its query's
+	}
+	keys := fileReadKeys(r.c.p)
+	for _, key := range []string{ir.NameKey(full), ir.NameKey(name[len(name)-1])} {
+		if keys[key] && r.c.sources[key] != nil {
+			return []sema.Column{sema.FileMetadata}
+		}
+	}
+	return nil
+}
+
+// fileReadCache holds the name keys of the file-read sources of the
+// pipeline last asked about (fileReadKeys).
+var fileReadCache atomic.Pointer[fileReadSet]
+
+type fileReadSet struct {
+	p    *ir.Pipeline
+	keys map[string]bool
+}
+
+// fileReadKeys returns the name keys of the sources p's file reads stand
+// for (each flow read with a path).
+func fileReadKeys(p *ir.Pipeline) map[string]bool {
+	if c := fileReadCache.Load(); c != nil && c.p == p {
+		return c.keys
+	}
+	keys := map[string]bool{}
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if r.Path != "" {
+				keys[ir.NameKey(r.Name)] = true
+			}
+		}
+	}
+	fileReadCache.Store(&fileReadSet{p: p, keys: keys})
+	return keys
 }

@@ -2,13 +2,20 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -99,7 +106,27 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 // the type of its first ones (a date written another way, a word among
 // numbers) is text, as Spark infers it, rather than a conversion error
 // when the run reads past the rows DuckDB sniffed.
+//
+// A stream folder of a read of files (registered by registerFileRead) read
+// with a file-name column (the streaming run's micro-batches) is read with
+// its metadata column too: the call is then a subquery.
 func readCall(fn, arg string, extra ...string) string {
+	for _, e := range extra {
+		keep, ok := strings.CutPrefix(e, "filename = ")
+		if !ok {
+			continue
+		}
+		if fm, ok := streamMeta(arg); ok {
+			if names := splitQuoted(keep); len(names) == 1 {
+				return "(" + fm.metadataRead(fn, arg, fm.has, names[0], extra...) + ")"
+			}
+		}
+	}
+	return plainReadCall(fn, arg, extra...)
+}
+
+// plainReadCall is readCall without the metadata of a read of files.
+func plainReadCall(fn, arg string, extra ...string) string {
 	args := append([]string{arg}, extra...)
 	if strings.Contains(arg, "*") {
 		// A folder's files, read as one table: a batch that adds a column
@@ -163,7 +190,12 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 	if call != "" {
 		return st.registerLoad(ctx, relationName(src.Name), call, materialise, "source "+src.Name, src.Sample)
 	}
-	return st.registerSample(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name)
+	fm, ok := st.s.fileReadOf(st.p, src)
+	if !ok {
+		fileMetaRels.Delete(metaKey(st.s, src.Name))
+		return st.registerSample(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name)
+	}
+	return st.registerSampleAs(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name, &fm, src.Name)
 }
 
 // registerSample defines the relation rel as the rows of sample: a view
@@ -173,6 +205,13 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 // only the columns and row groups they need). what names the sample in
 // errors (source x, stand-in sample of y).
 func (st *runState) registerSample(ctx context.Context, rel, sample string, materialise bool, what string) error {
+	return st.registerSampleAs(ctx, rel, sample, materialise, what, nil, "")
+}
+
+// registerSampleAs is registerSample, for the source named src that a
+// read of files stands for when fm is set: its rows then carry the
+// metadata column (and the rescued-data column fm asks for).
+func (st *runState) registerSampleAs(ctx context.Context, rel, sample string, materialise bool, what string, fm *fileMeta, src string) error {
 	fn, pattern, err := st.s.reader(sample)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -187,10 +226,16 @@ func (st *runState) registerSample(ctx context.Context, rel, sample string, mate
 		}
 	}
 	name := quoteIdent(rel)
-	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))
+	body := "SELECT * FROM " + readCall(fn, quoteString(pattern))
+	if fm != nil {
+		if b, ok := st.s.fileReadBody(ctx, st.conn, fn, pattern, sample, fm, metaKey(st.s, src)); ok {
+			body = b
+		}
+	}
+	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS %s", name, body)
 	if fn != "read_parquet" && materialise {
 		st.conn.ExecContext(ctx, "DROP VIEW IF EXISTS "+name)
-		q = fmt.Sprintf("CREATE OR REPLACE TABLE %s AS SELECT * FROM %s", name, readCall(fn, quoteString(pattern)))
+		q = fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", name, body)
 	} else {
 		st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name)
 	}
@@ -228,4 +273,310 @@ func (st *runState) streamSourceFolder(f *ir.Flow) string {
 		}
 	}
 	return ""
+}
+
+// A read of files (read_files(...), cloud_files(...), json.`path`)
+// stands for a source whose sample the native run reads. Spark gives such
+// a read the hidden column _metadata (sema.FileMetadata): natively its
+// values are the sample file's, file_path the file's file:// URI in the
+// pipeline folder, where Spark gives the path the pipeline reads. The
+// rows of such a source carry it as a DuckDB column of that name, which
+// the translator leaves out of * (the catalog says it is hidden,
+// duckCatalog.Hidden). A read that asks for a rescued-data column
+// (rescuedDataColumn) gets that column too: a STRING, NULL on every row,
+// since natively the schema is inferred from the sample itself and no
+// field is left over.
+
+// fileNameCol is the column DuckDB's reader names each row's file in,
+// for the metadata; it never leaves the source's SQL.
+const fileNameCol = "__thund_fn"
+
+// fileMeta says how the rows of one file-read source are read: with the
+// metadata column unless the data has a column of that name, and with a
+// rescued-data column when one is asked for.
+type fileMeta struct {
+	root, mirror string
+	// rescued is the rescued-data column's name ("" for none).
+	rescued string
+	// has holds the data's own columns, lower-cased.
+	has map[string]bool
+}
+
+// fileMetas maps a sample folder's mirror path (a stream of micro-batch
+// files, read by the streaming run through readCall) to its fileMeta;
+// fileMetaRels holds, by session mirror and relation name, the relations
+// that carry the hidden column.
+var fileMetas, fileMetaRels sync.Map
+
+// fileReadOf returns how the rows of src are read when a read of files
+// of p stands for it (ok false when none does).
+func (s *Session) fileReadOf(p *ir.Pipeline, src *ir.Source) (fm fileMeta, ok bool) {
+	key := ir.NameKey(src.Name)
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if r.Path == "" || ir.NameKey(r.Name) != key {
+				continue
+			}
+			ok = true
+			if fm.rescued == "" {
+				fm.rescued = s.rescuedColumn(r)
+			}
+		}
+	}
+	fm.root, fm.mirror = s.Root, s.mirror
+	return fm, ok
+}
+
+// rescuedColumn returns the rescued-data column a read of files asks for
+// with rescuedDataColumn (read_files' named argument, or a key of
+// cloud_files' options map), read from the call as written; "" when it
+// asks for none or the file cannot be read.
+func (s *Session) rescuedColumn(r ir.Ref) string {
+	if r.Loc.File == "" || r.Loc.End <= r.Loc.Start {
+		return ""
+	}
+	text, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(r.Loc.File)))
+	if err != nil || r.Loc.End > len(text) {
+		return ""
+	}
+	return RescuedDataColumn(string(text[r.Loc.Start:r.Loc.End]))
+}
+
+// rescuedRe finds the rescuedDataColumn option of a read_files or
+// cloud_files call: `rescueddatacolumn => 'name'` or, in cloud_files'
+// map(...), 'rescuedDataColumn', 'name' (any case, either quote).
+var rescuedRe = regexp.MustCompile("(?i)(?:`?rescueddatacolumn`?\\s*=>\\s*|['\"](?:cloudfiles\\.)?rescueddatacolumn['\"]\\s*,\\s*)(?:'([^']*)'|\"([^\"]*)\")")
+
+// RescuedDataColumn returns the rescued-data column a read_files or
+// cloud_files call (its text as written) names, "" when it names none.
+func RescuedDataColumn(call string) string {
+	low := strings.ToLower(strings.TrimSpace(call))
+	if !strings.HasPrefix(low, "read_files") && !strings.HasPrefix(low, "cloud_files") {
+		return ""
+	}
+	m := rescuedRe.FindStringSubmatch(call)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
+// metadataRead is the SELECT of the rows reader fn reads from arg (a
+// quoted pattern or a list of quoted mirror paths), with the metadata
+// column (unless has says the data has one) and the rescued-data column
+// fm asks for (unless the data has it). When keep names the reader's
+// file-name column the caller asked for, that column stays; otherwise
+// the metadata's own file-name column is dropped.
+func (fm fileMeta) metadataRead(fn, arg string, has map[string]bool, keep string, extra ...string) string {
+	col := keep
+	if col == "" {
+		col = fileNameCol
+		extra = append(extra, "filename = "+quoteString(col))
+	}
+	sel := "*"
+	if keep == "" {
+		sel = "* EXCLUDE (" + quoteIdent(col) + ")"
+	}
+	if !has["_metadata"] {
+		sel += ", " + fm.metadataExpr(col, mirrorFiles(arg)) + " AS " + quoteIdent("_metadata")
+	}
+	if fm.rescued != "" && !has[strings.ToLower(fm.rescued)] {
+		sel += ", CAST(NULL AS VARCHAR) AS " + quoteIdent(fm.rescued)
+	}
+	return "SELECT " + sel + " FROM " + plainReadCall(fn, arg, extra...)
+}
+
+// metadataExpr is the _metadata value of a row whose file (a mirror path)
+// is in column col: one struct per file, as Spark's fields, NULL for a
+// file not in files.
+func (fm fileMeta) metadataExpr(col string, files []string) string {
+	var b strings.Builder
+	b.WriteString("CASE " + quoteIdent(col))
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			continue
+		}
+		b.WriteString(" WHEN " + quoteString(f) + " THEN " + fm.fileStruct(f, fi.Size(), fi.ModTime()))
+	}
+	b.WriteString(" ELSE CAST(NULL AS " + metadataType + ") END")
+	return b.String()
+}
+
+// metadataType is DuckDB's type of the metadata column.
+const metadataType = "STRUCT(file_path VARCHAR, file_name VARCHAR, file_size BIGINT, file_block_start BIGINT, " +
+	"file_block_length BIGINT, file_modification_time TIMESTAMP)"
+
+// fileStruct is the metadata of the sample file mirrored at f: its path
+// as a file:// URI in the pipeline folder, its name, its size as the one
+// block Spark reads of a small file, and its modification time in UTC
+// (a TIMESTAMP holds UTC wall-clock time natively).
+func (fm fileMeta) fileStruct(f string, size int64, mod time.Time) string {
+	real := f
+	if rel, err := filepath.Rel(fm.mirror, f); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		real = filepath.Join(fm.root, rel)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(real)}
+	n := strconv.FormatInt(size, 10)
+	return "CAST({'file_path': " + quoteString(u.String()) +
+		", 'file_name': " + quoteString(filepath.Base(real)) +
+		", 'file_size': " + n + ", 'file_block_start': 0, 'file_block_length': " + n +
+		", 'file_modification_time': " + quoteString(mod.UTC().Format("2006-01-02 15:04:05.999999")) +
+		"} AS " + metadataType + ")"
+}
+
+// mirrorFiles returns the files a reader argument names: the files a
+// quoted pattern matches, or the quoted paths of a list.
+func mirrorFiles(arg string) []string {
+	arg = strings.TrimSpace(arg)
+	var quoted []string
+	if strings.HasPrefix(arg, "[") {
+		quoted = splitQuoted(strings.TrimSuffix(strings.TrimPrefix(arg, "["), "]"))
+	} else {
+		quoted = splitQuoted(arg)
+	}
+	var out []string
+	for _, q := range quoted {
+		if strings.ContainsAny(q, "*?[") {
+			m, _ := filepath.Glob(q)
+			out = append(out, m...)
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// splitQuoted returns the SQL string literals of s, a comma-separated
+// list of them, unquoted.
+func splitQuoted(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\'' {
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(s); j++ {
+			if s[j] == '\'' {
+				if j+1 < len(s) && s[j+1] == '\'' {
+					b.WriteByte('\'')
+					j++
+					continue
+				}
+				break
+			}
+			b.WriteByte(s[j])
+		}
+		out = append(out, b.String())
+		i = j
+	}
+	return out
+}
+
+// streamMeta returns the fileMeta of the stream folder a reader argument
+// reads, registered by registerFileRead.
+func streamMeta(arg string) (fileMeta, bool) {
+	files := splitQuoted(arg)
+	if len(files) == 0 {
+		return fileMeta{}, false
+	}
+	v, ok := fileMetas.Load(filepath.Dir(files[0]))
+	if !ok {
+		return fileMeta{}, false
+	}
+	return v.(fileMeta), true
+}
+
+// dataColumns returns, lower-cased, the columns reader fn reads from the
+// pattern, for a check of the names the metadata would take.
+func dataColumns(ctx context.Context, conn *sql.Conn, fn, pattern string) (map[string]bool, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT column_name FROM (DESCRIBE SELECT * FROM "+plainReadCall(fn, quoteString(pattern))+")")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	has := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		has[strings.ToLower(n)] = true
+	}
+	return has, rows.Err()
+}
+
+// fileReadBody is the SELECT of a file-read source's rows with its
+// metadata, recording under key that the source's relation carries it;
+// ok is false when the sample's columns cannot be read (the plain read
+// then says why).
+func (s *Session) fileReadBody(ctx context.Context, conn *sql.Conn, fn, pattern, sample string, fm *fileMeta, key string) (string, bool) {
+	has, err := dataColumns(ctx, conn, fn, pattern)
+	if err != nil {
+		fileMetaRels.Delete(key)
+		return "", false
+	}
+	fm.has = has
+	if fi, err := os.Stat(filepath.Join(s.Root, filepath.FromSlash(sample))); err == nil && fi.IsDir() {
+		fileMetas.Store(filepath.Dir(pattern), *fm)
+	}
+	fileMetaRels.Store(key, !has["_metadata"])
+	return fm.metadataRead(fn, quoteString(pattern), has, ""), true
+}
+
+// FileReadCall is, for the Describer, the relation SQL of source src of p
+// that reader fn reads from pattern: as the run reads it, with the
+// metadata column when a read of files stands for it (a subquery), else
+// the plain read. The Describer's catalog then says the column is hidden
+// (duckCatalog.Hidden, by the connection).
+func (d *Describer) FileReadCall(ctx context.Context, p *ir.Pipeline, src *ir.Source, fn, pattern string) string {
+	key := connKey(d.conn, relationName(src.Name))
+	fm, ok := d.s.fileReadOf(p, src)
+	if ok {
+		if body, ok := d.s.fileReadBody(ctx, d.conn, fn, pattern, src.Sample, &fm, key); ok {
+			return "(" + body + ")"
+		}
+	}
+	fileMetaRels.Delete(key)
+	return readCall(fn, quoteString(pattern))
+}
+
+// connKey is the key in fileMetaRels of relation rel of a Describer's
+// connection.
+func connKey(conn *sql.Conn, rel string) string {
+	return fmt.Sprintf("%p\x00%s", conn, strings.ToLower(rel))
+}
+
+// metaKey is the key of source src of session s in fileMetaRels.
+func metaKey(s *Session, src string) string { return s.mirror + "\x00" + ir.NameKey(src) }
+
+// Hidden implements sema.HiddenCatalog: the relation of a file-read
+// source registered with the metadata column has it hidden.
+func (c *duckCatalog) Hidden(name []string) []sema.Column {
+	if len(name) == 0 {
+		return nil
+	}
+	if c.run == nil {
+		if v, ok := fileMetaRels.Load(connKey(c.conn, relationName(name[len(name)-1]))); ok && v.(bool) {
+			return []sema.Column{sema.FileMetadata}
+		}
+		return nil
+	}
+	p := c.run.p
+	full := strings.Join(name, ".")
+	if p.Resolve(full) != nil {
+		return nil
+	}
+	src := p.Source(full)
+	if src == nil {
+		src = p.Source(name[len(name)-1])
+	}
+	if src == nil {
+		return nil
+	}
+	if v, ok := fileMetaRels.Load(metaKey(c.run.s, src.Name)); ok && v.(bool) {
+		return []sema.Column{sema.FileMetadata}
+	}
+	return nil
 }
