@@ -75,10 +75,33 @@ func analysePython(file, text string, dialect sqlfront.Dialect, vars map[string]
 	for i := range parsed.Definitions {
 		res.pythonDefinition(&parsed.Definitions[i])
 	}
+	if at := parsed.DLTImport; at != (pylib.Span{}) && len(res.flows) > 0 {
+		// Spark imports the file and fails there: said once, on the
+		// file's first flow.
+		f := res.flows[0]
+		f.Syntax = append(f.Syntax, ir.Construct{Name: string(SynPyDLTModule), Loc: ir.Loc{File: file, Start: at.Start, End: at.End}})
+	}
 	if cells := pyNotebookCells(text); cells != nil {
 		res.analyseNotebookSQL(cells)
 	}
 	return res
+}
+
+// SynPyDLTModule is a Python library that imports Databricks' dlt module
+// (import dlt). Databricks provides it to its pipelines; Spark's
+// pipelines API is pyspark.pipelines, and spark-pipelines imports each
+// file, so Spark 4.1.4 fails the file at the import with
+// ModuleNotFoundError: No module named 'dlt' (checked with spark-pipelines
+// dry-run). The native engine reads the file without importing it.
+const SynPyDLTModule capab.Feature = "Databricks' dlt module (import dlt)"
+
+func init() {
+	spark := capab.Support{Severity: ir.Error, Reason: "spark-pipelines imports the file, and pyspark has no dlt module, so Spark fails it at the import with ModuleNotFoundError: No module named 'dlt': " +
+		"write `from pyspark import pipelines as dp` and its decorators (@dp.materialized_view, @dp.table, @dp.temporary_view, dp.create_streaming_table, @dp.append_flow) " +
+		"(dlt is Databricks' module: check against the databricks backend, or run natively)"}
+	capab.Matrix[SynPyDLTModule] = map[ir.Backend]capab.Support{
+		ir.Native: {OK: true}, ir.Spark41: spark, ir.Spark42: spark, ir.Spark43: spark, ir.Databricks: {OK: true},
+	}
 }
 
 // unknownDiag says what a computed value keeps Thund from knowing.

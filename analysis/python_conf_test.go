@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/thund-dev/thund/ir"
@@ -52,5 +53,34 @@ def clean():
 	}
 	if why, ok := s.Broken()["clean"]; ok {
 		t.Errorf("clean is blocked (%q), yet the run knows its input's columns", why)
+	}
+}
+
+// TestPythonDLTImportOnSpark: `import dlt` is an error on a Spark backend
+// (spark-pipelines fails the import: ModuleNotFoundError, checked on
+// 4.1.4), naming pyspark.pipelines as the fix, once per file; fine on
+// databricks and natively.
+func TestPythonDLTImportOnSpark(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/p.py":             "import dlt\n\n@dlt.table(name=\"m\")\ndef m():\n    return spark.range(3)\n\n@dlt.view\ndef v():\n    return spark.range(2)\n",
+	})
+	for _, b := range []ir.Backend{ir.Spark41, ir.Spark43, ir.Databricks} {
+		s, err := Load(root, Options{Backends: []ir.Backend{b}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, d := range s.Diagnostics {
+			if strings.Contains(d.Message, "No module named 'dlt'") {
+				n++
+				if d.Severity != ir.Error || d.Loc.Start != 0 || d.Loc.End != len("import dlt") || !strings.Contains(d.Message, "from pyspark import pipelines as dp") {
+					t.Errorf("%s: %+v", b, d)
+				}
+			}
+		}
+		if want := map[bool]int{true: 0, false: 1}[b == ir.Databricks]; n != want {
+			t.Errorf("%s: %d dlt-import errors, want %d: %+v", b, n, want, s.Diagnostics)
+		}
 	}
 }

@@ -290,6 +290,9 @@ type File struct {
 	// Unknown are names computed at run time outside any function body
 	// (a definition's name= or a create_* call's name).
 	Unknown []Unknown
+	// DLTImport is the first statement importing Databricks' dlt module
+	// (import dlt), zero when none does.
+	DLTImport Span
 }
 
 // SyntaxError is a Python syntax error at a byte offset of the file.
@@ -389,7 +392,7 @@ func ParseWith(filename, text string, o Options) (f File, err error) {
 		}
 		r.statement(st, next)
 	}
-	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown}, nil
+	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown, DLTImport: r.dltImport}, nil
 }
 
 // Modules a pipeline file imports its API from.
@@ -430,6 +433,7 @@ type reader struct {
 	// unknownExp are the @expect_all* decorators of the function being
 	// read whose dict is not known.
 	unknownExp []UnknownExpectations
+	dltImport  Span
 	// depth bounds the expansion of loops, factory calls and names.
 	depth, expanded int
 	defs            []Definition
@@ -514,6 +518,9 @@ func (r *reader) imports(stmts []*sitter.Node) {
 					r.aliases[r.srcOf(alias)] = mod
 				} else if mod == modDLT {
 					r.aliases[modDLT] = modDLT
+				}
+				if mod == modDLT && r.dltImport == (Span{}) {
+					r.dltImport = span(st)
 				}
 				// A bare `import pyspark.pipelines` is used through the
 				// full dotted path, handled in apiOf.
