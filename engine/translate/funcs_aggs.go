@@ -126,3 +126,166 @@ func percentileOrderedFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
 		return at(c, tDouble, cat("list_transform([", vals, "], lambda v: "+body+")[1]"))
 	}
 }
+
+// firstLastFn is first/first_value and last/last_value(x[, ignoreNulls])
+// [IGNORE NULLS]. Which row comes first is defined on Spark only by an
+// order: over a window it is the window's order, and rows tied in it
+// may come in any order; in a group without a window no order is
+// defined at all. So the value runs natively only where it cannot
+// depend on that choice: over a window, x a constant, a PARTITION BY
+// expression or an ORDER BY expression (not a floating-point one, whose
+// -0.0 and 0.0 tie), and otherwise when the rows tied in the order (the
+// whole partition without ORDER BY) hold the same x, which is checked
+// row by row and fails as not portable where it does not hold; in a
+// group, when the group's values (its non-NULL ones with ignoreNulls)
+// are all the same, checked as well.
+func firstLastFn(last bool) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		name := strings.ToLower(c.Name.String())
+		if !t.arity(c, a, 1, 2) {
+			return null(c)
+		}
+		if c.Quantifier == "DISTINCT" {
+			t.refuse(c, "%s(DISTINCT ...) does not run natively", name)
+			return null(c)
+		}
+		ignore := c.Nulls == "IGNORE"
+		if len(c.Args) == 2 {
+			l, ok := unparenExpr(c.Args[1]).(*ast.Literal)
+			if !ok || (l.Kind != ast.LitTrue && l.Kind != ast.LitFalse) {
+				t.refuse(c.Args[1], "%s's second argument runs natively as the literal true or false only", name)
+				return null(c)
+			}
+			ignore = ignore || l.Kind == ast.LitTrue
+		}
+		x := a[0]
+		if !x.typ.known() {
+			t.refuse(c.Args[0], "%s keeps the type of its argument, and the type of %s is not known here", name, t.text(c.Args[0]))
+			return null(c)
+		}
+		// key is x as the check compares it: a floating-point value as
+		// its text, so -0.0 and 0.0 (and NaNs) count as different.
+		key := x
+		if x.typ.fractional() {
+			key = cat("CAST(", x, " AS VARCHAR)")
+		}
+		why := "'not-portable: " + name + " of ' || " + quoteString(t.text(c.Args[0])) + " || ': rows that tie in the order Spark reads them in hold different values, so which one comes " + map[bool]string{false: "first", true: "last"}[last] + " is not defined'"
+		if c.Over == nil {
+			fn := "any_value("
+			cond := cat("count(DISTINCT ", key, ")", t.filterSuffix(c), " > 1")
+			if !ignore {
+				cond = cat(cond, " OR (count(DISTINCT ", key, ")", t.filterSuffix(c), " = 1 AND count(", x, ")", t.filterSuffix(c), " < count(*)", t.filterSuffix(c), ")")
+			}
+			v := cat(fn, x, ")", t.filterSuffix(c))
+			return at(c, x.typ, cat("CASE WHEN ", cond, " THEN CAST(error(", why, ") AS ", x.typ.duck(), ") ELSE ", v, " END"))
+		}
+		w, ok := t.resolveWindow(c)
+		if !ok {
+			t.refuse(c, "%s over this window does not run natively (a named window defined from another, or one not found)", name)
+			return null(c)
+		}
+		t.windowCallChecks(c)
+		fn := "first_value("
+		if last {
+			fn = "last_value("
+		}
+		nulls := ""
+		if ignore {
+			nulls = " IGNORE NULLS"
+		}
+		over := cat(" OVER (", t.windowBody(c.Over), ")")
+		if c.Over.Ref != nil {
+			over = cat(" OVER " + quoteIdent(c.Over.Ref.Name))
+		}
+		v := cat(fn, x, nulls, ")", over)
+		c.Over = nil
+		if foldable(c.Args[0]) || sameAsAny(c.Args[0], w.PartitionBy) {
+			return at(c, x.typ, v)
+		}
+		var keys []frag
+		for _, o := range w.OrderBy {
+			if canonical(o.X) == canonical(c.Args[0]) && !x.typ.fractional() {
+				return at(c, x.typ, v)
+			}
+			keys = append(keys, t.expr(o.X))
+		}
+		part := cat("")
+		if len(w.PartitionBy) > 0 {
+			ps := make([]frag, len(w.PartitionBy))
+			for i, p := range w.PartitionBy {
+				ps[i] = t.expr(p)
+			}
+			part = cat("PARTITION BY ", ps)
+		}
+		var cond frag
+		if len(keys) == 0 {
+			cond = cat("count(DISTINCT row(", key, ")) OVER (", part, ") > 1")
+		} else {
+			cond = cat("count(DISTINCT row(", keys, ", ", key, ")) OVER (", part, ") <> count(DISTINCT row(", keys, ")) OVER (", part, ")")
+		}
+		return at(c, x.typ, cat("CASE WHEN ", cond, " THEN CAST(error(", why, ") AS ", x.typ.duck(), ") ELSE ", v, " END"))
+	}
+}
+
+// filterSuffix is a call's FILTER (WHERE ...) clause, or nothing.
+func (t *tr) filterSuffix(c *ast.Call) frag {
+	if c.Filter == nil {
+		return cat("")
+	}
+	return cat(" FILTER (WHERE ", t.expr(c.Filter), ")")
+}
+
+// sameAsAny reports whether x is written as one of xs (canonical text).
+func sameAsAny(x ast.Expr, xs []ast.Expr) bool {
+	k := canonical(x)
+	for _, y := range xs {
+		if canonical(y) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveWindow returns the window a call is computed over: its OVER
+// clause, or the definition of the named window it refers to (found in
+// the WINDOW clause of the innermost SELECT or query holding the call).
+// A named window refined in the OVER clause, or defined from another
+// named window, is not resolved.
+func (t *tr) resolveWindow(c *ast.Call) (*ast.Window, bool) {
+	w := c.Over
+	if w.Ref == nil {
+		return w, true
+	}
+	if len(w.PartitionBy) > 0 || len(w.OrderBy) > 0 || w.Frame != nil || t.root == nil {
+		return nil, false
+	}
+	var def *ast.Window
+	span := c.Span()
+	look := func(r ast.Range, ws []*ast.NamedWindow) {
+		if r.Start > span.Start || r.End < span.End {
+			return
+		}
+		for _, nw := range ws {
+			if nw.Name != nil && strings.EqualFold(nw.Name.Name, w.Ref.Name) {
+				def = nw.Window
+			}
+		}
+	}
+	ast.Inspect(t.root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Select:
+			look(n.Range, n.Windows)
+		case *ast.Query:
+			look(n.Range, n.Windows)
+		case *ast.PipeOp:
+			if n.Select != nil {
+				look(n.Range, n.Select.Windows)
+			}
+		}
+		return true
+	})
+	if def == nil || def.Ref != nil {
+		return nil, false
+	}
+	return def, true
+}
