@@ -872,6 +872,9 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 	case "AND", "OR":
 		return at(b, tBool, cat("(", l, " "+b.Op+" ", r, ")"))
 	}
+	if f, ok := t.stringInterval(b, l, r, try); ok {
+		return f
+	}
 	if t.operandTypes(b, l.typ, r.typ) {
 		return at(b, tUnknown, cat("NULL"))
 	}
@@ -927,6 +930,9 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 		if (l.typ.is(Date) && dayInterval(b.R)) || (r.typ.is(Date) && dayInterval(b.L)) {
 			// DuckDB gives a TIMESTAMP, Spark a DATE.
 			return at(b, tDate, cat("CAST(", out, " AS DATE)"))
+		}
+		if f, ok := t.datedNullOrString(b, l, r); ok {
+			return f
 		}
 		if b.Op == "-" && l.typ.is(Date) && r.typ.is(Date) {
 			t.refuse(b, "date - date gives an interval of days on Spark and a number natively; use datediff(end, start)")
@@ -1789,4 +1795,85 @@ func ceilFloorScaledFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		}
 		return at(c, ty, cat("list_transform([", u, "], lambda u: "+out+")[1]"))
 	}
+}
+
+// datedNullOrString translates what Spark's type coercion makes of a DATE
+// or TIMESTAMP beside a NULL or a STRING, and of DATE - DATE (Spark 4,
+// not the legacy intervals): DATE - DATE is an INTERVAL DAY (the days
+// between them); DATE - NULL and NULL - DATE an INTERVAL DAY,
+// TIMESTAMP - NULL and NULL - TIMESTAMP an INTERVAL DAY TO SECOND, DATE +
+// NULL (either order) a TIMESTAMP, all NULL; a STRING minus a DATE or
+// TIMESTAMP (or the other way) is the string cast to the other side's
+// type, then subtracted (in ANSI mode; without it STRING - DATE only).
+// ok is false for anything else.
+func (t *tr) datedNullOrString(b *ast.Binary, l, r frag) (frag, bool) {
+	if t.opts.LegacyInterval || b.Op != "+" && b.Op != "-" {
+		return frag{}, false
+	}
+	dated := func(x *Type) bool { return x.is(Date) || x.is(Timestamp) }
+	switch {
+	case b.Op == "+" && (l.typ.is(Date) && r.typ.is(Null) || l.typ.is(Null) && r.typ.is(Date)):
+		return at(b, tTS, cat("CAST(NULL AS TIMESTAMP)")), true
+	case b.Op == "-" && (dated(l.typ) && r.typ.is(Null) || l.typ.is(Null) && dated(r.typ)):
+		ty := intervalOf(FieldDay, FieldSecond)
+		if l.typ.is(Date) || r.typ.is(Date) {
+			ty = intervalOf(FieldDay, FieldDay)
+		}
+		return at(b, ty, cat("CAST(NULL AS INTERVAL)")), true
+	case b.Op == "-" && l.typ.is(Date) && r.typ.is(Date):
+		return at(b, intervalOf(FieldDay, FieldDay), cat("to_microseconds(CAST((", l, " - ", r, ") AS BIGINT) * 86400000000)")), true
+	case b.Op == "-" && (dated(l.typ) && r.typ.is(String) || l.typ.is(String) && dated(r.typ)) && (t.ansi() || l.typ.is(String) && r.typ.is(Date)):
+		// The string is cast as CAST(s AS DATE) or CAST(s AS TIMESTAMP)
+		// is (ANSI mode: a malformed one fails). Without ANSI only
+		// STRING - DATE is one (Spark 4.1.4 golden files: DATE - STRING
+		// is a date_sub of a DOUBLE, TIMESTAMP - STRING fails).
+		x, other := b.R, l.typ
+		if l.typ.is(String) {
+			x, other = b.L, r.typ
+		}
+		name := "DATE"
+		if other.is(Timestamp) {
+			name = "TIMESTAMP"
+		}
+		c := t.cast(&ast.Cast{Range: x.Span(), Form: "CAST", X: x, Type: &ast.DataType{Range: x.Span(), Name: name}})
+		nb := &ast.Binary{Range: b.Range, Op: b.Op, L: b.L, R: b.R}
+		if l.typ.is(String) {
+			return t.binaryOf(nb, c, r, false), true
+		}
+		return t.binaryOf(nb, l, c, false), true
+	}
+	return frag{}, false
+}
+
+// stringInterval translates a STRING plus or minus a day-time interval
+// (or the interval plus the string) as Spark's type coercion does: the
+// string cast to a TIMESTAMP (in ANSI mode a malformed one fails, without
+// it is NULL), moved by the interval, and cast back to a STRING. ok is
+// false for anything else (a year-month interval beside a string fails
+// on Spark).
+func (t *tr) stringInterval(b *ast.Binary, l, r frag, try bool) (frag, bool) {
+	if try || t.opts.LegacyInterval {
+		return frag{}, false
+	}
+	var x ast.Expr
+	switch {
+	case (b.Op == "+" || b.Op == "-") && l.typ.is(String) && r.typ.DayTime():
+		x = b.L
+	case b.Op == "+" && l.typ.DayTime() && r.typ.is(String):
+		x = b.R
+	default:
+		return frag{}, false
+	}
+	ts := t.cast(&ast.Cast{Range: x.Span(), Form: "CAST", X: x, Type: &ast.DataType{Range: x.Span(), Name: "TIMESTAMP"}})
+	nb := &ast.Binary{Range: b.Range, Op: b.Op, L: b.L, R: b.R}
+	var moved frag
+	if x == b.L {
+		moved = t.binaryOf(nb, ts, r, false)
+	} else {
+		moved = t.binaryOf(nb, l, ts, false)
+	}
+	if !moved.typ.is(Timestamp) {
+		return moved, true
+	}
+	return at(b, tString, t.castTo(moved, tString)), true
 }

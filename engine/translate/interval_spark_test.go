@@ -28,6 +28,16 @@ func TestSparkIntervalTraps(t *testing.T) {
 	}
 	for _, tc := range intervalTraps {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.noANSI {
+				if err := c.SQL(ctx, "SET spark.sql.ansi.enabled=false"); err != nil {
+					t.Fatal(err)
+				}
+				defer func() {
+					if err := c.SQL(ctx, "SET spark.sql.ansi.enabled=true"); err != nil {
+						t.Fatal(err)
+					}
+				}()
+			}
 			if tc.errClass != "" || tc.finding != "" {
 				_, err := sparkRows(ctx, c, tc.query)
 				if err == nil {

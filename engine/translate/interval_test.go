@@ -10,7 +10,8 @@ import (
 	"github.com/thund-dev/thund/engine/translate"
 )
 
-// intervalTrap is a query over Spark's ANSI interval types with what
+// intervalTrap is a query over Spark's ANSI interval types (or TIME
+// values, or numbers rounded to a scale) with what
 // Spark 4.1.4 gives for it: the columns' types and every value cast to
 // STRING (Spark writes an interval as INTERVAL '1-2' YEAR TO MONTH), or
 // the error class it raises, or (finding) the words of the refusal.
@@ -26,6 +27,8 @@ type intervalTrap struct {
 	finding  string
 	// timeType runs the query with spark.sql.timeType.enabled.
 	timeType bool
+	// noANSI runs the query with spark.sql.ansi.enabled=false.
+	noANSI bool
 }
 
 var intervalTraps = []intervalTrap{
@@ -70,6 +73,24 @@ var intervalTraps = []intervalTrap{
 	{name: "interval subtraction overflows", query: `SELECT a - b AS c FROM VALUES (INTERVAL '-178956970-8' YEAR TO MONTH, INTERVAL '178956970-7' YEAR TO MONTH) t(a, b)`, errClass: "INTERVAL_ARITHMETIC_OVERFLOW"},
 	{name: "a year-month and a day-time interval", query: `SELECT INTERVAL '1' MONTH + INTERVAL '1' DAY AS a`, finding: "year-month interval"},
 	{name: "a literal mixing year-month and day-time units", query: `SELECT INTERVAL 1 MONTH 1 DAY AS a`, finding: "cannot mix year-month units"},
+	{name: "casts between intervals and decimals", query: `SELECT CAST(INTERVAL '-1' YEAR AS DECIMAL(10, 0)) AS a, CAST(INTERVAL '08:11:10.001' HOUR TO SECOND AS DECIMAL(10, 4)) AS b, CAST(INTERVAL '10.005' SECOND AS DECIMAL(4, 2)) AS c, CAST(INTERVAL '1 23' DAY TO HOUR AS DECIMAL(5, 1)) AS d, CAST(10.123456BD AS INTERVAL DAY TO SECOND) AS e, CAST(-10.123456BD AS INTERVAL YEAR TO MONTH) AS f, CAST(10.654321BD AS INTERVAL MONTH) AS g, CAST(3BD AS INTERVAL HOUR) AS h`,
+		cols:  []string{"a", "b", "c", "d", "e", "f", "g", "h"},
+		types: []string{"decimal(10,0)", "decimal(10,4)", "decimal(4,2)", "decimal(5,1)", "interval day to second", "interval year to month", "interval month", "interval hour"},
+		rows:  [][]string{{"-1", "29470.0010", "10.01", "47.0", "INTERVAL '0 00:00:10.123456' DAY TO SECOND", "INTERVAL '-0-10' YEAR TO MONTH", "INTERVAL '11' MONTH", "INTERVAL '03' HOUR"}}},
+	{name: "an interval cast to a decimal too narrow", query: `SELECT CAST(INTERVAL '10.123' SECOND AS DECIMAL(1, 0)) AS a`, errClass: "NUMERIC_VALUE_OUT_OF_RANGE"},
+	{name: "try_cast of intervals out of range", query: `SELECT TRY_CAST(INTERVAL '1000000' SECOND AS SMALLINT) AS a, TRY_CAST(2147483647 AS INTERVAL YEAR) AS b, TRY_CAST(INTERVAL '10.123' SECOND AS DECIMAL(1, 0)) AS c, TRY_CAST(INTERVAL '10' SECOND AS INT) AS d`,
+		cols:  []string{"a", "b", "c", "d"},
+		types: []string{"smallint", "interval year", "decimal(1,0)", "int"},
+		rows:  [][]string{{"NULL", "NULL", "NULL", "10"}}},
+	{name: "dates and timestamps beside NULL or a string", query: `SELECT DATE '2001-10-01' - '2001-09-28' AS a, '2001-10-01' - DATE '2001-09-28' AS b, DATE '2001-09-28' - NULL AS c, NULL - TIMESTAMP '2011-11-11 11:11:11' AS d, DATE '2011-11-11' + NULL AS e, DATE '2001-10-01' - DATE '2001-07-01' AS f, TIMESTAMP '2011-11-11 11:11:11' - '2011-11-11 11:11:10' AS g`,
+		cols:  []string{"a", "b", "c", "d", "e", "f", "g"},
+		types: []string{"interval day", "interval day", "interval day", "interval day to second", "timestamp", "interval day", "interval day to second"},
+		rows:  [][]string{{"INTERVAL '3' DAY", "INTERVAL '3' DAY", "NULL", "NULL", "NULL", "INTERVAL '92' DAY", "INTERVAL '0 00:00:01' DAY TO SECOND"}}},
+	{name: "a string plus or minus a day-time interval", query: `SELECT CAST('2017-12-11 09:30:00' AS STRING) + INTERVAL 2 DAY AS a, INTERVAL 2 DAY + '2017-12-11' AS b, '2017-12-11 09:30:00.5' - INTERVAL '4 22:12' DAY TO MINUTE AS c`,
+		cols:  []string{"a", "b", "c"},
+		types: []string{"string", "string", "string"},
+		rows:  [][]string{{"2017-12-13 09:30:00", "2017-12-13 00:00:00", "2017-12-06 11:18:00.5"}}},
+	{name: "a malformed string minus a day-time interval", query: `SELECT '4 11:11' - INTERVAL '4 22:12' DAY TO MINUTE AS a`, errClass: "CAST_INVALID_INPUT"},
 	{name: "a TIME cast to integers truncates to seconds", timeType: true, query: `SELECT CAST(TIME '00:01:52' AS TINYINT) AS a, CAST(TIME '23:59:59.9' AS INT) AS b, CAST(TIME '00:00:17.5' AS BIGINT) AS c, CAST(TIME '09:00:00' AS SMALLINT) AS d, TRY_CAST(TIME '23:59:59' AS SMALLINT) AS e`,
 		cols:  []string{"a", "b", "c", "d", "e"},
 		types: []string{"tinyint", "int", "bigint", "smallint", "smallint"},
@@ -86,7 +107,7 @@ func TestIntervalTraps(t *testing.T) {
 	db := openDuck(t)
 	for _, tc := range intervalTraps {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := translate.Options{TimeType: tc.timeType}
+			opts := translate.Options{TimeType: tc.timeType, NoANSI: tc.noANSI}
 			r := translate.TranslateText(tc.query, opts)
 			if tc.finding != "" {
 				if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, tc.finding) {
@@ -177,5 +198,22 @@ func TestIntervalTypeNames(t *testing.T) {
 	}
 	if ty := translate.ParseSparkType("interval month to year"); ty.YearMonth() || ty.DayTime() {
 		t.Errorf("INTERVAL MONTH TO YEAR is %s", ty)
+	}
+}
+
+// TestIntervalCastRefusals: a decimal with a fraction cast to an interval
+// ending in years, days, hours or minutes is refused: Spark keeps the
+// fraction (CAST(80.654321BD AS INTERVAL HOUR TO MINUTE) holds 1:20:39.26)
+// and prints it cut to the type's last field.
+func TestIntervalCastRefusals(t *testing.T) {
+	for _, q := range []string{
+		`SELECT CAST(80.654321BD AS INTERVAL HOUR TO MINUTE) AS a`,
+		`SELECT CAST(1.5BD AS INTERVAL YEAR) AS a`,
+		`SELECT CAST(1.5BD AS INTERVAL DAY) AS a`,
+	} {
+		r := translate.TranslateText(q, translate.Options{})
+		if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "prints cut off") {
+			t.Errorf("%s: findings %+v, want the refusal of a fraction below the last field", q, r.Findings)
+		}
 	}
 }
