@@ -197,18 +197,17 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 		q.Aggregates, q.AggLoc = true, Span{first.Start, first.End}
 	}
 	q.Parser = "postgres"
-	q.native = nativeCheck{pending: true, file: file, text: text, input: input, sp: sp, toks: toks, tree: sr.query}
+	q.native = nativeCheck{pending: true, file: file, text: text, input: input, sp: sp, tree: sr.query}
 	return q, nil
 }
 
 // nativeCheck holds what CheckNative needs of a Spark dialect query: the
 // text it was parsed from (file reads written as names), the sanitised
-// query, its tokens and its Spark tree.
+// query and its Spark tree.
 type nativeCheck struct {
 	pending           bool
 	file, text, input string
 	sp                Span
-	toks              []token
 	tree              *ast.Query
 }
 
@@ -226,13 +225,20 @@ func (q *Query) CheckNative() []ir.Diagnostic {
 		return nil
 	}
 	q.native = nativeCheck{}
-	file, text, input, sp, toks := n.file, n.text, n.input, n.sp, n.toks
+	file, text, input, sp := n.file, n.text, n.input, n.sp
 	if n.tree != nil && strings.Contains(text[sp.Start:sp.End], "${") {
 		// Spark substitutes the pipeline's parameters before it parses,
 		// so the text as written is not what runs: the translation of
 		// the substituted tree is.
 		return nil
 	}
+	// The query's tokens are scanned again here rather than kept from
+	// the parse: most queries are never checked (only the flows that run
+	// as written are), and a kept token list held its whole file's
+	// tokens alive in the snapshot. They are the ones the parse had:
+	// the splitter's tokens of a statement are lexRange's over its span
+	// (TestSplitterTokensAreLexRange).
+	toks := lexRange(text, sp.Start, sp.End)
 	// Can the native engine run the text as written? It hands it to
 	// DuckDB, which reads a large part of Spark SQL but not all of it.
 	// PostgreSQL's grammar, which DuckDB's derives from, answers most

@@ -117,6 +117,7 @@ func FuzzSplit(f *testing.F) {
 			}
 			prev = s.End
 		}
+		splitterTokensAreLexRange(t, "fuzz", text, 0, len(text))
 	})
 }
 
