@@ -672,7 +672,7 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	switch {
 	case it.Alias != nil:
 		alias = it.Alias.Name
-	case isPlainColumn(it.X):
+	case isPlainColumn(it.X) && !t.fieldOfColumn(it.X):
 		// DuckDB names a column reference as Spark does.
 	case name != "":
 		alias = name
@@ -710,6 +710,7 @@ func (t *tr) star(st *ast.Star) frag {
 		}
 		s += " EXCLUDE (" + strings.Join(names, ", ") + ")"
 	}
+	s = t.excludeHidden(st, s) // a file read's _metadata (metadata.go)
 	return at(st, nil, cat(s))
 }
 
@@ -847,6 +848,9 @@ func (t *tr) join(j *ast.Join) frag {
 		t.bothSides(j)
 	}
 	if j.On != nil && kind != "INNER" && kind != "CROSS" && hasSubquery(j.On) {
+		if f, ok := t.subqueryJoin(j, kind, l, r); ok {
+			return f
+		}
 		t.refuse(j.On, "a subquery in the ON condition of an outer, semi or anti join (here %s) does not run natively: DuckDB evaluates a subquery there only for an inner join; move it into a WHERE clause or a join of its own", strings.ToLower(kind))
 	}
 	switch {
@@ -866,6 +870,109 @@ func (t *tr) join(j *ast.Join) frag {
 		}
 	}
 	return at(j, nil, cat(parts...))
+}
+
+// subqueryJoin translates an outer, semi or anti join whose ON condition
+// holds a subquery, which DuckDB evaluates only in an inner join, into a
+// form with the same rows where the condition is a WHERE:
+//
+//	L LEFT JOIN R ON c  ->  L LEFT JOIN LATERAL (SELECT * FROM R WHERE c) AS R ON true
+//	L SEMI JOIN R ON c  ->  (SELECT * FROM L WHERE EXISTS (SELECT 1 FROM R WHERE c)) AS L
+//	L ANTI JOIN R ON c  ->  (SELECT * FROM L WHERE NOT EXISTS (SELECT 1 FROM R WHERE c)) AS L
+//
+// Each L row of the left join keeps its matches, or one row of NULLs for
+// none; each of the semi (anti) join is kept when some R row satisfies c
+// (none does: a NULL condition is no match). The relation moved inside
+// keeps its name, so qualified references resolve as before. ok is false
+// for the joins it does not rewrite: RIGHT and FULL, NATURAL, a LATERAL
+// right side, and a moved side that is not a table or a subquery.
+func (t *tr) subqueryJoin(j *ast.Join, kind string, l, r frag) (frag, bool) {
+	if j.Natural || j.Lateral {
+		return frag{}, false
+	}
+	if sub := t.correlatedScalar(j); sub != nil {
+		// Checked on Spark 4.1.4 (left outer and semi joins).
+		t.typeError(sub, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY",
+			"Unsupported subquery expression: Correlated scalar subqueries can only be used in filters, aggregations, projections, and UPDATE/MERGE/DELETE commands: %s. SQLSTATE: 0A000", t.text(sub))
+		return at(j, nil, cat(l, " CROSS JOIN ", r)), true
+	}
+	switch kind {
+	case "LEFT":
+		name, ok := relName(j.R)
+		if !ok {
+			return frag{}, false
+		}
+		return at(j, nil, cat(l, " LEFT JOIN LATERAL (SELECT * FROM ", r, " WHERE ", t.cond(j.On), ")", name, " ON true")), true
+	case "SEMI", "ANTI":
+		if _, bad := j.L.(*ast.BadRelation); bad {
+			// |> JOIN: the left side is the pipe's.
+			return frag{}, false
+		}
+		name, ok := relName(j.L)
+		if !ok {
+			return frag{}, false
+		}
+		not := ""
+		if kind == "ANTI" {
+			not = "NOT "
+		}
+		return at(j, nil, cat("(SELECT * FROM ", l, " WHERE ", not, "EXISTS (SELECT 1 FROM ", r, " WHERE ", t.cond(j.On), "))", name)), true
+	}
+	return frag{}, false
+}
+
+// correlatedScalar returns a scalar subquery of j's ON condition that
+// reads a column of either join input, which Spark's analyzer rejects in
+// a join condition; nil when there is none.
+func (t *tr) correlatedScalar(j *ast.Join) *ast.Subquery {
+	var found *ast.Subquery
+	ast.Inspect(j.On, func(n ast.Node) bool {
+		sub, ok := n.(*ast.Subquery)
+		if !ok || found != nil {
+			return found == nil
+		}
+		ast.Inspect(sub, func(m ast.Node) bool {
+			c, ok := m.(*ast.Column)
+			if !ok {
+				return found == nil
+			}
+			if ref := t.model.Column(c); ref != nil && ref.Source.Rel != nil && ref.Source.Rel.Node != nil {
+				rel := ref.Source.Rel.Node.Span()
+				if contains(j.L.Span(), rel) || contains(j.R.Span(), rel) {
+					found = sub
+				}
+			}
+			return found == nil
+		})
+		return found == nil
+	})
+	return found
+}
+
+// relName returns the alias (" AS name") under which a relation moved
+// into a subquery keeps the name it is referred to by: its alias, or a
+// table's name; "" for a subquery without one. ok is false for the other
+// relations and for a LATERAL subquery.
+func relName(rel ast.Relation) (string, bool) {
+	switch rel := rel.(type) {
+	case *ast.Table:
+		if rel.Alias != nil {
+			return " AS " + quoteIdent(rel.Alias.Name.Name), true
+		}
+		if rel.Name == nil || len(rel.Name.Parts) == 0 {
+			return "", false
+		}
+		return " AS " + quoteIdent(rel.Name.Last().Name), true
+	case *ast.SubqueryRel:
+		if rel.Lateral {
+			return "", false
+		}
+		if rel.Alias != nil {
+			return " AS " + quoteIdent(rel.Alias.Name.Name), true
+		}
+		return "", true
+	}
+	return "", false
 }
 
 // tableFunc translates a table-valued function in FROM.

@@ -14,6 +14,11 @@ import (
 // one row without a course.
 const csValues = `(SELECT * FROM VALUES ('dotNET', 2012, 10000), ('Java', 2012, 20000), ('dotNET', 2012, 5000), ('dotNET', 2013, 48000), ('Java', 2013, 30000), (NULL, 2014, 1) AS cs(course, year, earnings))`
 
+// xyz defines the three tables of the join-condition traps (the views
+// of Spark's exists-in-join-condition.sql, with more rows and NULLs),
+// as a WITH clause.
+const xyz = `WITH x(x1, x2) AS (VALUES (2, 1), (1, 1), (3, 4), (NULL, 7)), y(y1, y2) AS (VALUES (0, 2), (1, 4), (4, 11), (1, 5), (1, NULL)), z(z1, z2) AS (VALUES (4, 2), (3, 3), (8, 1), (NULL, 4), (5, 5)) `
+
 // queryTraps are the traps of query-level constructs (PIVOT, UNPIVOT,
 // pipe operators, ...), read from a Spark 4.1.4 Connect server on
 // 2026-12-03. They join the trap table, so TestTraps and TestSparkTraps
@@ -71,6 +76,23 @@ var queryTraps = []trap{
 		types: []string{"timestamp", "bigint"}, rows: [][]string{{"2024-01-01 01:30:00", "1"}}},
 	{name: "window of a month", query: `SELECT window.start AS s, count(*) AS n FROM VALUES (TIMESTAMP '2024-01-01 00:00:07', 1) t(ts, x) GROUP BY window(ts, '1 month')`,
 		finding: "window duration", spark: "fails [SparkIllegalArgumentException]: Intervals greater than a month is not supported"},
+	// A subquery in the ON condition of a left, semi or anti join: the
+	// condition is evaluated per pair of rows (a NULL is no match), an
+	// unmatched left row keeps its place (left) or is kept (anti).
+	{name: "left join on an exists", query: xyz + `SELECT * FROM x LEFT JOIN y ON x1 = y1 AND EXISTS (SELECT * FROM z WHERE z2 = x2) ORDER BY x1, x2, y1, y2`,
+		types: []string{"int", "int", "int", "int"}, rows: [][]string{{"NULL", "7", "NULL", "NULL"}, {"1", "1", "1", "NULL"}, {"1", "1", "1", "4"}, {"1", "1", "1", "5"}, {"2", "1", "NULL", "NULL"}, {"3", "4", "NULL", "NULL"}}},
+	{name: "left join on an IN of the right side", query: xyz + `SELECT x1, y2 FROM x LEFT JOIN y AS yy ON x1 = yy.y1 AND yy.y2 IN (SELECT z1 FROM z) ORDER BY x1, y2`,
+		types: []string{"int", "int"}, rows: [][]string{{"NULL", "NULL"}, {"1", "4"}, {"1", "5"}, {"2", "NULL"}, {"3", "NULL"}}},
+	{name: "left join on an uncorrelated scalar subquery", query: xyz + `SELECT x1, y2 FROM x LEFT JOIN (SELECT * FROM y) s ON x1 = s.y1 AND s.y2 > (SELECT min(z1) FROM z) ORDER BY x1, y2`,
+		types: []string{"int", "int"}, rows: [][]string{{"NULL", "NULL"}, {"1", "4"}, {"1", "5"}, {"2", "NULL"}, {"3", "NULL"}}},
+	{name: "left join on a correlated scalar subquery", query: xyz + `SELECT x1, y2 FROM x LEFT JOIN (SELECT * FROM y) s ON x1 = s.y1 AND s.y2 > (SELECT min(z1) FROM z WHERE z2 = x2) ORDER BY x1, y2`,
+		finding: "UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY", spark: "fails [UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY]"},
+	{name: "semi join on a correlated scalar subquery", query: xyz + `SELECT * FROM x LEFT SEMI JOIN y ON x1 = y1 AND y2 > (SELECT min(z1) FROM z WHERE z2 = y2)`,
+		finding: "UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY", spark: "fails [UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY]"},
+	{name: "semi join on a not exists", query: xyz + `SELECT * FROM x LEFT SEMI JOIN y ON x1 = y1 AND NOT EXISTS (SELECT * FROM z WHERE z2 = y2) ORDER BY x1, x2`,
+		types: []string{"int", "int"}, rows: [][]string{{"1", "1"}}},
+	{name: "anti join on an IN with a NULL", query: xyz + `SELECT * FROM x LEFT ANTI JOIN y ON x1 = y1 AND x2 IN (SELECT * FROM VALUES (4), (1), (NULL) AS w(w1)) ORDER BY x1, x2`,
+		types: []string{"int", "int"}, rows: [][]string{{"NULL", "7"}, {"2", "1"}, {"3", "4"}}},
 	{name: "window in a projection", query: `SELECT window(ts, '1 minute') AS w FROM VALUES (CAST(NULL AS TIMESTAMP)) t(ts)`,
 		finding: "groups by it", spark: "drops the row of a NULL time: no rows"},
 }
