@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
+	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -191,7 +192,7 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 		return st.registerLoad(ctx, relationName(src.Name), call, materialise, "source "+src.Name, src.Sample)
 	}
 	fm, ok := st.s.fileReadOf(st.p, src)
-	if !ok {
+	if !ok || !translatorHides() {
 		fileMetaRels.Delete(metaKey(st.s, src.Name))
 		return st.registerSample(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name)
 	}
@@ -416,13 +417,23 @@ func (fm fileMeta) fileStruct(f string, size int64, mod time.Time) string {
 	if rel, err := filepath.Rel(fm.mirror, f); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		real = filepath.Join(fm.root, rel)
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(real)}
 	n := strconv.FormatInt(size, 10)
-	return "CAST({'file_path': " + quoteString(u.String()) +
+	return "CAST({'file_path': " + quoteString(FileURI(real)) +
 		", 'file_name': " + quoteString(filepath.Base(real)) +
 		", 'file_size': " + n + ", 'file_block_start': 0, 'file_block_length': " + n +
 		", 'file_modification_time': " + quoteString(mod.UTC().Format("2006-01-02 15:04:05.999999")) +
 		"} AS " + metadataType + ")"
+}
+
+// FileURI is the path Spark's _metadata.file_path gives a local file at
+// abs: Hadoop's URI of it, file: and the absolute path, escaped
+// (file:/tmp/my%20dir/a.json; checked on Spark 4.1.4).
+func FileURI(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return "file:" + (&url.URL{Path: p}).EscapedPath()
 }
 
 // mirrorFiles returns the files a reader argument names: the files a
@@ -533,7 +544,7 @@ func (s *Session) fileReadBody(ctx context.Context, conn *sql.Conn, fn, pattern,
 func (d *Describer) FileReadCall(ctx context.Context, p *ir.Pipeline, src *ir.Source, fn, pattern string) string {
 	key := connKey(d.conn, relationName(src.Name))
 	fm, ok := d.s.fileReadOf(p, src)
-	if ok {
+	if ok && translatorHides() {
 		if body, ok := d.s.fileReadBody(ctx, d.conn, fn, pattern, src.Sample, &fm, key); ok {
 			return "(" + body + ")"
 		}
@@ -580,3 +591,20 @@ func (c *duckCatalog) Hidden(name []string) []sema.Column {
 	}
 	return nil
 }
+
+// translatorHides reports whether the translator leaves hidden columns
+// out of * (its hook in the translation of *): until it does, a read of
+// files is read without the metadata column, so * gives what it gave.
+var translatorHides = sync.OnceValue(func() bool {
+	res := translate.TranslateText("SELECT * FROM t", translate.Options{Catalog: probeCatalog{}})
+	return strings.Contains(res.SQL, "EXCLUDE")
+})
+
+// probeCatalog knows one table t, a read of files.
+type probeCatalog struct{}
+
+func (probeCatalog) Table([]string) ([]sema.Column, bool) {
+	return []sema.Column{{Name: "id", Type: "bigint"}, sema.FileMetadata}, true
+}
+
+func (probeCatalog) Hidden([]string) []sema.Column { return []sema.Column{sema.FileMetadata} }

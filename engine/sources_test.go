@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFileReadMetadata: a read of files has Spark's hidden _metadata
+// column natively, with the sample file's values (file_path as Spark
+// 4.1.4 prints a local file's: file:/abs/path), left out of *: a batch
+// read of one file, a stream of micro-batch files (each row its own
+// file's), json.`path` as read_files; and the rescued-data column a read
+// names is a NULL STRING.
+func TestFileReadMetadata(t *testing.T) {
+	if !translatorHides() {
+		t.Skip("the translation of * does not leave hidden columns out yet (its hook in translate/query.go)")
+	}
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native, databricks]\n")
+	writeTestFile(t, filepath.Join(root, "samples", "ev.json"), `{"id": 1, "kind": "a"}`+"\n")
+	writeTestFile(t, filepath.Join(root, "samples", "evs", "001.json"), `{"id": 1}`+"\n")
+	writeTestFile(t, filepath.Join(root, "samples", "evs", "002.json"), `{"id": 2}`+"\n"+`{"id": 3}`+"\n")
+	writeTestFile(t, filepath.Join(root, "samples", "cust.csv"), "id\n7\n")
+	mod := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(root, "samples", "ev.json"), mod, mod); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(root, "a.sql"),
+		"CREATE OR REFRESH MATERIALIZED VIEW b AS SELECT *, _metadata.file_path AS src, _metadata.file_name, _metadata.file_size,\n"+
+			"  _metadata.file_block_start AS bs, _metadata.file_block_length AS bl, _metadata.file_modification_time AS m\n"+
+			"FROM read_files('/landing/ev', format => 'json');\n"+
+			"CREATE OR REFRESH STREAMING TABLE s AS SELECT *, _metadata.file_name AS f FROM STREAM read_files('/landing/evs/', format => 'json');\n"+
+			"CREATE MATERIALIZED VIEW j AS SELECT kind, _metadata.file_name AS n FROM json.`/landing/ev`;\n"+
+			"CREATE OR REFRESH MATERIALIZED VIEW r AS SELECT * FROM read_files('/raw/cust', format => 'csv', header => true, rescueddatacolumn => '_rescued_data');\n")
+	_, s := runOK(t, root)
+	abs, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := "file:" + filepath.ToSlash(abs) + "/samples/ev.json"
+	if got := rowsOf(t, s, "SELECT * FROM b"); len(got) != 1 || got[0] != "1|a|"+file+"|ev.json|23|0|23|2026-01-02 03:04:05" {
+		t.Errorf("b: %v", got)
+	}
+	if got := strings.Join(rowsOf(t, s, "SELECT * FROM s"), " "); got != "1|001.json 2|002.json 3|002.json" {
+		t.Errorf("s: %s", got)
+	}
+	if got := strings.Join(rowsOf(t, s, "SELECT * FROM j"), " "); got != "a|ev.json" {
+		t.Errorf("j: %s", got)
+	}
+	if got := strings.Join(rowsOf(t, s, "SELECT id, _rescued_data IS NULL FROM r"), " "); got != "7|true" {
+		t.Errorf("r: %s", got)
+	}
+	if got := rowsOf(t, s, "SELECT column_name FROM (DESCRIBE SELECT * FROM r)"); strings.Join(got, ",") != "_rescued_data,id" {
+		t.Errorf("r's columns: %v", got)
+	}
+}
+
+// TestRescuedDataColumn reads the option as written.
+func TestRescuedDataColumn(t *testing.T) {
+	for call, want := range map[string]string{
+		"read_files('/p', format => 'csv', rescueddatacolumn => '_rescued_data')":                    "_rescued_data",
+		"READ_FILES('/p', `rescuedDataColumn` => \"bad\")":                                           "bad",
+		"cloud_files('/p', 'json', map('rescuedDataColumn', '_r'))":                                  "_r",
+		"cloud_files('/p', 'json', map(\"cloudFiles.rescuedDataColumn\", \"_x\", 'header', 'true'))": "_x",
+		"read_files('/p', format => 'csv')":                                                          "",
+		"json.`/p`":                                                                                  "",
+	} {
+		if got := RescuedDataColumn(call); got != want {
+			t.Errorf("%s: %q, want %q", call, got, want)
+		}
+	}
+	if got := FileURI("/tmp/my dir/a.json"); got != "file:/tmp/my%20dir/a.json" {
+		t.Errorf("FileURI: %s", got)
+	}
+}
