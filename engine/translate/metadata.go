@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 )
 
 // A read of files has hidden columns (Spark's _metadata), which the
@@ -116,4 +117,16 @@ func (t *tr) selectOf(st *ast.Star) *ast.Select {
 		return true
 	})
 	return best
+}
+
+// fieldOfColumn reports whether x is a struct field of a column written
+// as a two-part name (_metadata.file_name, s.x): Spark names it after
+// the field, DuckDB after the whole expression.
+func (t *tr) fieldOfColumn(x ast.Expr) bool {
+	c, ok := x.(*ast.Column)
+	if !ok {
+		return false
+	}
+	ref := t.model.Column(c)
+	return ref != nil && ref.Kind == sema.RefColumn && ref.NameParts > 0 && ref.NameParts < len(c.Parts)
 }
