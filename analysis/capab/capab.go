@@ -130,6 +130,9 @@ func Uses(p *ir.Pipeline, d *ir.Dataset) []Use {
 	}
 	for _, f := range p.FlowsInto(d.Name) {
 		for _, c := range f.Syntax {
+			if Feature(c.Name) == SynStreamFilePath && d.Kind != ir.StreamingTable {
+				continue // a batch relation is what a materialized view reads
+			}
 			out = append(out, Use{Feature: Feature(c.Name), Loc: c.Loc})
 		}
 		for _, e := range f.Expectations {

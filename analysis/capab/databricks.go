@@ -35,6 +35,12 @@ const (
 	// on (SPARK-31561; pyspark 4.1.4's parser refuses it, 4.2.1's and
 	// 4.3.0's read it) and Databricks SQL reads too.
 	SynQualify Feature = "QUALIFY"
+	// SynOrReplaceMV and SynOrReplaceST are CREATE OR REPLACE on a
+	// materialized view or streaming table, which no backend reads:
+	// Spark's grammar has no OR REPLACE there, a Databricks pipeline
+	// writes OR REFRESH.
+	SynOrReplaceMV Feature = "CREATE OR REPLACE MATERIALIZED VIEW"
+	SynOrReplaceST Feature = "CREATE OR REPLACE STREAMING TABLE"
 	// SynCellNoSemicolon is a statement of a notebook export that ends at
 	// a cell boundary with no ';' while another statement follows.
 	SynCellNoSemicolon Feature = "a notebook cell ending without ';'"
@@ -48,6 +54,22 @@ const onDatabricks = " (it is Databricks SQL: check against the databricks backe
 // version's and Databricks'.
 var syntaxRows = map[Feature]map[ir.Backend]Support{
 	SynOrRefresh: dbxOnly(no("Spark's grammar has no CREATE OR REFRESH (Spark refreshes every dataset on each run): write CREATE MATERIALIZED VIEW or CREATE STREAMING TABLE" + onDatabricks)),
+	// Spark 4.1.4's spark-pipelines dry-run: PARSE_SYNTAX_ERROR at
+	// MATERIALIZED (QA13 v10).
+	SynOrReplaceMV: {
+		ir.Native:     no("a materialized view is recomputed on each run, so there is nothing to replace, and no pipeline platform reads OR REPLACE here: write plain CREATE MATERIALIZED VIEW (a Databricks pipeline also reads CREATE OR REFRESH MATERIALIZED VIEW)"),
+		ir.Spark41:    no(orReplaceSpark("MATERIALIZED VIEW")),
+		ir.Spark42:    no(orReplaceSpark("MATERIALIZED VIEW")),
+		ir.Spark43:    no(orReplaceSpark("MATERIALIZED VIEW")),
+		ir.Databricks: no(orReplaceDatabricks("MATERIALIZED VIEW")),
+	},
+	SynOrReplaceST: {
+		ir.Native:     no("no pipeline platform reads OR REPLACE on a streaming table: write plain CREATE STREAMING TABLE (a Databricks pipeline also reads CREATE OR REFRESH STREAMING TABLE)"),
+		ir.Spark41:    no(orReplaceSpark("STREAMING TABLE")),
+		ir.Spark42:    no(orReplaceSpark("STREAMING TABLE")),
+		ir.Spark43:    no(orReplaceSpark("STREAMING TABLE")),
+		ir.Databricks: no(orReplaceDatabricks("STREAMING TABLE")),
+	},
 	SynPrivate:   dbxOnly(no("Spark's grammar has no PRIVATE datasets: write CREATE TEMPORARY VIEW for a dataset only the pipeline reads, or drop PRIVATE" + onDatabricks)),
 	SynTemporary: dbxOnly(no("Spark has no temporary streaming tables or materialized views: write CREATE TEMPORARY VIEW, or drop TEMPORARY" + onDatabricks)),
 	SynLive:      dbxOnly(no("Spark's grammar has no LIVE tables or views: write CREATE MATERIALIZED VIEW for LIVE TABLE, CREATE STREAMING TABLE for STREAMING LIVE TABLE, CREATE TEMPORARY VIEW for LIVE VIEW" + onDatabricks)),
@@ -81,8 +103,9 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    yes,
 		ir.Databricks: yes,
 	},
-	SynOnce:       dbxOnly(no("Spark has no one-time flows (INSERT INTO ONCE is Databricks SQL): write CREATE FLOW f AS INSERT INTO t over a stream, or load the backfill into a source" + onDatabricks)),
-	SynReadFiles:  dbxOnly(no("Spark has no read_files table function (Databricks SQL): declare the files as a source (`-- @source: files format=csv path=...`), or read them as format.`path`" + onDatabricks)),
+	SynOnce: dbxOnly(no("Spark has no one-time flows (INSERT INTO ONCE is Databricks SQL): write CREATE FLOW f AS INSERT INTO t over a stream, or load the backfill into a source" + onDatabricks)),
+	SynReadFiles: dbxOnly(no("Spark has no read_files table function (Databricks SQL): a materialized view reads the files as format.`path` (SELECT * FROM json.`/data/orders/`); " +
+		"a streaming table cannot stream files in Spark SQL (STREAM format.`path` is a batch relation, INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE), so define it in Python, @dp.table returning spark.readStream.format(\"json\").schema(\"id BIGINT, ...\").load(\"/data/orders/\")" + onDatabricks)),
 	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader): declare the files as a source (`-- @source: files format=csv path=...`)" + onDatabricks)),
 	// The native engine's Spark-to-DuckDB translation does not carry
 	// QUALIFY yet, and a run without the filter would give other rows.
@@ -97,6 +120,21 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    yes,
 		ir.Databricks: yes,
 	},
+}
+
+// orReplaceSpark is why Spark refuses CREATE OR REPLACE kind: its
+// grammar has CREATE OR REPLACE for tables and views, not for the
+// pipeline datasets, and CREATE OR REFRESH is Databricks SQL, so only the
+// plain form is offered.
+func orReplaceSpark(kind string) string {
+	return "Spark's grammar has no OR REPLACE for a " + strings.ToLower(kind) + " (PARSE_SYNTAX_ERROR at " + strings.Fields(kind)[0] +
+		"; Spark's pipelines refresh every dataset on each run): write plain CREATE " + kind
+}
+
+// orReplaceDatabricks is why a Databricks pipeline refuses CREATE OR
+// REPLACE kind: its form is CREATE [OR REFRESH] kind.
+func orReplaceDatabricks(kind string) string {
+	return "a Databricks pipeline's CREATE " + kind + " takes OR REFRESH, not OR REPLACE: write CREATE OR REFRESH " + kind + " or plain CREATE " + kind
 }
 
 // dbxOnly is a row natively run and read by Databricks that every Spark

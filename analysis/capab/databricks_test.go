@@ -131,3 +131,80 @@ func TestWrittenForDatabricks(t *testing.T) {
 		t.Error("AUTO CDC is Spark 4.3's too, and a plain pipeline is no Databricks one")
 	}
 }
+
+// TestStreamFilePath: a streaming table over STREAM format.`path` is an
+// error on each Spark backend (Spark 4.1.4 and 4.3.0 refuse it with
+// BATCH_RELATION_FOR_STREAMING_TABLE), with Spark's class and a fix that
+// runs there (a Python readStream with its schema), a warning on
+// databricks pointing at STREAM read_files, and nothing natively; a
+// materialized view's read of the same is not reported.
+func TestStreamFilePath(t *testing.T) {
+	loc := ir.Loc{File: "a.sql", Start: 50, End: 70}
+	for _, kind := range []ir.Kind{ir.StreamingTable, ir.MaterializedView} {
+		p := pipelineWith(&ir.Dataset{Name: "b", Kind: kind},
+			&ir.Flow{Name: "b", Syntax: []ir.Construct{{Name: string(SynStreamFilePath), Loc: loc}}})
+		got := map[ir.Backend]ir.Diagnostic{}
+		for _, d := range Check(p, ir.AllBackends) {
+			got[d.Backend] = d
+		}
+		if kind == ir.MaterializedView {
+			if len(got) != 0 {
+				t.Errorf("materialized view: %+v", got)
+			}
+			continue
+		}
+		for _, b := range []ir.Backend{ir.Spark41, ir.Spark42, ir.Spark43} {
+			d, ok := got[b]
+			if !ok || d.Severity != ir.Error || d.Loc != loc ||
+				!strings.Contains(d.Message, "INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE") ||
+				!strings.Contains(d.Message, "spark.readStream.format(") || !strings.Contains(d.Message, ".schema(") {
+				t.Errorf("%s: %+v", b, d)
+			}
+		}
+		if d, ok := got[ir.Databricks]; !ok || d.Severity != ir.Warning || !strings.Contains(d.Message, "STREAM read_files(") {
+			t.Errorf("databricks: %+v", d)
+		}
+		if _, ok := got[ir.Native]; ok || len(got) != 4 {
+			t.Errorf("backends %v", got)
+		}
+	}
+	// the read_files fix on Spark leads to what runs there, not to STREAM
+	// format.`path`, nor to a Thund pragma Spark does not read
+	r := Matrix[SynReadFiles][ir.Spark41].Reason
+	if strings.Contains(r, "@source") || !strings.Contains(r, "spark.readStream.format(") || !strings.Contains(r, "materialized view reads the files as format.`path`") {
+		t.Errorf("read_files on Spark: %s", r)
+	}
+}
+
+// TestOrReplaceDataset: CREATE OR REPLACE on a materialized view or
+// streaming table is refused everywhere; a Spark backend is offered only
+// the plain form (CREATE OR REFRESH is refused there too), databricks
+// CREATE OR REFRESH or the plain form. It does not make the pipeline look
+// written for Databricks.
+func TestOrReplaceDataset(t *testing.T) {
+	loc := ir.Loc{File: "a.sql", Start: 7, End: 17}
+	for f, kind := range map[Feature]string{SynOrReplaceMV: "MATERIALIZED VIEW", SynOrReplaceST: "STREAMING TABLE"} {
+		p := pipelineWith(&ir.Dataset{Name: "m", Kind: ir.MaterializedView, Syntax: []ir.Construct{{Name: string(f), Loc: loc}}}, &ir.Flow{Name: "m"})
+		got := map[ir.Backend]string{}
+		for _, d := range Check(p, ir.AllBackends) {
+			if d.Severity != ir.Error || d.Loc != loc {
+				t.Errorf("%s: %+v", f, d)
+			}
+			got[d.Backend] = d.Message
+		}
+		if len(got) != len(ir.AllBackends) {
+			t.Errorf("%s: refused on %d backends, want all", f, len(got))
+		}
+		for _, b := range []ir.Backend{ir.Spark41, ir.Spark42, ir.Spark43} {
+			if m := got[b]; !strings.HasSuffix(m, "write plain CREATE "+kind) || strings.Contains(m, "OR REFRESH") {
+				t.Errorf("%s on %s: %s", f, b, m)
+			}
+		}
+		if m := got[ir.Databricks]; !strings.Contains(m, "write CREATE OR REFRESH "+kind+" or plain CREATE "+kind) {
+			t.Errorf("%s on databricks: %s", f, m)
+		}
+		if WrittenForDatabricks(p) {
+			t.Errorf("%s makes the pipeline look written for Databricks", f)
+		}
+	}
+}

@@ -32,6 +32,11 @@ const (
 	// CHECK constraint there.
 	SynKeyConstraint   Feature = "a PRIMARY KEY, FOREIGN KEY or UNIQUE constraint"
 	SynCheckConstraint Feature = "a CHECK constraint"
+	// SynStreamFilePath is STREAM format.`path` (STREAM json.`/data/x`)
+	// in a streaming table's query: Spark resolves a path read to a batch
+	// relation, STREAM or not (ResolveSQLOnFile), which a streaming table
+	// refuses. Recorded for file formats, not delta.`path`.
+	SynStreamFilePath Feature = "STREAM format.`path` (a file read by path)"
 )
 
 // registrationRows are the registration features' cells.
@@ -125,6 +130,19 @@ var registrationRows = map[Feature]map[ir.Backend]Support{
 		ir.Spark43:    no(checkConstraintReason),
 		ir.Databricks: no("a Databricks pipeline dataset takes no CHECK constraint in its column list (Databricks adds CHECK constraints to Delta tables with ALTER TABLE ... ADD CONSTRAINT only): write it as an expectation, CONSTRAINT name EXPECT (cond) ON VIOLATION FAIL UPDATE"),
 	},
+	// Spark 4.1.4 and 4.3.0 checked with spark-pipelines dry-run (STREAM
+	// json.`path` and STREAM(json.`path`) are refused; the Python
+	// readStream fix completes on both). Databricks' reference streams
+	// files with STREAM read_files (Auto Loader) and lists no path read
+	// as a streaming source; not run there, so a warning.
+	SynStreamFilePath: {
+		ir.Native:  yes,
+		ir.Spark41: no(streamFilePathReason),
+		ir.Spark42: no(streamFilePathReason),
+		ir.Spark43: no(streamFilePathReason),
+		ir.Databricks: differs("Databricks streams files with STREAM read_files(...) (Auto Loader); its reference lists no path read (format.`path`) as a streaming source, and Spark resolves one to a batch relation, which a streaming table refuses " +
+			"(INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE, an error class Databricks has too): write FROM STREAM read_files('path', format => '...')"),
+	},
 	SynSnapshotCDC: {
 		ir.Native:     no("Thund's native engine applies change feeds (FROM STREAM(source)) only, not snapshots: run the flow on Databricks, or turn the snapshots into a change feed with an operation column and use AUTO CDC ... FROM STREAM(changes)"),
 		ir.Spark41:    no("open-source Spark has no snapshot CDC (AUTO CDC ... FROM SNAPSHOT is Databricks SQL; Spark 4.3's AUTO CDC reads a change feed, FROM STREAM(source)): target databricks"),
@@ -141,6 +159,8 @@ const (
 		"a pipeline dataset is partitioned by plain columns only; compute the value in the query (year(ts) AS ts_year) and partition by that column"
 	declaredCaseReason = "Spark before 4.3 merges a dataset's declared schema with its query's case-sensitively, so a query column named like a declared one in another case is a second column and the dataset is refused (USER_SPECIFIED_AND_INFERRED_SCHEMA_NOT_COMPATIBLE: the inferred schema holds both names); Spark 4.3 matches them: " +
 		"spell the column in the query as it is declared (... AS name), or target spark-4.3"
+	streamFilePathReason = "Spark resolves a read of files by path (format.`path`) to a batch relation even under STREAM, and a streaming table refuses it (INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE: streaming tables may only be defined by streaming relations); Spark SQL has no streaming file read: " +
+		"define the table in Python, @dp.table returning spark.readStream.format(\"json\").schema(\"id BIGINT, ...\").load(\"/path\") (a file stream needs its schema), stream from a table (STREAM(t)), or make the dataset a materialized view over format.`path` without STREAM"
 	keyConstraintReason   = "Spark refuses constraints on a pipeline dataset (_LEGACY_ERROR_TEMP_0035: pipeline datasets do not currently support column constraints): remove the constraint (Databricks reads primary and foreign keys, as information only)" + onDatabricks
 	checkConstraintReason = "Spark refuses constraints on a pipeline dataset (_LEGACY_ERROR_TEMP_0035: pipeline datasets do not currently support column constraints): remove the CHECK constraint; Spark has no expectations either, so filter the rows in the query or check them downstream"
 	scheduleSpark         = "Spark's grammar has no SCHEDULE clause (Databricks SQL, outside pipelines): Spark refreshes every dataset when the pipeline runs; leave the clause out" + onDatabricks
@@ -150,7 +170,8 @@ const (
 // which dialect a pipeline was written in.
 var sparkRefusals = map[Feature]bool{
 	SynLocation: true, SynPartitionTransform: true, SynTempViewQualified: true, SynTempViewSession: true, SynAutoCDCColumns: true,
-	SynDeclaredCase: true, SynCheckConstraint: true,
+	SynDeclaredCase: true, SynCheckConstraint: true, SynStreamFilePath: true,
+	SynOrReplaceMV: true, SynOrReplaceST: true,
 }
 
 func init() {

@@ -141,6 +141,17 @@ func (p *stmtParser) syntax(f capab.Feature, start, end int) {
 	p.st.Syntax = append(p.st.Syntax, SyntaxUse{Feature: f, Span: Span{start, end}})
 }
 
+// orReplaceDataset records the OR REPLACE (at mod) of CREATE OR REPLACE
+// MATERIALIZED VIEW | STREAMING TABLE, which every backend refuses, each
+// with the form it reads (capab.SynOrReplaceMV, SynOrReplaceST).
+func (p *stmtParser) orReplaceDataset(mod Span) {
+	f := capab.SynOrReplaceMV
+	if p.st.Kind == CreateStreamingTable {
+		f = capab.SynOrReplaceST
+	}
+	p.syntax(f, mod.Start, mod.End)
+}
+
 // hasWord reports whether a token from i on is the word w.
 func (p *stmtParser) hasWord(i int, w string) bool {
 	for k := i; k < len(p.toks); k++ {
@@ -653,6 +664,10 @@ func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, ow
 				// Auto Loader (cloud_files) reads a stream with or
 				// without STREAM.
 				q.Refs[i].Streaming = q.Refs[i].Streaming || f == capab.SynCloudFiles
+				if f == "" && q.Refs[i].Streaming && !strings.EqualFold(r.Func, "delta") {
+					// STREAM json.`path`: Spark reads a batch relation
+					q.Syntax = append(q.Syntax, SyntaxUse{Feature: capab.SynStreamFilePath, Span: r.Call})
+				}
 			}
 		}
 	}

@@ -381,3 +381,45 @@ CREATE STREAMING TABLE u FLOW AUTO CDC FROM (SELECT * FROM STREAM(y)) KEYS (id) 
 		t.Errorf("batch subquery: %+v", d)
 	}
 }
+
+// TestStreamFilePath: STREAM over a read of files by path (json.`p`,
+// STREAM(csv.`p`)) is recorded as capab.SynStreamFilePath at the read,
+// which Spark resolves to a batch relation; delta.`p` and a path read
+// without STREAM are not.
+func TestStreamFilePath(t *testing.T) {
+	sql := "CREATE STREAMING TABLE a AS SELECT * FROM STREAM json.`/tmp/in/jdata`;\n" +
+		"CREATE STREAMING TABLE b AS SELECT * FROM STREAM(csv.`/tmp/in/orders.csv`);\n" +
+		"CREATE STREAMING TABLE c AS SELECT * FROM STREAM delta.`/tmp/in/events`;\n" +
+		"CREATE MATERIALIZED VIEW d AS SELECT * FROM json.`/tmp/in/jdata`;"
+	f := Parse("x.sql", sql)
+	if len(f.Diags) != 0 || len(f.Statements) != 4 {
+		t.Fatalf("diagnostics %+v", f.Diags)
+	}
+	want := [][]string{
+		{string(capab.SynStreamFilePath) + "=json.`/tmp/in/jdata`"},
+		{string(capab.SynStreamFilePath) + "=csv.`/tmp/in/orders.csv`"},
+		nil, nil,
+	}
+	for i, st := range f.Statements {
+		if got := features(sql, st); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("statement %d: constructs %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+// TestOrReplaceDataset: CREATE OR REPLACE MATERIALIZED VIEW | STREAMING
+// TABLE is a construct at OR REPLACE (capab refuses it per backend, each
+// with the form it reads), no longer one syntax error for all.
+func TestOrReplaceDataset(t *testing.T) {
+	sql := "CREATE OR REPLACE MATERIALIZED VIEW m AS SELECT 1 AS id;\nCREATE OR REPLACE STREAMING TABLE s AS SELECT * FROM STREAM(m);\nCREATE OR REPLACE VIEW v AS SELECT 1"
+	f := Parse("x.sql", sql)
+	if len(f.Diags) != 0 || len(f.Statements) != 3 {
+		t.Fatalf("diagnostics %+v", f.Diags)
+	}
+	want := [][]string{{string(capab.SynOrReplaceMV) + "=OR REPLACE"}, {string(capab.SynOrReplaceST) + "=OR REPLACE"}, nil}
+	for i, st := range f.Statements {
+		if got := features(sql, st); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("statement %d: constructs %q, want %q", i, got, want[i])
+		}
+	}
+}

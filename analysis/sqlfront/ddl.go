@@ -314,8 +314,7 @@ func (p *stmtParser) create() {
 			// CREATE OR REFRESH LIVE VIEW: Databricks reads it
 		case p.st.Kind == CreateMaterializedView, p.st.Kind == CreateStreamingTable:
 			if mod != "REFRESH" {
-				p.errSpan(modSpan.Start, modSpan.End, fmt.Sprintf("%s does not take OR REPLACE: write CREATE OR REFRESH %s or plain CREATE %s",
-					p.st.Kind, tokText(p.text, kindWords), tokText(p.text, kindWords)))
+				p.orReplaceDataset(modSpan) // databricks.go: refused per backend
 			}
 		case p.st.Kind == CreateFlow:
 			p.errSpan(modSpan.Start, modSpan.End, fmt.Sprintf("CREATE FLOW does not take OR %s: write CREATE FLOW name AS INSERT INTO target SELECT ...", mod))
