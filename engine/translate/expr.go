@@ -1634,6 +1634,13 @@ func (t *tr) cast(c *ast.Cast) frag {
 	if (to.is(Timestamp) && from.numeric() || from.is(Timestamp) && to.numeric()) && t.zoneDependent(c, "a cast between TIMESTAMP and a number") {
 		return at(c, tUnknown, cat("NULL"))
 	}
+	if to.is(Binary) && from.integral() && !t.ansi() {
+		// Without ANSI mode Spark writes the integer's bytes, big-endian,
+		// as many as its type has (CAST(-123S AS BINARY) is X'FF85'); in
+		// ANSI mode it rejects the cast.
+		n := map[Kind]int{TinyInt: 1, SmallInt: 2, Int: 4, BigInt: 8}[from.Kind]
+		return at(c, to, cat("unhex(right(lpad(to_hex(CAST(", a, " AS BIGINT)), 16, '0'), "+strconv.Itoa(2*n)+"))"))
+	}
 	if to.is(Binary) && from.known() && !from.is(String) && !from.is(Binary) && !from.is(Null) {
 		t.refuse(c, "a cast of a %s to BINARY does not run natively: Spark writes the value's bytes (big-endian), DuckDB has no such cast", from)
 		return at(c, tUnknown, cat("NULL"))

@@ -1050,3 +1050,136 @@ func (t *tr) intervalSign(name string, c *ast.Call, args []frag) (frag, bool) {
 	}
 	return at(c, x.typ, t.ranged(c, x.typ.YearMonth(), cat("abs(CAST(", val(x), " AS HUGEINT))"), "", false)), true
 }
+
+// intervalExtractFields are the fields EXTRACT and date_part take from
+// an ANSI interval, by each name Spark accepts.
+var intervalExtractFields = map[string]IntervalField{
+	"YEAR": FieldYear, "Y": FieldYear, "YEARS": FieldYear, "YR": FieldYear, "YRS": FieldYear,
+	"MONTH": FieldMonth, "MON": FieldMonth, "MONS": FieldMonth, "MONTHS": FieldMonth,
+	"DAY": FieldDay, "D": FieldDay, "DAYS": FieldDay,
+	"HOUR": FieldHour, "H": FieldHour, "HOURS": FieldHour, "HR": FieldHour, "HRS": FieldHour,
+	"MINUTE": FieldMinute, "M": FieldMinute, "MIN": FieldMinute, "MINS": FieldMinute, "MINUTES": FieldMinute,
+	"SECOND": FieldSecond, "S": FieldSecond, "SEC": FieldSecond, "SECONDS": FieldSecond, "SECS": FieldSecond,
+}
+
+// extractIntervalFn is EXTRACT(field FROM x) and date_part('field', x):
+// of an ANSI interval as Spark's ExtractANSIInterval* compute it (a field
+// within the interval's type: years as INT, months as TINYINT, days as
+// INT, hours and minutes as TINYINT, seconds with their fraction as
+// DECIMAL(8,6), each signed as the interval, what the fields before it
+// leave); date_part(NULL, interval) is a NULL DOUBLE. Any other argument
+// is extractFn's.
+func extractIntervalFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a) == 0 || !a[len(a)-1].typ.has(IntervalKind) {
+		for i, x := range a {
+			if x.typ.has(IntervalKind) {
+				t.refuse(c.Args[i], "%s of an interval does not run natively here", c.Name.String())
+				return null(c)
+			}
+		}
+		return extractFn(t, c, a)
+	}
+	x := a[len(a)-1]
+	if !x.typ.ansiInterval() {
+		t.refuse(c, "%s of an interval of no ANSI type does not run natively", c.Name.String())
+		return null(c)
+	}
+	var field string
+	switch {
+	case c.Unit != nil && len(a) == 1:
+		field = strings.ToUpper(c.Unit.Name)
+	case len(a) == 2:
+		l, ok := c.Args[0].(*ast.Literal)
+		switch {
+		case ok && l.Kind == ast.LitNull:
+			return at(c, tDouble, cat("CAST(NULL AS DOUBLE)"))
+		case !ok || l.Kind != ast.LitString:
+			t.refuse(c.Args[0], "the field must be a string literal natively")
+			return null(c)
+		}
+		field = strings.ToUpper(l.Str.Value)
+	default:
+		t.refuse(c, "EXTRACT(field FROM x) or date_part('field', x)")
+		return null(c)
+	}
+	f, ok := intervalExtractFields[field]
+	if !ok || f < x.typ.Start || f > x.typ.End {
+		t.refuse(c, "%s of %s from an %s does not run natively (Spark takes only the interval's own fields from it)", c.Name.String(), field, strings.ToUpper(x.typ.String()))
+		return null(c)
+	}
+	months, us := monthsOf(x), microsOf(x)
+	switch f {
+	case FieldYear:
+		return at(c, tInt, cat("CAST(", months, " // 12 AS INTEGER)"))
+	case FieldMonth:
+		return at(c, &Type{Kind: TinyInt}, cat("CAST(", months, " % 12 AS TINYINT)"))
+	case FieldDay:
+		return at(c, tInt, cat("CAST(", us, " // 86400000000 AS INTEGER)"))
+	case FieldHour:
+		return at(c, &Type{Kind: TinyInt}, cat("CAST((", us, " % 86400000000) // 3600000000 AS TINYINT)"))
+	case FieldMinute:
+		return at(c, &Type{Kind: TinyInt}, cat("CAST((", us, " % 3600000000) // 60000000 AS TINYINT)"))
+	}
+	return at(c, decimalOf(8, 6), cat("CAST(CAST(", us, " % 60000000 AS DECIMAL(18, 0)) * 0.000001 AS DECIMAL(8, 6))"))
+}
+
+// intervalIntArgs checks the arguments of make_ym_interval and
+// make_dt_interval that Spark takes as INT: an INT, a smaller integer or
+// NULL.
+func (t *tr) intervalIntArgs(c *ast.Call, a []frag) bool {
+	for i, x := range a {
+		if !(x.typ.is(Int) || x.typ.is(SmallInt) || x.typ.is(TinyInt) || x.typ.is(Null)) {
+			t.refuse(c.Args[i], "%s takes INT arguments natively, and %s is of type %s", c.Name.String(), t.text(c.Args[i]), x.typ)
+			return false
+		}
+	}
+	return true
+}
+
+// makeYMIntervalFn is make_ym_interval(years, months): an INTERVAL YEAR
+// TO MONTH of years * 12 + months, failing out of range as Spark does
+// (INTERVAL_ARITHMETIC_OVERFLOW).
+func makeYMIntervalFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 0, 2) || !t.intervalIntArgs(c, a) {
+		return null(c)
+	}
+	y, m := cat("0"), cat("0")
+	if len(a) > 0 {
+		y = cat("CAST(", a[0], " AS HUGEINT)")
+	}
+	if len(a) > 1 {
+		m = cat("CAST(", a[1], " AS HUGEINT)")
+	}
+	return at(c, intervalOf(FieldYear, FieldMonth), t.ranged(c, true, cat("(", y, " * 12 + ", m, ")"), "", false))
+}
+
+// makeDTIntervalFn is make_dt_interval(days, hours, mins, secs): an
+// INTERVAL DAY TO SECOND of their sum in microseconds (secs a
+// DECIMAL(18,6)), failing out of range as Spark does
+// (INTERVAL_ARITHMETIC_OVERFLOW).
+func makeDTIntervalFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 0, 4) {
+		return null(c)
+	}
+	n := min(len(a), 3)
+	if !t.intervalIntArgs(c, a[:n]) {
+		return null(c)
+	}
+	sum := cat("CAST(0 AS HUGEINT)")
+	for i, unit := range []string{"86400000000", "3600000000", "60000000"}[:n] {
+		sum = cat(sum, " + CAST(", a[i], " AS HUGEINT) * "+unit)
+	}
+	if len(a) == 4 {
+		s := a[3]
+		if !(s.typ.integral() || s.typ.is(Decimal) || s.typ.is(Null)) {
+			t.refuse(c.Args[3], "make_dt_interval takes its seconds as a DECIMAL(18,6) natively, and %s is of type %s", t.text(c.Args[3]), s.typ)
+			return null(c)
+		}
+		if s.typ.is(Decimal) && (s.typ.S > 6 || s.typ.P-s.typ.S > 12) {
+			t.refuse(c.Args[3], "make_dt_interval's seconds of type %s do not fit Spark's DECIMAL(18,6) exactly", s.typ)
+			return null(c)
+		}
+		sum = cat(sum, " + CAST(CAST(CAST(", s, " AS DECIMAL(18, 6)) AS DECIMAL(38, 6)) * 1000000 AS HUGEINT)")
+	}
+	return at(c, intervalOf(FieldDay, FieldSecond), t.ranged(c, false, cat("(", sum, ")"), "", false))
+}
