@@ -463,7 +463,13 @@ func (st *runState) prepareQuery(ctx context.Context, f *ir.Flow) (string, *tran
 		DuckDBOnly: duckDBOnly,
 		Vars:       st.p.Configuration,
 		TimeType:   strings.EqualFold(st.p.Configuration["spark.sql.timeType.enabled"], "true"),
+		// A TIMESTAMP_NTZ output column keeps Spark's type for its
+		// readers through st.typed (duckCatalog.Table).
+		TypedColumns: true,
 	})
+	if len(res.Findings) == 0 {
+		st.noteTypes(f.Target, res.Columns)
+	}
 	tq := &translatedQuery{res: res, flow: f, root: st.s.Root}
 	if len(res.Findings) > 0 {
 		fd := res.Findings[0]
@@ -487,6 +493,44 @@ func (st *runState) prepareQuery(ctx context.Context, f *ir.Flow) (string, *tran
 		return "", nil, &flowError{f.Name, fmt.Errorf("%s: %s: %s [%s]", tq.where(fd.Range), f.Name, fd.Message, fd.Code)}
 	}
 	return res.SQL, tq, nil
+}
+
+// noteTypes records the Spark types a translation gave the output columns
+// of target, when one of them is a type DuckDB does not tell apart
+// (TIMESTAMP_NTZ, held as a TIMESTAMP).
+func (st *runState) noteTypes(target string, cols []*translate.Type) {
+	ntz := false
+	for _, c := range cols {
+		ntz = ntz || (c != nil && c.HasTimestampNTZ())
+	}
+	if !ntz {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.typed == nil {
+		st.typed = map[string][]*translate.Type{}
+	}
+	st.typed[strings.ToLower(st.rel(target))] = cols
+}
+
+// withTypes gives the described columns of relation key (lower case) the
+// Spark types its flow's translation recorded (noteTypes): a column that
+// holds a TIMESTAMP_NTZ there is of that type, not DuckDB's TIMESTAMP.
+func (st *runState) withTypes(key string, cols []sema.Column) []sema.Column {
+	st.mu.Lock()
+	typed := st.typed[key]
+	st.mu.Unlock()
+	if len(typed) != len(cols) {
+		return cols
+	}
+	out := append([]sema.Column(nil), cols...)
+	for i, ty := range typed {
+		if ty != nil && ty.HasTimestampNTZ() {
+			out[i].Type = ty.String()
+		}
+	}
+	return out
 }
 
 // batchQuery is the DuckDB query a batch flow runs (prepare), or the
@@ -634,6 +678,9 @@ func (c *duckCatalog) Table(name []string) ([]sema.Column, bool) {
 	if rows.Err() != nil {
 		c.cols[key] = nil
 		return nil, false
+	}
+	if c.run != nil {
+		cols = c.run.withTypes(key, cols)
 	}
 	c.cols[key] = cols
 	if c.run != nil {

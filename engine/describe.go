@@ -485,6 +485,9 @@ func (d *Describer) TranslateFlowKnown(ctx context.Context, f *ir.Flow, known fu
 			return quoteIdent(relationName(parts[len(parts)-1]))
 		},
 		DuckDBOnly: duckDBOnly,
+		// As a run translates it (prepareQuery): a TIMESTAMP_NTZ output
+		// column runs, its readers get Spark's type from the run.
+		TypedColumns: true,
 	})
 	var first *SparkError
 	for _, x := range res.Findings {

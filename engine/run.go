@@ -12,6 +12,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
+	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -157,6 +158,11 @@ type runState struct {
 	// flows is described once per run; drop and every finished flow
 	// forget the dataset's entry.
 	described map[string][]sema.Column
+	// typed holds the Spark types a flow's translation gave the output
+	// columns of its target where DuckDB's own type says less (a
+	// TIMESTAMP_NTZ column is a TIMESTAMP there), by lower-cased
+	// relation name, so the datasets reading the target see Spark's type.
+	typed map[string][]*translate.Type
 	// reading holds the sources (by key) a flow of this run reads, which
 	// registerSources materialises when their sample is text.
 	reading map[string]bool

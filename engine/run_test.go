@@ -175,7 +175,7 @@ func TestBrokenDefinitionsDoNotRun(t *testing.T) {
 }
 
 // TestBrokenFlowStatementBlocksItsTarget: an error in a flow statement
-// that does not parse (an APPLY CHANGES whose source is no stream) blocks
+// that does not parse (an APPLY CHANGES with a clause written twice) blocks
 // the target it writes INTO, which still gets its line in the run, never
 // the valid dataset defined below it.
 func TestBrokenFlowStatementBlocksItsTarget(t *testing.T) {
@@ -184,7 +184,7 @@ func TestBrokenFlowStatementBlocksItsTarget(t *testing.T) {
 	writeTestFile(t, filepath.Join(root, "samples", "ev", "1.json"), `{"id": 1}`+"\n")
 	writeTestFile(t, filepath.Join(root, "a.sql"), "CREATE STREAMING TABLE bronze AS SELECT * FROM STREAM(ev);\n"+
 		"CREATE STREAMING TABLE dim;\n"+
-		"APPLY CHANGES INTO dim FROM (SELECT * FROM STREAM(bronze)) KEYS (id) SEQUENCE BY id;\n"+
+		"APPLY CHANGES INTO dim FROM STREAM(bronze) KEYS (id) SEQUENCE BY id SEQUENCE BY id;\n"+
 		"CREATE STREAMING TABLE other AS SELECT * FROM STREAM(bronze);\n")
 	snap, s := load(t, root)
 	broken := snap.Broken()
