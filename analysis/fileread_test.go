@@ -50,3 +50,28 @@ func TestFileReadMetadataColumn(t *testing.T) {
 		t.Fatalf("want the field error and the unknown column: %v", diagStrings(s))
 	}
 }
+
+// TestRescuedColumn reads a call's rescued-data column as written.
+func TestRescuedColumn(t *testing.T) {
+	type want struct {
+		name   string
+		hidden bool
+	}
+	for call, w := range map[string]want{
+		"read_files('/p', format => 'csv', rescueddatacolumn => '_rescued_data')":                    {"_rescued_data", false},
+		"READ_FILES('/p', `rescuedDataColumn` => \"bad\")":                                           {"bad", false},
+		"cloud_files('/p', 'json', map('rescuedDataColumn', '_r'))":                                  {"_r", false},
+		"cloud_files('/p', 'json', map(\"cloudFiles.rescuedDataColumn\", \"_x\", 'header', 'true'))": {"_x", false},
+		"read_files('/p', format => 'csv', header => true, inferSchema => true, dateFormat => 'y')":  {"_rescued_data", true},
+		"read_files('/p')":          {"_rescued_data", true},
+		"cloud_files('/p', 'json')": {"_rescued_data", true},
+		"read_files('/p', format => 'json', schema => 'id INT')": {"", false},
+		"read_files('/p', format => 'parquet')":                  {"", false},
+		"cloud_files('/p', 'parquet')":                           {"", false},
+		"json.`/p`":                                              {"", false},
+	} {
+		if name, hidden := RescuedColumn(call); name != w.name || hidden != w.hidden {
+			t.Errorf("%s: %q %v, want %q %v", call, name, hidden, w.name, w.hidden)
+		}
+	}
+}

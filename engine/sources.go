@@ -8,13 +8,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
@@ -297,8 +297,11 @@ const fileNameCol = "__thund_fn"
 // rescued-data column when one is asked for.
 type fileMeta struct {
 	root, mirror string
-	// rescued is the rescued-data column's name ("" for none).
-	rescued string
+	// rescued is the rescued-data column a read names ("" for none);
+	// hiddenRescued says a read gets Databricks' default one, hidden
+	// natively (analysis.RescuedColumn).
+	rescued       string
+	hiddenRescued bool
 	// has holds the data's own columns, lower-cased.
 	has map[string]bool
 }
@@ -319,8 +322,13 @@ func (s *Session) fileReadOf(p *ir.Pipeline, src *ir.Source) (fm fileMeta, ok bo
 				continue
 			}
 			ok = true
-			if fm.rescued == "" {
-				fm.rescued = s.rescuedColumn(r)
+			name, hidden := s.rescuedColumn(r)
+			switch {
+			case name == "":
+			case !hidden && fm.rescued == "":
+				fm.rescued = name
+			case hidden:
+				fm.hiddenRescued = true
 			}
 		}
 	}
@@ -328,38 +336,18 @@ func (s *Session) fileReadOf(p *ir.Pipeline, src *ir.Source) (fm fileMeta, ok bo
 	return fm, ok
 }
 
-// rescuedColumn returns the rescued-data column a read of files asks for
-// with rescuedDataColumn (read_files' named argument, or a key of
-// cloud_files' options map), read from the call as written; "" when it
-// asks for none or the file cannot be read.
-func (s *Session) rescuedColumn(r ir.Ref) string {
+// rescuedColumn returns the rescued-data column of a read of files
+// (analysis.RescuedColumn), read from the call as written; "" when it
+// has none or the file cannot be read.
+func (s *Session) rescuedColumn(r ir.Ref) (string, bool) {
 	if r.Loc.File == "" || r.Loc.End <= r.Loc.Start {
-		return ""
+		return "", false
 	}
 	text, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(r.Loc.File)))
 	if err != nil || r.Loc.End > len(text) {
-		return ""
+		return "", false
 	}
-	return RescuedDataColumn(string(text[r.Loc.Start:r.Loc.End]))
-}
-
-// rescuedRe finds the rescuedDataColumn option of a read_files or
-// cloud_files call: `rescueddatacolumn => 'name'` or, in cloud_files'
-// map(...), 'rescuedDataColumn', 'name' (any case, either quote).
-var rescuedRe = regexp.MustCompile("(?i)(?:`?rescueddatacolumn`?\\s*=>\\s*|['\"](?:cloudfiles\\.)?rescueddatacolumn['\"]\\s*,\\s*)(?:'([^']*)'|\"([^\"]*)\")")
-
-// RescuedDataColumn returns the rescued-data column a read_files or
-// cloud_files call (its text as written) names, "" when it names none.
-func RescuedDataColumn(call string) string {
-	low := strings.ToLower(strings.TrimSpace(call))
-	if !strings.HasPrefix(low, "read_files") && !strings.HasPrefix(low, "cloud_files") {
-		return ""
-	}
-	m := rescuedRe.FindStringSubmatch(call)
-	if m == nil {
-		return ""
-	}
-	return m[1] + m[2]
+	return analysis.RescuedColumn(string(text[r.Loc.Start:r.Loc.End]))
 }
 
 // metadataRead is the SELECT of the rows reader fn reads from arg (a
@@ -383,6 +371,9 @@ func (fm fileMeta) metadataRead(fn, arg string, has map[string]bool, keep string
 	}
 	if fm.rescued != "" && !has[strings.ToLower(fm.rescued)] {
 		sel += ", CAST(NULL AS VARCHAR) AS " + quoteIdent(fm.rescued)
+	}
+	if fm.hiddenRescued && fm.rescued == "" && !has[analysis.RescuedData.Name] {
+		sel += ", CAST(NULL AS VARCHAR) AS " + quoteIdent(analysis.RescuedData.Name)
 	}
 	return "SELECT " + sel + " FROM " + plainReadCall(fn, arg, extra...)
 }
@@ -532,7 +523,7 @@ func (s *Session) fileReadBody(ctx context.Context, conn *sql.Conn, fn, pattern,
 	if fi, err := os.Stat(filepath.Join(s.Root, filepath.FromSlash(sample))); err == nil && fi.IsDir() {
 		fileMetas.Store(filepath.Dir(pattern), *fm)
 	}
-	fileMetaRels.Store(key, !has["_metadata"])
+	fileMetaRels.Store(key, fm.hidden())
 	return fm.metadataRead(fn, quoteString(pattern), has, ""), true
 }
 
@@ -559,6 +550,18 @@ func connKey(conn *sql.Conn, rel string) string {
 	return fmt.Sprintf("%p\x00%s", conn, strings.ToLower(rel))
 }
 
+// hidden returns the hidden columns the rows of fm's source carry.
+func (fm fileMeta) hidden() []sema.Column {
+	var out []sema.Column
+	if !fm.has["_metadata"] {
+		out = append(out, sema.FileMetadata)
+	}
+	if fm.hiddenRescued && fm.rescued == "" && !fm.has[analysis.RescuedData.Name] {
+		out = append(out, analysis.RescuedData)
+	}
+	return out
+}
+
 // metaKey is the key of source src of session s in fileMetaRels.
 func metaKey(s *Session, src string) string { return s.mirror + "\x00" + ir.NameKey(src) }
 
@@ -569,8 +572,8 @@ func (c *duckCatalog) Hidden(name []string) []sema.Column {
 		return nil
 	}
 	if c.run == nil {
-		if v, ok := fileMetaRels.Load(connKey(c.conn, relationName(name[len(name)-1]))); ok && v.(bool) {
-			return []sema.Column{sema.FileMetadata}
+		if v, ok := fileMetaRels.Load(connKey(c.conn, relationName(name[len(name)-1]))); ok {
+			return v.([]sema.Column)
 		}
 		return nil
 	}
@@ -586,8 +589,8 @@ func (c *duckCatalog) Hidden(name []string) []sema.Column {
 	if src == nil {
 		return nil
 	}
-	if v, ok := fileMetaRels.Load(metaKey(c.run.s, src.Name)); ok && v.(bool) {
-		return []sema.Column{sema.FileMetadata}
+	if v, ok := fileMetaRels.Load(metaKey(c.run.s, src.Name)); ok {
+		return v.([]sema.Column)
 	}
 	return nil
 }

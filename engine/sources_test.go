@@ -24,6 +24,7 @@ func TestFileReadMetadata(t *testing.T) {
 	writeTestFile(t, filepath.Join(root, "samples", "evs", "001.json"), `{"id": 1}`+"\n")
 	writeTestFile(t, filepath.Join(root, "samples", "evs", "002.json"), `{"id": 2}`+"\n"+`{"id": 3}`+"\n")
 	writeTestFile(t, filepath.Join(root, "samples", "cust.csv"), "id\n7\n")
+	writeTestFile(t, filepath.Join(root, "samples", "cust2.csv"), "id\n7\n")
 	mod := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	if err := os.Chtimes(filepath.Join(root, "samples", "ev.json"), mod, mod); err != nil {
 		t.Fatal(err)
@@ -34,7 +35,8 @@ func TestFileReadMetadata(t *testing.T) {
 			"FROM read_files('/landing/ev', format => 'json');\n"+
 			"CREATE OR REFRESH STREAMING TABLE s AS SELECT *, _metadata.file_name AS f FROM STREAM read_files('/landing/evs/', format => 'json');\n"+
 			"CREATE MATERIALIZED VIEW j AS SELECT kind, _metadata.file_name AS n FROM json.`/landing/ev`;\n"+
-			"CREATE OR REFRESH MATERIALIZED VIEW r AS SELECT * FROM read_files('/raw/cust', format => 'csv', header => true, rescueddatacolumn => '_rescued_data');\n")
+			"CREATE OR REFRESH MATERIALIZED VIEW r AS SELECT * FROM read_files('/raw/cust', format => 'csv', header => true, rescueddatacolumn => '_rescued_data');\n"+
+			"CREATE OR REFRESH MATERIALIZED VIEW d AS SELECT *, _rescued_data AS resc FROM read_files('/raw/cust2', format => 'csv', header => true);\n")
 	_, s := runOK(t, root)
 	abs, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -56,22 +58,15 @@ func TestFileReadMetadata(t *testing.T) {
 	if got := rowsOf(t, s, "SELECT column_name FROM (DESCRIBE SELECT * FROM r)"); strings.Join(got, ",") != "_rescued_data,id" {
 		t.Errorf("r's columns: %v", got)
 	}
+	// Databricks' default rescued column of a read inferring its
+	// schema: named, it is NULL; * leaves it out natively.
+	if got := strings.Join(rowsOf(t, s, "SELECT * FROM d"), " "); got != "7|NULL" {
+		t.Errorf("d: %s", got)
+	}
 }
 
-// TestRescuedDataColumn reads the option as written.
-func TestRescuedDataColumn(t *testing.T) {
-	for call, want := range map[string]string{
-		"read_files('/p', format => 'csv', rescueddatacolumn => '_rescued_data')":                    "_rescued_data",
-		"READ_FILES('/p', `rescuedDataColumn` => \"bad\")":                                           "bad",
-		"cloud_files('/p', 'json', map('rescuedDataColumn', '_r'))":                                  "_r",
-		"cloud_files('/p', 'json', map(\"cloudFiles.rescuedDataColumn\", \"_x\", 'header', 'true'))": "_x",
-		"read_files('/p', format => 'csv')":                                                          "",
-		"json.`/p`":                                                                                  "",
-	} {
-		if got := RescuedDataColumn(call); got != want {
-			t.Errorf("%s: %q, want %q", call, got, want)
-		}
-	}
+// TestFileURI: Spark's form of a local file's path.
+func TestFileURI(t *testing.T) {
 	if got := FileURI("/tmp/my dir/a.json"); got != "file:/tmp/my%20dir/a.json" {
 		t.Errorf("FileURI: %s", got)
 	}
