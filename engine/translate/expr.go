@@ -961,6 +961,11 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 			return at(b, ty, cat("CAST((", l, " % ", t.remainder(b.R, r), ") AS "+ty.duck()+")"))
 		}
 		ty := widen(l.typ, r.typ)
+		if ty.integral() && l.typ.integral() && r.typ.integral() {
+			// As HUGEINT: the least integer % -1 is 0 on Spark (Java's
+			// remainder), an overflow on DuckDB.
+			return at(b, ty, cat("CAST((CAST(", l, " AS HUGEINT) % CAST(", t.remainder(b.R, r), " AS HUGEINT)) AS "+ty.duck()+")"))
+		}
 		return at(b, ty, cat("(", l, " % ", t.remainder(b.R, r), ")"))
 	case "DIV":
 		if !(l.typ.integral() || l.typ.is(Decimal)) || !(r.typ.integral() || r.typ.is(Decimal)) {
@@ -1652,6 +1657,10 @@ func (t *tr) cast(c *ast.Cast) frag {
 		// Without ANSI a narrowing cast keeps the low bits (Spark:
 		// CAST(2147483648L AS INT) is -2147483648).
 		return at(c, to, wrapInt(cat("CAST(", a, " AS HUGEINT)"), to))
+	case to.is(Decimal) && from.fractional():
+		// Spark: NaN and the infinities are no decimal, a NULL whatever
+		// the ANSI mode (BigDecimal's NumberFormatException is caught).
+		return at(c, to, cat("list_transform([", a, "], lambda x: CASE WHEN isnan(x) OR isinf(x) THEN NULL ELSE "+kw+"(x AS "+d+") END)[1]"))
 	case to.integral() && (from.fractional() || from.is(Decimal)):
 		// Spark truncates a fraction; DuckDB rounds it.
 		return at(c, to, cat(kw+"(trunc(", a, ") AS "+d+")"))

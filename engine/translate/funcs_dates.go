@@ -199,3 +199,23 @@ func dayOfYearPattern(x ast.Expr) (string, bool) {
 	}
 	return "", false
 }
+
+// makeDateFn is make_date(year, month, day): DuckDB's make_date; a day
+// that does not exist fails in ANSI mode and is NULL without it, as on
+// Spark (make_date(2000, 13, 1)).
+func makeDateFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 3, 3) {
+		return null(c)
+	}
+	for i, x := range a {
+		if !x.typ.integral() && !x.typ.is(Null) {
+			t.refuse(c.Args[i], "make_date takes integers natively, and %s is of type %s", t.text(c.Args[i]), x.typ)
+			return null(c)
+		}
+	}
+	d := cat("make_date(CAST(", a[0], " AS BIGINT), CAST(", a[1], " AS BIGINT), CAST(", a[2], " AS BIGINT))")
+	if !t.ansi() {
+		d = cat("TRY(", d, ")")
+	}
+	return at(c, tDate, d)
+}
