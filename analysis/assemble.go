@@ -420,7 +420,8 @@ func fileReadSample(ref ir.Ref) ir.Diagnostic {
 	stem := SampleStem(ref)
 	want := fmt.Sprintf("samples/%s.csv (or .json, .parquet)", stem)
 	if ref.Streaming {
-		want = fmt.Sprintf("a folder samples/%s/ with one file per micro-batch (001.csv, 002.csv...; .json and .parquet too)", stem)
+		want = fmt.Sprintf("a folder samples/%s/ of files (001.csv, 002.csv...; .json and .parquet too), which a run reads in name order as one trigger, as Spark's default available_now trigger reads what has arrived "+
+			"(with `-- @trigger: processing_time '1 second'` each file is a trigger of its own; watching, a file added later is the next trigger)", stem)
 	}
 	msg := fmt.Sprintf("the files at %s have no sample data, so this read cannot be previewed: add %s, or bind one with `-- @sample.%s: path` or thund.yaml `samples: {%s: path}`",
 		ref.Path, want, ref.Name, ref.Name)
