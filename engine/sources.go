@@ -194,6 +194,7 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 	fm, ok := st.s.fileReadOf(st.p, src)
 	if !ok || !translatorHides() {
 		fileMetaRels.Delete(metaKey(st.s, src.Name))
+		fileMetas.Delete(st.s.mirrorPath(path.Clean(filepath.ToSlash(src.Sample))))
 		return st.registerSample(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name)
 	}
 	return st.registerSampleAs(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name, &fm, src.Name)
@@ -522,6 +523,8 @@ func (s *Session) fileReadBody(ctx context.Context, conn *sql.Conn, fn, pattern,
 	fm.has = has
 	if fi, err := os.Stat(filepath.Join(s.Root, filepath.FromSlash(sample))); err == nil && fi.IsDir() {
 		fileMetas.Store(filepath.Dir(pattern), *fm)
+	} else {
+		fileMetas.Delete(s.mirrorPath(path.Clean(filepath.ToSlash(sample))))
 	}
 	fileMetaRels.Store(key, fm.hidden())
 	return fm.metadataRead(fn, quoteString(pattern), has, ""), true
