@@ -76,7 +76,10 @@ func (st *runState) standInFlow(ctx context.Context, d *ir.Dataset, f *ir.Flow) 
 	sample := st.standInSample(d)
 	if sample == "" {
 		if why != "" {
-			return nil, &flowError{f.Name, fmt.Errorf("%s (%s): add samples/%s.csv (or .json, .parquet) to stand in for its rows", analysis.PythonNotRun, why, analysis.StandInNames(d.Name)[len(analysis.StandInNames(d.Name))-1])}
+			// why begins with the definition's file:line:col.
+			at, reason, _ := strings.Cut(why, ": ")
+			names := analysis.StandInNames(d.Name)
+			return nil, &flowError{f.Name, fmt.Errorf("%s: %s (%s): add samples/%s.csv (or .json, .parquet) to stand in for its rows", at, analysis.PythonNotRun, reason, names[len(names)-1])}
 		}
 		return nil, &flowError{f.Name, fmt.Errorf("%s", analysis.PythonNotRun)}
 	}
@@ -442,12 +445,12 @@ func (st *runState) lowerPython(ctx context.Context, f *ir.Flow) (*ir.Flow, stri
 	file := f.QueryLoc.File
 	b, err := os.ReadFile(filepath.Join(st.s.Root, filepath.FromSlash(file)))
 	if err != nil {
-		return nil, fmt.Sprintf("read %s: %v", file, st.s.scrubbed(err))
+		return nil, fmt.Sprintf("%s: the run cannot read the file again (%v)", file, st.s.scrubbed(err))
 	}
 	text := string(b)
 	first, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration})
 	if err != nil {
-		return nil, err.Error()
+		return nil, fmt.Sprintf("%s: %v", file, err)
 	}
 	def := pythonDef(&first, f)
 	if def == nil || !def.NeedsColumns {
@@ -467,7 +470,7 @@ func (st *runState) lowerPython(ctx context.Context, f *ir.Flow) (*ir.Flow, stri
 	}
 	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration, Columns: columns})
 	if err != nil {
-		return nil, err.Error()
+		return nil, fmt.Sprintf("%s: %v", file, err)
 	}
 	def = pythonDef(&parsed, f)
 	if def == nil {
@@ -478,7 +481,7 @@ func (st *runState) lowerPython(ctx context.Context, f *ir.Flow) (*ir.Flow, stri
 		if def.NeedsColumns && len(missing) > 0 {
 			why = fmt.Sprintf("%s; the run has no columns for %s", why, strings.Join(missing, ", "))
 		}
-		return nil, why
+		return nil, lineCol(file, text, def.Loc.Start) + ": " + why
 	}
 	flow, diags := analysis.PythonFlow(file, text, def, st.p.Configuration)
 	for _, d := range diags {

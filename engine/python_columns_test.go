@@ -44,7 +44,12 @@ def users_clean():
 def joined():
     b = spark.read.table("bronze")
     u = spark.read.table("users_clean")
-    return b.join(u, b.id == u.uid, "left").select(b.id, u.area, b.src.alias("s"))
+    return b.join(u, b.id == u.uid, "left").select(b.id, u.area, b["src"].alias("s"))
+
+@dp.materialized_view
+def wrong_case():
+    b = spark.read.table("bronze")
+    return b.select(b.src)
 `,
 		"samples/ev/001.json": "{\"id\":1,\"src\":\"a\"}\n{\"id\":2,\"src\":\"b\"}\n",
 		"samples/users.csv":   "uid,name,age,region\n1,ann,30,east\n3,bob,40,west\n",
@@ -106,6 +111,11 @@ def joined():
 	}
 	if c := cols("joined"); c != "id,area,s" {
 		t.Errorf("joined columns = %s", c)
+	}
+	// pyspark's b.src fails (ATTRIBUTE_NOT_SUPPORTED: the column is SRC
+	// now), checked on Spark Connect 4.1.4.
+	if d := res.Datasets["wrong_case"]; d == nil || d.Phase != Failed || !strings.Contains(d.Error, "ATTRIBUTE_NOT_SUPPORTED") || !strings.Contains(d.Error, "t/b.py") {
+		t.Errorf("wrong_case = %+v, want it failed with pyspark's ATTRIBUTE_NOT_SUPPORTED", d)
 	}
 	for _, e := range res.Events {
 		if strings.Contains(e.Message, "__thund") {

@@ -151,8 +151,25 @@ func (r *reader) frameColumn(n *sitter.Node) (x colx, why string, ok bool) {
 		return colx{}, "", false
 	}
 	v := r.srcOf(obj)
-	if _, isFrame := r.env[v]; !isFrame {
+	fr, isFrame := r.env[v]
+	if !isFrame {
 		return colx{}, "", false
+	}
+	if n.Kind() == "attribute" {
+		// pyspark's df.x looks x up among the DataFrame's columns, by
+		// its exact name (ATTRIBUTE_NOT_SUPPORTED otherwise, checked on
+		// Spark Connect 4.1.4); df["x"] resolves as SQL does.
+		if fr.cols == nil {
+			r.needCols = true
+			return colx{}, fmt.Sprintf("%s needs the DataFrame's columns (pyspark looks the attribute up among them), and %s", clip(r.srcOf(n)), ColumnsUnknown), true
+		}
+		found := false
+		for _, c := range fr.cols {
+			found = found || c == name
+		}
+		if !found {
+			return colx{}, fmt.Sprintf("%s: the DataFrame %s has no column named exactly %s, so pyspark fails with ATTRIBUTE_NOT_SUPPORTED (df[%q] matches the name as SQL does)", clip(r.srcOf(n)), v, name, name), true
+		}
 	}
 	if r.cur != nil {
 		if alias, joined := r.cur.sides[v]; joined {

@@ -48,10 +48,9 @@ func TestQueries(t *testing.T) {
 		{`return spark.range(2).withColumn("k", abs(hash(concat(col("id"), lit("x")))))`, "", `.withColumn("k", abs(hash(concat(col("id"), lit("x"))))): it calls hash(...), which the native engine does not compute as Spark does: Spark's hash() is Murmur3_x86_32 (seed 42)`},
 		{`return spark.range(2).withColumn("u", F.upper(F.concat("id", F.lit("-")))).withColumn("t", (col("id") + 1).cast("string"))`,
 			"SELECT `id`, `u`, CAST((`id` + 1) AS string) AS `t` FROM (SELECT `id`, upper(concat(`id`, '-')) AS `u` FROM (SELECT id FROM range(0, 2, 1)))", ""},
-		{"a = spark.read.table(\"a\")\n    b = spark.readStream.table(\"b\")\n    return b.join(a, b.k == a.k, \"left\").filter(a[\"x\"].isNull()).select(b.k, a.v.alias(\"w\"))",
+		{"a = spark.read.table(\"a\")\n    b = spark.readStream.table(\"b\")\n    return b.join(a, b[\"k\"] == a[\"k\"], \"left\").filter(a[\"x\"].isNull()).select(b[\"k\"], a[\"v\"].alias(\"w\"))",
 			"SELECT `b`.`k`, `a`.`v` AS `w` FROM STREAM(`b`) AS `b` LEFT OUTER JOIN `a` AS `a` ON (`b`.`k` = `a`.`k`) WHERE ((`a`.`x` IS NULL))", ""},
-		{"a = spark.read.table(\"a\")\n    b = spark.read.table(\"b\")\n    c = spark.read.table(\"c\")\n    return a.join(b, (a.k == b.k) & (b.n > 0)).join(c, a.j == c.j, \"left\")",
-			"SELECT * FROM `a` AS `a` JOIN `b` AS `b` ON ((`a`.`k` = `b`.`k`) AND (`b`.`n` > 0)) LEFT OUTER JOIN `c` AS `c` ON (`a`.`j` = `c`.`j`)", ""},
+		{"a = spark.read.table(\"a\")\n    return a.select(a.k)", "", "a.k needs the DataFrame's columns (pyspark looks the attribute up among them), and " + ColumnsUnknown},
 		{`return spark.table("o").select("a", "b").withColumn("c", F.expr("a + b")).withColumn("a", F.lit("s"))`,
 			"SELECT 's' AS `a`, `b`, `c` FROM (SELECT `a`, `b`, a + b AS `c` FROM (SELECT `a`, `b` FROM `o`))", ""},
 		{`return spark.table("o").select(F.col("a").alias("x"), "b", F.lit(2.5).alias("r")).withColumnRenamed("b", "y").drop("x")`,
@@ -338,5 +337,36 @@ func TestTableOverStreamIsStreamingTable(t *testing.T) {
 	_, d = parseOne(t, "@dlt.table\ndef t():\n    return dlt.read(\"events\")\n")
 	if d.Kind != ir.Table {
 		t.Errorf("@dlt.table over a batch read: kind %s", d.Kind)
+	}
+}
+
+// TestStepsOverGivenColumns: with its inputs' columns given (the native
+// run's Options.Columns), a body of steps that need them is stated in SQL;
+// df.x must name a column exactly, as pyspark's attribute lookup does.
+func TestStepsOverGivenColumns(t *testing.T) {
+	cols := map[string][]string{"a": {"k", "j", "v"}, "b": {"k", "n"}, "c": {"j", "w"}}
+	cases := []struct{ body, sql, opaque string }{
+		{"a = spark.read.table(\"a\")\n    b = spark.read.table(\"b\")\n    c = spark.read.table(\"c\")\n    return a.join(b, (a.k == b.k) & (b.n > 0)).join(c, a.j == c.j, \"left\").select(a.v, c.w)",
+			"SELECT `a`.`v`, `c`.`w` FROM `a` AS `a` JOIN `b` AS `b` ON ((`a`.`k` = `b`.`k`) AND (`b`.`n` > 0)) LEFT OUTER JOIN `c` AS `c` ON (`a`.`j` = `c`.`j`)", ""},
+		{"return spark.read.table(\"a\").withColumn(\"K\", F.lit(1)).withColumnRenamed(\"j\", \"jj\").drop(\"v\", \"zz\")",
+			"SELECT `K`, `jj` FROM (SELECT `K`, `j` AS `jj`, `v` FROM (SELECT 1 AS `K`, `j`, `v` FROM `a`))", ""},
+		{"a = spark.read.table(\"a\")\n    return a.select(a.K)", "", "has no column named exactly K, so pyspark fails with ATTRIBUTE_NOT_SUPPORTED"},
+	}
+	for _, c := range cases {
+		text := header + "@dp.materialized_view\ndef ds():\n    " + c.body + "\n"
+		f, err := ParseWith("q.py", text, Options{Columns: func(in Input) []string { return cols[in.Table] }})
+		if err != nil || len(f.Definitions) != 1 {
+			t.Fatalf("%v %+v", err, f.Definitions)
+		}
+		d := f.Definitions[0]
+		if c.sql != "" {
+			if d.Query == nil || d.Query.SQL != c.sql {
+				t.Errorf("%s:\n got %+v (opaque %q)\nwant %s", c.body, d.Query, d.Opaque, c.sql)
+			}
+			continue
+		}
+		if d.Query != nil || !strings.Contains(d.Opaque, c.opaque) {
+			t.Errorf("%s: want opaque %q, got %+v %q", c.body, c.opaque, d.Query, d.Opaque)
+		}
 	}
 }
