@@ -289,3 +289,55 @@ func (t *tr) resolveWindow(c *ast.Call) (*ast.Window, bool) {
 	}
 	return def, true
 }
+
+// regrFn is regr_count, regr_avgx, regr_avgy, regr_sxx and regr_syy(y,
+// x) in a group, over the rows where neither y nor x is NULL, as Spark
+// computes them: the count (BIGINT); the average of x or y (of integers
+// here, as DOUBLE); the sum of the squared deviations of x or y from
+// their mean (Spark's second central moment, NULL for no rows), as
+// thund_moments2 computes it for var_pop. Over a window, and the other
+// regr_ functions (whose covariance Spark updates otherwise), are
+// refused.
+func regrFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		name := "regr_" + kind
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		if c.Over != nil {
+			t.refuse(c, "%s over a window does not run natively", name)
+			return null(c)
+		}
+		if c.Quantifier == "DISTINCT" {
+			t.refuse(c, "%s(DISTINCT ...) does not run natively", name)
+			return null(c)
+		}
+		y, x := a[0], a[1]
+		for i, v := range a {
+			if !v.typ.numeric() && !v.typ.is(Null) {
+				t.refuse(c.Args[i], "%s runs natively over numbers only, and the type of %s is %s here", name, t.text(c.Args[i]), v.typ)
+				return null(c)
+			}
+		}
+		cond := cat(y, " IS NOT NULL AND ", x, " IS NOT NULL")
+		if c.Filter != nil {
+			cond = cat("(", cond, ") AND (", t.expr(c.Filter), ")")
+			c.Filter = nil
+		}
+		of := x
+		switch kind {
+		case "count":
+			return at(c, tBigInt, cat("count(*) FILTER (WHERE ", cond, ")"))
+		case "avgy", "syy":
+			of = y
+		}
+		if strings.HasPrefix(kind, "avg") {
+			if !of.typ.integral() && !of.typ.is(Null) {
+				t.refuse(c, "%s runs natively over integers only (the average of decimals and doubles is another computation)", name)
+				return null(c)
+			}
+			return at(c, tDouble, cat("CAST(avg(", of, ") FILTER (WHERE ", cond, ") AS DOUBLE)"))
+		}
+		return at(c, tDouble, cat("list_transform([thund_moments2(list(CAST(", of, " AS DOUBLE)) FILTER (WHERE ", cond, "))], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE s.m2 END)[1]"))
+	}
+}

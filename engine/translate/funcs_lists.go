@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
@@ -190,4 +191,55 @@ func (t *tr) zipWith(c *ast.Call) frag {
 		return null(c)
 	}
 	return at(c, arrayOf(fn.typ), cat("CASE WHEN ", x, " IS NULL OR ", y, " IS NULL THEN NULL ELSE list_transform(range(1, greatest(len(", x, "), len(", y, ")) + 1), ", fn, ") END"))
+}
+
+// arraysZipFn is arrays_zip(a1, a2, ...): the array of structs whose
+// i-th holds the i-th element of each array (NULL past an array's end),
+// as long as the longest; NULL when an array is NULL. A field is named
+// after its argument when that is a column, else by its position from 0,
+// as Spark names them.
+func arraysZipFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a) == 0 {
+		t.refuse(c, "arrays_zip() of no arrays does not run natively")
+		return null(c)
+	}
+	st := &Type{Kind: Struct}
+	var anyNull bool
+	for i, x := range a {
+		name := strconv.Itoa(i)
+		if col, ok := unparenExpr(c.Args[i]).(*ast.Column); ok && len(col.Parts) > 0 {
+			name = col.Parts[len(col.Parts)-1].Name
+		}
+		switch {
+		case x.typ.is(Array):
+			st.Fields = append(st.Fields, Field{Name: name, Type: x.typ.Elem})
+		case x.typ.is(Null):
+			anyNull = true
+			st.Fields = append(st.Fields, Field{Name: name, Type: tNull})
+		default:
+			t.refuse(c.Args[i], "arrays_zip runs natively over arrays only, and the type of %s is %s here", t.text(c.Args[i]), x.typ)
+			return null(c)
+		}
+	}
+	for i, f := range st.Fields {
+		for _, g := range st.Fields[:i] {
+			if strings.EqualFold(f.Name, g.Name) {
+				t.refuse(c, "arrays_zip of two columns of the same name does not run natively")
+				return null(c)
+			}
+		}
+	}
+	ty := arrayOf(st)
+	if anyNull {
+		return at(c, ty, cat("NULL"))
+	}
+	lens := make([]frag, len(a))
+	conds := make([]frag, len(a))
+	fields := make([]frag, len(a))
+	for i, x := range a {
+		lens[i] = cat("len(", x, ")")
+		conds[i] = cat(x, " IS NULL")
+		fields[i] = cat(quoteIdent(st.Fields[i].Name)+" := (", x, ")[thund_z]")
+	}
+	return at(c, ty, cat("CASE WHEN ", join(conds, " OR "), " THEN NULL ELSE list_transform(range(1, greatest(", lens, ") + 1), lambda thund_z: struct_pack(", fields, ")) END"))
 }
