@@ -391,7 +391,12 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	for _, it := range s.Items {
 		f := t.selectItem(it, names[it])
 		items = append(items, f)
-		if _, star := it.X.(*ast.Star); star || len(it.Aliases) > 0 {
+		if p, ok := it.X.(*ast.Paren); ok && isStarItem(it) && t.opts.TypedColumns {
+			// The model does not expand (*): its columns' types are
+			// not known to be others than VOID and TIMESTAMP_NTZ.
+			t.carried = append(t.carried, carried{n: p, why: "the columns of (*) are not typed here, and the native engine may give one another type than Spark (VOID, TIMESTAMP_NTZ); write *"})
+		}
+		if isStarItem(it) || len(it.Aliases) > 0 {
 			types = nil
 		} else if types != nil {
 			types = append(types, f.typ)
@@ -399,7 +404,7 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	}
 	var starItem ast.Node
 	for _, it := range s.Items {
-		if _, star := it.X.(*ast.Star); star {
+		if isStarItem(it) {
 			starItem = it.X
 			break
 		}
@@ -410,7 +415,9 @@ func (t *tr) selectQ(s *ast.Select) frag {
 			if c.Item != nil || c.Expr != nil || c.Source == nil {
 				continue
 			}
-			if ty := t.outputType(c); ty.has(Null) {
+			if ty := t.outputType(c); ty.has(Null) && t.opts.TypedColumns {
+				t.carried = append(t.carried, carried{n: starItem, ty: ty})
+			} else if ty.has(Null) {
 				t.refuse(starItem, "the column %s holds NULL alone, which has Spark's type VOID; the native engine cannot give it (it types it INTEGER), and tables cannot store it; give it a type: CAST(NULL AS INT)", c.Name)
 				break
 			}
@@ -658,10 +665,12 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	}
 	x := t.expr(it.X)
 	switch {
+	case t.opts.TypedColumns && x.typ.has(Null) && !voidCertain(it.X):
+		t.refuse(it.X, "the type of %s is not known to be VOID here: the native engine would type it INTEGER; give it a type: CAST(... AS INT)", t.text(it.X))
+	case (x.typ.has(Null) || x.typ.has(TimestampNTZ)) && t.opts.TypedColumns:
+		t.carried = append(t.carried, carried{n: it.X, ty: x.typ})
 	case x.typ.is(Null), x.typ.has(Null):
-		t.refuse(it.X, "a column of NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER), and which tables cannot store; give it a type: CAST(NULL AS INT)")
-	case x.typ.has(TimestampNTZ) && t.opts.TypedColumns:
-		t.ntz = append(t.ntz, it.X)
+		t.refuse(it.X, voidRefusal)
 	case x.typ.is(TimestampNTZ):
 		t.refuse(it.X, ntzRefusal)
 	}
@@ -685,9 +694,75 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	return at(it, x.typ, cat(x, " AS ", quoteIdent(alias)))
 }
 
-// ntzRefusal is the finding at a TIMESTAMP_NTZ output column whose type
-// the caller cannot carry (Options.TypedColumns).
-const ntzRefusal = "a TIMESTAMP_NTZ value runs natively as a TIMESTAMP, so its column would have another type than on Spark"
+// ntzRefusal and voidRefusal are the findings at a TIMESTAMP_NTZ and a
+// VOID output column whose type the caller cannot carry
+// (Options.TypedColumns).
+const (
+	ntzRefusal  = "a TIMESTAMP_NTZ value runs natively as a TIMESTAMP, so its column would have another type than on Spark"
+	voidRefusal = "a column of NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER), and which tables cannot store; give it a type: CAST(NULL AS INT)"
+)
+
+// voidCertain reports an expression whose type, VOID or holding VOID,
+// is certain: NULL, a column, and array, struct and named_struct of
+// those. Elsewhere the translation's NULL type may be its own guess (a
+// function of NULL it does not type).
+func voidCertain(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Literal:
+		return x.Kind == ast.LitNull
+	case *ast.Column:
+		return true
+	case *ast.Paren:
+		return voidCertain(x.X)
+	case *ast.Call:
+		if x.Name == nil || len(x.Name.Parts) != 1 || x.Quantifier != "" || len(x.Args) == 0 {
+			return false
+		}
+		n := strings.ToLower(x.Name.Last().Name)
+		if n != "array" && n != "struct" && n != "named_struct" {
+			return false
+		}
+		for i, a := range x.Args {
+			if n == "named_struct" && i%2 == 0 {
+				if l, ok := a.(*ast.Literal); !ok || l.Kind != ast.LitString {
+					return false
+				}
+				continue
+			}
+			if !voidCertain(a) && !typedNonVoid(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// typedNonVoid reports a literal that is not NULL (its type is certain).
+func typedNonVoid(x ast.Expr) bool {
+	l, ok := x.(*ast.Literal)
+	return ok && l.Kind != ast.LitNull
+}
+
+// carried is a select item whose Spark type DuckDB's does not give
+// (Options.TypedColumns).
+type carried struct {
+	n  ast.Node
+	ty *Type
+	// why, when set, is the finding instead of the type's refusal.
+	why string
+}
+
+// isStarItem reports a select item that is a star, * or (*) (Spark reads
+// SELECT (*) as SELECT *).
+func isStarItem(it *ast.SelectItem) bool {
+	if p, ok := it.X.(*ast.Paren); ok && it.Alias == nil {
+		_, star := p.X.(*ast.Star)
+		return star
+	}
+	_, star := it.X.(*ast.Star)
+	return star
+}
 
 // isPlainColumn reports a column reference without struct fields.
 func isPlainColumn(x ast.Expr) bool {

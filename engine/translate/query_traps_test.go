@@ -99,41 +99,70 @@ var queryTraps = []trap{
 
 func init() { traps = append(traps, queryTraps...) }
 
-// TestTypedColumns: a TIMESTAMP_NTZ output column translates when the
-// caller names the columns' types from Result.Columns (DuckDB holds it as
-// a TIMESTAMP, with the same wall-clock value), and is refused otherwise
-// or when an output column's type is not inferred.
+// typedTraps are columns whose Spark type DuckDB's does not give
+// (TIMESTAMP_NTZ, VOID): refused by default, they translate under
+// Options.TypedColumns, where TestTypedColumns checks the translation's
+// Result.Columns against Spark's types (read from Spark 4.1.4, which
+// TestSparkTraps checks again).
+var typedTraps = []trap{
+	{name: "timestamp_ntz columns", query: `SELECT TIMESTAMP_NTZ '2024-01-01 10:00:00' AS t, array(TIMESTAMP_NTZ '2024-02-29 00:00:00') AS a, 1 AS n`,
+		finding: "TIMESTAMP_NTZ", spark: "types the columns timestamp_ntz",
+		types: []string{"timestamp_ntz", "array<timestamp_ntz>", "int"}, rows: [][]string{{"2024-01-01 10:00:00", "[2024-02-29 00:00:00]", "1"}}},
+	{name: "void columns", query: `SELECT NULL AS a, array(NULL, NULL) AS b, 2 AS n`,
+		finding: "VOID", spark: "types the columns void",
+		types: []string{"void", "array<void>", "int"}, rows: [][]string{{"NULL", "[NULL, NULL]", "2"}}},
+	{name: "void columns of VALUES", query: `SELECT * FROM VALUES (1, NULL), (2, NULL) AS t(k, v)`,
+		finding: "VOID", spark: "types the column void",
+		types: []string{"int", "void"}, rows: [][]string{{"1", "NULL"}, {"2", "NULL"}}},
+}
+
+func init() { traps = append(traps, typedTraps...) }
+
+// TestTypedColumns: a TIMESTAMP_NTZ or VOID output column translates when
+// the caller names the columns' types from Result.Columns (DuckDB holds
+// them as TIMESTAMP, with the same wall-clock value, and INTEGER), and is
+// refused otherwise or when an output column's type is not inferred.
 func TestTypedColumns(t *testing.T) {
 	db := openDuck(t)
-	const q = `SELECT TIMESTAMP_NTZ '2024-01-01 10:00:00' AS t, array(TIMESTAMP_NTZ '2024-02-29 00:00:00') AS a, 1 AS n`
-	r := translate.TranslateText(q, translate.Options{TypedColumns: true})
-	if len(r.Findings) > 0 {
-		t.Fatalf("refused: %s", r.Findings[0].Message)
+	for _, tc := range typedTraps {
+		t.Run(tc.name, func(t *testing.T) {
+			r := translate.TranslateText(tc.query, translate.Options{TypedColumns: true})
+			if len(r.Findings) > 0 {
+				t.Fatalf("refused: %s", r.Findings[0].Message)
+			}
+			var names, stored []string
+			for _, c := range r.Columns {
+				names = append(names, c.String())
+				stored = append(stored, c.Stored().String())
+			}
+			if got := strings.Join(names, ", "); got != strings.Join(tc.types, ", ") {
+				t.Errorf("columns %s, Spark's %s", got, strings.Join(tc.types, ", "))
+			}
+			types, rows, err := query(db, r.SQL)
+			if err != nil {
+				t.Fatalf("%v\nSQL: %s", err, r.SQL)
+			}
+			if fmt.Sprint(types) != fmt.Sprint(stored) {
+				t.Errorf("DuckDB's types %v, the stored types %v", types, stored)
+			}
+			if fmt.Sprint(sorted(rows)) != fmt.Sprint(sorted(tc.rows)) {
+				t.Errorf("rows %v, Spark's %v\nSQL: %s", rows, tc.rows, r.SQL)
+			}
+		})
 	}
-	var names []string
-	for _, c := range r.Columns {
-		names = append(names, c.String())
-	}
-	if got := strings.Join(names, ", "); got != "timestamp_ntz, array<timestamp_ntz>, int" {
-		t.Errorf("columns %s, Spark's timestamp_ntz, array<timestamp_ntz>, int", got)
-	}
-	if got := r.Columns[1].Stored().String(); got != "array<timestamp>" {
-		t.Errorf("stored as %s, DuckDB's array<timestamp>", got)
-	}
-	types, rows, err := query(db, r.SQL)
-	if err != nil {
-		t.Fatalf("%v\nSQL: %s", err, r.SQL)
-	}
-	if fmt.Sprint(types) != "[timestamp array<timestamp> int]" || fmt.Sprint(rows) != "[[2024-01-01 10:00:00 [2024-02-29 00:00:00] 1]]" {
-		t.Errorf("got %v %v", types, rows)
-	}
-	if r := translate.TranslateText(q, translate.Options{}); len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "TIMESTAMP_NTZ") {
-		t.Errorf("without TypedColumns: findings %v", r.Findings)
-	}
-	// A column of a table the catalog does not know has no inferred
-	// type: the caller could not name the output's types.
-	r = translate.TranslateText(`SELECT TIMESTAMP_NTZ '2024-01-01 10:00:00' AS t, x FROM some_table`, translate.Options{TypedColumns: true})
-	if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "TIMESTAMP_NTZ") {
-		t.Errorf("findings %v", r.Findings)
+	for _, q := range []string{
+		// A column of a table the catalog does not know has no
+		// inferred type: the caller could not name the output's types.
+		`SELECT TIMESTAMP_NTZ '2024-01-01 10:00:00' AS t, x FROM some_table`,
+		`SELECT NULL AS t, x FROM some_table`,
+		// The model does not expand (*).
+		`SELECT (*) FROM VALUES (1, NULL) AS t(k, v)`,
+		// The translation's NULL type of a function's value is not
+		// Spark's (positive(NULL) is a DOUBLE).
+		`SELECT positive(NULL) AS p`,
+	} {
+		if r := translate.TranslateText(q, translate.Options{TypedColumns: true}); len(r.Findings) == 0 {
+			t.Errorf("%s: not refused; columns %v", q, r.Columns)
+		}
 	}
 }

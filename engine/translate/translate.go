@@ -89,9 +89,10 @@ type Options struct {
 	// TypedColumns says the caller names the output columns' types from
 	// [Result.Columns] where DuckDB's type cannot tell Spark's apart: a
 	// TIMESTAMP_NTZ column is a TIMESTAMP on DuckDB (its values, a
-	// wall-clock time, are the same). A TIMESTAMP_NTZ output column then
-	// translates, when the translation infers every output column's
-	// type; without it, or when a type is not inferred, it is refused.
+	// wall-clock time, are the same), a column of NULL alone (Spark's
+	// VOID) an INTEGER of NULLs. Such an output column then translates,
+	// when the translation infers every output column's type; without
+	// it, or when a type is not inferred, it is refused.
 	TypedColumns bool
 }
 
@@ -199,7 +200,9 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 	f := t.query(q)
 	if v, ok := q.Body.(*ast.Values); ok {
 		for _, ty := range t.relCols[v] {
-			if ty.has(Null) {
+			if ty.has(Null) && t.opts.TypedColumns {
+				t.carried = append(t.carried, carried{n: v, ty: ty})
+			} else if ty.has(Null) {
 				t.refuse(v, "a column of VALUES holding NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER); give it a type: CAST(NULL AS INT)")
 				break
 			}
@@ -208,10 +211,17 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 	res.SQL = f.s
 	res.Map = f.m
 	res.Columns = t.bodyTypes[q.Body]
-	if len(t.ntz) > 0 && !allKnown(res.Columns) {
+	if len(t.carried) > 0 && !allKnown(res.Columns) {
 		// The caller cannot name these columns' type.
-		for _, n := range t.ntz {
-			t.refuse(n, ntzRefusal)
+		for _, c := range t.carried {
+			switch {
+			case c.why != "":
+				t.refuse(c.n, "%s", c.why)
+			case c.ty.has(Null):
+				t.refuse(c.n, voidRefusal)
+			default:
+				t.refuse(c.n, ntzRefusal)
+			}
 		}
 	}
 	sort.SliceStable(res.Map, func(i, j int) bool { return res.Map[i].Gen.Start < res.Map[j].Gen.Start })
@@ -288,10 +298,10 @@ type tr struct {
 	// analytic is set while the items, WHERE and HAVING of a SELECT
 	// grouping by ROLLUP, CUBE or GROUPING SETS are translated.
 	analytic bool
-	// ntz are the select items of type TIMESTAMP_NTZ translated under
-	// Options.TypedColumns: refused when the output's types are not all
-	// inferred.
-	ntz []ast.Node
+	// carried are the select items of type TIMESTAMP_NTZ or VOID (or
+	// holding one) translated under Options.TypedColumns: refused when
+	// the output's types are not all inferred.
+	carried []carried
 }
 
 // shadowed is an input column a shared output name resolves to: its

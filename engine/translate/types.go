@@ -172,15 +172,22 @@ func (ty *Type) String() string {
 // HasTimestampNTZ reports a type that is TIMESTAMP_NTZ or holds one.
 func (ty *Type) HasTimestampNTZ() bool { return ty.has(TimestampNTZ) }
 
+// HasVoid reports a type that is VOID (NULL alone) or holds one.
+func (ty *Type) HasVoid() bool { return ty.has(Null) }
+
 // Stored returns the type as a DuckDB column holds it and [SparkType]
-// names it back: a TIMESTAMP_NTZ is a TIMESTAMP there.
+// names it back: a TIMESTAMP_NTZ is a TIMESTAMP there, a VOID an
+// INTEGER.
 func (ty *Type) Stored() *Type {
 	if ty == nil {
 		return nil
 	}
 	c := *ty
-	if c.Kind == TimestampNTZ {
+	switch c.Kind {
+	case TimestampNTZ:
 		c.Kind = Timestamp
+	case Null:
+		c.Kind = Int
 	}
 	c.Elem, c.Key, c.Val = ty.Elem.Stored(), ty.Key.Stored(), ty.Val.Stored()
 	if len(ty.Fields) > 0 {

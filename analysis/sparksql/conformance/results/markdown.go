@@ -44,7 +44,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("(`rand`, `uuid`, `current_timestamp`, ...). It is translated by `engine/translate` (`Translate`, with the views' columns as the ")
 	p("catalog) and run; its columns' DuckDB types are named as Spark names them (`translate.SparkType`), except an interval column, ")
 	p("whose Spark type (`interval year to month`, `interval second`, ...) is the translation's (`Result.Columns`: DuckDB's INTERVAL does not tell them apart), ")
-	p("and a column holding a TIMESTAMP_NTZ, a TIMESTAMP on DuckDB, whose type is the translation's too (`Options.TypedColumns`), ")
+	p("and a column holding a TIMESTAMP_NTZ or NULL alone (`void`), a TIMESTAMP or an INTEGER on DuckDB, whose type is the translation's too (`Options.TypedColumns`), ")
 	p("and each value is printed as ")
 	p("Spark's suite prints it (`HiveResult.toHiveString`: `NULL`, decimals with their scale, doubles with the digits JDK 17 writes, `[a,b]`, ")
 	p("`{k:v}` sorted, `{\"field\":v}`, nested strings quoted, timestamps without trailing zeros in the fraction, a year-month interval as `1-2`, a day-time one as `3 04:05:06.000000000`). ")

@@ -453,8 +453,9 @@ func (s *session) create(ctx context.Context, c conformance.Case, st *ast.Create
 			if res.Columns[i].HasInterval() && strings.Contains(cc[i].Type, "interval") {
 				cc[i].Type = res.Columns[i].String()
 			}
-			// And its TIMESTAMP_NTZ ones (TIMESTAMP on DuckDB).
-			if res.Columns[i].HasTimestampNTZ() && res.Columns[i].Stored().String() == cc[i].Type {
+			// And its TIMESTAMP_NTZ and VOID ones (TIMESTAMP and
+			// INTEGER on DuckDB).
+			if carriedType(res.Columns[i], cc[i].Type) {
 				cc[i].Type = res.Columns[i].String()
 			}
 		}
@@ -792,8 +793,8 @@ func orDash(s string) string {
 // rows printed as Spark's suite prints them. A column's Spark type is
 // DuckDB's, mapped, except where the translation's own type (spark, nil
 // when it has none) holds an interval: DuckDB's INTERVAL does not say
-// which of Spark's interval types it holds, or a TIMESTAMP_NTZ: DuckDB
-// holds it as a TIMESTAMP.
+// which of Spark's interval types it holds, or a TIMESTAMP_NTZ or VOID
+// (carriedType).
 func runQuery(ctx context.Context, conn *sql.Conn, q string, spark []*translate.Type) ([]string, []string, [][]string, error) {
 	rs, err := conn.QueryContext(ctx, q)
 	if err != nil {
@@ -817,7 +818,7 @@ func runQuery(ctx context.Context, conn *sql.Conn, q string, spark []*translate.
 		if len(spark) == len(cols) && spark[i].HasInterval() && strings.Contains(c.DatabaseTypeName(), "INTERVAL") {
 			types[i], parsed[i] = spark[i].String(), spark[i]
 		}
-		if len(spark) == len(cols) && spark[i].HasTimestampNTZ() && spark[i].Stored().String() == types[i] {
+		if len(spark) == len(cols) && carriedType(spark[i], types[i]) {
 			types[i], parsed[i] = spark[i].String(), spark[i]
 		}
 	}
@@ -845,6 +846,13 @@ func runQuery(ctx context.Context, conn *sql.Conn, q string, spark []*translate.
 		}
 	}
 	return types, names, out, rs.Err()
+}
+
+// carriedType reports a column whose Spark type is the translation's
+// (spark) where DuckDB's (native, named as Spark names it) cannot tell it
+// apart: a TIMESTAMP_NTZ is a TIMESTAMP there, a VOID an INTEGER.
+func carriedType(spark *translate.Type, native string) bool {
+	return (spark.HasTimestampNTZ() || spark.HasVoid()) && spark.Stored().String() == native
 }
 
 // splitSchema matches Spark's schema "struct<n1:t1,n2:t2>" against the
