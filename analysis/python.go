@@ -503,7 +503,9 @@ func StandInNames(name string) []string {
 // PythonStandIn reports, for a dataset a Python file defines in a form
 // Thund does not state in SQL, why (the body's opaque reason) and the
 // sample that stands in for its rows natively ("" when none does, and the
-// dataset is skipped). ok is false for any other dataset.
+// dataset is skipped). ok is false for any other dataset, and for a body
+// that needs only its inputs' columns, which the native run states in SQL
+// over them (engine/python.go).
 func (s *Snapshot) PythonStandIn(d *ir.Dataset) (why, sample string, ok bool) {
 	if d == nil || !isPython(d.Loc.File) {
 		return "", "", false
@@ -511,6 +513,9 @@ func (s *Snapshot) PythonStandIn(d *ir.Dataset) (why, sample string, ok bool) {
 	for _, f := range s.Pipeline.FlowsInto(d.Name) {
 		if DefinedInPython(f) {
 			why = s.PythonOpaque(f)
+			if strings.Contains(why, pylib.ColumnsUnknown) {
+				continue // run from its body once the run knows its inputs' columns
+			}
 			if why == "" {
 				why = "its body is not one Thund states in SQL"
 			}

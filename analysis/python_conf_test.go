@@ -54,6 +54,9 @@ def clean():
 	if why, ok := s.Broken()["clean"]; ok {
 		t.Errorf("clean is blocked (%q), yet the run knows its input's columns", why)
 	}
+	if why, sample, ok := s.PythonStandIn(s.Pipeline.Dataset("clean")); ok {
+		t.Errorf("clean is said to be filled from a stand-in (%q, %q), yet the run states its body", why, sample)
+	}
 }
 
 // TestPythonDLTImportOnSpark: `import dlt` is an error on a Spark backend
