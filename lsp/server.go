@@ -67,6 +67,9 @@ type Server struct {
 	overlays map[string]overlay // absolute path -> open buffer
 	roots    map[string]*root   // pipeline root -> its state
 	folders  []string
+	// small caches, per workspace folder no pipeline file marks, whether
+	// it is small enough to be a pipeline root (project.Walk reads it).
+	small map[string]bool
 	settings Settings
 	shutdown bool
 	exited   chan struct{}
@@ -603,10 +606,14 @@ func (s *Server) specLocked() string {
 
 // rootOf returns the pipeline root holding a file: the spec setting's
 // folder for a file under it (when the spec is a file), else the root
-// spark-pipelines would find.
+// spark-pipelines would find; when no pipeline file marks one (a
+// Lakeflow editor's folder: transformations/ and samples/, no spec), the
+// workspace folder holding the file, as thund-watch --check DIR takes the
+// folder it is given, so samples/ beside transformations/ is found.
 func (s *Server) rootOf(path string) (string, error) {
 	s.mu.Lock()
 	spec := s.specLocked()
+	folders := append([]string(nil), s.folders...)
 	s.mu.Unlock()
 	if spec != "" {
 		if dir := filepath.Dir(spec); path == dir || isUnder(path, dir) {
@@ -615,5 +622,48 @@ func (s *Server) rootOf(path string) (string, error) {
 			}
 		}
 	}
-	return project.FindRoot(path)
+	r, err := project.FindRoot(path)
+	if err != nil || marked(r) {
+		return r, err
+	}
+	ws := ""
+	for _, f := range folders {
+		if (path == f || isUnder(path, f)) && len(f) > len(ws) {
+			ws = f
+		}
+	}
+	if ws == "" || ws == r || !isUnder(r, ws) || !s.smallFolder(ws) {
+		return r, nil
+	}
+	return ws, nil
+}
+
+// marked reports a folder a pipeline file marks as a root.
+func marked(dir string) bool {
+	for _, n := range []string{project.SpecYML, project.SpecYAML, project.ConfigName, project.BundleYML, project.BundleYAML} {
+		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// smallFolder reports whether an unmarked workspace folder can be read as
+// one pipeline (project.Walk bounds an unmarked folder), once per folder.
+func (s *Server) smallFolder(dir string) bool {
+	s.mu.Lock()
+	ok, seen := s.small[dir]
+	s.mu.Unlock()
+	if seen {
+		return ok
+	}
+	_, err := project.Walk(dir)
+	ok = err == nil
+	s.mu.Lock()
+	if s.small == nil {
+		s.small = map[string]bool{}
+	}
+	s.small[dir] = ok
+	s.mu.Unlock()
+	return ok
 }
