@@ -69,7 +69,7 @@ type Server struct {
 	folders  []string
 	// small caches, per workspace folder no pipeline file marks, whether
 	// it is small enough to be a pipeline root (project.Walk reads it).
-	small map[string]bool
+	small    map[string]bool
 	settings Settings
 	shutdown bool
 	exited   chan struct{}
