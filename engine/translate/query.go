@@ -20,12 +20,12 @@ func (t *tr) query(q *ast.Query) frag {
 	if len(q.Windows) > 0 {
 		t.refuse(q.Windows[0], "a WINDOW clause after a set operation does not run natively; define the window in the SELECT it belongs to")
 	}
-	if len(q.OrderBy) > 0 {
+	if keys := sortKeys(q.OrderBy); len(keys) > 0 {
 		saved := t.shadow
 		if s, ok := q.Body.(*ast.Select); ok {
 			t.shadow = t.shadows[s]
 		}
-		parts = append(parts, " ORDER BY ", t.sortItems(q.OrderBy))
+		parts = append(parts, " ORDER BY ", t.sortItems(keys))
 		t.shadow = saved
 	}
 	// SORT BY, DISTRIBUTE BY and CLUSTER BY order or place rows within
@@ -1375,6 +1375,23 @@ func (t *tr) groupItems(items []*ast.GroupItem) frag {
 // sortItems translates ORDER BY items, with Spark's NULL ordering made
 // explicit (NULLS FIRST ascending, NULLS LAST descending; DuckDB's
 // default puts NULLs last both ways).
+// sortKeys drops the ORDER BY keys that are literals other than an
+// integer (ORDER BY 'k', ORDER BY true): Spark sorts by the constant, which
+// orders nothing, and DuckDB refuses such a key.
+func sortKeys(items []*ast.SortItem) []*ast.SortItem {
+	var keys []*ast.SortItem
+	for _, it := range items {
+		if l, ok := it.X.(*ast.Literal); ok {
+			switch l.Kind {
+			case ast.LitString, ast.LitTrue, ast.LitFalse, ast.LitNull, ast.LitDecimal, ast.LitExponent, ast.LitFloat, ast.LitDouble, ast.LitBigDecimal:
+				continue
+			}
+		}
+		keys = append(keys, it)
+	}
+	return keys
+}
+
 func (t *tr) sortItems(items []*ast.SortItem) frag {
 	fs := make([]frag, len(items))
 	for i, it := range items {

@@ -93,6 +93,10 @@ var queryTraps = []trap{
 		types: []string{"int", "int"}, rows: [][]string{{"1", "1"}}},
 	{name: "anti join on an IN with a NULL", query: xyz + `SELECT * FROM x LEFT ANTI JOIN y ON x1 = y1 AND x2 IN (SELECT * FROM VALUES (4), (1), (NULL) AS w(w1)) ORDER BY x1, x2`,
 		types: []string{"int", "int"}, rows: [][]string{{"NULL", "7"}, {"2", "1"}, {"3", "4"}}},
+	// ORDER BY a literal other than an integer sorts by a constant: no
+	// effect on Spark (DuckDB refuses the key).
+	{name: "order by a string literal", query: `SELECT v FROM VALUES (2), (1), (3) t(v) ORDER BY 'k', v DESC`,
+		types: []string{"int"}, rows: [][]string{{"3"}, {"2"}, {"1"}}},
 	{name: "window in a projection", query: `SELECT window(ts, '1 minute') AS w FROM VALUES (CAST(NULL AS TIMESTAMP)) t(ts)`,
 		finding: "groups by it", spark: "drops the row of a NULL time: no rows"},
 }
