@@ -1183,3 +1183,34 @@ func makeDTIntervalFn(t *tr, c *ast.Call, a []frag) frag {
 	}
 	return at(c, intervalOf(FieldDay, FieldSecond), t.ranged(c, false, cat("(", sum, ")"), "", false))
 }
+
+// registered is set by registerExprFunctions, which puts this task's
+// functions into the table of funcs.go before its init builds the index:
+// the table is shared by several files in progress, so its entries for
+// these names are replaced here rather than edited there.
+var registered = registerExprFunctions()
+
+// registerExprFunctions replaces the entries of ceil, floor, round,
+// bround, extract and make_date, adds make_ym_interval and
+// make_dt_interval, and lets extract take intervals.
+func registerExprFunctions() bool {
+	set := func(f Function) {
+		for i := range functions {
+			if functions[i].Name == f.Name {
+				functions[i] = f
+				return
+			}
+		}
+		functions = append(functions, f)
+	}
+	set(custom("ceil", "CAST(ceil(x) AS BIGINT); with a scale d, Spark's DECIMAL computed exactly", ceilFloorScaledFn("ceil"), "ceiling"))
+	set(custom("floor", "CAST(floor(x) AS BIGINT); with a scale d, Spark's DECIMAL computed exactly", ceilFloorScaledFn("floor")))
+	set(custom("round", "round(x, d) (HALF_UP, as DuckDB rounds), as DECIMAL(p - s + d + 1, d) for decimals; a negative d of an integer without ANSI wraps", roundLegacyFn("round")))
+	set(custom("bround", "round_even(x, d) (HALF_EVEN); a negative d of an integer without ANSI wraps", roundLegacyFn("round_even")))
+	set(custom("extract", "date_part(field, x), Spark's numbering of weekdays; of an ANSI interval its own fields from the months or microseconds", extractIntervalFn, "date_part", "datepart"))
+	set(custom("make_date", "make_date(y, m, d); NULL for a day that does not exist without ANSI mode", makeDateFn))
+	set(custom("make_ym_interval", "to_months(years * 12 + months), checked", makeYMIntervalFn))
+	set(custom("make_dt_interval", "to_microseconds(the sum in microseconds, seconds a DECIMAL(18,6)), checked", makeDTIntervalFn))
+	intervalArgs["extract"] = true
+	return true
+}
