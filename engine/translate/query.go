@@ -389,7 +389,12 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	items := make([]frag, 0, len(s.Items))
 	types := make([]*Type, 0, len(s.Items))
 	for _, it := range s.Items {
-		f := t.selectItem(it, names[it])
+		var f frag
+		if !hasFrom && isStarItem(it) {
+			f = t.starWithoutFrom(it, s, out)
+		} else {
+			f = t.selectItem(it, names[it])
+		}
 		items = append(items, f)
 		if p, ok := it.X.(*ast.Paren); ok && isStarItem(it) && t.opts.TypedColumns {
 			// The model does not expand (*): its columns' types are
@@ -751,6 +756,41 @@ type carried struct {
 	ty *Type
 	// why, when set, is the finding instead of the type's refusal.
 	why string
+}
+
+// starWithoutFrom translates the star of a SELECT without FROM, which
+// Spark expands to the columns of the FROM items before a LATERAL subquery
+// (SELECT * FROM t1, LATERAL (SELECT t1.*)), into those columns, each
+// qualified: DuckDB expands no star without FROM.
+func (t *tr) starWithoutFrom(it *ast.SelectItem, s *ast.Select, out *sema.Output) frag {
+	stars := 0
+	for _, x := range s.Items {
+		if isStarItem(x) {
+			stars++
+		}
+	}
+	var cols []string
+	if out != nil && out.Complete && stars == 1 {
+		for _, c := range out.Columns {
+			if c.Item != nil || c.Expr != nil {
+				continue
+			}
+			var col *sema.OutputColumn
+			if c.Source != nil {
+				col = c.Source.Column()
+			}
+			if col == nil || c.Source.Rel.Name == "" || strings.Contains(c.Source.Rel.Name, ".") {
+				cols = nil
+				break
+			}
+			cols = append(cols, quoteIdent(c.Source.Rel.Name)+"."+quoteIdent(col.Name))
+		}
+	}
+	if len(cols) == 0 {
+		t.refuse(it, "a * without FROM does not run natively here")
+		return at(it, nil, cat("NULL"))
+	}
+	return at(it, nil, cat(strings.Join(cols, ", ")))
 }
 
 // isStarItem reports a select item that is a star, * or (*) (Spark reads
