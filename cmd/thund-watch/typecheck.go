@@ -40,6 +40,11 @@ func typeChecks(snap *analysis.Snapshot) []ir.Diagnostic {
 		// As a cold load does (analysis.loadGC): the translations
 		// allocate far more than they keep, and the process ends soon.
 		defer debug.SetGCPercent(debug.SetGCPercent(typeCheckGCPercent))
+		// The load's garbage is collected first, so that the target is
+		// 400% of what the snapshot keeps rather than of the load's heap
+		// in the middle of its work: the peak heap (and RSS) follows
+		// the target, and fresh pages cost page faults.
+		runtime.GC()
 	}
 	seen := map[ir.Loc]bool{}
 	for _, d := range snap.Diagnostics {
