@@ -270,7 +270,11 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	chg := fr.temp("cdc_changes")
 	stmt := "CREATE OR REPLACE TEMP TABLE " + chg + " AS SELECT * FROM (SELECT __thund_r.*, " + kind +
 		" AS __thund_kind, CAST(__thund_r AS VARCHAR) AS __thund_txt FROM " + changes + " AS __thund_r) WHERE __thund_kind <> 'B'"
-	if _, err := fr.exec(ctx, "classify changes", stmt); err != nil {
+	what := "classify changes"
+	if d := strings.TrimSpace(fr.f.CDC.Deletes); d != "" {
+		what = "classify changes (the delete condition " + d + ")"
+	}
+	if _, err := fr.exec(ctx, what, stmt); err != nil {
 		return "", err
 	}
 	var nulls int64
@@ -341,6 +345,9 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	stmt = "CREATE OR REPLACE TEMP TABLE " + app + " AS SELECT __thund_w.* FROM " + win + " AS __thund_w WHERE NOT EXISTS (SELECT 1 FROM " +
 		cs.state + " AS __thund_s WHERE " + match("__thund_s", "__thund_w") + " AND " + newer + ")"
 	if _, err := fr.exec(ctx, "skip old changes", stmt); err != nil {
+		if strings.Contains(err.Error(), "Cannot compare values of type") {
+			return "", fr.seqTypeClash(ctx, cc.seq, chg)
+		}
 		return "", err
 	}
 
@@ -480,4 +487,25 @@ func withTargetExpectations(d *ir.Dataset, f *ir.Flow) *ir.Flow {
 	g := *f
 	g.Expectations = append(append([]ir.Expectation(nil), d.Expectations...), f.Expectations...)
 	return &g
+}
+
+// seqTypeClash is the error for changes whose sequence column seq (in
+// table chg) has a type the target's earlier changes, from another flow
+// into it, cannot be compared with.
+func (fr *flowRun) seqTypeClash(ctx context.Context, seq, chg string) error {
+	col := "__thund_seq"
+	if fr.cdc.scd == 2 {
+		col = quoteIdent(seq)
+	}
+	var now, before string
+	fr.st.conn.QueryRowContext(ctx, "SELECT typeof("+quoteIdent(seq)+") FROM "+chg+" LIMIT 1").Scan(&now)
+	fr.st.conn.QueryRowContext(ctx, "SELECT typeof("+col+") FROM "+fr.cdc.state+" LIMIT 1").Scan(&before)
+	name := func(t string) string {
+		if s := SparkTypeName(t); s != "" {
+			return s
+		}
+		return t
+	}
+	return fr.fail("the sequence column %s of these changes is %s, but the changes applied into %s before, by another flow into it, are sequenced by %s: every flow into %s must sequence by one type; cast it in the flow's query (CAST(%s AS %s))",
+		seq, name(now), fr.d.Name, name(before), fr.d.Name, seq, name(before))
 }

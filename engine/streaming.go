@@ -277,9 +277,11 @@ func (st *runState) runStreamingFlow(ctx context.Context, d *ir.Dataset, f *ir.F
 	return err
 }
 
-// fail wraps an error with the flow's name.
+// fail wraps an error with the flow's name, in the user's terms
+// (userWords: DuckDB's text about the engine's own statements names its
+// working tables).
 func (fr *flowRun) fail(format string, args ...any) error {
-	return &flowError{fr.f.Name, fmt.Errorf("flow %s (into %s): %s", fr.f.Name, fr.d.Name, fmt.Sprintf(format, args...))}
+	return &flowError{fr.f.Name, fmt.Errorf("flow %s (into %s): %s", fr.f.Name, fr.d.Name, fr.userWords(fmt.Sprintf(format, args...)))}
 }
 
 // exec runs one statement; what names the step for the error.
@@ -970,7 +972,11 @@ func (fr *flowRun) findWatermark(ctx context.Context, in *streamInput) error {
 		}
 		typ := strings.ToUpper(types[i])
 		if !strings.HasPrefix(typ, "TIMESTAMP") && typ != "DATE" {
-			return fr.fail("watermark column %s of stream %s is %s; it must be a DATE or TIMESTAMP (cast it upstream)", n, in.name, types[i])
+			t := types[i]
+			if st := SparkTypeName(t); st != "" {
+				t = st
+			}
+			return fr.fail("watermark column %s of stream %s is %s; it must be a DATE or TIMESTAMP (cast it upstream)", n, in.name, t)
 		}
 		in.wmCol = n
 	}
