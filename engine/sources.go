@@ -16,7 +16,6 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
-	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -192,7 +191,7 @@ func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 		return st.registerLoad(ctx, relationName(src.Name), call, materialise, "source "+src.Name, src.Sample)
 	}
 	fm, ok := st.s.fileReadOf(st.p, src)
-	if !ok || !translatorHides() {
+	if !ok {
 		fileMetaRels.Delete(metaKey(st.s, src.Name))
 		fileMetas.Delete(st.s.mirrorPath(path.Clean(filepath.ToSlash(src.Sample))))
 		return st.registerSample(ctx, relationName(src.Name), src.Sample, materialise, "source "+src.Name)
@@ -538,7 +537,7 @@ func (s *Session) fileReadBody(ctx context.Context, conn *sql.Conn, fn, pattern,
 func (d *Describer) FileReadCall(ctx context.Context, p *ir.Pipeline, src *ir.Source, fn, pattern string) string {
 	key := connKey(d.conn, relationName(src.Name))
 	fm, ok := d.s.fileReadOf(p, src)
-	if ok && translatorHides() {
+	if ok {
 		if body, ok := d.s.fileReadBody(ctx, d.conn, fn, pattern, src.Sample, &fm, key); ok {
 			return "(" + body + ")"
 		}
@@ -597,20 +596,3 @@ func (c *duckCatalog) Hidden(name []string) []sema.Column {
 	}
 	return nil
 }
-
-// translatorHides reports whether the translator leaves hidden columns
-// out of * (its hook in the translation of *): until it does, a read of
-// files is read without the metadata column, so * gives what it gave.
-var translatorHides = sync.OnceValue(func() bool {
-	res := translate.TranslateText("SELECT * FROM t", translate.Options{Catalog: probeCatalog{}})
-	return strings.Contains(res.SQL, "EXCLUDE")
-})
-
-// probeCatalog knows one table t, a read of files.
-type probeCatalog struct{}
-
-func (probeCatalog) Table([]string) ([]sema.Column, bool) {
-	return []sema.Column{{Name: "id", Type: "bigint"}, sema.FileMetadata}, true
-}
-
-func (probeCatalog) Hidden([]string) []sema.Column { return []sema.Column{sema.FileMetadata} }
