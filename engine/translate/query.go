@@ -1211,6 +1211,15 @@ func generator(c *ast.Call) string {
 	return ""
 }
 
+// generatorParam is the name of a generator's parameter, as a named
+// argument gives it (named-function-arguments.sql).
+func generatorParam(g string) string {
+	if g == "inline" {
+		return "input"
+	}
+	return "collection"
+}
+
 // generatorItem translates a generator call into DuckDB unnest select
 // items, named as Spark names the generator's columns (col, pos, key,
 // value, the struct's fields) unless cols names them.
@@ -1221,7 +1230,13 @@ func (t *tr) generatorItem(c *ast.Call, cols []*ast.Ident) frag {
 		t.refuse(c, "%s takes one argument", c.Name.String())
 		return at(c, nil, cat("NULL"))
 	}
-	arg := t.expr(c.Args[0])
+	x := c.Args[0]
+	if na, ok := x.(*ast.NamedArg); ok && na.Name != nil && na.Value != nil && na.Name.Name == generatorParam(g) {
+		// explode(collection => ...), inline(input => ...): Spark's
+		// name of the one parameter.
+		x = na.Value
+	}
+	arg := t.expr(x)
 	name := func(i int, def string) string {
 		if i < len(cols) {
 			return quoteIdent(cols[i].Name)

@@ -97,6 +97,12 @@ var queryTraps = []trap{
 	// effect on Spark (DuckDB refuses the key).
 	{name: "order by a string literal", query: `SELECT v FROM VALUES (2), (1), (3) t(v) ORDER BY 'k', v DESC`,
 		types: []string{"int"}, rows: [][]string{{"3"}, {"2"}, {"1"}}},
+	// A generator's one parameter named: collection (explode,
+	// posexplode) or input (inline).
+	{name: "explode with a named argument", query: `SELECT * FROM explode(collection => array(1, 2))`,
+		types: []string{"int"}, rows: [][]string{{"1"}, {"2"}}},
+	{name: "inline with a named argument", query: `SELECT * FROM inline_outer(input => array(struct(1, 'a'), struct(2, 'b')))`,
+		types: []string{"int", "string"}, rows: [][]string{{"1", "a"}, {"2", "b"}}},
 	{name: "window in a projection", query: `SELECT window(ts, '1 minute') AS w FROM VALUES (CAST(NULL AS TIMESTAMP)) t(ts)`,
 		finding: "groups by it", spark: "drops the row of a NULL time: no rows"},
 }
