@@ -875,6 +875,9 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 	if f, ok := t.stringInterval(b, l, r, try); ok {
 		return f
 	}
+	if f, ok := t.timeArith(b, l, r, try); ok {
+		return f
+	}
 	if t.operandTypes(b, l.typ, r.typ) {
 		return at(b, tUnknown, cat("NULL"))
 	}

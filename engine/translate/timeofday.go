@@ -328,6 +328,10 @@ func timeOnlyPattern(p string) bool {
 func (t *tr) castFromTime(c *ast.Cast, a frag, to *Type, try bool) (frag, bool) {
 	us := timeMicros(a)
 	switch {
+	case to.is(String):
+		// hh:mm:ss and the fraction without its trailing zeros, as
+		// Spark writes a TIME; DuckDB writes it alike.
+		return at(c, tString, cat("CAST(", a, " AS VARCHAR)")), true
 	case to.integral():
 		secs := cat("(", us, " // 1000000)")
 		if to.Kind == BigInt || to.Kind == Int {
@@ -351,4 +355,49 @@ func (t *tr) castFromTime(c *ast.Cast, a frag, to *Type, try bool) (frag, bool) 
 		return at(c, to, cat("list_transform([", v, "], lambda v: CASE WHEN v IS NULL THEN NULL WHEN TRY_CAST(v AS "+d+") IS NULL THEN error("+msg+") ELSE TRY_CAST(v AS "+d+") END)[1]")), true
 	}
 	return frag{}, false
+}
+
+// timeArith translates Spark's arithmetic on a TIME: TIME - TIME is an
+// INTERVAL HOUR TO SECOND (the microseconds between them), TIME plus or
+// minus a day-time interval a TIME (failing where it leaves the day, as
+// Spark's DATETIME_OVERFLOW), TIME + NULL a NULL TIME, TIME - NULL a NULL
+// INTERVAL HOUR TO SECOND; in ANSI mode a STRING minus a TIME (or the
+// other way) is the string cast to TIME first. ok is false for anything
+// else (Spark rejects TIME + a number).
+func (t *tr) timeArith(b *ast.Binary, l, r frag, try bool) (frag, bool) {
+	if try || b.Op != "+" && b.Op != "-" || !l.typ.is(Time) && !r.typ.is(Time) {
+		return frag{}, false
+	}
+	hs := intervalOf(FieldHour, FieldSecond)
+	switch {
+	case b.Op == "+" && (l.typ.is(Null) || r.typ.is(Null)):
+		return at(b, tTime, cat("CAST(NULL AS TIME)")), true
+	case b.Op == "-" && (l.typ.is(Null) || r.typ.is(Null)):
+		return at(b, hs, cat("CAST(NULL AS INTERVAL)")), true
+	case b.Op == "-" && l.typ.is(Time) && r.typ.is(Time):
+		return at(b, hs, cat("to_microseconds(", timeMicros(l), " - ", timeMicros(r), ")")), true
+	case b.Op == "-" && t.ansi() && (l.typ.is(String) && r.typ.is(Time) || l.typ.is(Time) && r.typ.is(String)):
+		x := b.L
+		if r.typ.is(String) {
+			x = b.R
+		}
+		c := t.castToTime(&ast.Cast{Range: x.Span(), Form: "CAST", X: x, Type: &ast.DataType{Range: x.Span(), Name: "TIME"}}, t.expr(x), false)
+		if !c.typ.is(Time) {
+			return at(b, tUnknown, cat("NULL")), true
+		}
+		if x == b.L {
+			return t.timeArith(b, c, r, false)
+		}
+		return t.timeArith(b, l, c, false)
+	}
+	tm, iv := l, r
+	if b.Op == "+" && r.typ.is(Time) {
+		tm, iv = r, l
+	}
+	if !tm.typ.is(Time) || !iv.typ.DayTime() {
+		return frag{}, false
+	}
+	bad := "error('[DATETIME_OVERFLOW] Datetime operation overflow: ' || CAST(" + "v" + " AS VARCHAR) || ' microseconds leave the day. SQLSTATE: 22008" + strings.ReplaceAll(markOpen+strconv.Itoa(t.check(b))+markClose, "'", "''") + "')"
+	v := cat("(", timeMicros(tm), " "+b.Op+" ", microsOf(iv), ")")
+	return at(b, tTime, cat("list_transform([", v, "], lambda v: CASE WHEN v IS NULL THEN NULL WHEN v >= 0 AND v < 86400000000 THEN ", microsTime(cat("v")), " ELSE "+bad+" END)[1]")), true
 }
