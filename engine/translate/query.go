@@ -930,6 +930,14 @@ func (t *tr) join(j *ast.Join) frag {
 		l = t.relation(j.L)
 	}
 	r := t.relation(j.R)
+	if tb, ok := j.R.(*ast.Table); ok && tb.Alias == nil && tb.Name != nil && len(tb.Name.Parts) > 0 {
+		if n := tb.Name.Last().Name; unaliasedTable(j.L, n) && !t.qualifiedBy(n) {
+			// t JOIN t: Spark joins the table with itself (no column
+			// can be named by t then); DuckDB wants the second named
+			// otherwise.
+			r = cat(r, " AS ", quoteIdent(n+" (2)"))
+		}
+	}
 	kind := j.Kind
 	if kind == "CROSS" && j.On != nil {
 		// Spark reads CROSS JOIN ... ON as an inner join; DuckDB's
@@ -985,6 +993,41 @@ func (t *tr) join(j *ast.Join) frag {
 		}
 	}
 	return at(j, nil, cat(parts...))
+}
+
+// unaliasedTable reports a table named n (its last name part) without an
+// alias among the relations rel joins.
+func unaliasedTable(rel ast.Relation, n string) bool {
+	switch rel := rel.(type) {
+	case *ast.Table:
+		return rel.Alias == nil && rel.Name != nil && len(rel.Name.Parts) > 0 && strings.EqualFold(rel.Name.Last().Name, n)
+	case *ast.Join:
+		return unaliasedTable(rel.L, n) || unaliasedTable(rel.R, n)
+	}
+	return false
+}
+
+// qualifiedBy reports a column of the query qualified by the name n.
+func (t *tr) qualifiedBy(n string) bool {
+	found := false
+	ast.Inspect(t.root, func(x ast.Node) bool {
+		if c, ok := x.(*ast.Column); ok && len(c.Parts) >= 2 {
+			for _, p := range c.Parts[:len(c.Parts)-1] {
+				if strings.EqualFold(p.Name, n) {
+					found = true
+				}
+			}
+		}
+		if st, ok := x.(*ast.Star); ok && st.Qualifier != nil {
+			for _, p := range st.Qualifier.Parts {
+				if strings.EqualFold(p.Name, n) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // subqueryJoin translates an outer, semi or anti join whose ON condition

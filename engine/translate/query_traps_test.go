@@ -103,6 +103,10 @@ var queryTraps = []trap{
 		types: []string{"int"}, rows: [][]string{{"1"}, {"2"}}},
 	{name: "inline with a named argument", query: `SELECT * FROM inline_outer(input => array(struct(1, 'a'), struct(2, 'b')))`,
 		types: []string{"int", "string"}, rows: [][]string{{"1", "a"}, {"2", "b"}}},
+	// A table joined with itself without an alias: Spark joins it (no
+	// column can be qualified by its name then).
+	{name: "self join without aliases", query: `WITH e AS (SELECT * FROM VALUES (1), (2) AS v(a)) SELECT * FROM e INNER JOIN e`,
+		types: []string{"int", "int"}, rows: [][]string{{"1", "1"}, {"1", "2"}, {"2", "1"}, {"2", "2"}}},
 	{name: "window in a projection", query: `SELECT window(ts, '1 minute') AS w FROM VALUES (CAST(NULL AS TIMESTAMP)) t(ts)`,
 		finding: "groups by it", spark: "drops the row of a NULL time: no rows"},
 }
