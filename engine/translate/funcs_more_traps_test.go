@@ -9,9 +9,11 @@ import (
 	"github.com/thund-dev/thund/engine/translate"
 )
 
-// moreFuncTraps are traps of the functions of funcs_math.go and of
-// json_array_length (funcs_json.go). They join the trap table, so
-// TestTraps runs them natively and TestSparkTraps on Spark.
+// moreFuncTraps are traps of the functions of funcs_math.go, the JSON
+// functions (funcs_json.go, funcs_fromjson.go), first/last/any_value,
+// regr_* (funcs_aggs.go) and arrays_zip (funcs_lists.go). They join the
+// trap table, so TestTraps runs them natively and TestSparkTraps on
+// Spark.
 var moreFuncTraps = []trap{
 	{name: "bit_and, bit_or, bit_xor keep the type", query: `SELECT bit_and(x) AS a, bit_or(x) AS b, bit_xor(x) AS c, bit_xor(DISTINCT x) AS d, bit_xor(CAST(x AS TINYINT)) AS e, bit_and(y) AS f FROM VALUES (3, CAST(NULL AS BIGINT)), (5, NULL), (5, NULL), (NULL, NULL) t(x, y)`,
 		types: []string{"int", "int", "int", "int", "tinyint", "bigint"}, rows: [][]string{{"1", "7", "3", "6", "3", "NULL"}}},
