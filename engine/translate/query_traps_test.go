@@ -105,8 +105,8 @@ var queryTraps = []trap{
 		types: []string{"int", "string"}, rows: [][]string{{"1", "a"}, {"2", "b"}}},
 	// A table joined with itself without an alias: Spark joins it (no
 	// column can be qualified by its name then).
-	{name: "self join without aliases", query: `WITH e AS (SELECT * FROM VALUES (1), (2) AS v(a)) SELECT * FROM e INNER JOIN e`,
-		types: []string{"int", "int"}, rows: [][]string{{"1", "1"}, {"1", "2"}, {"2", "1"}, {"2", "2"}}},
+	{name: "self join without aliases", query: `WITH e AS (SELECT * FROM VALUES (1), (2) AS v(a)) SELECT count(*) AS n FROM e INNER JOIN e`,
+		types: []string{"bigint"}, rows: [][]string{{"4"}}},
 	{name: "window in a projection", query: `SELECT window(ts, '1 minute') AS w FROM VALUES (CAST(NULL AS TIMESTAMP)) t(ts)`,
 		finding: "groups by it", spark: "drops the row of a NULL time: no rows"},
 }
