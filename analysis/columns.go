@@ -407,7 +407,7 @@ func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
 			return old
 		}
 	}
-	rec := &recorder{c: c, results: results}
+	rec := &recorder{c: c, results: results, use: f.Use}
 	m := sema.Analyze(t.q, rec, sema.Options{Source: t.res.text})
 	if rec.missed {
 		return nil
@@ -502,11 +502,23 @@ type recorder struct {
 	answers []catalogAnswer
 	// missed is set when an answer needed a result not available yet.
 	missed bool
+	// use is the flow's current catalog and schema (USE SCHEMA ...).
+	use ir.Scope
 }
 
 // Table resolves a name to a dataset (its computed output) or a source
 // (its CSV sample's header).
 func (r *recorder) Table(name []string) ([]sema.Column, bool) {
+	if r.use != (ir.Scope{}) && len(name) > 0 {
+		// Spark reads the name in the current schema (a temporary view,
+		// in none, as written).
+		written := strings.Join(name, ".")
+		if d := r.c.p.ResolveIn(written, r.use); d != nil {
+			name = strings.Split(d.Name, ".")
+		} else if q := r.use.Qualify(written); q != written {
+			name = strings.Split(q, ".")
+		}
+	}
 	a, known := r.c.lookup(name, r.results)
 	if !known {
 		r.missed = true

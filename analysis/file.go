@@ -36,6 +36,11 @@ type fileResult struct {
 	// opaque holds, for each flow of a .py file that has no SQL, why
 	// (python.go).
 	opaque map[*ir.Flow]string
+	// unnamed is set when the file may define datasets Thund cannot name
+	// (a .py file's name computed at run time, or a syntax error around a
+	// definition), so a pipeline without known datasets is not known to
+	// be empty.
+	unnamed bool
 }
 
 var hashSeed = maphash.MakeSeed()
@@ -228,6 +233,16 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 	file, text := res.path, res.text
 	conf := map[string]string{}
 	firstBlockStart := -1
+	// use is the current catalog and schema (USE CATALOG, USE SCHEMA, SET
+	// CATALOG) for the statements after it; temporary views are never in
+	// a schema, so a name of one is never qualified.
+	var use ir.Scope
+	tempViews := map[string]bool{}
+	for _, st := range parsed.Statements {
+		if st.Kind == sqlfront.CreateTemporaryView {
+			tempViews[ir.NameKey(st.Name)] = true
+		}
+	}
 	for i, st := range parsed.Statements {
 		block := pragma.ParseBlock(file, text, st.CommentStart, st.Start)
 		if i == 0 {
@@ -260,7 +275,20 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 		case sqlfront.Set:
 			conf[st.SetKey] = st.SetValue
 			continue
-		case sqlfront.UseCatalog, sqlfront.UseSchema, sqlfront.Unsupported:
+		case sqlfront.UseCatalog:
+			// Spark: the catalog's default namespace becomes current too.
+			if st.SetValue != "" {
+				use = ir.Scope{Catalog: st.SetValue, Schema: "default"}
+			}
+			continue
+		case sqlfront.UseSchema:
+			if c, sch, ok := strings.Cut(st.SetValue, "."); ok && !strings.Contains(sch, ".") {
+				use = ir.Scope{Catalog: c, Schema: sch}
+			} else if st.SetValue != "" {
+				use.Schema = st.SetValue
+			}
+			continue
+		case sqlfront.Unsupported:
 			continue
 		case sqlfront.QueryStmt:
 			res.diags = append(res.diags, ir.Diagnostic{
@@ -278,7 +306,9 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			res.noteFuncs(f, st.Query)
 			res.noteTree(f, st.Query.Spark)
 			f.Name = st.Name
-			f.Target = st.Target
+			f.Target = qualifyName(use, st.Target, tempViews)
+			f.Use = use
+			f.Reads = qualifyReads(use, f.Reads, tempViews)
 			f.Once = st.Once
 			f.TargetLoc = ir.Loc{File: file, Start: st.TargetLoc.Start, End: st.TargetLoc.End}
 			f.Append = true
@@ -298,7 +328,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			continue
 		}
 		d := &ir.Dataset{
-			Name:        st.Name,
+			Name:        qualifyName(use, st.Name, tempViews),
 			Kind:        kind,
 			Comment:     st.Comment,
 			PartitionBy: firstList(st.PartitionBy, set.PartitionBy),
@@ -330,6 +360,8 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 		res.noteTree(f, st.Query.Spark)
 		f.Name = firstNonEmpty(set.Flow, d.Name)
 		f.Target = d.Name
+		f.Use = use
+		f.Reads = qualifyReads(use, f.Reads, tempViews)
 		f.Loc = nameLoc
 		f.Conf = mergeConf(conf, f.Conf)
 		res.flows = append(res.flows, f)
@@ -352,6 +384,32 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			Message: fmt.Sprintf("@%s is not directly above a statement, so it applies to nothing; move it to the comment lines right above the CREATE statement it is for", p.Key),
 		})
 	}
+}
+
+// qualifyName is name as Spark reads it under use (ir.Scope.Qualify),
+// except the name of a temporary view, which no schema holds.
+func qualifyName(use ir.Scope, name string, tempViews map[string]bool) string {
+	if use == (ir.Scope{}) || tempViews[ir.NameKey(name)] {
+		return name
+	}
+	return use.Qualify(name)
+}
+
+// qualifyReads returns reads with their table names as Spark reads them
+// under use (a copy; reads may be shared with the parsed query). A read of
+// files by path is not a table name.
+func qualifyReads(use ir.Scope, reads []ir.Ref, tempViews map[string]bool) []ir.Ref {
+	if use == (ir.Scope{}) || len(reads) == 0 {
+		return reads
+	}
+	out := make([]ir.Ref, len(reads))
+	for i, r := range reads {
+		if r.Path == "" {
+			r.Name = qualifyName(use, r.Name, tempViews)
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // sampleOf reads a `@sample.TABLE: path` pragma.

@@ -458,7 +458,7 @@ func (st *runState) prepareQuery(ctx context.Context, f *ir.Flow) (string, *tran
 		Catalog: cat,
 		Macros:  compatNames,
 		Relation: func(parts []string) string {
-			return quoteIdent(st.relationOf(parts))
+			return quoteIdent(st.relationOfIn(parts, f.Use))
 		},
 		DuckDBOnly: duckDBOnly,
 		Vars:       st.p.Configuration,

@@ -742,6 +742,20 @@ func (st *runState) relationOf(parts []string) string {
 	return relationName(parts[len(parts)-1])
 }
 
+// relationOfIn is relationOf for a query written under use (USE CATALOG
+// or USE SCHEMA earlier in its file): a name is read as Spark reads it
+// there (ir.Pipeline.ResolveIn).
+func (st *runState) relationOfIn(parts []string, use ir.Scope) string {
+	if use == (ir.Scope{}) || len(parts) == 0 {
+		return st.relationOf(parts)
+	}
+	written := strings.Join(parts, ".")
+	if d := st.p.ResolveIn(written, use); d != nil {
+		return st.rel(d.Name)
+	}
+	return st.relationOf(strings.Split(use.Qualify(written), "."))
+}
+
 // nameConflict says why d cannot run beside a dataset or source whose
 // name ends like its own, or a source it reads ("" when it can).
 func (st *runState) nameConflict(d *ir.Dataset) string {

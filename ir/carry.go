@@ -147,6 +147,26 @@ func (p *Pipeline) resolveNode(ref string) int32 {
 	if n, ok := p.ids[NameKey(ref)]; ok {
 		return n
 	}
+	if other := p.inOwnCatalog(ref); other != "" {
+		if n, ok := p.ids[other]; ok {
+			return n
+		}
+	}
+	if p.Catalog == "" {
+		// No catalog in the spec: the platform's current one may be any.
+		k := NameKey(ref)
+		switch strings.Count(k, ".") {
+		case 1:
+			if n, ok := p.anyCatalog[k]; ok && n >= 0 {
+				return n
+			}
+		case 2:
+			_, sn, _ := strings.Cut(k, ".")
+			if n, ok := p.ids[sn]; ok {
+				return n
+			}
+		}
+	}
 	if i := strings.LastIndexByte(ref, '.'); i >= 0 {
 		if !p.ownQualifiers(ref[:i]) {
 			return -1

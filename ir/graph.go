@@ -16,40 +16,85 @@ func NameKey(name string) string { return strings.ToLower(name) }
 // none (a source table or an unknown name). A qualified reference resolves
 // when its qualifiers match the pipeline's catalog and database.
 func (p *Pipeline) Resolve(ref string) *Dataset {
-	// A name as a dataset is defined (db.q read as db.q, or q as q).
-	if d := p.Dataset(ref); d != nil {
-		return d
-	}
-	i := strings.LastIndexByte(ref, '.')
-	if i >= 0 {
-		if !p.ownQualifiers(ref[:i]) {
-			return nil
-		}
-		ref = ref[i+1:]
-		if d := p.Dataset(ref); d != nil {
-			return d
-		}
-	}
-	// A dataset defined with the pipeline's own qualifiers (sales.q when
-	// the database is sales) is q to the pipeline.
 	p.index()
-	if n, ok := p.ownQualified[NameKey(ref)]; ok {
+	if n := p.resolveNode(ref); n >= 0 {
 		return p.nodes[n]
 	}
 	return nil
 }
 
+// ResolveIn is Resolve for a name written under use (USE CATALOG / USE
+// SCHEMA earlier in its file): Spark reads it in the current schema, so
+// it is the qualified name's dataset, or, for a name no qualifier changes
+// there or a temporary view's (in no schema), the name's own.
+func (p *Pipeline) ResolveIn(name string, use Scope) *Dataset {
+	q := use.Qualify(name)
+	if q == name {
+		return p.Resolve(name)
+	}
+	if d := p.Resolve(q); d != nil {
+		return d
+	}
+	if d := p.Resolve(name); d != nil && d.Kind == TemporaryView {
+		return d
+	}
+	return nil
+}
+
+// Spark's current catalog and database when the spec names none.
+const (
+	defaultCatalog  = "spark_catalog"
+	defaultDatabase = "default"
+)
+
+// ownCatalog is the catalog unqualified names are in: the spec's, else
+// Spark's default (name keys).
+func (p *Pipeline) ownCatalog() string {
+	if p.Catalog != "" {
+		return NameKey(p.Catalog)
+	}
+	return defaultCatalog
+}
+
+// ownDatabase is the database unqualified names are in: the spec's, else
+// Spark's default.
+func (p *Pipeline) ownDatabase() string {
+	if p.Database != "" {
+		return NameKey(p.Database)
+	}
+	return defaultDatabase
+}
+
 // ownQualifiers reports whether quals (the part of a name before its last
-// dot) names the pipeline's database, or its catalog and database.
+// dot) names the pipeline's database, or its catalog and database (the
+// spec's, else Spark's spark_catalog and default, so default.x and
+// spark_catalog.default.x are x, as Spark resolves them).
 func (p *Pipeline) ownQualifiers(quals string) bool {
 	q := strings.Split(NameKey(quals), ".")
 	switch len(q) {
 	case 1:
-		return p.Database != "" && q[0] == NameKey(p.Database)
+		return q[0] == p.ownDatabase()
 	case 2:
-		return p.Database != "" && q[0] == NameKey(p.Catalog) && q[1] == NameKey(p.Database)
+		return q[0] == p.ownCatalog() && q[1] == p.ownDatabase()
 	}
 	return false
+}
+
+// inOwnCatalog returns the other spellings of ref in the pipeline's
+// catalog, as Spark reads a two-part name in the current catalog:
+// schema.t is also catalog.schema.t, and catalog.schema.t is schema.t
+// (name keys; "" when ref has neither form).
+func (p *Pipeline) inOwnCatalog(ref string) string {
+	k := NameKey(ref)
+	switch strings.Count(k, ".") {
+	case 1:
+		return p.ownCatalog() + "." + k
+	case 2:
+		if c, rest, _ := strings.Cut(k, "."); c == p.ownCatalog() {
+			return rest
+		}
+	}
+	return ""
 }
 
 // Edge is one dependency: flow Flow, writing To, reads From through Ref.

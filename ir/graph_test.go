@@ -98,6 +98,42 @@ func TestResolveQualifiedDefinitions(t *testing.T) {
 	}
 }
 
+// TestResolveSparkDefaults: with no catalog or database in the spec, names
+// are in Spark's current spark_catalog.default (default.x and
+// spark_catalog.default.x are x; checked on Spark 4.1.4, QA14 v1); a
+// two-part name is also in the pipeline's catalog (silver.x is
+// dev.silver.x when the catalog is dev, and the other way round), and,
+// when the spec names no catalog, in whichever the platform's is, unless
+// two catalogs define it.
+func TestResolveSparkDefaults(t *testing.T) {
+	p := pipeline("spark_catalog.default.x:", "default.y:", "z:", "other.w:")
+	for name, want := range map[string]string{
+		"x": "spark_catalog.default.x", "default.x": "spark_catalog.default.x", "spark_catalog.default.x": "spark_catalog.default.x",
+		"y": "default.y", "spark_catalog.default.y": "default.y",
+		"default.z": "z", "spark_catalog.default.z": "z", "other.z": "", "w": "", "other.w": "other.w", "spark_catalog.other.w": "other.w",
+		// the spec names no catalog: the platform's current one may be
+		// any (Databricks sets it in the workspace)
+		"main.other.w": "other.w",
+	} {
+		if d := p.Resolve(name); (d == nil && want != "") || (d != nil && d.Name != want) {
+			t.Errorf("Spark's defaults: Resolve(%q) = %v, want %q", name, d, want)
+		}
+	}
+	p = pipeline("dev.silver.x:", "silver.q:")
+	p.Catalog, p.Database = "dev", "bronze"
+	for name, want := range map[string]string{"silver.x": "dev.silver.x", "dev.silver.q": "silver.q", "x": "", "other.silver.x": "", "gold.x": ""} {
+		if d := p.Resolve(name); (d == nil && want != "") || (d != nil && d.Name != want) {
+			t.Errorf("catalog dev: Resolve(%q) = %v, want %q", name, d, want)
+		}
+	}
+	p = pipeline("dev.silver.x:", "dev.silver.y:", "prod.silver.y:")
+	for name, want := range map[string]string{"silver.x": "dev.silver.x", "silver.y": "", "dev.silver.y": "dev.silver.y", "x": ""} {
+		if d := p.Resolve(name); (d == nil && want != "") || (d != nil && d.Name != want) {
+			t.Errorf("no catalog: Resolve(%q) = %v, want %q", name, d, want)
+		}
+	}
+}
+
 func TestDeepChainHasNoRecursionLimit(t *testing.T) {
 	var spec []string
 	spec = append(spec, "n0:")

@@ -79,6 +79,12 @@ type Pipeline struct {
 	// ownQualified maps the last name part of each dataset defined with
 	// the pipeline's own qualifiers (sales.q, database sales) to its node.
 	ownQualified map[string]int32
+	// anyCatalog maps schema.name of each dataset defined with three
+	// parts to its node (-1 when two catalogs define it), for a pipeline
+	// whose spec names no catalog: its current catalog is the platform's
+	// (Databricks' is set in the workspace), so silver.x may be the
+	// dev.silver.x the pipeline defines.
+	anyCatalog map[string]int32
 	// nodeDef is the index in Datasets of each node's definition, dsNode
 	// the node of each dataset (a repeated name shares its first's).
 	nodeDef, dsNode []int32
@@ -108,7 +114,7 @@ func (p *Pipeline) index() {
 		prev := p.follow.prev
 		shared := prev != nil && p.sameNames(prev)
 		if shared {
-			p.ids, p.ownQualified, p.nodeDef, p.dsNode = prev.ids, prev.ownQualified, prev.nodeDef, prev.dsNode
+			p.ids, p.ownQualified, p.nodeDef, p.dsNode, p.anyCatalog = prev.ids, prev.ownQualified, prev.nodeDef, prev.dsNode, prev.anyCatalog
 			p.nodes = make([]*Dataset, len(p.nodeDef))
 			for i, di := range p.nodeDef {
 				p.nodes[i] = p.Datasets[di]
@@ -158,6 +164,19 @@ func (p *Pipeline) indexNames() {
 		p.dsNode[di] = n
 	}
 	for i, d := range p.nodes {
+		if p.Catalog == "" {
+			if k := NameKey(d.Name); strings.Count(k, ".") == 2 {
+				_, sn, _ := strings.Cut(k, ".")
+				if p.anyCatalog == nil {
+					p.anyCatalog = map[string]int32{}
+				}
+				if _, two := p.anyCatalog[sn]; two {
+					p.anyCatalog[sn] = -1
+				} else {
+					p.anyCatalog[sn] = int32(i)
+				}
+			}
+		}
 		if j := strings.LastIndexByte(d.Name, '.'); j >= 0 && p.ownQualifiers(d.Name[:j]) {
 			if p.ownQualified == nil {
 				p.ownQualified = map[string]int32{}
@@ -378,6 +397,33 @@ type SourceSpec struct {
 	Loc     Loc
 }
 
+// Scope is a current catalog and schema, as USE CATALOG and USE SCHEMA
+// set them for the statements after them in a file ("" where unset).
+type Scope struct {
+	Catalog, Schema string
+}
+
+// Qualify returns name as Spark reads it under the scope: a one-part name
+// is in the scope's schema (and catalog), a two-part one in its catalog;
+// a name the scope does not change is returned as it is.
+func (s Scope) Qualify(name string) string {
+	switch strings.Count(name, ".") {
+	case 0:
+		if s.Schema == "" {
+			return name
+		}
+		if s.Catalog != "" {
+			return s.Catalog + "." + s.Schema + "." + name
+		}
+		return s.Schema + "." + name
+	case 1:
+		if s.Catalog != "" {
+			return s.Catalog + "." + name
+		}
+	}
+	return name
+}
+
 // Flow is a query that writes into a target dataset.
 type Flow struct {
 	Name   string
@@ -423,7 +469,12 @@ type Flow struct {
 	Expectations []Expectation
 	CDC          *CDC
 	Conf         map[string]string
-	Loc          Loc
+	// Use is the current catalog and schema the flow's statement was
+	// written under (USE CATALOG / USE SCHEMA earlier in its file); zero
+	// for the pipeline's own. Its reads and target are qualified with it
+	// already; the engine qualifies the query's table names with it too.
+	Use Scope
+	Loc Loc
 	// Syntax lists the constructs of the flow's statement that only some
 	// backends read (APPLY CHANGES INTO, AUTO CDC, read_files...), for
 	// the capability matrix.
