@@ -83,7 +83,13 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	<-checked
 	diags = append(diags, srcDiags...)
 	diags = append(diags, capabDiags...)
-	if s.Project.HasSpec {
+	unnamed := false
+	for _, r := range results {
+		unnamed = unnamed || r.unnamed
+	}
+	if s.Project.HasSpec && !unnamed {
+		// A definition whose name is computed at run time may well be a
+		// dataset: Spark runs such a pipeline (QA13 v12 on 4.1.4).
 		diags = append(diags, capab.EmptyPipeline(p, p.Backends, ir.Loc{File: s.Project.SpecFile})...)
 	}
 	diags = append(diags, streamDiags...)

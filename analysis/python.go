@@ -62,6 +62,7 @@ func analysePython(file, text string, dialect sqlfront.Dialect, vars map[string]
 		return res
 	}
 	for _, se := range parsed.Errors {
+		res.unnamed = true
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: se.Offset, End: se.Offset}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
 			Message: fmt.Sprintf("Python syntax error: %s; the definition around it is unknown to Thund, and Python will refuse the file: fix the syntax", se.Message)})
 	}
@@ -69,6 +70,7 @@ func analysePython(file, text string, dialect sqlfront.Dialect, vars map[string]
 	for _, u := range parsed.Unknown {
 		if !seen[u] { // a loop expanded twice says it once
 			seen[u] = true
+			res.unnamed = res.unnamed || u.What == pylib.UnknownName || u.What == pylib.UnknownLoop
 			res.diags = append(res.diags, unknownDiag(file, u, ""))
 		}
 	}

@@ -254,7 +254,7 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 		}
 		if err == nil {
 			if call == "" {
-				call = readCall(fn, quoteString(pattern))
+				call = d.FileReadCall(ctx, p, src, fn, pattern)
 			}
 			sig := call + "\x00" + filesSignature(pattern)
 			if d.dc.sources[rel] == sig {
