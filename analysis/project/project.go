@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -363,13 +364,28 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 		// A Databricks pipeline's libraries are SQL and Python files
 		// alike (dialect: databricks); SDP runs Python only from a spec.
 		python := p.Config.Dialect == "databricks" || p.ReadPython
+		// The Lakeflow editor's layout: its pipeline runs transformations/
+		// (the folder's README says so); explorations/ holds ad-hoc
+		// notebooks "not executed as part of the pipeline".
+		lakeflow := slices.ContainsFunc(files, func(f string) bool { return strings.HasPrefix(f, "transformations/") })
+		skipped := ""
 		for _, f := range files {
 			if strings.HasPrefix(f, "samples/") || strings.Contains("/"+f+"/", "/__pycache__/") {
+				continue
+			}
+			if lakeflow && strings.HasPrefix(f, "explorations/") && (strings.HasSuffix(f, ".sql") || strings.HasSuffix(f, ".py")) {
+				if skipped == "" {
+					skipped = f
+				}
 				continue
 			}
 			if strings.HasSuffix(f, ".sql") || (python && strings.HasSuffix(f, ".py")) {
 				set[f] = true
 			}
+		}
+		if skipped != "" {
+			diags = append(diags, ir.Diagnostic{Loc: ir.Loc{File: skipped}, Severity: ir.Info, Code: ir.CodeLibraryPython,
+				Message: "explorations/ is not analysed: in the Lakeflow editor's layout its notebooks are ad-hoc queries, not executed as part of the pipeline, which runs transformations/; list them in a spark-pipeline.yml's libraries to have them read"})
 		}
 		if py := pythonOnly(files); len(set) == 0 && len(py) > 0 {
 			// Nothing is analysed: say what is there, and why.

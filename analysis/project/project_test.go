@@ -129,6 +129,25 @@ func TestLibrariesWithoutSpec(t *testing.T) {
 	}
 }
 
+// TestLibrariesLakeflowLayout: without a spec, a folder in the Lakeflow
+// editor's layout (transformations/ beside explorations/) is read without
+// explorations/, whose notebooks the pipeline does not run, and an info
+// says so; explorations/ alone (no transformations/) is read as before.
+func TestLibrariesLakeflowLayout(t *testing.T) {
+	p := &Project{Root: "/p", Config: Config{Dialect: "databricks"}}
+	libs, diags := p.Libraries([]string{"explorations/e.py", "explorations/s.sql", "transformations/a.sql", "transformations/b.py", "utilities/u.py"})
+	if want := []string{"transformations/a.sql", "transformations/b.py", "utilities/u.py"}; !reflect.DeepEqual(libs, want) {
+		t.Errorf("libraries = %v, want %v", libs, want)
+	}
+	if len(diags) != 1 || diags[0].Severity != ir.Info || diags[0].Loc.File != "explorations/e.py" || !strings.Contains(diags[0].Message, "explorations/ is not analysed") {
+		t.Errorf("diags = %+v", diags)
+	}
+	libs, _ = p.Libraries([]string{"explorations/s.sql", "q.sql"})
+	if want := []string{"explorations/s.sql", "q.sql"}; !reflect.DeepEqual(libs, want) {
+		t.Errorf("no transformations/: libraries = %v, want %v", libs, want)
+	}
+}
+
 func TestLibrariesNoLibrariesKey(t *testing.T) {
 	text := "name: p\nstorage: file:///s\n"
 	p := projectFromSpec(t, text)
