@@ -420,7 +420,7 @@ func (t *tr) selectQ(s *ast.Select) frag {
 			if c.Item != nil || c.Expr != nil || c.Source == nil {
 				continue
 			}
-			if ty := t.outputType(c); ty.has(Null) && t.opts.TypedColumns {
+			if ty := t.outputType(c); ty.has(Null) && t.opts.TypedColumns && t.opts.VoidColumns {
 				t.carried = append(t.carried, carried{n: starItem, ty: ty})
 			} else if ty.has(Null) {
 				t.refuse(starItem, "the column %s holds NULL alone, which has Spark's type VOID; the native engine cannot give it (it types it INTEGER), and tables cannot store it; give it a type: CAST(NULL AS INT)", c.Name)
@@ -670,9 +670,9 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	}
 	x := t.expr(it.X)
 	switch {
-	case t.opts.TypedColumns && x.typ.has(Null) && !voidCertain(it.X):
+	case t.opts.TypedColumns && t.opts.VoidColumns && x.typ.has(Null) && !voidCertain(it.X):
 		t.refuse(it.X, "the type of %s is not known to be VOID here: the native engine would type it INTEGER; give it a type: CAST(... AS INT)", t.text(it.X))
-	case (x.typ.has(Null) || x.typ.has(TimestampNTZ)) && t.opts.TypedColumns:
+	case x.typ.has(Null) && t.opts.TypedColumns && t.opts.VoidColumns, x.typ.has(TimestampNTZ) && !x.typ.has(Null) && t.opts.TypedColumns:
 		t.carried = append(t.carried, carried{n: it.X, ty: x.typ})
 	case x.typ.is(Null), x.typ.has(Null):
 		t.refuse(it.X, voidRefusal)

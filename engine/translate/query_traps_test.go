@@ -134,13 +134,14 @@ func init() { traps = append(traps, typedTraps...) }
 
 // TestTypedColumns: a TIMESTAMP_NTZ or VOID output column translates when
 // the caller names the columns' types from Result.Columns (DuckDB holds
-// them as TIMESTAMP, with the same wall-clock value, and INTEGER), and is
-// refused otherwise or when an output column's type is not inferred.
+// them as TIMESTAMP, with the same wall-clock value, and INTEGER; a VOID
+// one only for a query's result, VoidColumns), and is refused otherwise
+// or when an output column's type is not inferred.
 func TestTypedColumns(t *testing.T) {
 	db := openDuck(t)
 	for _, tc := range typedTraps {
 		t.Run(tc.name, func(t *testing.T) {
-			r := translate.TranslateText(tc.query, translate.Options{TypedColumns: true})
+			r := translate.TranslateText(tc.query, translate.Options{TypedColumns: true, VoidColumns: true})
 			if len(r.Findings) > 0 {
 				t.Fatalf("refused: %s", r.Findings[0].Message)
 			}
@@ -175,8 +176,18 @@ func TestTypedColumns(t *testing.T) {
 		// Spark's (positive(NULL) is a DOUBLE).
 		`SELECT positive(NULL) AS p`,
 	} {
-		if r := translate.TranslateText(q, translate.Options{TypedColumns: true}); len(r.Findings) == 0 {
+		if r := translate.TranslateText(q, translate.Options{TypedColumns: true, VoidColumns: true}); len(r.Findings) == 0 {
 			t.Errorf("%s: not refused; columns %v", q, r.Columns)
 		}
+	}
+	// A pipeline run (TypedColumns alone) writes tables, which cannot
+	// hold a VOID column on Spark: refused there; TIMESTAMP_NTZ runs.
+	for _, q := range []string{`SELECT NULL AS a, 2 AS n`, `SELECT * FROM VALUES (1, NULL) AS t(k, v)`} {
+		if r := translate.TranslateText(q, translate.Options{TypedColumns: true}); len(r.Findings) == 0 {
+			t.Errorf("%s: a VOID column should be refused without VoidColumns; columns %v", q, r.Columns)
+		}
+	}
+	if r := translate.TranslateText(typedTraps[0].query, translate.Options{TypedColumns: true}); len(r.Findings) > 0 {
+		t.Errorf("TIMESTAMP_NTZ columns should translate with TypedColumns alone: %s", r.Findings[0].Message)
 	}
 }

@@ -94,6 +94,11 @@ type Options struct {
 	// when the translation infers every output column's type; without
 	// it, or when a type is not inferred, it is refused.
 	TypedColumns bool
+	// VoidColumns, with TypedColumns, says the output is a query's result
+	// rather than a table: a VOID column is carried too. Without it a
+	// VOID output column is refused (a table cannot store one on Spark),
+	// so a pipeline run sets TypedColumns alone.
+	VoidColumns bool
 }
 
 // Finding is a construct the translation refuses.
@@ -200,7 +205,7 @@ func Translate(q *ast.Query, src string, opts Options) (res *Result) {
 	f := t.query(q)
 	if v, ok := q.Body.(*ast.Values); ok {
 		for _, ty := range t.relCols[v] {
-			if ty.has(Null) && t.opts.TypedColumns {
+			if ty.has(Null) && t.opts.TypedColumns && t.opts.VoidColumns {
 				t.carried = append(t.carried, carried{n: v, ty: ty})
 			} else if ty.has(Null) {
 				t.refuse(v, "a column of VALUES holding NULL alone has Spark's type VOID, which the native engine cannot give (it types it INTEGER); give it a type: CAST(NULL AS INT)")
