@@ -477,17 +477,8 @@ it are left out with it. A Python dataset whose body Thund cannot state
 in SQL is one of them: Thund reads it for the graph but neither runs nor
 pushes it; the ` + "`spark-pipelines run`" + ` check of the suite runs it on Spark.
 
-One folder is left out of the comparison (` + "`notCompared`" + ` in
-parity/parity_test.go), for a known difference not fixed yet:
-` + "`python_frames`" + `, whose streams read JSON samples. Spark infers a JSON
-file's schema with the fields sorted by name and dates as STRING; the
-native engine keeps the file's field order and reads dates as DATE. On
-Spark 4.1.4 (2026-12-02) six of its seven datasets differed for that
-reason alone (column order, "2026-05-01" against 2026-05-01), so a native
-preview of a dataset over a JSON source without a declared schema can show
-another column order and other types than Spark.
-
-Two more are left out because the suite cannot model them:
+Two folders are left out of the comparison (` + "`notCompared`" + ` in
+parity/parity_test.go) because the suite cannot model them:
 ` + "`parameters`" + ` reads a source in another schema
 (` + "`${source_schema}.zones`" + `) and ` + "`naming_qualified`" + ` defines datasets in two
 schemas (` + "`a.x`" + ` beside ` + "`b.x`" + `), while the suite's sample tables live in

@@ -141,12 +141,6 @@ func TestParity(t *testing.T) {
 // notCompared are testdata pipelines the suite leaves out, each with the
 // reason docs/parity.md gives: a known difference not fixed yet.
 var notCompared = map[string]string{
-	// Spark infers a JSON file's schema with the fields sorted by name
-	// and dates as STRING; the native engine keeps the file's order and
-	// reads dates as DATE (measured on Spark 4.1.4, 2026-12-02). Its
-	// streams now declare their schema, but the folder has not been
-	// compared again since.
-	"python_frames": "native JSON schema inference differs from Spark's (field order, dates)",
 	// Its source is in another schema, ${source_schema}.zones: the
 	// suite's sample tables live in the run's one database. The folder
 	// ran on Spark 4.1.4 with spark-pipelines (rows as native) by hand,
