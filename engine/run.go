@@ -365,19 +365,26 @@ func (st *runState) blocked(d *ir.Dataset) string {
 			return fmt.Sprintf("upstream %s %s", st.p.Dataset(e.From).Name, r.Phase)
 		}
 	}
-	for _, f := range st.p.FlowsInto(d.Name) {
+	flows := st.p.FlowsInto(d.Name)
+	for _, f := range flows {
 		for _, ref := range f.Reads {
 			if st.p.Resolve(ref.Name) != nil {
 				continue
 			}
 			src := st.p.Source(ref.Name)
 			if src == nil || src.Sample == "" {
+				// Which flow lacks the data, when the dataset has several
+				// (its line names its first flow).
+				of := ""
+				if len(flows) > 1 {
+					of = "flow " + f.Name + " reads "
+				}
 				if ref.Path != "" {
 					// A read of files by path: its sample is named after
 					// the path's last segment.
-					return fmt.Sprintf("no data: the files at %s have no sample (add samples/%s.csv, or a @sample.%s pragma)", ref.Path, analysis.SampleStem(ref), ref.Name)
+					return fmt.Sprintf("no data: %sthe files at %s, which have no sample (add %s, or a @sample.%s pragma)", of, ref.Path, sampleToAdd(analysis.SampleStem(ref), ref.Streaming), ref.Name)
 				}
-				return fmt.Sprintf("no data: %s has no sample (add samples/%s.csv, or a @sample.%s pragma)", ref.Name, ref.Name, ref.Name)
+				return fmt.Sprintf("no data: %s%s, which has no sample (add %s, or a @sample.%s pragma)", of, ref.Name, sampleToAdd(ref.Name, ref.Streaming), ref.Name)
 			}
 		}
 	}
@@ -740,6 +747,15 @@ func (st *runState) relationOf(parts []string) string {
 		}
 	}
 	return relationName(parts[len(parts)-1])
+}
+
+// sampleToAdd names the sample to add for a source: a folder of
+// micro-batch files for a stream, else a file.
+func sampleToAdd(stem string, streaming bool) string {
+	if streaming {
+		return "a folder samples/" + stem + "/ of files 001.csv, 002.csv..."
+	}
+	return "samples/" + stem + ".csv"
 }
 
 // relationOfIn is relationOf for a query written under use (USE CATALOG

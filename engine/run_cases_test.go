@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/thund-dev/thund/analysis"
@@ -46,5 +47,45 @@ func TestTimestampNTZReaders(t *testing.T) {
 	}
 	if ty != "timestamp_ntz" || str != "2024-01-02 03:04:05" || ty2 != "timestamp_ntz" {
 		t.Errorf("b = (%q, %q, %q), want (timestamp_ntz, 2024-01-02 03:04:05, timestamp_ntz) as Spark gives", ty, str, ty2)
+	}
+}
+
+// TestMissingSampleNamesItsFlow: a dataset with two flows, one of whose
+// stream reads files without a sample, is skipped with the flow that
+// lacks the data named, and the sample to add is a folder of micro-batch
+// files (QA14 r9 blamed the other flow and asked for a .csv).
+func TestMissingSampleNamesItsFlow(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"thund.yaml":           "dialect: databricks\n",
+		"samples/east/001.csv": "id\n1\n",
+		"a.sql": "CREATE OR REFRESH STREAMING TABLE raw;\n" +
+			"CREATE FLOW east AS INSERT INTO raw BY NAME SELECT * FROM STREAM read_files('/v/east', format => 'csv');\n" +
+			"CREATE FLOW west AS INSERT INTO raw BY NAME SELECT * FROM STREAM read_files('/v/west', format => 'csv');\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Datasets["raw"]
+	if d == nil || d.Phase != Skipped || !strings.Contains(d.Error, "flow west reads the files at /v/west,") || !strings.Contains(d.Error, "a folder samples/west/") {
+		t.Fatalf("raw: %+v", d)
 	}
 }
