@@ -348,6 +348,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 		}
 		res.datasets = append(res.datasets, d)
 		if st.Query == nil {
+			d.Unfinished = syntaxErrorIn(parsed.Diags, st.Start, st.End)
 			// A streaming table without AS is filled by CREATE FLOW
 			// statements elsewhere; pragmas above it cannot apply to a flow.
 			d.Expectations = sqlfront.Expectations(file, st.Expects) // every flow's rows meet them
@@ -384,6 +385,17 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			Message: fmt.Sprintf("@%s is not directly above a statement, so it applies to nothing; move it to the comment lines right above the CREATE statement it is for", p.Key),
 		})
 	}
+}
+
+// syntaxErrorIn reports a syntax error among diags within [start, end]
+// (a statement's range).
+func syntaxErrorIn(diags []ir.Diagnostic, start, end int) bool {
+	for _, d := range diags {
+		if d.Code == ir.CodeSQLSyntax && d.Severity == ir.Error && d.Loc.Start >= start && d.Loc.Start <= end {
+			return true
+		}
+	}
+	return false
 }
 
 // qualifyName is name as Spark reads it under use (ir.Scope.Qualify),

@@ -200,6 +200,10 @@ type Dataset struct {
 	Name    string
 	Kind    Kind
 	Comment string
+	// Unfinished is set when the dataset's own statement has a syntax
+	// error after its name: what it lacks (a query, a flow) is not
+	// known, so only the syntax error is reported for it.
+	Unfinished bool
 	// PartitionBy and ClusterBy are the table layout columns.
 	PartitionBy []string
 	ClusterBy   []string

@@ -83,7 +83,7 @@ func onlyTemporary(p *ir.Pipeline, b ir.Backend) []Finding {
 func withoutFlow(p *ir.Pipeline, b ir.Backend) []Finding {
 	var out []Finding
 	for _, d := range p.Datasets {
-		if d.Kind != ir.StreamingTable || !runsOn(d, b) || len(p.FlowsInto(d.Name)) > 0 {
+		if d.Kind != ir.StreamingTable || d.Unfinished || !runsOn(d, b) || len(p.FlowsInto(d.Name)) > 0 {
 			continue
 		}
 		loc := d.NameLoc
