@@ -11,7 +11,7 @@ import (
 
 // specFolder writes a pipeline whose spec has a name spark-pipelines does
 // not look for (pipeline.yml), so only a spec setting makes it the
-// pipeline's spec: its libraries leave explorations/ out, where a second
+// pipeline's spec: its libraries leave scratch/ out, where a second
 // definition of a lies (a scratch copy).
 func specFolder(t *testing.T) string {
 	t.Helper()
@@ -20,7 +20,7 @@ func specFolder(t *testing.T) string {
 		"pipeline.yml":              "name: p\nstorage: file:///tmp/thund-spec-setting\nlibraries:\n  - glob:\n      include: transformations/**\n",
 		"transformations/a.sql":     "CREATE MATERIALIZED VIEW a AS SELECT 1 AS x;\n",
 		"transformations/sub/b.sql": "CREATE MATERIALIZED VIEW b AS SELECT x FROM a;\n",
-		"explorations/a.sql":        "CREATE MATERIALIZED VIEW a AS SELECT 2 AS x;\n",
+		"scratch/a.sql":             "CREATE MATERIALIZED VIEW a AS SELECT 2 AS x;\n",
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -56,7 +56,7 @@ func TestSpecSettingNamesTheRoot(t *testing.T) {
 	plain, _ := startServerWith(t, map[string]any{"rootUri": string(protocolDir(dir))})
 	plain.open(t, b)
 	if f := duplicateIn(t, plain); f == "" {
-		t.Fatal("without the spec setting, explorations/a.sql should be read too, defining a twice")
+		t.Fatal("without the spec setting, scratch/a.sql should be read too, defining a twice")
 	}
 
 	c, _ := startServerWith(t, map[string]any{"rootUri": string(protocolDir(dir)), "initializationOptions": map[string]any{"spec": "pipeline.yml"}})
