@@ -4,12 +4,9 @@ package engine
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/thund-dev/thund/analysis"
 )
 
 // TestTimestampNTZReaders: a TIMESTAMP_NTZ column runs natively (DuckDB
@@ -18,20 +15,9 @@ import (
 // downstream, as on Spark, and its string is the wall-clock time.
 func TestTimestampNTZReaders(t *testing.T) {
 	dir := t.TempDir()
-	sql := "CREATE MATERIALIZED VIEW a AS SELECT TIMESTAMP_NTZ '2024-01-02 03:04:05' AS t, 1 AS id;\n" +
-		"CREATE MATERIALIZED VIEW b AS SELECT typeof(t) AS ty, CAST(t AS STRING) AS s, typeof(t + INTERVAL 1 DAY) AS ty2 FROM a;\n"
-	if err := os.WriteFile(filepath.Join(dir, "a.sql"), []byte(sql), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	writeTestFile(t, filepath.Join(dir, "a.sql"), "CREATE MATERIALIZED VIEW a AS SELECT TIMESTAMP_NTZ '2024-01-02 03:04:05' AS t, 1 AS id;\n"+
+		"CREATE MATERIALIZED VIEW b AS SELECT typeof(t) AS ty, CAST(t AS STRING) AS s, typeof(t + INTERVAL 1 DAY) AS ty2 FROM a;\n")
+	snap, s := load(t, dir)
 	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
 	if err != nil {
 		t.Fatal(err)
@@ -56,30 +42,12 @@ func TestTimestampNTZReaders(t *testing.T) {
 // files (QA14 r9 blamed the other flow and asked for a .csv).
 func TestMissingSampleNamesItsFlow(t *testing.T) {
 	dir := t.TempDir()
-	for name, text := range map[string]string{
-		"thund.yaml":           "dialect: databricks\n",
-		"samples/east/001.csv": "id\n1\n",
-		"a.sql": "CREATE OR REFRESH STREAMING TABLE raw;\n" +
-			"CREATE FLOW east AS INSERT INTO raw BY NAME SELECT * FROM STREAM read_files('/v/east', format => 'csv');\n" +
-			"CREATE FLOW west AS INSERT INTO raw BY NAME SELECT * FROM STREAM read_files('/v/west', format => 'csv');\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	writeTestFile(t, filepath.Join(dir, "thund.yaml"), "dialect: databricks\n")
+	writeTestFile(t, filepath.Join(dir, "samples", "east", "001.csv"), "id\n1\n")
+	writeTestFile(t, filepath.Join(dir, "a.sql"), "CREATE OR REFRESH STREAMING TABLE raw;\n"+
+		"CREATE FLOW east AS INSERT INTO raw BY NAME SELECT * FROM STREAM read_files('/v/east', format => 'csv');\n"+
+		"CREATE FLOW west AS INSERT INTO raw BY NAME SELECT * FROM STREAM read_files('/v/west', format => 'csv');\n")
+	snap, s := load(t, dir)
 	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
 	if err != nil {
 		t.Fatal(err)
