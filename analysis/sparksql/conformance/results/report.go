@@ -46,6 +46,24 @@ func (r *Report) SelfContained() int {
 	return n
 }
 
+// SparkRows counts the compared queries (every class but Skipped) for
+// which Spark's golden file records rows rather than an error, and how
+// many of them are Equal.
+func (r *Report) SparkRows() (rows, equal int) {
+	for _, f := range r.Files {
+		for _, v := range f.Verdicts {
+			if v.Class == Skipped || v.Spark.Threw != "" {
+				continue
+			}
+			rows++
+			if v.Class == Equal {
+				equal++
+			}
+		}
+	}
+	return rows, equal
+}
+
 // SelfContained is the file's number of queries compared.
 func (f *FileResult) SelfContained() int {
 	n := 0
