@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/thund-dev/thund/internal/editdist"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -356,7 +357,7 @@ func suggestValue(word string, allowed []string) (string, bool) {
 	lw := strings.ToLower(word)
 	best, bestD := "", -1
 	for _, a := range allowed {
-		if d := editDistance(lw, strings.ToLower(a)); bestD < 0 || d < bestD {
+		if d := editdist.Distance(lw, strings.ToLower(a), editdist.Unbounded); bestD < 0 || d < bestD {
 			best, bestD = a, d
 		}
 	}

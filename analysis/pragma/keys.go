@@ -2,6 +2,8 @@ package pragma
 
 import (
 	"strings"
+
+	"github.com/thund-dev/thund/internal/editdist"
 )
 
 // KeyDoc documents one pragma key, for hover and completion.
@@ -90,7 +92,7 @@ func nearest(word string, options []string) (string, bool) {
 	lw := strings.ToLower(word)
 	best, bestD := "", -1
 	for _, o := range options {
-		d := editDistance(lw, strings.ToLower(o))
+		d := editdist.Distance(lw, strings.ToLower(o), editdist.Unbounded)
 		if bestD < 0 || d < bestD {
 			best, bestD = o, d
 		}
@@ -113,24 +115,3 @@ func nearest(word string, options []string) (string, bool) {
 // maxSuggestLen bounds the words nearest compares, keeping suggestions
 // cheap on pathological input; no key or value is that long.
 const maxSuggestLen = 64
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/thund-dev/thund/internal/editdist"
 	"github.com/thund-dev/thund/ir"
 	"go.yaml.in/yaml/v3"
 )
@@ -649,7 +650,7 @@ func suggest(word string, candidates []string) string {
 	best, bestD := "", 1<<30
 	w := strings.ToLower(word)
 	for _, c := range candidates {
-		dist := editDistance(w, strings.ToLower(c))
+		dist := editdist.Distance(w, strings.ToLower(c), maxSuggestRunes)
 		if dist < bestD {
 			best, bestD = c, dist
 		}
@@ -666,38 +667,16 @@ func nearest(word string, candidates []string) string {
 	best, bestD := "", 1<<30
 	w := strings.ToLower(word)
 	for _, c := range candidates {
-		if dist := editDistance(w, strings.ToLower(c)); dist < bestD {
+		if dist := editdist.Distance(w, strings.ToLower(c), maxSuggestRunes); dist < bestD {
 			best, bestD = c, dist
 		}
 	}
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 256 || len(rb) > 256 {
-		// Long garbage keys: no useful suggestion, and bounded cost.
-		return max(len(ra), len(rb))
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
+// maxSuggestRunes bounds the edit distances suggestions compute: long
+// garbage keys get no useful suggestion, and the cost stays bounded.
+const maxSuggestRunes = 256
 
 // didYouMean formats a suggestion suffix for a message.
 func didYouMean(word string, candidates []string) string {

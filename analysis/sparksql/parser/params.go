@@ -7,6 +7,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/lex"
+	"github.com/thund-dev/thund/internal/editdist"
 )
 
 // ParamClass is the class of the error a statement gets for a ${...}
@@ -89,7 +90,7 @@ func nearKey(key string, vars map[string]string) string {
 	}
 	best, bestD := "", 3
 	for _, k := range keys {
-		if d := editDistance(strings.ToLower(key), strings.ToLower(k), bestD); d < bestD {
+		if d := editdist.Distance(strings.ToLower(key), strings.ToLower(k), bestD-1); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -97,29 +98,4 @@ func nearKey(key string, vars map[string]string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit when it
-// is limit or more.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
 }

@@ -3,9 +3,9 @@ package sema
 import (
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/internal/editdist"
 )
 
 // The error classes of the diagnostics, as Spark names them.
@@ -346,13 +346,14 @@ func nearest(name string, candidates []string, n int) []string {
 	var found []scored
 	seen := map[string]bool{}
 	a := []rune(strings.ToLower(name))
+	var scratch editdist.Scratch
 	for i, c := range candidates {
 		lc := strings.ToLower(c)
 		if seen[lc] || c == name {
 			continue
 		}
 		seen[lc] = true
-		if d := editDistance(a, []rune(lc), limit); d <= limit {
+		if d := scratch.Runes(a, []rune(lc), limit); d <= limit {
 			found = append(found, scored{c, d, i})
 		}
 	}
@@ -370,50 +371,4 @@ func nearest(name string, candidates []string, n int) []string {
 		out = append(out, f.s)
 	}
 	return out
-}
-
-// editDistance is the optimal-string-alignment distance of a and b, or
-// limit+1 when it is more than limit.
-func editDistance(a, b []rune, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
-	prev2, prev, cur := rows[0], rows[1], rows[2]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] || unicode.ToLower(a[i-1]) == unicode.ToLower(b[j-1]) {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-			best = min(best, cur[j])
-		}
-		if best > limit && i > 1 {
-			// every path through this row is already too long; a swap
-			// reaches back one more row, so stop only one row later
-			if prevMin(prev) > limit {
-				return limit + 1
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
-
-// prevMin returns the smallest value of a row.
-func prevMin(row []int) int {
-	m := row[0]
-	for _, v := range row[1:] {
-		m = min(m, v)
-	}
-	return m
 }
