@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestJoinCleanIsJoin holds readAll's path concatenation to
+// TestJoinCleanIsJoin holds readAnalyseAll's path concatenation to
 // filepath.Join for clean and unclean relative paths.
 func TestJoinCleanIsJoin(t *testing.T) {
 	for _, root := range []string{"/a/b", "/a/b/", "a", ".", "/", "./x/../y"} {

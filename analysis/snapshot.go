@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/thund-dev/thund/analysis/capab"
@@ -148,12 +149,14 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	s.Libraries, s.libDiags = s.Project.Libraries(files)
 	s.dirs = folders(files)
 	s.conventions = project.ConventionSamples(files)
-	texts, diags := readAll(root, s.Libraries)
-	for rel, t := range texts {
-		s.texts.base[rel] = t
+	texts, fresh, diags := readAnalyseAll(root, s.Libraries, s.dialect(), s.Project.Spec.Configuration)
+	for i, rel := range s.Libraries {
+		if fresh[i] != nil {
+			s.texts.base[rel] = texts[i]
+		}
 	}
 	readDiags = append(readDiags, diags...)
-	s.build(nil, readDiags)
+	s.buildFresh(fresh, readDiags)
 	return s, nil
 }
 
@@ -210,45 +213,20 @@ func loadGC() (restore func()) {
 	}
 }
 
-// readAll reads files in parallel: reading is mostly waiting on the
-// kernel, so it uses more goroutines than CPUs.
-func readAll(root string, files []string) (map[string]string, []ir.Diagnostic) {
-	texts := make([]string, len(files))
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int)
+// fileReaders is the number of goroutines reading a load's files.
+const fileReaders = 8
+
+// cleanBase is filepath.Clean(root) ending with a separator (empty for
+// "."), the base joinClean takes.
+func cleanBase(root string) string {
 	base := filepath.Clean(root)
 	switch {
 	case base == ".":
-		base = ""
+		return ""
 	case !strings.HasSuffix(base, string(filepath.Separator)):
-		base += string(filepath.Separator)
+		return base + string(filepath.Separator)
 	}
-	for w := 0; w < 8 && w < len(files); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var r fileReader
-			for i := range next {
-				texts[i], errs[i] = r.read(joinClean(base, root, files[i]))
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	out := make(map[string]string, len(files))
-	var diags []ir.Diagnostic
-	for i, f := range files {
-		if errs[i] != nil {
-			diags = append(diags, readError(f, errs[i]))
-			continue
-		}
-		out[f] = texts[i]
-	}
-	return out, diags
+	return base
 }
 
 // joinClean is filepath.Join(root, filepath.FromSlash(rel)), where base is
@@ -564,6 +542,28 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 		todoTexts[l], _ = s.texts.get(l)
 	}
 	s.fresh = analyseAll(todo, todoTexts, s.dialect(), s.Project.Spec.Configuration)
+	s.finishBuild(prev, extra)
+}
+
+// buildFresh is build for a cold load whose libraries were analysed as
+// they were read (readAnalyseAll): fresh holds a result per library, nil
+// for one that could not be read.
+func (s *Snapshot) buildFresh(fresh []*fileResult, extra []ir.Diagnostic) {
+	s.prevResults, s.changed = nil, nil
+	s.results = make(map[string]*fileResult, len(fresh))
+	s.fresh = make([]*fileResult, 0, len(fresh))
+	for _, r := range fresh {
+		if r != nil {
+			s.fresh = append(s.fresh, r)
+		}
+	}
+	s.finishBuild(nil, extra)
+}
+
+// finishBuild takes s.fresh, the results this build analysed, into
+// s.results beside the ones kept from prev, and assembles the pipeline
+// and its diagnostics.
+func (s *Snapshot) finishBuild(prev map[string]*fileResult, extra []ir.Diagnostic) {
 	s.replaced = nil
 	for _, r := range s.fresh {
 		s.results[r.path] = r
@@ -669,6 +669,67 @@ func (a *assembly) origins(results []*fileResult, flows int) []int32 {
 		}
 	}
 	return origin
+}
+
+// readAnalyseAll reads files and analyses each as soon as it is read, in
+// parallel: readers (more than the CPUs, since reading waits on the
+// kernel) hand each text to one analysing worker per CPU, so a cold load
+// has no pause between reading everything and analysing everything. The
+// texts and results are in the order of files whatever order the workers
+// finish in (a nil result for a file that could not be read, whose error
+// is among the diagnostics, in files' order too), so a load gives the
+// same snapshot on any number of cores.
+func readAnalyseAll(root string, files []string, dialect sqlfront.Dialect, vars map[string]string) ([]string, []*fileResult, []ir.Diagnostic) {
+	n := len(files)
+	texts := make([]string, n)
+	errs := make([]error, n)
+	out := make([]*fileResult, n)
+	if n == 0 {
+		return texts, out, nil
+	}
+	base := cleanBase(root)
+	read := make(chan int, n) // each file's index once its text is read
+	var claimed atomic.Int64
+	var readers sync.WaitGroup
+	for w := 0; w < min(fileReaders, n); w++ {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			var r fileReader
+			for {
+				i := int(claimed.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				texts[i], errs[i] = r.read(joinClean(base, root, files[i]))
+				read <- i
+			}
+		}()
+	}
+	go func() {
+		readers.Wait()
+		close(read)
+	}()
+	var analysers sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), n); w++ {
+		analysers.Add(1)
+		go func() {
+			defer analysers.Done()
+			for i := range read {
+				if errs[i] == nil {
+					out[i] = analyseFile(files[i], texts[i], dialect, vars)
+				}
+			}
+		}()
+	}
+	analysers.Wait()
+	var diags []ir.Diagnostic
+	for i, f := range files {
+		if errs[i] != nil {
+			diags = append(diags, readError(f, errs[i]))
+		}
+	}
+	return texts, out, diags
 }
 
 // analyseAll analyses files in parallel, one worker per CPU.
