@@ -35,6 +35,28 @@ type Support struct {
 	// rejects the pipeline, Warning when it runs it differently.
 	Severity ir.Severity
 	Reason   string
+	// PyReason, when set, replaces Reason for a use in a .py file, whose
+	// fix is written in Python or thund.yaml: a Python library has no
+	// `-- @...` pragmas.
+	PyReason string
+}
+
+// reasonAt is s's reason for a use in file: PyReason in a .py file when
+// the cell has one.
+func (s Support) reasonAt(file string) string {
+	if s.PyReason != "" && inPython(file) {
+		return s.PyReason
+	}
+	return s.Reason
+}
+
+// inPython reports whether file is a Python library (.py).
+func inPython(file string) bool { return strings.HasSuffix(file, ".py") }
+
+// pyOnly sets s's reason for a use in a .py file.
+func pyOnly(s Support, py string) Support {
+	s.PyReason = py
+	return s
 }
 
 var yes = Support{OK: true}
@@ -46,6 +68,18 @@ func differs(reason string) Support { return Support{Severity: ir.Warning, Reaso
 // runCDCNatively ends the reason a Spark backend refuses @cdc: how to run
 // the flow natively, in a push (@backends) or for the whole pipeline.
 const runCDCNatively = "run it natively: add `-- @backends: native` to this dataset and to the datasets that read it (a push to Spark then leaves them out), or set `backends: [native]` in thund.yaml if the pipeline never goes to Spark"
+
+// runCDCNativelyPy is runCDCNatively for a flow of a .py file, which
+// takes no `-- @backends` pragma: only thund.yaml's backends choose.
+const runCDCNativelyPy = "run it natively: set `backends: [native]` in thund.yaml if the pipeline never goes to Spark (a Python file has no per-dataset `@backends` pragma, so the whole pipeline is checked and run natively)"
+
+// runCDCNativelyAt is how to run a CDC flow written in file natively.
+func runCDCNativelyAt(file string) string {
+	if inPython(file) {
+		return runCDCNativelyPy
+	}
+	return runCDCNatively
+}
 
 // row is one feature's cells: native's, then every Spark version's
 // (41, 42, 43).
@@ -72,11 +106,14 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 	// a table format that merges (SparkRules' cdcFormats), which no
 	// format loaded on those versions is yet, so CDC is refused there too.
 	CDCFlow: row(yes,
-		no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
+		pyOnly(no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
+			"Spark 4.1 has no apply-changes flows (pyspark 4.1 has no create_auto_cdc_flow); "+runCDCNativelyPy),
 		yes, yes),
 	CDCSCD2: row(yes,
-		no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
-		no("Spark 4.2 applies changes as SCD type 1 only (its protocol has no SCD type 2: Spark 4.2.1 answers \"Unsupported AutoCDC SCD type\"); use `scd=1`, or "+runCDCNatively),
+		pyOnly(no("Spark 4.1 has no apply-changes (AUTO CDC) flows; "+runCDCNatively),
+			"Spark 4.1 has no apply-changes flows (pyspark 4.1 has no create_auto_cdc_flow); "+runCDCNativelyPy),
+		pyOnly(no("Spark 4.2 applies changes as SCD type 1 only (its protocol has no SCD type 2: Spark 4.2.1 answers \"Unsupported AutoCDC SCD type\"); use `scd=1`, or "+runCDCNatively),
+			"Spark 4.2 applies changes as SCD type 1 only (its protocol has no SCD type 2: Spark 4.2.1 answers \"Unsupported AutoCDC SCD type\"); pass stored_as_scd_type=1, or "+runCDCNativelyPy),
 		yes),
 	// Sinks: CREATE SINK is in none of the three grammars.
 	SinkDataset: row(yes,
@@ -99,7 +136,8 @@ var Matrix = map[Feature]map[ir.Backend]Support{
 	// A query only Spark's syntax reads fails natively with DuckDB's
 	// parser error: the engine maps Spark functions onto DuckDB (engine's
 	// CompatFunctions), not syntax.
-	SparkSyntax: onSpark(no("DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L, or a name DuckDB reserves, such as a table called pivot); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST, a reserved name in backticks), or restrict the dataset with `-- @backends: spark-4.1`"), yes),
+	SparkSyntax: onSpark(pyOnly(no("DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L, or a name DuckDB reserves, such as a table called pivot); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST, a reserved name in backticks), or restrict the dataset with `-- @backends: spark-4.1`"),
+		"DuckDB's parser stops here (Spark SQL syntax such as RLIKE, LATERAL VIEW, array(...), DIV or 100L, or a name DuckDB reserves, such as a table called pivot); write it the way DuckDB reads it too (regexp_matches, UNNEST, [a, b], //, CAST, a reserved name in backticks), or check the pipeline against Spark only (thund.yaml `backends: [spark-4.1]`: a Python file has no per-dataset `@backends` pragma)"), yes),
 }
 
 // Use is one feature used by a dataset, at the place that uses it.
@@ -240,20 +278,22 @@ func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 }
 
 // useDiagnostics is Check's matrix part for one dataset: a diagnostic
-// for each feature d uses that one of its backends cannot run.
+// for each feature d uses that one of its backends cannot run, and for
+// each streaming read of an apply-changes target one of them refuses
+// (cdcStreamDiagnostics).
 func useDiagnostics(p *ir.Pipeline, d *ir.Dataset, backends []ir.Backend) []ir.Diagnostic {
+	out := cdcStreamDiagnostics(p, d, Backends(backends, d))
 	uses := Uses(p, d)
 	if len(uses) == 0 {
-		return nil
+		return out
 	}
-	var out []ir.Diagnostic
 	for _, b := range Backends(backends, d) {
 		for _, u := range uses {
 			s, ok := cell(uses, u, b)
 			if !ok || s.OK {
 				continue
 			}
-			msg := fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.Reason)
+			msg := fmt.Sprintf("%s uses %s, which %s cannot run: %s", d.Name, u.Feature, b, s.reasonAt(u.Loc.File))
 			if u.Detail != "" {
 				msg += " (DuckDB: " + u.Detail + ")"
 			}
@@ -287,7 +327,12 @@ func Supports(p *ir.Pipeline) func(d *ir.Dataset, backends []ir.Backend) map[ir.
 			out[b] = nil
 			for _, u := range uses {
 				if s, ok := cell(uses, u, b); ok && !s.OK && s.Severity == ir.Error {
-					out[b] = append(out[b], fmt.Sprintf("%s: %s", u.Feature, s.Reason))
+					out[b] = append(out[b], fmt.Sprintf("%s: %s", u.Feature, s.reasonAt(u.Loc.File)))
+				}
+			}
+			for _, r := range cdcStreamReads(p, d) {
+				if msg := cdcStreamMessage(d, r, b); msg != "" {
+					out[b] = append(out[b], msg)
 				}
 			}
 			byDataset, ok := rules[b]

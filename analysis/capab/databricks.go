@@ -75,7 +75,10 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	SynLive:      dbxOnly(no("Spark's grammar has no LIVE tables or views: write CREATE MATERIALIZED VIEW for LIVE TABLE, CREATE STREAMING TABLE for STREAMING LIVE TABLE, CREATE TEMPORARY VIEW for LIVE VIEW" + onDatabricks)),
 	SynLiveRef:   dbxOnly(no("Spark has no LIVE schema, so LIVE.x names a table x in a schema called LIVE (TABLE_OR_VIEW_NOT_FOUND): read the dataset by its own name" + onDatabricks)),
 	SynExpect:    dbxOnly(no("open-source Spark Declarative Pipelines have no expectations: CONSTRAINT ... EXPECT is in none of the Spark 4.1 to 4.3 grammars; remove the constraint, or restrict the dataset with `-- @backends: native`" + onDatabricks)),
-	SynPyExpect:  dbxOnly(no("open-source Spark Declarative Pipelines have no expectations: pyspark.pipelines (Spark 4.1 to 4.3) has no expect, expect_or_drop or expect_or_fail decorator; remove the decorator, or restrict the dataset with `-- @backends: native`" + onDatabricks)),
+	// An @expect decorator is in a .py file, which takes no `-- @...`
+	// pragma: the fix is the decorator itself or thund.yaml's backends.
+	SynPyExpect: dbxOnly(no("open-source Spark Declarative Pipelines have no expectations: pyspark.pipelines (Spark 4.1 to 4.3) has no expect, expect_or_drop or expect_or_fail decorator; remove the decorator, " +
+		"or check the pipeline only where expectations run, with thund.yaml `backends: [native, databricks]` (a Python file has no per-dataset `@backends` pragma)" + onDatabricks)),
 	SynApplyChanges: {
 		ir.Native:     yes,
 		ir.Spark41:    no("Spark 4.1 has no apply-changes flows, in SQL or otherwise: target spark-4.3 (CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...) or databricks, or run natively"),
@@ -114,7 +117,8 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	// runs a notebook's cells one by one.
 	SynCellNoSemicolon: dbxOnly(no("Spark reads a .sql file as statements split at ';' only: it knows no notebook cells (`-- COMMAND ----------` is a comment to it), so this statement and the next cell's are read as one, a PARSE_SYNTAX_ERROR: end the statement with ';' (Databricks runs a notebook's cells one by one: check against the databricks backend, or run natively)")),
 	SynQualify: {
-		ir.Native:     no("the native engine does not run QUALIFY yet (its translation to DuckDB would lose the filter): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or restrict the dataset with `-- @backends: ...` to spark-4.2, spark-4.3 or databricks"),
+		ir.Native: pyOnly(no("the native engine does not run QUALIFY yet (its translation to DuckDB would lose the filter): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or restrict the dataset with `-- @backends: ...` to spark-4.2, spark-4.3 or databricks"),
+			"the native engine does not run QUALIFY yet (its translation to DuckDB would lose the filter): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or check the pipeline without native, with thund.yaml `backends:` listing spark-4.2, spark-4.3 or databricks (a Python file has no per-dataset `@backends` pragma)"),
 		ir.Spark41:    no("Spark 4.1's grammar has no QUALIFY clause (Spark 4.2 and Databricks read it; Spark 4.1 takes QUALIFY for a table alias and fails with PARSE_SYNTAX_ERROR after it): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or target spark-4.2, spark-4.3 or databricks"),
 		ir.Spark42:    yes,
 		ir.Spark43:    yes,

@@ -183,7 +183,7 @@ func cdcFormats(p *ir.Pipeline, b ir.Backend) []Finding {
 				if sqlCDC(f) || strings.HasSuffix(f.CDC.Loc.File, ".py") {
 					fix += "target databricks, whose Delta tables merge, or "
 				}
-				fix += runCDCNatively
+				fix += runCDCNativelyAt(f.CDC.Loc.File)
 			default:
 				fix = "choose one that merges: `-- @format: " + ms[0] + "`"
 				if len(ms) > 1 {

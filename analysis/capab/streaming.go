@@ -31,7 +31,10 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 	if f.CDC != nil && d.Kind != ir.StreamingTable {
 		fix := "add `-- @kind: streaming_table`"
 		form := cdcForm(f)
-		if form != "@cdc" {
+		switch {
+		case inPython(f.CDC.Loc.File):
+			fix = fmt.Sprintf("create it with dp.create_streaming_table(%q) (dlt.create_streaming_table on Databricks)", d.Name)
+		case form != "@cdc":
 			fix = "declare it CREATE STREAMING TABLE " + d.Name
 		}
 		out = append(out, ir.Diagnostic{
@@ -54,10 +57,14 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 			if !r.Streaming {
 				continue
 			}
+			fix := fmt.Sprintf("read %s without STREAM(...), or make %s a streaming table (`-- @kind: streaming_table` or CREATE STREAMING TABLE)", r.Name, d.Name)
+			if inPython(r.Loc.File) {
+				fix = fmt.Sprintf("read %s in full (spark.read.table(%q) or dp.read(%q), not readStream or read_stream), or make %s a streaming table (@dp.table)", r.Name, r.Name, r.Name, d.Name)
+			}
 			out = append(out, ir.Diagnostic{
 				Loc: r.Loc, Severity: ir.Error, Code: ir.CodeStreamInMV,
-				Message: fmt.Sprintf("%s %s reads the stream %s; a %s reads its inputs in full: read %s without STREAM(...), or make %s a streaming table (`-- @kind: streaming_table` or CREATE STREAMING TABLE)",
-					kindWord(d.Kind), d.Name, r.Name, kindWord(d.Kind), r.Name, d.Name),
+				Message: fmt.Sprintf("%s %s reads the stream %s; a %s reads its inputs in full: %s",
+					kindWord(d.Kind), d.Name, r.Name, kindWord(d.Kind), fix),
 			})
 		}
 		out = append(out, batchSettings(f)...)
@@ -70,11 +77,7 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 	// the finding, not a stream it may well read past the error.
 	unparsed := f.SQL != "" && f.Dialect == ""
 	if len(streamRefs) == 0 && f.CDC == nil && !f.Once && !snapshotCDC(f) && !unparsed {
-		msg := fmt.Sprintf("streaming table %s reads no stream; read a source incrementally with STREAM(source), or make %s a materialized view", d.Name, d.Name)
-		if f.Append || ir.NameKey(f.Name) != ir.NameKey(d.Name) {
-			// One of several flows into the table: name the flow.
-			msg = fmt.Sprintf("flow %s into streaming table %s reads no stream; every flow into a streaming table reads incrementally: read its source with STREAM(source)", f.Name, d.Name)
-		}
+		msg := noStreamMessage(f, d)
 		out = append(out, ir.Diagnostic{
 			Loc: flowAnchor(f, d), Severity: ir.Error, Code: ir.CodeStreamNoStream,
 			Message: msg,
@@ -126,6 +129,23 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 		}
 	}
 	return out
+}
+
+// noStreamMessage says that flow f into the streaming table d reads no
+// stream, with the fix in the language of f's file.
+func noStreamMessage(f *ir.Flow, d *ir.Dataset) string {
+	read, flowRead := "read a source incrementally with STREAM(source)", "read its source with STREAM(source)"
+	batch := "make " + d.Name + " a materialized view"
+	if inPython(f.QueryLoc.File) {
+		const stream = `spark.readStream.table("source") or dp.read_stream("source") (dlt.read_stream on Databricks)`
+		read, flowRead = "read a source incrementally, "+stream, "read its source with "+stream
+		batch = "define " + d.Name + " with @dp.materialized_view"
+	}
+	if f.Append || ir.NameKey(f.Name) != ir.NameKey(d.Name) {
+		// One of several flows into the table: name the flow.
+		return fmt.Sprintf("flow %s into streaming table %s reads no stream; every flow into a streaming table reads incrementally: %s", f.Name, d.Name, flowRead)
+	}
+	return fmt.Sprintf("streaming table %s reads no stream; %s, or %s", d.Name, read, batch)
 }
 
 // streamReads returns the reads of f that are streams: STREAM(...) reads
