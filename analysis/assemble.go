@@ -346,10 +346,15 @@ func unknownRef(p *ir.Pipeline, flow int, ref ir.Ref, python string, native bool
 	best := nearestReadable(p, flow, ref.Name)
 	// The sample is named after the table as read, qualifiers included
 	// (samples/raw.orders.csv binds raw.orders).
+	bind := fmt.Sprintf("a @sample.%s pragma", ref.Name)
+	if inPython(ref.Loc.File) {
+		// A Python library has no pragmas: thund.yaml binds its samples.
+		bind = fmt.Sprintf("thund.yaml `samples: {%s: path}`", ref.Name)
+	}
 	if best != "" {
-		msg += fmt.Sprintf(": did you mean %s? If %s is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed", best, ref.Name, ref.Name, ref.Name)
+		msg += fmt.Sprintf(": did you mean %s? If %s is an external table, add samples/%s.csv (or %s) so it can be previewed", best, ref.Name, ref.Name, bind)
 	} else {
-		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or a @sample.%s pragma) so it can be previewed; otherwise fix the name", ref.Name, ref.Name)
+		msg += fmt.Sprintf(": if it is an external table, add samples/%s.csv (or %s) so it can be previewed; otherwise fix the name", ref.Name, bind)
 	}
 	sev := ir.Error
 	switch {
@@ -424,18 +429,31 @@ func external(p *ir.Pipeline, name string) bool {
 // the path's last segment.
 func fileReadSample(ref ir.Ref) ir.Diagnostic {
 	stem := SampleStem(ref)
+	py := inPython(ref.Loc.File)
 	want := fmt.Sprintf("samples/%s.csv (or .json, .parquet)", stem)
 	if ref.Streaming {
-		want = fmt.Sprintf("a folder samples/%s/ of files (001.csv, 002.csv...; .json and .parquet too), which a run reads in name order as one trigger, as Spark's default available_now trigger reads what has arrived "+
-			"(with `-- @trigger: processing_time '1 second'` each file is a trigger of its own; watching, a file added later is the next trigger)", stem)
+		// A Python library has no @trigger pragma: each file a trigger
+		// of its own is only for SQL.
+		triggers := "(with `-- @trigger: processing_time '1 second'` each file is a trigger of its own; watching, a file added later is the next trigger)"
+		if py {
+			triggers = "(watching, a file added later is the next trigger)"
+		}
+		want = fmt.Sprintf("a folder samples/%s/ of files (001.csv, 002.csv...; .json and .parquet too), which a run reads in name order as one trigger, as Spark's default available_now trigger reads what has arrived %s", stem, triggers)
 	}
-	msg := fmt.Sprintf("the files at %s have no sample data, so this read cannot be previewed: add %s, or bind one with `-- @sample.%s: path` or thund.yaml `samples: {%s: path}`",
-		ref.Path, want, ref.Name, ref.Name)
+	bind := fmt.Sprintf("`-- @sample.%s: path` or thund.yaml `samples: {%s: path}`", ref.Name, ref.Name)
+	if py {
+		bind = fmt.Sprintf("thund.yaml `samples: {%s: path}`", ref.Name)
+	}
+	msg := fmt.Sprintf("the files at %s have no sample data, so this read cannot be previewed: add %s, or bind one with %s", ref.Path, want, bind)
 	if stem != ref.Name {
 		msg += fmt.Sprintf("; the read is the source %s, not %s, because %s is a dataset of this pipeline", ref.Name, stem, stem)
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeMissingSample, Message: msg}
 }
+
+// inPython reports whether file is a Python library (.py), whose fixes
+// name no `-- @...` pragma.
+func inPython(file string) bool { return strings.HasSuffix(file, ".py") }
 
 // SampleStem is the name of the sample file or folder under samples/
 // that a read takes by convention: for a read of files by path, the
