@@ -116,6 +116,11 @@ func (t *tr) expr1(x ast.Expr) frag {
 	case *ast.Case:
 		return t.caseExpr(x)
 	case *ast.Call:
+		if x.Form == "UNIT" {
+			if f, ok := t.unitCall(x); ok {
+				return f
+			}
+		}
 		return t.call(x)
 	case *ast.Subscript:
 		return t.subscript(x)
@@ -949,11 +954,12 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 		}
 		if b.Op == "-" && (l.typ.is(Timestamp) || l.typ.is(Date)) && (r.typ.is(Timestamp) || r.typ.is(Date)) {
 			// Spark: an INTERVAL DAY TO SECOND, the microseconds between
-			// the two instants (DuckDB's INTERVAL of days and
-			// microseconds holds it: days count as 24 hours).
-			if t.zoneDependent(b, "the time between two timestamps (across a daylight saving change)") {
-				return at(b, tUnknown, cat("NULL"))
-			}
+			// the two wall-clock times in the session zone
+			// (DateTimeUtils.subtractTimestamps: across a daylight saving
+			// change it differs from the time between the instants).
+			// Native runs hold a TIMESTAMP as that wall-clock time; DuckDB's
+			// INTERVAL of days and microseconds holds the difference, days
+			// counting as 24 hours.
 			return at(b, intervalOf(FieldDay, FieldSecond), out)
 		}
 		return at(b, ty, out)
@@ -1046,7 +1052,7 @@ func (t *tr) operandTypes(b *ast.Binary, l, r *Type) bool {
 			t.text(b.L)+" "+op+" "+t.text(b.R), strings.ToUpper(l.String()), strings.ToUpper(r.String()))
 		return true
 	}
-	if (b.Op == "+" || b.Op == "-") && (l.is(Timestamp) && r.is(IntervalKind) || r.is(Timestamp) && l.is(IntervalKind)) && !zoneSafeInterval(b.L, l) && !zoneSafeInterval(b.R, r) && t.zoneDependent(b, "a timestamp plus or minus hours, minutes or seconds (across a daylight saving change)") {
+	if (b.Op == "+" || b.Op == "-") && (l.is(Timestamp) && r.is(IntervalKind) || r.is(Timestamp) && l.is(IntervalKind)) && !zoneSafeInterval(b.L, l) && !zoneSafeInterval(b.R, r) && !t.zoned(b, "a timestamp plus or minus hours, minutes or seconds (across a daylight saving change)") {
 		return true
 	}
 	if !cmp && (l.is(Time) || r.is(Time)) {

@@ -940,14 +940,41 @@ func (t *tr) datedInterval(b *ast.Binary, l, r frag) (frag, bool) {
 	case d.typ.is(Date) && calendarInterval(iv.typ):
 		return at(b, tDate, cat("CAST((", d, " "+b.Op+" ", iv, ") AS DATE)")), true
 	case d.typ.is(Date):
-		if t.zoneDependent(b, "a date plus or minus hours, minutes or seconds (across a daylight saving change)") {
+		if !t.zoned(b, "a date plus or minus hours, minutes or seconds (across a daylight saving change)") {
 			return at(b, tTS, cat("NULL")), true
 		}
-		return at(b, tTS, cat("(CAST(", d, " AS TIMESTAMP) "+b.Op+" ", iv, ")")), true
-	case d.typ.is(Timestamp) || d.typ.is(TimestampNTZ):
+		return at(b, tTS, t.zonedPlus(b.Op, cat("CAST(", d, " AS TIMESTAMP)"), iv)), true
+	case d.typ.is(Timestamp):
+		return at(b, d.typ, t.zonedPlus(b.Op, d, iv)), true
+	case d.typ.is(TimestampNTZ):
 		return at(b, d.typ, cat("(", d, " "+b.Op+" ", iv, ")")), true
 	}
 	return frag{}, false
+}
+
+// zonedPlus is ts op iv for a TIMESTAMP ts (a wall-clock time in the
+// session zone) and an ANSI interval iv, as Spark computes it: a
+// year-month interval moves the wall-clock time (plusMonths); a day-time
+// one moves it by its whole days (plusDays, toward zero) and then the
+// instant by the rest (DateTimeUtils.timestampAddDayTime), so across a
+// daylight saving change INTERVAL 2 HOURS moves the wall-clock time by
+// one or three hours and INTERVAL 1 DAY by none but the day. A wall-clock
+// time the zone skips moves on by the gap, as Java's ZonedDateTime does.
+// Under UTC it is DuckDB's ts op iv.
+func (t *tr) zonedPlus(op string, ts, iv frag) frag {
+	if z, _ := t.sessionZone(); z == "" {
+		return cat("(", ts, " "+op+" ", iv, ")")
+	}
+	if iv.typ.YearMonth() {
+		return t.resolveLocal(cat("(", ts, " "+op+" ", iv, ")"))
+	}
+	sign := ""
+	if op == "-" {
+		sign = "-"
+	}
+	// v: the signed microseconds; whole days first, then the rest.
+	moved := t.utcToLocal(cat("(", t.localToUTC(cat("(w + to_days(CAST(v // 86400000000 AS INTEGER)))")), " + to_microseconds(CAST(v % 86400000000 AS BIGINT)))"))
+	return cat("list_transform([{'w': ", ts, ", 'v': "+sign+"CAST(", microsOf(iv), " AS HUGEINT)}], lambda p: list_transform([p.v], lambda v: list_transform([p.w], lambda w: ", moved, ")[1])[1])[1]")
 }
 
 // intervalAgg translates sum, try_sum, avg and try_avg of an ANSI

@@ -76,13 +76,18 @@ func (t *tr) utcToLocal(x frag) frag {
 }
 
 // localToUTC turns x, a wall-clock time in the session zone, into the UTC
-// wall-clock time of that instant.
+// wall-clock time of that instant. A wall-clock time the zone repeats (the
+// hour a daylight saving change sets the clocks back) is the earlier
+// instant, as Java's ZonedDateTime.ofLocal takes it (ICU takes the
+// later); one the zone skips is read with the offset before the gap, as
+// both do.
 func (t *tr) localToUTC(x frag) frag {
 	z, _ := t.sessionZone()
 	if z == "" {
 		return x
 	}
-	return cat("timezone('UTC', timezone("+quoteString(z)+", ", x, "))")
+	zq := quoteString(z)
+	return cat("list_transform([", x, "], lambda w: list_transform([timezone('UTC', timezone("+zq+", w))], lambda u: CASE WHEN timezone("+zq+", timezone('UTC', u - INTERVAL 1 HOUR)) = w THEN u - INTERVAL 1 HOUR ELSE u END)[1])[1]")
 }
 
 // epochTimestamp translates timestamp_seconds, timestamp_millis and

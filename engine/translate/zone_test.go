@@ -24,7 +24,6 @@ func TestSessionZone(t *testing.T) {
 		`SELECT unix_timestamp(TIMESTAMP '2020-01-01 00:00:00') AS a`,
 		`SELECT CAST(TIMESTAMP '2020-01-01 00:00:00' AS BIGINT) AS a`,
 		`SELECT to_timestamp(1) AS a`,
-		`SELECT TIMESTAMP '2019-03-10 01:30:00' + INTERVAL 1 HOUR AS a`,
 	} {
 		r := translate.TranslateText(q, la)
 		if len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "America/Los_Angeles") {
@@ -38,9 +37,22 @@ func TestSessionZone(t *testing.T) {
 		`SELECT TIMESTAMP '2019-01-01 10:00:00' AS a, hour(TIMESTAMP '2019-01-01 10:00:00') AS h`,
 		`SELECT date_format(TIMESTAMP '2019-01-01 10:00:00', 'yyyy-MM-dd HH:mm') AS a, DATE '2020-01-01' + 1 AS d`,
 		`SELECT TIMESTAMP '2019-01-01 10:00:00' + INTERVAL 2 DAYS AS a`,
+		// Through ICU's zones (TestDatetimeUnitsLA runs them).
+		`SELECT TIMESTAMP '2019-03-10 01:30:00' + INTERVAL 1 HOUR AS a, TIMESTAMP '2019-03-10 03:30:00' - TIMESTAMP '2019-03-10 01:30:00' AS b`,
+		`SELECT timestampadd(HOUR, 1, TIMESTAMP '2019-03-10 01:30:00') AS a, timestampdiff(HOUR, TIMESTAMP '2019-03-10 01:30:00', TIMESTAMP '2019-03-10 03:30:00') AS b`,
 	} {
 		if r := translate.TranslateText(q, la); len(r.Findings) > 0 {
 			t.Errorf("%s: refused under America/Los_Angeles: %v", q, r.Findings)
+		}
+	}
+	// A zone ICU is not trusted with (an offset) refuses what moves an
+	// instant.
+	for _, q := range []string{
+		`SELECT TIMESTAMP '2019-03-10 01:30:00' + INTERVAL 1 HOUR AS a`,
+		`SELECT timestampadd(HOUR, 1, TIMESTAMP '2019-03-10 01:30:00') AS a`,
+	} {
+		if r := translate.TranslateText(q, translate.Options{TimeZone: "+01:00"}); len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Message, "+01:00") {
+			t.Errorf("%s under +01:00: findings %v, want one naming the zone", q, r.Findings)
 		}
 	}
 }
