@@ -119,7 +119,7 @@ func (st *runState) cdcFor(d *ir.Dataset, f *ir.Flow) (*cdcState, error) {
 		}
 		return cs, nil
 	}
-	cs := &cdcState{scd: scd, state: quoteIdent("__thund_cdc_" + strconv.Itoa(len(sr.cdc)) + "_" + relationName(d.Name))}
+	cs := &cdcState{scd: scd, state: quoteIdent("__thund_cdc_" + strconv.Itoa(len(sr.cdc)) + "_" + d.Name)}
 	sr.cdc[key] = cs
 	sr.temps = append(sr.temps, cs.state)
 	cleanup(st.conn, "DROP TABLE IF EXISTS "+cs.state)

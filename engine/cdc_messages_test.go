@@ -60,14 +60,15 @@ func TestCDCErrorsInUserTerms(t *testing.T) {
 }
 
 // TestUserWords: each kind of internal name in a DuckDB message becomes
-// what it holds, by the user's names.
+// what it holds, by the user's names (a stream by the qualified name of
+// what it reads, not the relation the run keeps that under).
 func TestUserWords(t *testing.T) {
 	fr := &flowRun{prefix: "__thund_s3_", f: &ir.Flow{Name: "f"}, d: &ir.Dataset{Name: "shop.cur"},
-		inputs: []*streamInput{{name: "orders", newT: `"__thund_s3_new0"`, seenT: `"__thund_s3_seen0"`}}}
+		inputs: []*streamInput{{name: "orders", label: "raw.orders", newT: `"__thund_s3_new0"`, seenT: `"__thund_s3_seen0"`}}}
 	for in, want := range map[string]string{
-		`Catalog Error: Table with name __thund_s3_new0 does not exist` + "\n\nLINE 1: SELECT * FROM \"__thund_s3_new0\"\n        ^": "Catalog Error: Table with name the trigger's rows of orders does not exist",
-		`Catalog Error: Table with name "__thund_s3_new0" does not exist!`:                                                           "Catalog Error: Table with name the trigger's rows of orders does not exist!",
-		`in "__thund_s3_seen0" and "__thund_s3_cdc_winners" and "__thund_s3_prev"`:                                                   "in the rows of orders read so far and the trigger's changes for shop.cur and a working table of flow f",
+		`Catalog Error: Table with name __thund_s3_new0 does not exist` + "\n\nLINE 1: SELECT * FROM \"__thund_s3_new0\"\n        ^": "Catalog Error: Table with name the trigger's rows of raw.orders does not exist",
+		`Catalog Error: Table with name "__thund_s3_new0" does not exist!`:                                                           "Catalog Error: Table with name the trigger's rows of raw.orders does not exist!",
+		`in "__thund_s3_seen0" and "__thund_s3_cdc_winners" and "__thund_s3_prev"`:                                                   "in the rows of raw.orders read so far and the trigger's changes for shop.cur and a working table of flow f",
 		`"__thund_cdc_0_cur", "__thund_src_1_Full Load", "__thund_log_0_raw", "__thund_s9_x"`:                                        "the apply-changes state of shop.cur, the sample rows of Full Load, the rows streamed into raw, a working table of the run",
 		`Referenced column "x" not found! Candidate bindings: "__thund_w.__thund_seq", __thund_w.id`:                                 `Referenced column "x" not found! Candidate bindings: "the sequence already applied", id`,
 		`Cannot compare values of type BIGINT and type DATE`:                                                                         "Cannot compare values of type BIGINT and type DATE",

@@ -453,7 +453,7 @@ func (st *runState) prepareQuery(ctx context.Context, f *ir.Flow) (string, *tran
 	if !translating() || f.Dialect == "duckdb" || strings.TrimSpace(f.SQL) == "" {
 		return f.Normalized, nil, nil
 	}
-	cat := &duckCatalog{ctx: ctx, conn: st.conn, cols: map[string][]sema.Column{}, run: st}
+	cat := &duckCatalog{ctx: ctx, conn: st.conn, cols: map[string][]sema.Column{}, run: st, use: f.Use}
 	res := translate.TranslateText(f.SQL, translate.Options{
 		Catalog: cat,
 		Macros:  compatNames,
@@ -635,6 +635,9 @@ type duckCatalog struct {
 	// run, when set, shares the descriptions of relations that exist
 	// between the flows of one run (runState.described).
 	run *runState
+	// use is the USE CATALOG / USE SCHEMA scope the query was written
+	// under, which a run's names are resolved in (relationOfIn).
+	use ir.Scope
 }
 
 // Table implements sema.Catalog.
@@ -644,7 +647,7 @@ func (c *duckCatalog) Table(name []string) ([]sema.Column, bool) {
 	}
 	rel := relationName(name[len(name)-1])
 	if c.run != nil {
-		rel = c.run.relationOf(name)
+		rel = c.run.relationOfIn(name, c.use)
 	}
 	key := strings.ToLower(rel)
 	if cols, ok := c.cols[key]; ok {

@@ -29,7 +29,9 @@ import (
 // at the end of the run, in the same manifest commit (state.go), as
 // stream state tables (Parquet state files), under logical names:
 //
-//	FLOW/seen:STREAM  every row the flow accepted from STREAM so far (the
+//	FLOW/seen:STREAM  every row the flow accepted from STREAM (the name key
+//	                  of its dataset or source; before qualified names,
+//	                  of the last part, still read) so far (the
 //	                  stateful strategies: aggregates, complete mode,
 //	                  stream-stream joins), from which the aggregates are
 //	                  recomputed

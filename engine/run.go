@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/engine/translate"
@@ -173,9 +175,8 @@ type runState struct {
 	// predicates (fragment.go), by fragment and relation.
 	fragments map[string]*translatedFragment
 	// rels holds the relation of each dataset and source (by key) whose
-	// name ends like another's (names.go's nameRelations); conflicts why
-	// a dataset cannot run beside another of the same last name part.
-	rels, conflicts map[string]string
+	// name ends like another's (nameRelations).
+	rels map[string]string
 }
 
 // preparedQuery is a flow's DuckDB query as prepare wrote it.
@@ -285,10 +286,9 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
 	}
 	st.nameRelations()
-	holders := st.sourceHolders()
 	var todo []string
 	for _, k := range order {
-		if opts.Only == nil || opts.Only[k] || holders[k] {
+		if opts.Only == nil || opts.Only[k] {
 			todo = append(todo, k)
 		}
 	}
@@ -314,10 +314,10 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 			}
 		}
 	}
-	if err := st.registerSources(ctx); err != nil {
-		return st.res, err
+	if err := st.relocate(ctx); err != nil {
+		return st.res, fmt.Errorf("run: %w", err)
 	}
-	if err := st.moveSources(ctx); err != nil {
+	if err := st.placeSources(ctx); err != nil {
 		return st.res, err
 	}
 	for _, k := range todo {
@@ -352,9 +352,6 @@ func (st *runState) emit(e Event) {
 // run and no sample stands in for it (python.go), or
 // it reads a source with no sample data.
 func (st *runState) blocked(d *ir.Dataset) string {
-	if why := st.nameConflict(d); why != "" {
-		return why
-	}
 	for _, f := range st.p.FlowsInto(d.Name) {
 		if analysis.DefinedInPython(f) && st.pythonStandIn(d) == "" {
 			return analysis.PythonNotRun
@@ -584,11 +581,12 @@ func isWrongKind(err error) bool {
 }
 
 // RelationSQL returns the quoted DuckDB relation that holds a dataset, for
-// use in SQL text: the last part of its name (relationName), or for a
-// dataset a run kept under its qualified name because another one ends in
-// the same name (a.x beside b.x), that name. A run defines every
-// qualified dataset under its qualified name too (runState.alias), so
-// either answer reads it there.
+// use in SQL text: the last part of its name (relationName), or, for a
+// dataset the session keeps under its qualified name because another
+// dataset or source ends in the same name (bronze.orders beside
+// silver.orders), that name. A run also defines every qualified dataset
+// it keeps under its last part under its qualified name (runState.alias),
+// so the qualified answer reads it either way.
 func RelationSQL(dataset string) string {
 	movedMu.RLock()
 	m := moved[ir.NameKey(dataset)]
@@ -599,127 +597,97 @@ func RelationSQL(dataset string) string {
 	return quoteIdent(relationName(dataset))
 }
 
-// moved holds the datasets (by key) a run kept under their qualified
-// names: only batch datasets move, never a streaming or CDC table, whose
-// relation a description (engine/describe.go) keeps under its last part.
+// moved holds the datasets (by key) the last run or restore kept under
+// their qualified names, for RelationSQL.
 var (
 	movedMu sync.RWMutex
 	moved   = map[string]bool{}
 )
 
 // qualifiedRelation is the relation a run keeps a dataset or source under
-// when another one ends in the same name: an unqualified name as it is, a
-// qualified one whole (a.x), as one identifier.
+// when another one ends in the same name: its qualified name whole
+// (bronze.orders), as one identifier.
 func qualifiedRelation(name string) string { return name }
 
-// The native engine keeps a dataset or source under the last part of its
-// name (relationName): the pipeline's catalog and schema are implicit. Two
-// names that end alike (a.x and b.x, datasets of two schemas; the source
-// raw.orders and the dataset orders) would be one relation, so a run keeps
-// each of them under its qualified name instead (qualifiedRelation): the
-// translator reads every relation by what the name resolves to (compat.go),
-// a qualified source is moved once registered (moveSources), and every
-// qualified dataset is also visible under its qualified name once it ran
-// (alias), which is what RelationSQL gives. What the run cannot place is
-// refused before it runs (nameConflict): two streaming or CDC tables, or
-// two sources, ending alike, and a streaming read of a moved source.
+// Physical names. The native engine keeps a dataset or source under the
+// last part of its name (relationName): the pipeline's catalog and
+// schema are implicit, and a query run as its DuckDB text reads a table
+// by that part. Names that end alike (bronze.orders, silver.orders and
+// gold.orders; the source landing.orders beside them) would be one
+// relation, so a run keeps each of them under its qualified name instead
+// (qualifiedRelation), except an unqualified one, which keeps the last
+// part: every dataset, streaming table, CDC target and source has a
+// relation of its own (nameRelations), which the batch, streaming and CDC
+// paths write, the translator reads (relationOf), restore rebuilds and
+// the stream state names. Durable outputs are kept per qualified name
+// already (outputDirName). A source is registered under its last part
+// (sources.go), so placeSources moves it to its own relation at once,
+// setting aside what keeps that last part meanwhile. When the names a
+// session keeps datasets under change between runs (a dataset of the
+// same last name was added or removed), relocate renames the relations
+// that move. What still cannot run is a query run as written that reads
+// a relation kept under its qualified name (textReads).
 
 // nameRelations fills st.rels for the datasets and sources whose last
-// name part another one shares, and st.conflicts for those among them the
-// run cannot keep apart.
+// name part another one shares, and records for RelationSQL which
+// datasets are kept under their qualified names.
 func (st *runState) nameRelations() {
-	type entity struct {
-		name   string
-		source bool
-		// fixed: written under relationName by the streaming and CDC
-		// paths, so it cannot move.
-		fixed bool
+	st.rels = nameGroups(st.p)
+	movedMu.Lock()
+	defer movedMu.Unlock()
+	for _, d := range st.p.Datasets {
+		key := ir.NameKey(d.Name)
+		if st.rel(d.Name) != relationName(d.Name) {
+			moved[key] = true
+		} else {
+			delete(moved, key)
+		}
 	}
-	groups := map[string][]entity{}
+}
+
+// nameGroups maps each dataset and source of p (by key) whose last name
+// part another one shares to its relation: the last part for an
+// unqualified name, the qualified name for the others. It is nil when no
+// two names end alike.
+func nameGroups(p *ir.Pipeline) map[string]string {
+	groups := map[string][]string{}
 	var order []string
-	add := func(e entity) {
-		k := ir.NameKey(relationName(e.name))
+	add := func(name string) {
+		k := ir.NameKey(relationName(name))
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
 		for _, o := range groups[k] {
-			if ir.NameKey(o.name) == ir.NameKey(e.name) {
+			if ir.NameKey(o) == ir.NameKey(name) {
 				return
 			}
 		}
-		groups[k] = append(groups[k], e)
+		groups[k] = append(groups[k], name)
 	}
-	for _, d := range st.p.Datasets {
-		fixed := d.Kind == ir.StreamingTable
-		for _, f := range st.p.FlowsInto(d.Name) {
-			fixed = fixed || f.Streaming || f.CDC != nil
-		}
-		add(entity{name: d.Name, fixed: fixed})
+	for _, d := range p.Datasets {
+		add(d.Name)
 	}
-	streamed := map[string]bool{}
-	for _, f := range st.p.Flows {
-		if !f.Streaming && f.CDC == nil {
-			continue
-		}
-		for _, r := range f.Reads {
-			streamed[ir.NameKey(r.Name)] = true
-		}
+	for _, src := range p.Sources {
+		add(src.Name)
 	}
-	for _, src := range st.p.Sources {
-		add(entity{name: src.Name, source: true, fixed: streamed[ir.NameKey(src.Name)]})
-	}
+	var rels map[string]string
 	for _, k := range order {
 		g := groups[k]
 		if len(g) < 2 {
 			continue
 		}
-		if st.rels == nil {
-			st.rels, st.conflicts = map[string]string{}, map[string]string{}
+		if rels == nil {
+			rels = map[string]string{}
 		}
-		// Who keeps the last part: an unqualified name, else a member
-		// that cannot move.
-		holder := -1
-		for i, e := range g {
-			if !strings.Contains(e.name, ".") || e.fixed && holder < 0 {
-				holder = i
+		for _, name := range g {
+			rel := qualifiedRelation(name)
+			if !strings.Contains(name, ".") {
+				rel = relationName(name)
 			}
-		}
-		sources := 0
-		for i, e := range g {
-			rel := qualifiedRelation(e.name)
-			if i == holder {
-				rel = relationName(e.name)
-			}
-			st.rels[ir.NameKey(e.name)] = rel
-			if !e.source && rel != relationName(e.name) {
-				movedMu.Lock()
-				moved[ir.NameKey(e.name)] = true
-				movedMu.Unlock()
-			}
-			if e.source {
-				sources++
-			}
-			if e.fixed && i != holder && !e.source {
-				st.conflicts[ir.NameKey(e.name)] = fmt.Sprintf("the native engine keeps a streaming or CDC table under the last part of its name, and %s ends like %s, so it cannot run both yet: rename one of them, or restrict one with `-- @backends: ...` to the Spark or Databricks backend", e.name, g[holder].name)
-			}
-			if e.source && e.fixed && i != holder {
-				st.conflicts[ir.NameKey(e.name)] = fmt.Sprintf("the native engine reads a source in a stream under the last part of its name, and the source %s ends like %s, so it cannot stream it beside that yet: rename the dataset, or restrict the datasets reading %s with `-- @backends: ...` to the Spark or Databricks backend", e.name, g[holder].name, e.name)
-			}
-		}
-		if sources > 1 {
-			var names []string
-			for _, e := range g {
-				if e.source {
-					names = append(names, e.name)
-				}
-			}
-			for _, e := range g {
-				if e.source {
-					st.conflicts[ir.NameKey(e.name)] = fmt.Sprintf("the native engine registers a source's sample under the last part of its name, and the sources of %s end alike, so it cannot read them both yet: bind one of them to a sample through a temporary view of another name, or restrict the datasets reading them with `-- @backends: ...` to the Spark or Databricks backend", strings.Join(names, " and "))
-				}
-			}
+			rels[ir.NameKey(name)] = rel
 		}
 	}
+	return rels
 }
 
 // rel is the relation the run keeps a dataset or source under.
@@ -749,6 +717,18 @@ func (st *runState) relationOf(parts []string) string {
 	return relationName(parts[len(parts)-1])
 }
 
+// readOf is the relation a flow's read of name is kept under and the
+// name the user knows it by: the dataset or source it resolves to.
+func (st *runState) readOf(name string) (rel, label string) {
+	if d := st.p.Resolve(name); d != nil {
+		return st.rel(d.Name), d.Name
+	}
+	if src := st.p.Source(name); src != nil {
+		return st.rel(src.Name), src.Name
+	}
+	return relationName(name), name
+}
+
 // sampleToAdd names the sample to add for a source: a folder of
 // micro-batch files for a stream, else a file.
 func sampleToAdd(stem string, streaming bool) string {
@@ -772,32 +752,10 @@ func (st *runState) relationOfIn(parts []string, use ir.Scope) string {
 	return st.relationOf(strings.Split(use.Qualify(written), "."))
 }
 
-// nameConflict says why d cannot run beside a dataset or source whose
-// name ends like its own, or a source it reads ("" when it can).
-func (st *runState) nameConflict(d *ir.Dataset) string {
-	if len(st.conflicts) == 0 {
-		return ""
-	}
-	if why := st.conflicts[ir.NameKey(d.Name)]; why != "" {
-		return why
-	}
-	for _, f := range st.p.FlowsInto(d.Name) {
-		for _, r := range f.Reads {
-			if st.p.Resolve(r.Name) != nil {
-				continue
-			}
-			if why := st.conflicts[ir.NameKey(r.Name)]; why != "" {
-				return why
-			}
-		}
-	}
-	return ""
-}
-
 // textReads refuses a flow run as its normalized text (DuckDB's dialect,
 // or what the translator does not read) that reads a table the run keeps
 // apart from another ending in the same name: the text names it by that
-// last part.
+// last part, which is another relation's.
 func (st *runState) textReads(f *ir.Flow) error {
 	if len(st.rels) == 0 {
 		return nil
@@ -810,56 +768,169 @@ func (st *runState) textReads(f *ir.Flow) error {
 	return nil
 }
 
-// sourceHolders are the datasets (by key) under the last name part of a
-// source the run moves (moveSources): registering the source's sample
-// there replaces what an earlier run left, so they run again in every run.
-func (st *runState) sourceHolders() map[string]bool {
-	var out map[string]bool
+// placeSources registers every source that has a sample (sources.go's
+// registerSource), each under its own relation: one whose last name part
+// another dataset or source shares is registered under that part and
+// moved to its qualified name at once, before the next source is
+// registered; whatever keeps the last part meanwhile (a dataset's table,
+// a source registered before) is set aside and put back. A sample that
+// cannot be read fails the datasets that read it (sourceError), not the
+// run.
+func (st *runState) placeSources(ctx context.Context) error {
 	for _, src := range st.p.Sources {
-		to, ok := st.rels[ir.NameKey(src.Name)]
-		if !ok || to == relationName(src.Name) {
+		if src.Sample == "" {
 			continue
 		}
-		for _, d := range st.p.Datasets {
-			if st.rel(d.Name) == relationName(src.Name) {
-				if out == nil {
-					out = map[string]bool{}
-				}
-				out[ir.NameKey(d.Name)] = true
-			}
-		}
-	}
-	return out
-}
-
-// moveSources moves each registered source whose name's last part
-// another dataset or source shares to its own relation.
-func (st *runState) moveSources(ctx context.Context) error {
-	for _, src := range st.p.Sources {
-		to, ok := st.rels[ir.NameKey(src.Name)]
-		if !ok || to == relationName(src.Name) || st.conflicts[ir.NameKey(src.Name)] != "" || src.Sample == "" {
-			continue
-		}
-		// Its rows are copied to its own relation and the one under the
-		// last part is dropped, for the dataset that keeps that name.
-		from := quoteIdent(relationName(src.Name))
-		_, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE TEMP TABLE "+quoteIdent(to)+" AS SELECT * FROM "+from)
+		err := st.placeSource(ctx, src)
 		if err == nil {
-			for _, stmt := range []string{"DROP VIEW IF EXISTS " + from, "DROP TABLE IF EXISTS " + from} {
-				if _, derr := st.conn.ExecContext(ctx, stmt); derr != nil && !isWrongKind(derr) {
-					err = derr
-					break
-				}
-			}
+			continue
 		}
-		if err != nil {
-			if st.badSources == nil {
-				st.badSources = map[string]error{}
-			}
-			st.badSources[ir.NameKey(src.Name)] = fmt.Errorf("source %s: keep it apart from the dataset that ends like it: %w", src.Name, explain(err))
+		if ctx.Err() != nil {
+			return err
 		}
+		if st.badSources == nil {
+			st.badSources = map[string]error{}
+		}
+		st.badSources[ir.NameKey(src.Name)] = err
 	}
 	return nil
+}
+
+// placeSource registers one source under its own relation (placeSources).
+func (st *runState) placeSource(ctx context.Context, src *ir.Source) error {
+	last, to := relationName(src.Name), st.rel(src.Name)
+	if to == last {
+		return st.registerSource(ctx, src)
+	}
+	aside := ""
+	if st.lastPartKept(last) {
+		aside = "__thund_aside_" + last
+		if err := st.renameRelation(ctx, last, aside); err != nil {
+			return fmt.Errorf("source %s: set aside the table of the same last name: %w", src.Name, err)
+		}
+	} else if err := st.dropRelation(ctx, last); err != nil {
+		return fmt.Errorf("source %s: %w", src.Name, err)
+	}
+	err := st.registerSource(ctx, src)
+	if err == nil {
+		// Registered under its last part: moved to its own relation.
+		err = st.renameRelation(ctx, last, to)
+	}
+	if aside != "" {
+		if berr := st.renameRelation(ctx, aside, last); berr != nil && err == nil {
+			err = fmt.Errorf("source %s: put back the table of the same last name: %w", src.Name, berr)
+		}
+	}
+	return err
+}
+
+// lastPartKept reports whether a dataset or source of the run is kept
+// under the relation rel.
+func (st *runState) lastPartKept(rel string) bool {
+	for _, d := range st.p.Datasets {
+		if st.rel(d.Name) == rel {
+			return true
+		}
+	}
+	for _, src := range st.p.Sources {
+		if st.rel(src.Name) == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// renameRelation renames the table or view from to to, replacing what to
+// held; nothing happens when from does not exist.
+func (st *runState) renameRelation(ctx context.Context, from, to string) error {
+	kind, err := st.relationKind(ctx, from)
+	if err != nil || kind == "" {
+		return err
+	}
+	if err := st.dropRelation(ctx, to); err != nil {
+		return err
+	}
+	stmt := "ALTER " + kind + " " + quoteIdent(from) + " RENAME TO " + quoteIdent(to)
+	if _, err := st.conn.ExecContext(allowKinds(ctx, duckdb.STATEMENT_TYPE_ALTER), stmt); err != nil {
+		return explain(err)
+	}
+	return nil
+}
+
+// relationKind says whether the session's relation rel (in its main
+// schema, not the run's temporary one) is a TABLE or a VIEW, "" when
+// there is none.
+func (st *runState) relationKind(ctx context.Context, rel string) (string, error) {
+	var kind string
+	err := st.conn.QueryRowContext(ctx, `SELECT kind FROM (
+  SELECT 'TABLE' AS kind FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1
+  UNION ALL
+  SELECT 'VIEW' FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main' AND view_name = $1 AND NOT internal
+) LIMIT 1`, rel).Scan(&kind)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", explain(err)
+	}
+	return kind, nil
+}
+
+// dropRelation drops the table or view rel of the session's main schema,
+// if any.
+func (st *runState) dropRelation(ctx context.Context, rel string) error {
+	kind, err := st.relationKind(ctx, rel)
+	if err != nil || kind == "" {
+		return err
+	}
+	if _, err := st.conn.ExecContext(ctx, "DROP "+kind+" IF EXISTS "+quoteIdent(rel)); err != nil {
+		return explain(err)
+	}
+	return nil
+}
+
+// relocate moves the relations of the datasets whose relation changed
+// since the session's last run or restore (a dataset ending in the same
+// name came or went): the rows a dataset keeps between runs (a streaming
+// table that resumes, a dataset this run does not rebuild) follow it.
+// Then it records the relations of this run.
+func (st *runState) relocate(ctx context.Context) error {
+	s := st.s
+	s.names.mu.Lock()
+	defer s.names.mu.Unlock()
+	type move struct{ name, from, to string }
+	var moves []move
+	for _, d := range st.p.Datasets {
+		if d.Kind == ir.TemporaryView {
+			continue // lives in a run's connection only
+		}
+		to := st.rel(d.Name)
+		if from, ok := s.names.placed[ir.NameKey(d.Name)]; ok && from != to {
+			moves = append(moves, move{d.Name, from, to})
+		}
+	}
+	// Onto qualified names first: the last parts they leave may be where
+	// the others go.
+	sort.SliceStable(moves, func(i, j int) bool {
+		return moves[i].to != relationName(moves[i].to) && moves[j].to == relationName(moves[j].to)
+	})
+	for _, m := range moves {
+		if err := st.renameRelation(ctx, m.from, m.to); err != nil {
+			return fmt.Errorf("keep %s apart from the datasets ending in the same name: %w", m.name, err)
+		}
+	}
+	st.recordPlaced()
+	return nil
+}
+
+// recordPlaced records the relation of each dataset for the session's
+// next run (relocate); the caller holds s.names.mu.
+func (st *runState) recordPlaced() {
+	placed := make(map[string]string, len(st.p.Datasets))
+	for _, d := range st.p.Datasets {
+		placed[ir.NameKey(d.Name)] = st.rel(d.Name)
+	}
+	st.s.names.placed = placed
 }
 
 // alias makes a dataset with a qualified name visible under that name

@@ -17,6 +17,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/thund-dev/thund/ir"
 )
 
 // Options configure a session.
@@ -71,7 +73,25 @@ type Session struct {
 
 	state stateStore // durable outputs (state.go)
 
+	// names holds the relation each dataset was kept under by the last
+	// run or restore (run.go's relocate).
+	names struct {
+		mu     sync.Mutex
+		placed map[string]string
+	}
+
 	desc *describeConn // the describing connection (describe.go)
+}
+
+// relation is the relation the session keeps dataset name under: where
+// its last run or restore placed it, else the last part of its name.
+func (s *Session) relation(name string) string {
+	s.names.mu.Lock()
+	defer s.names.mu.Unlock()
+	if rel, ok := s.names.placed[ir.NameKey(name)]; ok {
+		return rel
+	}
+	return relationName(name)
 }
 
 // Open starts a session for the pipeline at root.

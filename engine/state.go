@@ -581,7 +581,7 @@ func (s *Session) persist(ctx context.Context, conn *sql.Conn, d *ir.Dataset, pa
 	}
 	query := part.Query
 	if strings.TrimSpace(query) == "" {
-		query = "SELECT * FROM " + quoteIdent(relationName(d.Name))
+		query = "SELECT * FROM " + quoteIdent(s.relation(d.Name))
 	}
 	s.state.mu.Lock()
 	defer s.state.mu.Unlock()
@@ -1008,7 +1008,14 @@ func (s *Session) Restore(ctx context.Context, p *ir.Pipeline) (*RestoreReport, 
 		}
 	}
 
-	if err := st.registerSources(ctx); err != nil {
+	// Each dataset and source under its own relation, as the run keeps
+	// them (run.go's nameRelations); the relations of an earlier session
+	// are rebuilt there, not moved.
+	st.nameRelations()
+	st.s.names.mu.Lock()
+	st.recordPlaced()
+	st.s.names.mu.Unlock()
+	if err := st.placeSources(ctx); err != nil {
 		rep.Notes = append(rep.Notes, "schemas of datasets reading sources not checked: "+err.Error())
 	}
 	for _, k := range order {
@@ -1050,7 +1057,7 @@ func (st *runState) restoreView(ctx context.Context, d *ir.Dataset) {
 	if d.Kind == ir.TemporaryView {
 		kw = "TEMP VIEW"
 	}
-	name := quoteIdent(relationName(d.Name))
+	name := quoteIdent(st.rel(d.Name))
 	if _, err := st.conn.ExecContext(ctx, "CREATE OR REPLACE "+kw+" "+name+" AS "+body); err != nil {
 		return
 	}
@@ -1113,7 +1120,7 @@ func (st *runState) restoreDataset(ctx context.Context, d *ir.Dataset) RestoredD
 		r.Message = "schema not checked: " + why
 	}
 
-	rel := quoteIdent(relationName(d.Name))
+	rel := quoteIdent(st.rel(d.Name))
 	cols := make([]string, len(m.Schema))
 	casts := make([]string, len(m.Schema))
 	for i, c := range m.Schema {

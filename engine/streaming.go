@@ -145,8 +145,10 @@ func (st *runState) dropStreamTables() {
 
 // streamInput is one stream a flow reads.
 type streamInput struct {
-	// name is the relation the query reads, shadowed during triggers.
-	name string
+	// name is the relation the query reads, shadowed during triggers;
+	// label is the dataset or source it holds, by the user's name, for
+	// messages and the stream state's names.
+	name, label string
 	// base selects every row of the stream; with filterCol set it has
 	// that extra column, and filterExpr over it picks units.
 	base       string
@@ -258,7 +260,7 @@ func (st *runState) runStreamingFlow(ctx context.Context, d *ir.Dataset, f *ir.F
 	sr.n++
 	fr := &flowRun{
 		st: st, d: d, f: f,
-		target:  quoteIdent(relationName(d.Name)),
+		target:  quoteIdent(st.rel(d.Name)),
 		prefix:  fmt.Sprintf("__thund_s%d_", sr.n),
 		mode:    f.OutputMode,
 		agg:     f.Aggregates,
@@ -404,7 +406,7 @@ func (fr *flowRun) run(ctx context.Context, appendTo bool) error {
 		sr := st.streams()
 		key := ir.NameKey(fr.d.Name)
 		if sr.logs[key] == nil {
-			t := quoteIdent("__thund_log_" + strconv.Itoa(len(sr.logs)) + "_" + relationName(fr.d.Name))
+			t := quoteIdent("__thund_log_" + strconv.Itoa(len(sr.logs)) + "_" + fr.d.Name)
 			sr.logs[key] = &streamLog{table: t}
 			sr.temps = append(sr.temps, t)
 			st.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+t)
@@ -471,8 +473,13 @@ func (fr *flowRun) run(ctx context.Context, appendTo bool) error {
 // restoreState copies the flow's stream state tables, loaded from the
 // state folder, into the flow's tables (see resume.go for the names).
 func (fr *flowRun) restoreState(ctx context.Context) error {
-	load := func(name, into string) error {
+	load := func(name, into string, older ...string) error {
 		src := fr.resume.tables[name]
+		for _, o := range older {
+			if src == "" {
+				src = fr.resume.tables[o]
+			}
+		}
 		if src == "" {
 			return fr.fail("the stream state lacks %s; delete the state folder's outputs/%s to replay from the start", name, outputDirName(fr.d.Name))
 		}
@@ -481,7 +488,7 @@ func (fr *flowRun) restoreState(ctx context.Context) error {
 	}
 	if fr.cumulative {
 		for _, in := range fr.inputs {
-			if err := load(fr.f.Name+"/seen:"+ir.NameKey(in.name), in.seenT); err != nil {
+			if err := load(fr.seenState(in), in.seenT, fr.seenStateBefore(in)); err != nil {
 				return err
 			}
 		}
@@ -513,6 +520,20 @@ func (fr *flowRun) restoreState(ctx context.Context) error {
 	return nil
 }
 
+// seenState is the logical name of the rows the flow accepted from
+// stream in (resume.go): by the stream's dataset or source, so it holds
+// whichever relation the run keeps that under.
+func (fr *flowRun) seenState(in *streamInput) string {
+	return fr.f.Name + "/seen:" + ir.NameKey(in.label)
+}
+
+// seenStateBefore is the name seenState had before streams were named by
+// their qualified names (the last part of the name), which a state
+// committed then still carries.
+func (fr *flowRun) seenStateBefore(in *streamInput) string {
+	return fr.f.Name + "/seen:" + ir.NameKey(relationName(in.label))
+}
+
 // saveState hands the flow's stream state tables over to the run, to be
 // committed with the target (resume.go): they outlive the flow.
 func (fr *flowRun) saveState() {
@@ -534,7 +555,7 @@ func (fr *flowRun) saveState() {
 	}
 	if fr.cumulative {
 		for _, in := range fr.inputs {
-			keep(fr.f.Name+"/seen:"+ir.NameKey(in.name), in.seenT)
+			keep(fr.seenState(in), in.seenT)
 		}
 	}
 	if fr.wmTable != "" {
@@ -632,11 +653,11 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 		if !streamed && !viaView {
 			continue
 		}
-		rel := relationName(r.Name)
+		rel, label := st.readOf(r.Name)
 		if seen[ir.NameKey(rel)] {
 			continue
 		}
-		whole := &streamInput{name: rel, base: "SELECT * FROM " + quoteIdent(rel), units: []streamUnit{{}}}
+		whole := &streamInput{name: rel, label: label, base: "SELECT * FROM " + quoteIdent(rel), units: []streamUnit{{}}}
 		if d := st.p.Resolve(r.Name); d != nil {
 			key := ir.NameKey(d.Name)
 			switch {
@@ -662,7 +683,7 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 				}
 			case st.stream != nil && st.stream.logs[key] != nil:
 				lg := st.stream.logs[key]
-				in := &streamInput{name: rel, base: "SELECT * FROM " + lg.table, filterCol: commitCol, filterExpr: quoteIdent(commitCol)}
+				in := &streamInput{name: rel, label: label, base: "SELECT * FROM " + lg.table, filterCol: commitCol, filterExpr: quoteIdent(commitCol)}
 				for i, files := range lg.files {
 					if allIn(files, done) {
 						in.partial = true
@@ -692,7 +713,7 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 			return nil, fmt.Errorf("source %s: %w", src.Name, err)
 		}
 		ext := filepath.Ext(pattern)
-		in := &streamInput{name: rel, filterCol: fileCol, filterExpr: quoteIdent(fileCol)}
+		in := &streamInput{name: rel, label: label, filterCol: fileCol, filterExpr: quoteIdent(fileCol)}
 		var all, need []string
 		for _, file := range files {
 			if filepath.Ext(file) != ext {
@@ -709,7 +730,7 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 		if len(need) == 0 && len(done) > 0 {
 			// Resuming with no new file: no row to read, only the
 			// columns, from the source's view (bound, not scanned).
-			in.base, in.filterCol = "SELECT * FROM "+quoteIdent(relationName(src.Name)), ""
+			in.base, in.filterCol = "SELECT * FROM "+quoteIdent(st.rel(src.Name)), ""
 			add(in)
 			continue
 		}
@@ -734,7 +755,7 @@ func (st *runState) folderRows(ctx context.Context, src *ir.Source, fn, pattern 
 	skey := ir.NameKey(src.Name)
 	ft := sr.folders[skey]
 	if ft == nil {
-		ft = &folderTable{table: quoteIdent("__thund_src_" + strconv.Itoa(len(sr.folders)) + "_" + relationName(src.Name)), loaded: map[string]bool{}}
+		ft = &folderTable{table: quoteIdent("__thund_src_" + strconv.Itoa(len(sr.folders)) + "_" + src.Name), loaded: map[string]bool{}}
 		sr.folders[skey] = ft
 		sr.temps = append(sr.temps, ft.table)
 	} else {
@@ -853,7 +874,7 @@ func (fr *flowRun) trigger(ctx context.Context, t int, units [][]streamUnit) err
 				}
 			}
 		}
-		if _, err := fr.exec(ctx, "read stream "+in.name, "CREATE OR REPLACE TEMP TABLE "+in.newT+" AS "+in.rows(units[i])); err != nil {
+		if _, err := fr.exec(ctx, "read stream "+in.label, "CREATE OR REPLACE TEMP TABLE "+in.newT+" AS "+in.rows(units[i])); err != nil {
 			return err
 		}
 		n, err := fr.count(ctx, in.newT)
@@ -910,7 +931,7 @@ func (fr *flowRun) trigger(ctx context.Context, t int, units [][]streamUnit) err
 		if fr.cumulative {
 			rows = in.seenT
 		}
-		if _, err := fr.exec(ctx, "shadow stream "+in.name, "CREATE OR REPLACE TEMP VIEW "+quoteIdent(in.name)+" AS SELECT * FROM "+rows); err != nil {
+		if _, err := fr.exec(ctx, "shadow stream "+in.label, "CREATE OR REPLACE TEMP VIEW "+quoteIdent(in.name)+" AS SELECT * FROM "+rows); err != nil {
 			return err
 		}
 		fr.shadows = append(fr.shadows, quoteIdent(in.name))
@@ -959,7 +980,7 @@ func (fr *flowRun) trigger(ctx context.Context, t int, units [][]streamUnit) err
 func (fr *flowRun) findWatermark(ctx context.Context, in *streamInput) error {
 	names, types, err := fr.columns(ctx, in.newT)
 	if err != nil {
-		return fr.fail("read stream %s: %v", in.name, err)
+		return fr.fail("read stream %s: %v", in.label, err)
 	}
 	col := fr.f.Watermark.Column
 	if i := strings.LastIndexByte(col, '.'); i >= 0 {
@@ -976,7 +997,7 @@ func (fr *flowRun) findWatermark(ctx context.Context, in *streamInput) error {
 			if st := SparkTypeName(t); st != "" {
 				t = st
 			}
-			return fr.fail("watermark column %s of stream %s is %s; it must be a DATE or TIMESTAMP (cast it upstream)", n, in.name, t)
+			return fr.fail("watermark column %s of stream %s is %s; it must be a DATE or TIMESTAMP (cast it upstream)", n, in.label, t)
 		}
 		in.wmCol = n
 	}
@@ -995,7 +1016,7 @@ func (fr *flowRun) createWatermarkTable(ctx context.Context) error {
 	}
 	var have []string
 	for _, in := range fr.inputs {
-		have = append(have, in.name+" ("+strings.Join(in.cols, ", ")+")")
+		have = append(have, in.label+" ("+strings.Join(in.cols, ", ")+")")
 	}
 	if len(have) == 0 {
 		return fr.fail("watermark column %s: the flow reads no stream", fr.f.Watermark.Column)

@@ -110,9 +110,9 @@ func (fr *flowRun) tableWords(name string) string {
 		for _, in := range fr.inputs {
 			switch quoteIdent(name) {
 			case in.newT:
-				return "the trigger's rows of " + in.name
+				return "the trigger's rows of " + in.label
 			case in.seenT:
-				return "the rows of " + in.name + " read so far"
+				return "the rows of " + in.label + " read so far"
 			}
 		}
 		if strings.HasPrefix(rest, "cdc_") {
