@@ -150,7 +150,7 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		if res.opaque == nil {
 			res.opaque = map[*ir.Flow]string{}
 		}
-		res.opaque[flow] = def.Opaque
+		res.opaque[flow] = res.opaqueWhere(def)
 	}
 	for _, rd := range flow.Reads {
 		if rd.Streaming {
@@ -211,6 +211,34 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		flow.TargetLoc = ir.Loc{File: file, Start: def.TargetLoc.Start, End: def.TargetLoc.End}
 	}
 	res.flows = append(res.flows, flow)
+}
+
+// opaqueWhere is why def's body is not stated in SQL, after the place
+// it stops being one (file:line:col of the step or statement), when
+// pylib gives it.
+func (res *fileResult) opaqueWhere(def *pylib.Definition) string {
+	at := def.OpaqueLoc
+	if def.Opaque == "" || at == (pylib.Span{}) || at.Start > len(res.text) {
+		return def.Opaque
+	}
+	return fmt.Sprintf("%s: %s", PyLineCol(res.path, res.text, at.Start), def.Opaque)
+}
+
+// PyLineCol is file:line:col of byte offset off of text (columns in
+// characters, from 1).
+func PyLineCol(file, text string, off int) string {
+	if off < 0 || off > len(text) {
+		return file
+	}
+	line, col := 1, 1
+	for _, r := range text[:off] {
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }
 
 // pythonLoads reports each load of def's body that the native engine

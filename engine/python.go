@@ -481,7 +481,11 @@ func (st *runState) lowerPython(ctx context.Context, f *ir.Flow) (*ir.Flow, stri
 		if def.NeedsColumns && len(missing) > 0 {
 			why = fmt.Sprintf("%s; the run has no columns for %s", why, strings.Join(missing, ", "))
 		}
-		return nil, lineCol(file, text, def.Loc.Start) + ": " + why
+		at := def.Loc.Start
+		if def.OpaqueLoc != (pylib.Span{}) {
+			at = def.OpaqueLoc.Start
+		}
+		return nil, lineCol(file, text, at) + ": " + why
 	}
 	flow, diags := analysis.PythonFlow(file, text, def, st.p.Configuration)
 	for _, d := range diags {

@@ -31,7 +31,12 @@ var columnFuncs = map[string]int{
 	"abs": 1, "sqrt": 1, "isnull": 1, "md5": 1, "sha1": 1,
 	"year": 1, "month": 1, "dayofmonth": 1, "hour": 1, "minute": 1, "second": 1,
 	"concat": -1, "coalesce": -1, "greatest": -1, "least": -1,
+	"size": 1,
 }
+
+// roundFuncs are the functions of a column and an optional scale (an
+// integer literal, 0 when not given).
+var roundFuncs = map[string]bool{"round": true, "bround": true}
 
 // unportableFuncs are functions whose Spark values the native engine
 // does not compute, and why.
@@ -210,7 +215,9 @@ func (r *reader) columnMethod(fn *sitter.Node, args []*sitter.Node, kw map[strin
 	}
 	m := r.srcOf(fn.ChildByFieldName("attribute"))
 	switch m {
-	case "alias", "name", "isNull", "isNotNull", "cast", "astype", "like", "rlike", "isin":
+	case "alias", "name", "isNull", "isNotNull", "cast", "astype", "like", "rlike", "isin", "when", "otherwise", "between":
+	case "asc", "desc", "asc_nulls_first", "asc_nulls_last", "desc_nulls_first", "desc_nulls_last":
+		return colx{}, fmt.Sprintf(".%s() is a sort order, which only .orderBy / .sort take", m), true
 	default:
 		return colx{}, "", false
 	}
@@ -233,11 +240,53 @@ func (r *reader) columnMethod(fn *sitter.Node, args []*sitter.Node, kw map[strin
 	case "isNotNull":
 		return colx{sql: "(" + b.sql + " IS NOT NULL)"}, "", true
 	case "cast", "astype":
-		t, isLit := r.literal(arg(args, kw, 0, "dataType"))
-		if !isLit || len(args) != 1 {
-			return colx{}, fmt.Sprintf(".%s(%s): Thund maps a type written as a DDL string (.cast(\"int\"))", m, clip(strings.Trim(r.srcOf(fn.Parent()), " "))), true
+		a := arg(args, kw, 0, "dataType")
+		if a == nil || len(args)+len(kw) != 1 {
+			return colx{}, fmt.Sprintf(".%s takes one type", m), true
 		}
-		return colx{sql: "CAST(" + b.sql + " AS " + t.Value + ")"}, "", true
+		t, w := r.castType(a)
+		if w != "" {
+			return colx{}, fmt.Sprintf(".%s(%s): %s", m, clip(r.srcOf(a)), w), true
+		}
+		return colx{sql: "CAST(" + b.sql + " AS " + t + ")"}, "", true
+	case "when":
+		if b.cases == nil {
+			return colx{}, ".when applies only to a Column F.when(...) made (pyspark refuses it on any other)", true
+		}
+		part, w := r.whenPart(args, kw)
+		if w != "" {
+			return colx{}, w, true
+		}
+		cases := append(append([]string(nil), b.cases...), part)
+		return colx{sql: "CASE " + strings.Join(cases, " ") + " END", cases: cases}, "", true
+	case "otherwise":
+		if b.cases == nil {
+			return colx{}, ".otherwise applies only to a Column F.when(...) made (pyspark refuses it on any other)", true
+		}
+		v := arg(args, kw, 0, "value")
+		if v == nil || len(args)+len(kw) != 1 {
+			return colx{}, ".otherwise takes one value", true
+		}
+		x, w := r.operand(v)
+		if w != "" {
+			return colx{}, w, true
+		}
+		return colx{sql: "CASE " + strings.Join(b.cases, " ") + " ELSE " + x.sql + " END"}, "", true
+	case "between":
+		lo, hi := arg(args, kw, 0, "lowerBound"), arg(args, kw, 1, "upperBound")
+		if lo == nil || hi == nil || len(args)+len(kw) != 2 {
+			return colx{}, ".between takes a lower and an upper bound", true
+		}
+		l, w := r.operand(lo)
+		if w != "" {
+			return colx{}, w, true
+		}
+		h, w := r.operand(hi)
+		if w != "" {
+			return colx{}, w, true
+		}
+		// pyspark's between is (x >= lower) & (x <= upper).
+		return colx{sql: "((" + b.sql + " >= " + l.sql + ") AND (" + b.sql + " <= " + h.sql + "))"}, "", true
 	case "like", "rlike":
 		p, isLit := r.literal(arg(args, kw, 0, "other"))
 		if !isLit || len(args) != 1 {
@@ -273,6 +322,16 @@ func (r *reader) funcCall(f string, args []*sitter.Node, kw map[string]*sitter.N
 		}
 		return colx{sql: sql, name: sql}, "", true
 	}
+	switch {
+	case f == "when":
+		part, w := r.whenPart(args, kw)
+		if w != "" {
+			return colx{}, w, true
+		}
+		return colx{sql: "CASE " + part + " END", cases: []string{part}}, "", true
+	case roundFuncs[f]:
+		return r.roundCall(f, args, kw)
+	}
 	want, known := columnFuncs[f]
 	if !known {
 		return colx{}, "", false
@@ -292,4 +351,48 @@ func (r *reader) funcCall(f string, args []*sitter.Node, kw map[string]*sitter.N
 		parts = append(parts, c.sql)
 	}
 	return colx{sql: f + "(" + strings.Join(parts, ", ") + ")"}, "", true
+}
+
+// whenPart maps when(condition, value)'s arguments to WHEN ... THEN ...:
+// the value is a literal unless it is a Column, as pyspark reads it.
+func (r *reader) whenPart(args []*sitter.Node, kw map[string]*sitter.Node) (string, string) {
+	c, v := arg(args, kw, 0, "condition"), arg(args, kw, 1, "value")
+	if c == nil || v == nil || len(args)+len(kw) != 2 {
+		return "", "when takes a condition and a value"
+	}
+	cond, w := r.colExpr(c, false)
+	if w != "" {
+		return "", w
+	}
+	val, w := r.operand(v)
+	if w != "" {
+		return "", w
+	}
+	return "WHEN " + cond.sql + " THEN " + val.sql, ""
+}
+
+// roundCall maps round(col, scale=0) and bround(col, scale=0): Spark
+// SQL's functions of the same names (HALF_UP and HALF_EVEN), which the
+// native run computes as Spark does or refuses.
+func (r *reader) roundCall(f string, args []*sitter.Node, kw map[string]*sitter.Node) (colx, string, bool) {
+	c := arg(args, kw, 0, "col")
+	if c == nil || len(args)+len(kw) > 2 {
+		return colx{}, fmt.Sprintf("%s takes a column and a scale", f), true
+	}
+	x, w := r.colExpr(c, true)
+	if w != "" {
+		return colx{}, w, true
+	}
+	if x.star {
+		return colx{}, fmt.Sprintf("%s(*)", f), true
+	}
+	s := arg(args, kw, 1, "scale")
+	if s == nil || r.srcOf(s) == "None" {
+		return colx{sql: f + "(" + x.sql + ", 0)"}, "", true
+	}
+	n, ok := r.integer(s)
+	if !ok {
+		return colx{}, fmt.Sprintf("%s is given a scale Thund does not read as an integer literal", f), true
+	}
+	return colx{sql: fmt.Sprintf("%s(%s, %d)", f, x.sql, n)}, "", true
 }

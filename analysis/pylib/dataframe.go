@@ -22,8 +22,10 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 	r.cur = &in
 	defer func() { r.cur = prev }()
 	unknownCols := func(msg string) (frame, string) {
+		// The steps after this one are still read, so one Thund cannot
+		// state whatever the columns are is said before the run.
 		r.needCols = true
-		return frame{}, msg
+		return frame{needs: msg, query: "SELECT * FROM " + in.from()}, ""
 	}
 	switch method {
 	case "alias":
@@ -101,17 +103,21 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		if !ok || n < 0 || len(args) > 1 {
 			return frame{}, ".limit is given a number computed at run time"
 		}
+		if in.ordered {
+			// After orderBy: the first n rows of that order, as Spark's
+			// limit of a sort is.
+			return keep(in.query + " LIMIT " + strconv.FormatInt(n, 10))
+		}
 		return keep("SELECT * FROM " + in.from() + " LIMIT " + strconv.FormatInt(n, 10))
+	case "orderBy", "sort":
+		return r.orderBy(in, method, args, kw)
 	case "distinct":
 		if len(args) > 0 || len(kw) > 0 {
 			return frame{}, ".distinct takes no argument"
 		}
 		return keep("SELECT DISTINCT * FROM " + in.from())
 	case "dropDuplicates", "drop_duplicates":
-		if len(args) > 0 || len(kw) > 0 {
-			return frame{}, fmt.Sprintf(".%s(columns) keeps an arbitrary row per key, which Thund does not state in SQL", method)
-		}
-		return keep("SELECT DISTINCT * FROM " + in.from())
+		return r.dropDuplicates(in, method, args, kw)
 	case "withColumn":
 		name, ok := r.literal(arg(args, kw, 0, "colName"))
 		c := arg(args, kw, 1, "col")
@@ -192,7 +198,8 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		if w != "" {
 			return frame{}, w
 		}
-		return keep("SELECT * FROM " + in.from() + " UNION ALL SELECT * FROM " + other.from())
+		out, _ := keep("SELECT * FROM " + in.from() + " UNION ALL SELECT * FROM " + other.from())
+		return out.needing(other), ""
 	case "unionByName":
 		other, w := r.frameIn(arg(args, kw, 0, "other"), env, why)
 		if w != "" {
@@ -202,6 +209,7 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			return frame{}, ".unionByName(allowMissingColumns=...) fills missing columns with NULL, which Thund does not state in SQL"
 		}
 		if in.cols == nil || other.cols == nil {
+			in = in.needing(other)
 			return unknownCols(".unionByName needs the columns of both DataFrames, and " + ColumnsUnknown + " (give the inputs samples, or .select(...) them first, or use .union)")
 		}
 		if len(in.cols) != len(other.cols) {
@@ -220,7 +228,8 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 			}
 			items = append(items, quoteName(found))
 		}
-		return keep("SELECT * FROM " + in.from() + " UNION ALL SELECT " + strings.Join(items, ", ") + " FROM " + other.from())
+		out, _ := keep("SELECT * FROM " + in.from() + " UNION ALL SELECT " + strings.Join(items, ", ") + " FROM " + other.from())
+		return out.needing(other), ""
 	case "agg":
 		return r.grouped(group{in: in}, "agg", args, kw)
 	}
@@ -249,6 +258,12 @@ func (r *reader) join(in frame, args []*sitter.Node, kw map[string]*sitter.Node,
 	if w != "" {
 		return frame{}, w
 	}
+	out, w := r.joinWith(in, other, args, kw)
+	return out.needing(other), w
+}
+
+// joinWith is join once the other side is read.
+func (r *reader) joinWith(in, other frame, args []*sitter.Node, kw map[string]*sitter.Node) (frame, string) {
 	how := "JOIN"
 	if h := arg(args, kw, 2, "how"); h != nil {
 		v, ok := r.literal(h)
@@ -442,7 +457,7 @@ func (r *reader) grouped(g group, method string, args []*sitter.Node, kw map[str
 		}
 		q += " GROUP BY " + strings.Join(ks, ", ")
 	}
-	return frame{query: q, cols: cols}, ""
+	return frame{query: q, cols: cols, needs: g.in.needs}, ""
 }
 
 // aggFuncs are the aggregate functions of pyspark.sql.functions Thund
@@ -470,6 +485,10 @@ type colx struct {
 	sql  string
 	name string
 	star bool
+	// cases are the WHEN ... THEN ... parts of F.when(...) chained with
+	// .when(...), before .otherwise(...) closes them: sql is then the
+	// CASE without an ELSE.
+	cases []string
 }
 
 // colExpr maps a Column expression: a column name (where strIsCol: a
@@ -555,28 +574,6 @@ func (r *reader) colExpr(n *sitter.Node, strIsCol bool) (colx, string) {
 		return x, w
 	}
 	return colx{}, fmt.Sprintf("it calls %s, which Thund does not map to Spark SQL", clip(r.srcOf(fn)))
-}
-
-// funcName is the name of a pyspark.sql.functions call: a bare name
-// (from pyspark.sql.functions import col) or one attribute of a module
-// alias (F.col); not a method of spark or of a DataFrame.
-func (r *reader) funcName(fn *sitter.Node) (string, bool) {
-	fn = unparen(fn)
-	if fn == nil {
-		return "", false
-	}
-	switch fn.Kind() {
-	case "identifier":
-		return r.srcOf(fn), true
-	case "attribute":
-		obj := unparen(fn.ChildByFieldName("object"))
-		if obj != nil && obj.Kind() == "identifier" && r.srcOf(obj) != "spark" {
-			if _, isAPI := r.aliases[r.srcOf(obj)]; !isAPI {
-				return r.srcOf(fn.ChildByFieldName("attribute")), true
-			}
-		}
-	}
-	return "", false
 }
 
 // sqlValue maps a Python literal to a Spark SQL literal and the column

@@ -26,6 +26,8 @@ import (
 // the reason says what Thund stopped at.
 func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 	r.loads, r.drops, r.needCols, r.cur = nil, nil, false, nil
+	r.stops, r.opaqueAt = map[string]Span{}, Span{}
+	defer func() { r.stops = nil }()
 	env := map[string]frame{}
 	r.env = env
 	defer func() { r.env = nil }()
@@ -33,6 +35,7 @@ func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 	var ret *sitter.Node
 	for i, st := range children(body) {
 		if ret != nil {
+			r.opaqueAt = span(st)
 			return nil, fmt.Sprintf("its body goes on after its return (line %d)", int(st.StartPosition().Row)+1)
 		}
 		switch st.Kind() {
@@ -66,14 +69,26 @@ func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 				}
 			}
 		}
+		r.opaqueAt = span(st)
 		return nil, fmt.Sprintf("its body does more than assign DataFrames and return one (line %d)", int(st.StartPosition().Row)+1)
 	}
 	if ret == nil || len(children(ret)) != 1 {
+		r.opaqueAt = span(body)
 		return nil, "its body returns nothing Thund can read"
 	}
 	e := unparen(children(ret)[0])
 	f, w := r.frameIn(e, env, why)
+	if w == "" && f.needs != "" {
+		w = f.needs
+	}
 	if w != "" {
+		// Only the columns stand in the way when the reason says so; any
+		// other reason holds whatever the columns are.
+		r.needCols = r.needCols && strings.Contains(w, ColumnsUnknown)
+		r.opaqueAt = r.stops[w]
+		if r.opaqueAt == (Span{}) {
+			r.opaqueAt = span(e)
+		}
 		return nil, w
 	}
 	if f.lit != nil {
@@ -120,6 +135,22 @@ type frame struct {
 	joinFrom string
 	sides    map[string]string
 	where    []string
+	// ordered is set when query ends with its ORDER BY (orderBy, sort),
+	// which a limit then keeps.
+	ordered bool
+	// needs is set when a step needs its input's columns, which Thund
+	// does not know here: why (with ColumnsUnknown). The steps after it
+	// are still read for what they do regardless of the columns; the
+	// frame's SQL means nothing.
+	needs string
+}
+
+// needing is f, needing what other needs when f needs nothing itself.
+func (f frame) needing(other frame) frame {
+	if f.needs == "" {
+		f.needs = other.needs
+	}
+	return f
 }
 
 func (f frame) from() string {
@@ -165,10 +196,39 @@ func (f frame) sql() string {
 // when it cannot.
 func (r *reader) frameIn(e *sitter.Node, env map[string]frame, why map[string]string) (frame, string) {
 	f, w := r.frameOf(e, env, why)
+	if w != "" {
+		r.stopAt(w, e)
+	}
 	if w == "" && f.loc == (Span{}) && e != nil {
 		f.loc = span(unparen(e))
 	}
 	return f, w
+}
+
+// stopAt records where the reason why was first met: the step e calls
+// (from its method's name to the call's end), or e itself.
+func (r *reader) stopAt(why string, e *sitter.Node) {
+	if e == nil || r.stops == nil {
+		return
+	}
+	if _, seen := r.stops[why]; seen {
+		return
+	}
+	r.stops[why] = stepSpan(e)
+}
+
+// stepSpan is the range of the step a DataFrame expression ends with:
+// .method(...) from its name to the call's end, or the whole expression.
+func stepSpan(e *sitter.Node) Span {
+	e = unparen(e)
+	if e.Kind() == "call" {
+		if fn := unparen(e.ChildByFieldName("function")); fn != nil && fn.Kind() == "attribute" {
+			if a := fn.ChildByFieldName("attribute"); a != nil {
+				return Span{int(a.StartByte()), int(e.EndByte())}
+			}
+		}
+	}
+	return span(e)
 }
 
 // frameOf is frameIn without the frame's location.
@@ -280,6 +340,9 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 			return r.grouped(g, method, args, kw)
 		}
 	}
+	if g, ok := r.groupOf(obj, env, why); ok && g.why == "" {
+		return frame{}, fmt.Sprintf("it calls .groupBy(...).%s, which Thund does not map to SQL (it maps .agg, .count, .sum, .avg, .mean, .min and .max of a group)", method)
+	}
 	inner, w := r.frameIn(obj, env, why)
 	if w != "" {
 		return frame{}, w
@@ -287,6 +350,12 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 	inner.lit = nil
 	out, w := r.step(inner, method, args, kw, env, why)
 	out.rel = nil
+	if w == "" && out.needs != "" && inner.needs == "" {
+		r.stopAt(out.needs, e)
+	}
+	if inner.needs != "" {
+		out.needs = inner.needs
+	}
 	if w == "" && method == "drop" {
 		if tables := r.tablesIn(obj, env); len(tables) > 0 {
 			r.drops = append(r.drops, Drop{Loc: Span{int(fn.ChildByFieldName("attribute").StartByte()), int(e.EndByte())}, Tables: tables})
@@ -616,9 +685,12 @@ func (r *reader) sparkRange(args []*sitter.Node, kw map[string]*sitter.Node) (fr
 
 // integer reads an integer literal, with an optional sign.
 func (r *reader) integer(n *sitter.Node) (int64, bool) {
-	n = unparen(n)
-	if n == nil {
+	n = unparen(r.constant(n))
+	if n == nil || r.depth > 8 {
 		return 0, false
+	}
+	if v, ok := r.intOfText(n); ok {
+		return v, true
 	}
 	neg := false
 	if n.Kind() == "unary_operator" {
@@ -673,4 +745,35 @@ func clip(s string) string {
 		s = s[:45] + "..."
 	}
 	return s
+}
+
+// intOfText reads int(TEXT) of a text Thund knows (a literal, a
+// constant, spark.conf.get(...)) as Python's int() does for a plain
+// decimal: optional blanks and sign, digits (underscores between them).
+func (r *reader) intOfText(n *sitter.Node) (int64, bool) {
+	fn, args, kw, _, ok := r.call(n)
+	if !ok || r.srcOf(unparen(fn)) != "int" || len(args) != 1 || len(kw) > 0 {
+		return 0, false
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	if v, ok := r.integer(args[0]); ok {
+		return v, true // int(5)
+	}
+	lit, ok := r.literal(args[0])
+	if !ok {
+		return 0, false
+	}
+	t := strings.TrimSpace(lit.Value)
+	digits := strings.TrimLeft(t, "+-")
+	if len(t)-len(digits) > 1 || digits == "" || digits[0] == '_' || digits[len(digits)-1] == '_' || strings.Contains(digits, "__") {
+		return 0, false
+	}
+	for _, c := range digits {
+		if (c < '0' || c > '9') && c != '_' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(t, "_", ""), 10, 64)
+	return v, err == nil
 }

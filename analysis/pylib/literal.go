@@ -1,6 +1,7 @@
 package pylib
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -71,7 +72,12 @@ func (r *reader) literalNode(n *sitter.Node) (lit Literal, computed, ok bool) {
 			}
 		}
 	case "call":
+		if lit, ok := r.strCall(n); ok {
+			return lit, false, true
+		}
 		return r.confValue(n)
+	case "binary_operator":
+		return r.textSum(n)
 	default:
 		return Literal{}, false, false
 	}
@@ -321,28 +327,23 @@ func sqlStep(st int, v string, i int) int {
 	return st
 }
 
-// boundText is the text of an f-string placeholder {name} when name is
-// bound to a string literal (boundText follows at most a few names, so a
-// constant defined through itself cannot loop).
+// boundText is the text of an f-string placeholder {x} when x is a
+// value Thund knows (pyStr: a name bound to a literal, spark.conf.get of
+// a key the configuration sets, str(...) of one); boundText follows at
+// most a few names, so a constant defined through itself cannot loop.
 func (r *reader) boundText(c *sitter.Node) (string, bool) {
 	kids := children(c)
-	if len(kids) != 1 || kids[0].Kind() != "identifier" || r.depth > 8 {
+	if len(kids) != 1 || r.depth > 8 {
+		return "", false
+	}
+	switch kids[0].Kind() {
+	case "identifier", "call", "string", "integer", "float", "binary_operator", "concatenated_string":
+	default:
 		return "", false
 	}
 	r.depth++
 	defer func() { r.depth-- }()
-	if n := unparen(r.constant(kids[0])); n != nil && n.Kind() == "integer" {
-		// {n} of a name bound to an integer literal: str(n).
-		if v, ok := r.integer(n); ok {
-			return strconv.FormatInt(v, 10), true
-		}
-		return "", false
-	}
-	v, computed, ok := r.literalNode(r.constant(kids[0]))
-	if computed || !ok {
-		return "", false
-	}
-	return v.Value, true
+	return r.pyStr(kids[0])
 }
 
 // confValue reads spark.conf.get("key") and spark.conf.get("key",
@@ -380,4 +381,94 @@ func (r *reader) confValue(n *sitter.Node) (lit Literal, computed, ok bool) {
 	}
 	lit.Offsets = append(lit.Offsets, int(n.EndByte()))
 	return lit, false, true
+}
+
+// textSum reads A + B of two texts Thund knows ("amount > " + str(MIN),
+// PREFIX + "_orders"): the joined text, each byte mapped to where it
+// comes from.
+func (r *reader) textSum(n *sitter.Node) (lit Literal, computed, ok bool) {
+	op := n.ChildByFieldName("operator")
+	if op == nil || r.srcOf(op) != "+" || r.depth > 8 {
+		return Literal{}, false, false
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	a, ca, oka := r.literalNode(r.constant(n.ChildByFieldName("left")))
+	if !oka {
+		return Literal{}, ca, false
+	}
+	b, cb, okb := r.literalNode(r.constant(n.ChildByFieldName("right")))
+	if !okb {
+		return Literal{}, cb, false
+	}
+	lit = Literal{Value: a.Value + b.Value, Loc: span(n)}
+	if len(a.Offsets) == len(a.Value)+1 && len(b.Offsets) == len(b.Value)+1 {
+		lit.Offsets = append(append([]int(nil), a.Offsets[:len(a.Value)]...), b.Offsets...)
+	}
+	return lit, false, true
+}
+
+// strCall reads str(x) of a number, a bool or a text Thund knows as the
+// text Python's str gives it; every byte maps to the call.
+func (r *reader) strCall(n *sitter.Node) (Literal, bool) {
+	fn, args, kw, _, ok := r.call(n)
+	if !ok || r.srcOf(unparen(fn)) != "str" || len(args) != 1 || len(kw) > 0 || r.depth > 8 {
+		return Literal{}, false
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	v, ok := r.pyStr(args[0])
+	if !ok {
+		return Literal{}, false
+	}
+	lit := Literal{Value: v, Loc: span(n)}
+	for range len(v) {
+		lit.Offsets = append(lit.Offsets, int(n.StartByte()))
+	}
+	lit.Offsets = append(lit.Offsets, int(n.EndByte()))
+	return lit, true
+}
+
+// pyStr is str(n) for n a value Thund knows: a text, an integer, a float
+// Python writes without an exponent, True, False or None.
+func (r *reader) pyStr(n *sitter.Node) (string, bool) {
+	if v, ok := r.integer(n); ok {
+		return strconv.FormatInt(v, 10), true
+	}
+	c := unparen(r.constant(n))
+	if c == nil {
+		return "", false
+	}
+	switch c.Kind() {
+	case "true":
+		return "True", true
+	case "false":
+		return "False", true
+	case "none":
+		return "None", true
+	case "float":
+		return pyFloat(r.srcOf(c))
+	}
+	if v, computed, ok := r.literalNode(c); ok && !computed {
+		return v.Value, true
+	}
+	return "", false
+}
+
+// pyFloat is Python's str of a float literal, for the values it writes
+// in plain decimal (1e-4 <= |x| < 1e16, or 0): the shortest digits that
+// read back as the same double, with ".0" when they have no point.
+func pyFloat(src string) (string, bool) {
+	f, err := strconv.ParseFloat(strings.ReplaceAll(src, "_", ""), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", false
+	}
+	if a := math.Abs(f); a != 0 && (a < 1e-4 || a >= 1e16) {
+		return "", false
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s, true
 }

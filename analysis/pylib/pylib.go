@@ -253,6 +253,9 @@ type Definition struct {
 	// state it (Opaque then says why).
 	Query  *Query
 	Opaque string
+	// OpaqueLoc is where the body stops being one Thund states in SQL
+	// (the step, the statement), zero when Query is set.
+	OpaqueLoc Span
 	// NeedsColumns is set when the body is opaque because a step needs
 	// its input's columns, which the file alone does not give (a
 	// withColumn over a table read): given them (Options.Columns), the
@@ -434,6 +437,15 @@ type reader struct {
 	// read whose dict is not known.
 	unknownExp []UnknownExpectations
 	dltImport  Span
+	// imp is what the module's imports bind (names.go); locals the
+	// names the function body being read assigns, which shadow the
+	// module's constants.
+	imp    importNames
+	locals map[string]bool
+	// stops holds where each reason a body is opaque for was first met
+	// (Definition.OpaqueLoc).
+	stops    map[string]Span
+	opaqueAt Span
 	// depth bounds the expansion of loops, factory calls and names.
 	depth, expanded int
 	defs            []Definition
@@ -511,6 +523,7 @@ func (r *reader) imports(stmts []*sitter.Node) {
 					continue
 				}
 				mod := dottedName(r, name)
+				r.importModule(mod, alias)
 				if mod != modPipelines && mod != modDLT {
 					continue
 				}
@@ -527,7 +540,11 @@ func (r *reader) imports(stmts []*sitter.Node) {
 			}
 		case "import_from_statement":
 			m := st.ChildByFieldName("module_name")
-			if m == nil || m.Kind() != "dotted_name" || dottedName(r, m) != "pyspark" {
+			if m == nil || m.Kind() != "dotted_name" {
+				continue
+			}
+			r.importFrom(dottedName(r, m), st)
+			if dottedName(r, m) != "pyspark" {
 				continue
 			}
 			for _, c := range children(st)[1:] {
@@ -572,7 +589,11 @@ func (r *reader) constants(stmts []*sitter.Node) {
 				continue
 			}
 			switch v := unparen(right); v.Kind() {
-			case "string", "concatenated_string", "dictionary", "list", "tuple", "integer":
+			case "string", "concatenated_string", "dictionary", "list", "tuple", "integer", "float", "true", "false", "none",
+				"unary_operator", "binary_operator", "comparison_operator", "boolean_operator", "not_operator":
+				// Read only as far as the readers of each use go
+				// (integer, literal, condition): an expression they do
+				// not know stays unknown.
 				r.consts[name] = v
 			case "call":
 				// spark.conf.get is read through the configuration
@@ -595,6 +616,9 @@ func (r *reader) constant(n *sitter.Node) *sitter.Node {
 	if n != nil && n.Kind() == "identifier" {
 		if v := r.bind[r.srcOf(n)]; v != nil {
 			return v
+		}
+		if r.locals[r.srcOf(n)] {
+			return n // a local variable of the body, not the constant
 		}
 		if v := r.consts[r.srcOf(n)]; v != nil {
 			return v
@@ -1199,9 +1223,14 @@ func (r *reader) function(st, fn *sitter.Node) {
 	def.Expectations = exps
 	def.UnknownExpectations = r.unknownExp
 	if body := fn.ChildByFieldName("body"); body != nil {
+		r.locals = r.assignedNames(body)
 		r.body(def, body)
 		def.Query, def.Opaque = r.query(def, body)
 		def.NeedsColumns = def.Query == nil && r.needCols
+		if def.Query == nil {
+			def.OpaqueLoc = r.opaqueAt
+		}
+		r.locals = nil
 	}
 	// @dp.table / @dlt.table returning a stream defines a streaming table
 	// (pyspark registers every @table as one; Databricks makes a table

@@ -54,7 +54,7 @@ func TestMixedFile(t *testing.T) {
 		{name: "bronze_events", kind: "streaming_table", comment: "raw events"},
 		{name: "load_events", target: "bronze_events", reads: []string{`"landing.events"`}, streaming: []bool{true}},
 		{name: "silver_users", kind: "table", comment: "users with a country",
-			reads: []string{`"raw.users"`, `"countries"`}, streaming: []bool{false, false}, unknown: 1},
+			reads: []string{`"raw_" + "events"`, `"raw.users"`, `"countries"`}, streaming: []bool{false, false, false}},
 		{name: "recent", kind: "temporary_view", reads: []string{`'bronze_events'`}, streaming: []bool{true}},
 		{name: "tmp", kind: "temporary_view", reads: []string{`"silver_users"`}, streaming: []bool{false}},
 	}
@@ -80,8 +80,9 @@ func TestMixedFile(t *testing.T) {
 	if got := text[silver.NameLoc.Start:silver.NameLoc.End]; got != `silver_users` {
 		t.Errorf("name= literal covers %q", got)
 	}
-	if got := text[silver.Unknown[0].Loc.Start:silver.Unknown[0].Loc.End]; got != "TABLE" || silver.Unknown[0].Call != "spark.table" {
-		t.Errorf("unknown read at %q via %s", got, silver.Unknown[0].Call)
+	// TABLE = "raw_" + "events" is a text Thund knows: Python's sum.
+	if got := silver.Reads[0].Name; got != "raw_events" {
+		t.Errorf("the read of TABLE is %q, want raw_events", got)
 	}
 	flow := f.Definitions[1]
 	if got := text[flow.TargetLoc.Start:flow.TargetLoc.End]; got != `bronze_events` {

@@ -1,0 +1,121 @@
+package pylib
+
+import (
+	"strings"
+	"testing"
+)
+
+// formsHeader imports the functions and types as public projects do:
+// aliased names, the module under F, and the types by name.
+const formsHeader = `from pyspark import pipelines as dp
+from pyspark.sql.functions import sum as _sum, col, desc
+import pyspark.sql.functions as F
+from pyspark.sql import functions as G
+from pyspark.sql.types import DecimalType, StringType
+import pyspark.sql.types as T
+from helpers import clean
+
+N = 10
+MIN_AMOUNT = 5
+RATE = 0.5
+PREFIX = "amount > "
+FILTER_SQL = PREFIX + str(MIN_AMOUNT)
+NEG = -3
+
+`
+
+// parseForm reads one @dp.materialized_view whose body is body, below
+// formsHeader.
+func parseForm(t *testing.T, body string) (string, Definition) {
+	t.Helper()
+	text := formsHeader + "@dp.materialized_view\ndef x():\n    " + body + "\n"
+	f, err := Parse("f.py", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Errors) > 0 || len(f.Definitions) != 1 {
+		t.Fatalf("%s: errors %+v, %d definitions", body, f.Errors, len(f.Definitions))
+	}
+	return text, f.Definitions[0]
+}
+
+// TestPublicForms: the forms QA met in public Python projects are stated
+// in the SQL that computes what Spark computes.
+func TestPublicForms(t *testing.T) {
+	cases := []struct{ body, sql string }{
+		{"return spark.range(N)", "SELECT id FROM range(0, 10, 1)"},
+		{"return spark.range(NEG, N, 2)", "SELECT id FROM range(-3, 10, 2)"},
+		{`return spark.range(int("7"))`, "SELECT id FROM range(0, 7, 1)"},
+		{`return spark.table("o").groupBy("c").agg(_sum("a").alias("t"), F.count("*").alias("n"), G.max(col("a")).alias("m"))`,
+			"SELECT `c`, sum(`a`) AS `t`, count(*) AS `n`, max(`a`) AS `m` FROM `o` GROUP BY `c`"},
+		{`return spark.table("o").orderBy(F.desc("t"), "c")`, "SELECT * FROM `o` ORDER BY `t` DESC NULLS LAST, `c` ASC NULLS FIRST"},
+		{`return spark.table("o").sort(col("t").desc(), desc("u"), col("v").asc_nulls_last())`,
+			"SELECT * FROM `o` ORDER BY `t` DESC NULLS LAST, `u` DESC NULLS LAST, `v` ASC NULLS LAST"},
+		{`return spark.table("o").orderBy("a", "b", ascending=[False, True]).limit(3)`,
+			"SELECT * FROM `o` ORDER BY `a` DESC NULLS LAST, `b` ASC NULLS FIRST LIMIT 3"},
+		{`return spark.table("o").select(F.round(col("a"), 1).alias("r"), F.bround("a").alias("b"))`,
+			"SELECT round(`a`, 1) AS `r`, bround(`a`, 0) AS `b` FROM `o`"},
+		{`return spark.table("o").select(col("a").cast(DecimalType(10, 2)).alias("d"), col("a").cast("decimal(10,2)").alias("e"), col("i").cast(StringType()).alias("s"), col("i").cast(T.LongType()).alias("l"), col("a").cast(DecimalType()).alias("z"))`,
+			"SELECT CAST(`a` AS DECIMAL(10,2)) AS `d`, CAST(`a` AS decimal(10,2)) AS `e`, CAST(`i` AS STRING) AS `s`, CAST(`i` AS BIGINT) AS `l`, CAST(`a` AS DECIMAL(10,0)) AS `z` FROM `o`"},
+		{`return spark.table("o").select(F.expr(f"a * {MIN_AMOUNT} + {RATE}").alias("x"), F.expr(FILTER_SQL).alias("y"))`,
+			"SELECT a * 5 + 0.5 AS `x`, amount > 5 AS `y` FROM `o`"},
+		{`return spark.table("o").filter(FILTER_SQL)`, "SELECT * FROM `o` WHERE amount > 5"},
+		{`return spark.table("o").select(F.when(col("a") > 10, "big").when(col("a").isNull(), F.lit(None)).otherwise("small").alias("s"))`,
+			"SELECT CASE WHEN (`a` > 10) THEN 'big' WHEN (`a` IS NULL) THEN NULL ELSE 'small' END AS `s` FROM `o`"},
+		{`return spark.table("o").select(F.when(col("a") > 1, col("b")).alias("w"))`,
+			"SELECT CASE WHEN (`a` > 1) THEN `b` END AS `w` FROM `o`"},
+		{`return spark.table("o").select(col("a").between(5, 20).alias("m"), F.size("tags").alias("n"), col("s").isin("x", "y").alias("k"), F.coalesce(col("a"), F.lit(0)).alias("c"))`,
+			"SELECT ((`a` >= 5) AND (`a` <= 20)) AS `m`, size(`tags`) AS `n`, (`s` IN ('x', 'y')) AS `k`, coalesce(`a`, 0) AS `c` FROM `o`"},
+		{`return spark.table("o").select("*", F.lit(1).alias("one"))`, "SELECT *, 1 AS `one` FROM `o`"},
+		{`return spark.table("o").select("c").distinct()`, "SELECT DISTINCT * FROM (SELECT `c` FROM `o`)"},
+		{`return spark.table("o").select("c", "d").dropDuplicates(["d", "c"])`, "SELECT DISTINCT * FROM (SELECT `c`, `d` FROM `o`)"},
+	}
+	for _, c := range cases {
+		_, d := parseForm(t, c.body)
+		if d.Query == nil || d.Query.SQL != c.sql {
+			t.Errorf("%s:\n got %+v (opaque %q)\nwant %s", c.body, d.Query, d.Opaque, c.sql)
+		}
+	}
+}
+
+// TestPublicFormsRefused: what Thund cannot state as Spark computes it is
+// refused with the reason and the step it stops at.
+func TestPublicFormsRefused(t *testing.T) {
+	cases := []struct{ body, at, why string }{
+		{`return spark.table("o").dropDuplicates(["c"])`, `dropDuplicates(["c"])`, "the first one Spark meets"},
+		{`return spark.table("o").select(clean("a"))`, `select(clean("a"))`, "it calls clean"},
+		{`return spark.table("o").select(col("a").cast(DecimalType(40, 2)))`, "select(", "not a decimal type Spark has"},
+		{`return spark.table("o").select(col("a").cast("int; x"))`, "select(", "not a type Thund reads"},
+		{`return spark.table("o").select(col("a").otherwise(1))`, "select(", ".otherwise applies only"},
+		{`return spark.table("o").select(col("a").desc())`, "select(", "a sort order"},
+		{`return spark.table("o").groupBy("c").pivot("s").count()`, `pivot("s")`, ".groupBy(...).pivot"},
+		// A step that needs the input's columns, then one Thund cannot
+		// state whatever they are: refused for the second, at it.
+		{`return spark.table("o").withColumn("a", F.lit(1)).withColumn("h", F.hash("c"))`, `withColumn("h", F.hash("c"))`, "hash(...)"},
+		{"df = spark.table(\"o\").withColumnRenamed(\"a\", \"b\")\n    return df.join(spark.table(\"p\").withColumn(\"r\", F.rand()), \"k\")", `withColumn("r", F.rand())`, "rand()"},
+	}
+	for _, c := range cases {
+		text, d := parseForm(t, c.body)
+		if d.Query != nil || !strings.Contains(d.Opaque, c.why) || d.NeedsColumns {
+			t.Errorf("%s: want opaque %q (columns not the reason), got %+v %q needs=%v", c.body, c.why, d.Query, d.Opaque, d.NeedsColumns)
+			continue
+		}
+		if got := text[d.OpaqueLoc.Start:d.OpaqueLoc.End]; !strings.HasPrefix(got, c.at) {
+			t.Errorf("%s: stops at %q, want %q", c.body, got, c.at)
+		}
+	}
+	// Needing only the columns still says so, at that step.
+	text, d := parseForm(t, `return spark.table("o").withColumn("a", F.lit(1)).filter("a > 0")`)
+	if d.Query != nil || !d.NeedsColumns || !strings.Contains(d.Opaque, ColumnsUnknown) || !strings.HasPrefix(text[d.OpaqueLoc.Start:], `withColumn("a"`) {
+		t.Errorf("columns only: %+v %q needs=%v at %d", d.Query, d.Opaque, d.NeedsColumns, d.OpaqueLoc.Start)
+	}
+}
+
+// TestLocalShadowsConstant: a name the body assigns is its own, not the
+// module's constant of that name.
+func TestLocalShadowsConstant(t *testing.T) {
+	_, d := parseForm(t, "N = compute()\n    return spark.range(N)")
+	if d.Query != nil {
+		t.Errorf("a local N read as the constant: %+v", d.Query)
+	}
+}
