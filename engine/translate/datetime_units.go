@@ -107,12 +107,17 @@ func (t *tr) timestampAdd(c *ast.Call, unit string, q, x frag) frag {
 		// q * factor in Spark's integer type, or the overflow error.
 		return cat("list_transform([CAST(", q, " AS HUGEINT)], lambda q: CASE WHEN q IS NULL THEN NULL WHEN q * "+strconv.FormatInt(factor, 10)+" BETWEEN "+lo+" AND "+hi+" THEN CAST(q * "+strconv.FormatInt(factor, 10)+" AS "+typ+") ELSE "+overflow()+" END)[1]")
 	}
+	// Spark's int of days or months, narrowed to the span of its
+	// timestamps (a long of microseconds, 106,751,991 days or about
+	// 3,507,324 months): past it Spark fails with DATETIME_OVERFLOW too,
+	// where DuckDB would fail with its own words.
 	const (
-		intLo, intHi   = "-2147483648", "2147483647"
-		longLo, longHi = "-9223372036854775808", "9223372036854775807"
+		dayLo, dayHi     = "-106751991", "106751991"
+		monthLo, monthHi = "-3507324", "3507324"
+		longLo, longHi   = "-9223372036854775808", "9223372036854775807"
 	)
 	if m, ok := unitMonths[unit]; ok {
-		out := cat("(", ts, " + to_months(", checked(m, intLo, intHi, "INTEGER"), "))")
+		out := cat("(", ts, " + to_months(", checked(m, monthLo, monthHi, "INTEGER"), "))")
 		if t.localZoned(ty) {
 			out = t.resolveLocal(out)
 		}
@@ -124,7 +129,7 @@ func (t *tr) timestampAdd(c *ast.Call, unit string, q, x frag) frag {
 		return null(c)
 	}
 	if us >= microsPerDay {
-		out := cat("(", ts, " + to_days(", checked(us/microsPerDay, intLo, intHi, "INTEGER"), "))")
+		out := cat("(", ts, " + to_days(", checked(us/microsPerDay, dayLo, dayHi, "INTEGER"), "))")
 		if t.localZoned(ty) {
 			out = t.resolveLocal(out)
 		}

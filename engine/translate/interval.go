@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 )
@@ -280,17 +281,22 @@ func (t *tr) intervalLiteral(iv *ast.Interval) frag {
 		ym = ym || f <= FieldMonth
 		dt = dt || f >= FieldDay
 		var text string
+		negative := u.Negative
 		switch l := u.Value.(type) {
 		case *ast.Literal:
 			if l.Kind == ast.LitString {
-				text = l.Str.Value
+				text, ok = unitValueText(l.Str.Value, u.Negative)
+				if !ok {
+					return refuse(u, "the interval value "+strconv.Quote(l.Str.Value))
+				}
+				negative = false
 			} else {
 				text = l.Text
 			}
 		default:
 			return refuse(u, "an interval value that is not a literal")
 		}
-		if why := acc.add(text, u.Unit, u.Negative); why != "" {
+		if why := acc.add(text, u.Unit, negative); why != "" {
 			return refuse(u, why)
 		}
 	}
@@ -309,6 +315,45 @@ func (t *tr) intervalLiteral(iv *ast.Interval) frag {
 	return refuse(iv, "an interval literal without units")
 }
 
+// unitValueText reads the string value of INTERVAL 'value' unit as
+// Spark's parser does (AstBuilder.visitMultiUnitsInterval, then
+// IntervalUtils.stringToInterval): a minus before the string negates it
+// (a leading '-' dropped, else one put before it), then the text trimmed,
+// a sign and the white space after it (Java's Character.isWhitespace)
+// read before the number: '1\t' and '-\t 1' are numbers, '- -1' is
+// not. ok is false for a text with a letter, which Spark rejects.
+func unitValueText(v string, minus bool) (string, bool) {
+	if strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0 {
+		return "", false
+	}
+	if minus {
+		if strings.HasPrefix(v, "-") {
+			v = v[1:]
+		} else {
+			v = "-" + v
+		}
+	}
+	v = javaTrim(v)
+	sign := ""
+	if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+		sign, v = v[:1], strings.TrimLeftFunc(v[1:], javaWhitespace)
+	}
+	return sign + v, true
+}
+
+// javaWhitespace is Java's Character.isWhitespace: the space separators
+// but the no-break ones, and tab, line feed, vertical tab, form feed,
+// carriage return and the four information separators.
+func javaWhitespace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', 0x1C, 0x1D, 0x1E, 0x1F:
+		return true
+	case 0x00A0, 0x2007, 0x202F:
+		return false
+	}
+	return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp)
+}
+
 func ymLiteral(n ast.Node, ty *Type, months int64) frag {
 	return at(n, ty, cat("to_months(CAST("+strconv.FormatInt(months, 10)+" AS INTEGER))"))
 }
@@ -325,16 +370,18 @@ func javaTrim(s string) string {
 
 var (
 	ymStringRe = regexp.MustCompile(`^([+-]?)([0-9]+)-([0-9]+)$`)
-	// dtStringRes are the forms of a day-time string per its fields:
-	// [+-] then the fields, the non-leading ones in two digits at most,
-	// seconds with up to 9 digits of fraction.
+	// dtStringRes are the forms of a day-time string per its fields
+	// (IntervalUtils.castStringToDTInterval): [+-] then the fields, the
+	// leading one of any length (bounded by the interval's range), the
+	// others in two digits at most, seconds with up to 9 digits of
+	// fraction.
 	dtStringRes = map[[2]IntervalField]*regexp.Regexp{
 		{FieldDay, FieldHour}:      regexp.MustCompile(`^([+-]?)([0-9]+) ([0-9]{1,2})$`),
 		{FieldDay, FieldMinute}:    regexp.MustCompile(`^([+-]?)([0-9]+) ([0-9]{1,2}):([0-9]{1,2})$`),
 		{FieldDay, FieldSecond}:    regexp.MustCompile(`^([+-]?)([0-9]+) ([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
-		{FieldHour, FieldMinute}:   regexp.MustCompile(`^([+-]?)([0-9]{1,2}):([0-9]{1,2})$`),
-		{FieldHour, FieldSecond}:   regexp.MustCompile(`^([+-]?)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
-		{FieldMinute, FieldSecond}: regexp.MustCompile(`^([+-]?)([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
+		{FieldHour, FieldMinute}:   regexp.MustCompile(`^([+-]?)([0-9]+):([0-9]{1,2})$`),
+		{FieldHour, FieldSecond}:   regexp.MustCompile(`^([+-]?)([0-9]+):([0-9]{1,2}):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
+		{FieldMinute, FieldSecond}: regexp.MustCompile(`^([+-]?)([0-9]+):([0-9]{1,2}(?:\.[0-9]{1,9})?)$`),
 	}
 )
 
@@ -397,7 +444,7 @@ func (t *tr) intervalFromTo(iv *ast.Interval, refuse func(ast.Node, string) frag
 		v := m[2+i]
 		whole, _, _ := strings.Cut(v, ".")
 		n, err := strconv.ParseInt(whole, 10, 64)
-		if err != nil || n > limits[unit] && limits[unit] > 0 {
+		if err != nil || i > 0 && n > limits[unit] {
 			return refuse(iv, "the day-time interval text "+strconv.Quote(l.Str.Value))
 		}
 		// Each field takes the sign, so that the least BIGINT is in
@@ -490,7 +537,7 @@ func intervalOp(op string, l, r *Type) bool {
 	switch op {
 	case "+", "-":
 		return sameIntervalClass(l, r) || l.ansiInterval() && r.is(Null) || r.ansiInterval() && l.is(Null)
-	case "=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>":
+	case "=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>", "DIV":
 		return sameIntervalClass(l, r)
 	case "*":
 		return l.ansiInterval() && intervalFactor(r) || r.ansiInterval() && intervalFactor(l)
@@ -593,6 +640,15 @@ func (t *tr) intervalBinary(b *ast.Binary, l, r frag, try bool) (frag, bool) {
 		return at(b, ty, t.ranged(b, ym, sum, suggest, try)), true
 	case "<=>":
 		return at(b, tBool, cat("(", l, " IS NOT DISTINCT FROM ", r, ")")), true
+	case "DIV":
+		// Spark's IntegralDivide of two intervals of one class: the
+		// months or microseconds divided toward zero, a BIGINT; a zero
+		// divisor fails in ANSI mode and gives NULL otherwise.
+		val := microsOf
+		if l.typ.YearMonth() {
+			val = monthsOf
+		}
+		return at(b, tBigInt, cat("CAST(CAST(", val(l), " AS HUGEINT) // ", t.divisor(b.R, cat("CAST(", val(r), " AS HUGEINT)"), try), " AS BIGINT)")), true
 	case "*", "/":
 		if try && b.Op == "*" && l.typ.is(String) != r.typ.is(String) {
 			// try_multiply of a string: not modelled.
@@ -986,6 +1042,14 @@ func (t *tr) zonedPlus(op string, ts, iv frag) frag {
 func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 	switch name {
 	case "sum", "try_sum", "avg", "try_avg":
+	case "div":
+		if len(args) != 2 || !sameIntervalClass(args[0].typ, args[1].typ) {
+			return frag{}, false
+		}
+		f, _ := t.intervalBinary(&ast.Binary{Range: c.Range, Op: "DIV", L: c.Args[0], R: c.Args[1]}, args[0], args[1], false)
+		return at(c, f.typ, f), true
+	case "width_bucket":
+		return t.intervalWidthBucket(c, args)
 	case "abs", "signum", "sign":
 		return t.intervalSign(name, c, args)
 	case "try_add", "try_subtract", "try_multiply", "try_divide":
@@ -1036,6 +1100,40 @@ func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 		return at(c, ty, cat(fn+"(CAST(list_transform([{'s': ", s, ", 'n': ", n, "}], lambda p: list_transform([p.s], lambda s: list_transform([p.n], lambda n: "+body+")[1])[1])[1] AS "+dty+"))")), true
 	}
 	return at(c, ty, cat(fn+"(CAST(list_transform([", s, "], lambda s: "+body+")[1] AS "+dty+"))")), true
+}
+
+// intervalWidthBucket translates width_bucket(value, min, max, n) of
+// ANSI intervals of one class: Spark's WidthBucket on their months or
+// microseconds as doubles, as for numbers. ok is false for any other.
+func (t *tr) intervalWidthBucket(c *ast.Call, args []frag) (frag, bool) {
+	if len(args) != 4 || c.Over != nil {
+		return frag{}, false
+	}
+	ym, dt := 0, 0
+	for _, a := range args[:3] {
+		switch {
+		case a.typ.YearMonth():
+			ym++
+		case a.typ.DayTime():
+			dt++
+		default:
+			return frag{}, false
+		}
+	}
+	if ym != 3 && dt != 3 {
+		return frag{}, false
+	}
+	val := microsOf
+	if ym == 3 {
+		val = monthsOf
+	}
+	nums := make([]frag, 4)
+	for i, a := range args[:3] {
+		nums[i] = cat(val(a))
+		nums[i].typ = tBigInt
+	}
+	nums[3] = args[3]
+	return widthBucketFn(t, c, nums), true
 }
 
 // intervalTry translates try_add, try_subtract, try_multiply and
