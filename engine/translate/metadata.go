@@ -81,6 +81,12 @@ func (t *tr) hiddenUnder(st *ast.Star) []string {
 	}
 	for _, r := range s.From.Relations {
 		walk(r)
+		for _, f := range t.flagsUnder(r, qual) {
+			if k := strings.ToLower(f); !seen[k] {
+				seen[k] = true
+				names = append(names, f)
+			}
+		}
 	}
 	return names
 }

@@ -21,12 +21,15 @@ func (t *tr) query(q *ast.Query) frag {
 		t.refuse(q.Windows[0], "a WINDOW clause after a set operation does not run natively; define the window in the SELECT it belongs to")
 	}
 	if keys := sortKeys(q.OrderBy); len(keys) > 0 {
-		saved := t.shadow
+		saved, savedGS, savedAnalytic := t.shadow, t.groupingSelect, t.analytic
 		if s, ok := q.Body.(*ast.Select); ok {
 			t.shadow = t.shadows[s]
+			// grouping(), grouping_id() and grouping__id order by the
+			// SELECT's grouping sets.
+			t.groupingSelect, t.analytic = s, analyticGroups(s.GroupBy)
 		}
 		parts = append(parts, " ORDER BY ", t.sortItems(keys))
-		t.shadow = saved
+		t.shadow, t.groupingSelect, t.analytic = saved, savedGS, savedAnalytic
 	}
 	// SORT BY, DISTRIBUTE BY and CLUSTER BY order or place rows within
 	// Spark's partitions: a dataset's rows are the same without them.
@@ -355,8 +358,9 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	}
 	pipe := t.pipeFrom
 	t.pipeFrom = nil
-	savedAnalytic, savedWindow, savedWS := t.analytic, t.timeWindow, t.windowSelect
+	savedAnalytic, savedWindow, savedWS, savedGS := t.analytic, t.timeWindow, t.windowSelect, t.groupingSelect
 	t.analytic = analyticGroups(s.GroupBy)
+	t.groupingSelect = s
 	t.timeWindow, t.windowSelect = nil, false
 	var windowTime frag
 	if c := timeWindowOf(s); c != nil && len(c.Args) > 0 {
@@ -365,7 +369,9 @@ func (t *tr) selectQ(s *ast.Select) frag {
 		t.timeWindow = &w
 		windowTime = t.expr(c.Args[0])
 	}
-	defer func() { t.analytic, t.timeWindow, t.windowSelect = savedAnalytic, savedWindow, savedWS }()
+	defer func() {
+		t.analytic, t.timeWindow, t.windowSelect, t.groupingSelect = savedAnalytic, savedWindow, savedWS, savedGS
+	}()
 	if pipe != nil && !hasFrom {
 		hasFrom, from = true, pipe.from
 	}
@@ -686,7 +692,7 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 	switch {
 	case it.Alias != nil:
 		alias = it.Alias.Name
-	case isPlainColumn(it.X) && !t.fieldOfColumn(it.X):
+	case isPlainColumn(it.X) && !t.fieldOfColumn(it.X) && !t.virtual(it.X):
 		// DuckDB names a column reference as Spark does.
 	case name != "":
 		alias = name
@@ -834,6 +840,9 @@ func (t *tr) from(f *ast.From) frag {
 		t.refuse(f.LateralViews[0], "a LATERAL VIEW before PIVOT or UNPIVOT does not run natively")
 	}
 	rels := make([]frag, len(f.Relations))
+	saved := t.pivoting
+	t.pivoting = f.Pivot != nil || f.Unpivot != nil
+	defer func() { t.pivoting = saved }()
 	for i, r := range f.Relations {
 		rels[i] = t.relation(r)
 		if i == 0 && strings.HasPrefix(rels[i].s, "LATERAL ") {
@@ -958,8 +967,11 @@ func (t *tr) join(j *ast.Join) frag {
 	case "":
 		kind = "INNER"
 	}
+	// A NATURAL join of sides with no column in common joins on
+	// nothing.
+	natural := j.Natural && !t.naturalWithoutCommon(j)
 	parts := []any{l, " "}
-	if j.Natural {
+	if natural {
 		parts = append(parts, "NATURAL ")
 	}
 	parts = append(parts, kind, " JOIN ")
@@ -985,10 +997,10 @@ func (t *tr) join(j *ast.Join) frag {
 			names[i] = quoteIdent(u.Name)
 		}
 		parts = append(parts, " USING ("+strings.Join(names, ", ")+")")
-	case kind == "INNER" && !j.Natural:
+	case kind == "INNER" && !natural:
 		parts = append(parts, " ON true")
 	case kind == "LEFT" || kind == "RIGHT" || kind == "FULL" || kind == "SEMI" || kind == "ANTI":
-		if !j.Natural {
+		if !natural {
 			parts = append(parts, " ON true")
 		}
 	}
@@ -1075,6 +1087,8 @@ func (t *tr) subqueryJoin(j *ast.Join, kind string, l, r frag) (frag, bool) {
 			not = "NOT "
 		}
 		return at(j, nil, cat("(SELECT * FROM ", l, " WHERE ", not, "EXISTS (SELECT 1 FROM ", r, " WHERE ", t.cond(j.On), "))", name)), true
+	case "RIGHT", "FULL":
+		return t.flaggedJoin(j, kind, l, r)
 	}
 	return frag{}, false
 }
@@ -1205,6 +1219,8 @@ func (t *tr) tableFunc(tf *ast.TableFunc) frag {
 			args = []frag{cat("0"), args[0]}
 		}
 		return at(tf, nil, cat("(SELECT range AS ", quoteIdent("id"), " FROM range(", args, "))", alias))
+	case "stack":
+		return t.stackRows(tf, alias)
 	}
 	if generator(c) != "" {
 		var cols []*ast.Ident

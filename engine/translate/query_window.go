@@ -119,6 +119,9 @@ func timeWindowOf(s *ast.Select) *ast.Call {
 // to a query grouping by window(...): the window's struct, and a field
 // of it (window.start, window.end).
 func (t *tr) virtualColumn(c *ast.Column) (frag, bool) {
+	if f, ok := t.groupingID(c); ok {
+		return f, true
+	}
 	if t.timeWindow == nil || len(c.Parts) == 0 || !strings.EqualFold(c.Parts[0].Name, "window") {
 		return frag{}, false
 	}

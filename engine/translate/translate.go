@@ -303,6 +303,17 @@ type tr struct {
 	// analytic is set while the items, WHERE and HAVING of a SELECT
 	// grouping by ROLLUP, CUBE or GROUPING SETS are translated.
 	analytic bool
+	// groupingSelect is the SELECT whose items, HAVING or ORDER BY are
+	// translated, where grouping__id means its grouping set's id.
+	groupingSelect *ast.Select
+	// onFlags are the conjuncts of outer joins' ON conditions computed
+	// as columns of a join input, joinFlags them by join (flaggedJoin);
+	// the stars over those joins leave them out.
+	onFlags   []onFlag
+	joinFlags map[*ast.Join][]onFlag
+	// pivoting is set while the FROM items of a PIVOT or UNPIVOT are
+	// translated, whose columns all count.
+	pivoting bool
 	// carried are the select items of type TIMESTAMP_NTZ or VOID (or
 	// holding one) translated under Options.TypedColumns: refused when
 	// the output's types are not all inferred.

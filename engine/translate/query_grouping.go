@@ -1,0 +1,139 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
+)
+
+// virtual reports a reference to a column Spark adds itself
+// (grouping__id, window), which DuckDB names by its translation unless
+// aliased.
+func (t *tr) virtual(x ast.Expr) bool {
+	c, ok := x.(*ast.Column)
+	if !ok {
+		return false
+	}
+	ref := t.model.Column(c)
+	return ref != nil && ref.Kind == sema.RefVirtual
+}
+
+// groupingExprs returns the grouping expressions of g as Spark's
+// grouping__id counts them: every expression of its ROLLUP, CUBE and
+// GROUPING SETS (or, for GROUP BY a, b GROUPING SETS (...), the list
+// before the sets), each once, in the order first written. ok is false
+// when g groups by an ordinal or by ALL, whose expressions are not
+// written there.
+func groupingExprs(g *ast.GroupBy) (xs []ast.Expr, ok bool) {
+	seen := map[string]bool{}
+	ok = true
+	var walk func(items []*ast.GroupItem)
+	walk = func(items []*ast.GroupItem) {
+		for _, it := range items {
+			if it.Kind != "" {
+				walk(it.Items)
+				continue
+			}
+			switch x := unparenExpr(it.X).(type) {
+			case *ast.Literal:
+				if x.Kind == ast.LitInteger {
+					ok = false
+				}
+			case *ast.Column:
+				if len(x.Parts) == 1 && !x.Parts[0].Quoted && strings.EqualFold(x.Parts[0].Name, "ALL") {
+					ok = false
+				}
+			}
+			if k := canonical(it.X); !seen[k] {
+				seen[k] = true
+				xs = append(xs, it.X)
+			}
+		}
+	}
+	walk(g.Items)
+	return xs, ok
+}
+
+// groupingID translates Spark's grouping__id in a SELECT grouping by
+// ROLLUP, CUBE or GROUPING SETS (its items, HAVING and ORDER BY): a
+// BIGINT whose bits say which grouping expressions the row's grouping set
+// leaves out, the first expression the highest bit, as DuckDB's
+// grouping_id of the same expressions in the same order counts them.
+func (t *tr) groupingID(c *ast.Column) (frag, bool) {
+	if len(c.Parts) != 1 || !strings.EqualFold(c.Parts[0].Name, "grouping__id") || !t.virtual(c) {
+		return frag{}, false
+	}
+	s := t.groupingSelect
+	if s == nil || !analyticGroups(s.GroupBy) {
+		return frag{}, false
+	}
+	xs, ok := groupingExprs(s.GroupBy)
+	if !ok || len(xs) == 0 {
+		t.refuse(c, "grouping__id of a GROUP BY by ordinals or ALL does not run natively; name the grouping columns")
+		return at(c, tBigInt, cat("NULL")), true
+	}
+	saved := t.groupCanon
+	t.groupCanon = nil
+	args := make([]frag, len(xs))
+	for i, x := range xs {
+		args[i] = t.raw(x)
+	}
+	t.groupCanon = saved
+	return at(c, tBigInt, cat("CAST(grouping_id(", args, ") AS BIGINT)")), true
+}
+
+// groupingRegistered is set by registerGroupingFunctions (the way
+// interval.go registers its functions): grouping_id is this file's.
+var groupingRegistered = registerGroupingFunctions()
+
+// registerGroupingFunctions adds grouping_id to the table of funcs.go.
+func registerGroupingFunctions() bool {
+	f := agg(custom("grouping_id", "CAST(grouping_id(the grouping expressions) AS BIGINT), with ROLLUP, CUBE or GROUPING SETS", groupingIDFn))
+	for i := range functions {
+		if functions[i].Name == f.Name {
+			functions[i] = f
+			return true
+		}
+	}
+	functions = append(functions, f)
+	return true
+}
+
+// groupingIDFn translates grouping_id(), which is grouping__id, and
+// grouping_id(a, b, ...), which Spark takes only with the grouping
+// expressions themselves, in their order.
+func groupingIDFn(t *tr, c *ast.Call, a []frag) frag {
+	s := t.groupingSelect
+	if s != nil && s.GroupBy != nil && !analyticGroups(s.GroupBy) {
+		t.typeError(c, "UNSUPPORTED_GROUPING_EXPRESSION", "grouping()/grouping_id() can only be used with GroupingSets/Cube/Rollup. SQLSTATE: 42K0E")
+		return null(c)
+	}
+	if !t.analytic || s == nil {
+		t.refuse(c, "grouping_id() runs natively in the SELECT list, HAVING or ORDER BY of a GROUP BY with ROLLUP, CUBE or GROUPING SETS only")
+		return null(c)
+	}
+	xs, ok := groupingExprs(s.GroupBy)
+	if !ok || len(xs) == 0 {
+		t.refuse(c, "grouping_id of a GROUP BY by ordinals or ALL does not run natively; name the grouping columns")
+		return null(c)
+	}
+	if len(c.Args) > 0 {
+		same := len(c.Args) == len(xs)
+		for i := 0; same && i < len(xs); i++ {
+			same = canonical(c.Args[i]) == canonical(xs[i])
+		}
+		if !same {
+			t.refuse(c, "grouping_id takes the grouping expressions of the GROUP BY, in their order, or none")
+			return null(c)
+		}
+	}
+	saved := t.groupCanon
+	t.groupCanon = nil
+	args := make([]frag, len(xs))
+	for i, x := range xs {
+		args[i] = t.raw(x)
+	}
+	t.groupCanon = saved
+	return at(c, tBigInt, cat("CAST(grouping_id(", args, ") AS BIGINT)"))
+}

@@ -1,0 +1,42 @@
+//go:build duckdb_arrow
+
+package translate_test
+
+// joinTraps are the traps of outer joins on subqueries, NATURAL joins
+// and grouping ids; TestTraps checks them on DuckDB, TestSparkTraps on
+// Spark 4.1.4.
+var joinTraps = []trap{
+	// A subquery term of a RIGHT or FULL join's ON reading one input is
+	// computed as a column of that input: the pairs are the same, the
+	// star leaves the column out.
+	{name: "right join on an exists of the preserved side", query: xyz + `SELECT * FROM x RIGHT JOIN y ON x1 = y1 AND EXISTS (SELECT * FROM z WHERE z2 = y2)`,
+		types: []string{"int", "int", "int", "int"},
+		rows:  [][]string{{"NULL", "NULL", "0", "2"}, {"1", "1", "1", "4"}, {"NULL", "NULL", "4", "11"}, {"1", "1", "1", "5"}, {"NULL", "NULL", "1", "NULL"}}},
+	{name: "full join on a not in of the left side", query: xyz + `SELECT * FROM x FULL JOIN y ON x1 = y1 AND x2 NOT IN (SELECT z1 FROM z WHERE z1 IS NOT NULL)`,
+		types: []string{"int", "int", "int", "int"},
+		rows: [][]string{{"2", "1", "NULL", "NULL"}, {"1", "1", "1", "4"}, {"1", "1", "1", "5"}, {"1", "1", "1", "NULL"}, {"3", "4", "NULL", "NULL"},
+			{"NULL", "7", "NULL", "NULL"}, {"NULL", "NULL", "0", "2"}, {"NULL", "NULL", "4", "11"}}},
+	{name: "right join on an in, qualified star", query: xyz + `SELECT b.*, a.x1 FROM x AS a RIGHT JOIN (SELECT * FROM y) AS b ON a.x1 = b.y1 AND b.y2 IN (SELECT z2 FROM z)`,
+		types: []string{"int", "int", "int"},
+		rows:  [][]string{{"0", "2", "NULL"}, {"1", "4", "1"}, {"4", "11", "NULL"}, {"1", "5", "1"}, {"1", "NULL", "NULL"}}},
+	// NATURAL JOIN of inputs without a common column joins on nothing.
+	{name: "natural join without common columns", query: `SELECT * FROM VALUES (1), (2) AS a(p) NATURAL JOIN VALUES ('x') AS b(q)`,
+		types: []string{"int", "string"}, rows: [][]string{{"1", "x"}, {"2", "x"}}},
+	{name: "natural left join without common columns", query: `SELECT * FROM VALUES (1) AS a(p) NATURAL LEFT JOIN (SELECT 'x' AS q WHERE false) AS b`,
+		types: []string{"int", "string"}, rows: [][]string{{"1", "NULL"}}},
+	// grouping__id: a bit per grouping expression (in the order first
+	// written), the first the highest, set where the grouping set
+	// leaves it out.
+	{name: "grouping__id in select, having and order by", query: `SELECT k1, k2, grouping__id AS g, sum(v) AS s FROM VALUES (1, 1, 10), (1, 2, 20) AS t(k1, k2, v) GROUP BY CUBE(k1, k2) HAVING grouping__id < 3 ORDER BY grouping__id, k1, k2`,
+		types: []string{"int", "int", "bigint", "bigint"},
+		rows:  [][]string{{"1", "1", "0", "10"}, {"1", "2", "0", "20"}, {"1", "NULL", "1", "30"}, {"NULL", "1", "2", "10"}, {"NULL", "2", "2", "20"}}},
+	{name: "grouping_id of the grouping sets' columns", query: `SELECT grouping_id() AS a, grouping_id(k2, k1) AS b, count(*) AS n FROM VALUES (1, 1), (2, 2) AS t(k1, k2) GROUP BY GROUPING SETS ((k2), (k1, k2))`,
+		types: []string{"bigint", "bigint", "bigint"},
+		rows:  [][]string{{"1", "1", "1"}, {"1", "1", "1"}, {"0", "0", "1"}, {"0", "0", "1"}}},
+	{name: "grouping_id of other columns", query: `SELECT grouping_id(k2, k1) AS b FROM VALUES (1, 1) AS t(k1, k2) GROUP BY CUBE(k1, k2)`,
+		finding: "grouping expressions", spark: "fails [GROUPING_ID_COLUMN_MISMATCH]"},
+	{name: "grouping in order by", query: `SELECT k1, sum(v) AS s FROM VALUES (1, 10), (2, 20) AS t(k1, v) GROUP BY ROLLUP(k1) ORDER BY grouping(k1) DESC, k1`,
+		types: []string{"int", "bigint"}, rows: [][]string{{"NULL", "30"}, {"1", "10"}, {"2", "20"}}},
+}
+
+func init() { traps = append(traps, joinTraps...) }
