@@ -245,7 +245,7 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 			// A sample a Python load reads is read as Spark's reader
 			// reads the files (header or _c0, _c1...; its schema or the
 			// one Spark infers), as the run reads it (LoadReading).
-			call, err = d.s.LoadReading(p, src)
+			call, err = d.s.sampleReading(p, src)
 			if errors.Is(err, pylib.ErrNotInferred) {
 				// A load the native run refuses (analysis says so at
 				// the load): described as DuckDB reads the sample.

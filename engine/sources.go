@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/pylib"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
 )
@@ -96,6 +97,152 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 	return fn, s.mirrorPath(rel), nil
 }
 
+// A folder sample that a Python load of CSV files reads, a batch read of
+// the directory (spark.read.csv(dir)) or a stream of its micro-batch
+// files (spark.readStream...csv(dir)), is read with the load's reader
+// options as a single file is (LoadReading): Spark's CSV reader takes a
+// first line for a header only when the load says header, so without it
+// the columns are _c0, _c1, ... and each file's first line is a row.
+// DuckDB's read_csv_auto would guess a header instead.
+
+// folderReadings maps the mirror folder of a stream's folder sample to
+// the options (after the files argument) of the read_csv call that reads
+// it as its Python load does, for the micro-batch reads of readCall.
+var folderReadings sync.Map
+
+// sampleReading is LoadReading, and for a folder sample (src.Stream) the
+// reading of folderLoadReading: the call reading src's sample as the
+// Python load that reads it does, "" when it is read as DuckDB reads it.
+func (s *Session) sampleReading(p *ir.Pipeline, src *ir.Source) (string, error) {
+	if !src.Stream {
+		return s.LoadReading(p, src)
+	}
+	return s.folderLoadReading(p, src)
+}
+
+// folderLoadReading is the read_csv call over every file of src's folder
+// sample that reads them as the Python loads of CSV files that read src
+// do, batch or stream ("" when none does; loads that read it otherwise
+// are an error), recording the options for the micro-batch reads of a
+// stream (folderReadings). A load with both
+// header and inferSchema keeps DuckDB's reading: the schema is inferred
+// from the files' bytes end to end, where each file's header line after
+// the first would count as a row.
+func (s *Session) folderLoadReading(p *ir.Pipeline, src *ir.Source) (string, error) {
+	what := "source " + src.Name
+	l, file, text, err := s.pythonLoad(p, src)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	sl, sfile, stext, err := s.streamingLoad(p, src)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	switch {
+	case l == nil:
+		l, file, text = sl, sfile, stext
+	case sl != nil && !sameReading(l, sl):
+		return "", fmt.Errorf("%s: the loads at %s and %s read %s with other formats, options or schemas, and the native engine reads its sample %s one way: load it once (a temporary view) and read that",
+			what, lineCol(file, text, l.Loc.Start), lineCol(sfile, stext, sl.Loc.Start), l.Path, src.Sample)
+	}
+	dir := s.mirrorPath(path.Clean(filepath.ToSlash(src.Sample)))
+	folderReadings.Delete(dir)
+	if l == nil || !strings.EqualFold(l.Format, "csv") {
+		return "", nil
+	}
+	if o, err := pylib.CSVReading(l.Options); err == nil && o.Header && o.InferSchema && l.Schema == "" {
+		return "", nil
+	}
+	call, err := s.loadReading(src.Sample, what, l, file, text)
+	if err != nil || call == "" {
+		return call, err
+	}
+	_, pattern, err := s.reader(src.Sample)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	if opts, ok := strings.CutPrefix(call, "read_csv("+quoteString(pattern)+", "); ok {
+		folderReadings.Store(filepath.Dir(pattern), strings.TrimSuffix(opts, ")"))
+	}
+	return call, nil
+}
+
+// streamingLoad returns the streaming load (spark.readStream) of a Python
+// file that reads source src by path, the file and its text, as
+// pythonLoad does for batch loads; nil when none does. Loads that read
+// src with other options are an error: the native engine reads one
+// sample one way.
+func (s *Session) streamingLoad(p *ir.Pipeline, src *ir.Source) (*pylib.Load, string, string, error) {
+	key := ir.NameKey(src.Name)
+	var first *pylib.Load
+	var firstFile, firstText string
+	parsed := map[string]pylib.File{}
+	texts := map[string]string{}
+	for _, f := range p.Flows {
+		if !strings.HasSuffix(f.QueryLoc.File, ".py") {
+			continue
+		}
+		for _, ref := range f.Reads {
+			if ref.Path == "" || !ref.Streaming || ir.NameKey(ref.Name) != key {
+				continue
+			}
+			file := f.QueryLoc.File
+			pf, ok := parsed[file]
+			if !ok {
+				b, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(file)))
+				if err != nil {
+					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
+				}
+				if pf, err = pylib.ParseWith(file, string(b), pylib.Options{Conf: p.Configuration}); err != nil {
+					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
+				}
+				parsed[file], texts[file] = pf, string(b)
+			}
+			for _, l := range streamingLoadsOf(pf, f.Name, ref.Path) {
+				if first == nil {
+					first, firstFile, firstText = l, file, texts[file]
+				} else if !sameReading(first, l) {
+					return nil, "", "", fmt.Errorf("the loads at %s and %s read %s with other formats, options or schemas, and the native engine reads its sample %s one way: load it once (a temporary view) and read that",
+						lineCol(firstFile, firstText, first.Loc.Start), lineCol(file, texts[file], l.Loc.Start), ref.Path, src.Sample)
+				}
+			}
+		}
+	}
+	return first, firstFile, firstText, nil
+}
+
+// streamingLoadsOf are the streaming loads of path in the definition
+// named name of pf.
+func streamingLoadsOf(pf pylib.File, name, path string) []*pylib.Load {
+	var out []*pylib.Load
+	for i := range pf.Definitions {
+		def := &pf.Definitions[i]
+		if def.Name != name || def.Query == nil {
+			continue
+		}
+		for j := range def.Query.Loads {
+			if l := &def.Query.Loads[j]; l.Path == path && l.Streaming {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// folderReading returns the read_csv options recorded for the stream
+// folder a reader argument reads (folderReadings).
+func folderReading(arg string) (string, bool) {
+	files := splitQuoted(arg)
+	if len(files) == 0 {
+		return "", false
+	}
+	v, ok := folderReadings.Load(filepath.Dir(files[0]))
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
 // readCall is the SQL calling reader fn over what arg names (a quoted
 // pattern, or a list of quoted paths), with extra arguments. CSV rows
 // shorter than the header are padded with NULLs, as Spark's permissive
@@ -111,6 +258,12 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 // with a file-name column (the streaming run's micro-batches) is read with
 // its metadata column too: the call is then a subquery.
 func readCall(fn, arg string, extra ...string) string {
+	if fn == "read_csv_auto" {
+		// A stream folder a Python load reads: as the load reads it.
+		if opts, ok := folderReading(arg); ok {
+			return "read_csv(" + strings.Join(append([]string{arg, opts}, extra...), ", ") + ")"
+		}
+	}
 	for _, e := range extra {
 		keep, ok := strings.CutPrefix(e, "filename = ")
 		if !ok {
@@ -183,7 +336,7 @@ func (st *runState) registerSources(ctx context.Context) error {
 
 func (st *runState) registerSource(ctx context.Context, src *ir.Source) error {
 	materialise := !src.Stream && st.reading[ir.NameKey(src.Name)]
-	call, err := st.s.LoadReading(st.p, src)
+	call, err := st.s.sampleReading(st.p, src)
 	if err != nil {
 		return err
 	}
