@@ -106,6 +106,22 @@ func init() {
 	}
 }
 
+// SynPyMainGuard is a definition under `if __name__ == "__main__":`.
+// Databricks runs a pipeline's Python file as its main module, so the
+// branch is taken there; spark-pipelines imports each file as a module
+// named after the file (importlib's spec_from_file_location(file.stem),
+// pyspark/pipelines/cli.py), where __name__ is not "__main__" and the
+// definitions under the branch are never made.
+const SynPyMainGuard capab.Feature = "a definition under if __name__ == \"__main__\""
+
+func init() {
+	spark := capab.Support{Severity: ir.Error, Reason: "spark-pipelines imports the file as a module named after the file, so __name__ is not \"__main__\" there and the definitions under this if are never made: " +
+		"move them out of the if (it is Databricks' way of running the file: check against the databricks backend, or run natively)"}
+	capab.Matrix[SynPyMainGuard] = map[ir.Backend]capab.Support{
+		ir.Native: {OK: true}, ir.Spark41: spark, ir.Spark42: spark, ir.Spark43: spark, ir.Databricks: {OK: true},
+	}
+}
+
 // unknownDiag says what a computed value keeps Thund from knowing.
 func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
 	loc := ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}
@@ -115,6 +131,8 @@ func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
 		msg = fmt.Sprintf("the name %s is given here is computed at run time, so Thund cannot put this definition in the graph; write the name as a string literal to have it checked", u.Call)
 	case pylib.UnknownLoop:
 		msg = "the datasets defined here are named from values computed at run time (the loop's or the call's values are not literals), so Thund cannot put them in the graph; loop over a list of string literals (for t in [\"a\", \"b\"]) or call the function with literals to have them expanded"
+	case pylib.UnknownCondition:
+		msg = "this condition is computed at run time, so Thund does not know which branch of the if defines its datasets: it reads every branch (a name defined in several, once); write the condition over module constants or spark.conf.get of keys the spec's configuration sets to have the branch known"
 	case pylib.UnknownSetting:
 		msg = fmt.Sprintf("the value of %s is computed at run time, so Thund does not know it: the native run and the Spark push go without it; write it as a literal (a list of names, a dict of strings) to have it read", u.Call)
 	case pylib.UnknownSQL:
@@ -135,11 +153,18 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 			Format: def.Format, KindLoc: ir.Loc{File: file, Start: def.Loc.Start, End: firstLineEnd(text, def.Loc.Start, def.Loc.End)},
 			PartitionBy: def.PartitionCols, ClusterBy: def.ClusterBy, Properties: def.Properties,
 			Declared: res.pythonSchema(def)})
-		if def.Kind == ir.Sink || def.Kind == ir.StreamingTable && def.Query == nil && def.Opaque == "" {
-			return // filled by flows (create_streaming_table, create_sink)
-		}
+	}
+	if g := def.MainGuard; g != (pylib.Span{}) && def.Kind != "" {
+		d := res.datasets[len(res.datasets)-1]
+		d.Syntax = append(d.Syntax, ir.Construct{Name: string(SynPyMainGuard), Loc: ir.Loc{File: file, Start: g.Start, End: g.End}})
+	}
+	if def.Kind == ir.Sink || def.Kind == ir.StreamingTable && def.Query == nil && def.Opaque == "" {
+		return // filled by flows (create_streaming_table, create_sink)
 	}
 	flow := &ir.Flow{Name: def.Name, Target: def.Name, QueryLoc: loc, Loc: nameLoc}
+	if g := def.MainGuard; g != (pylib.Span{}) && def.Kind == "" {
+		flow.Syntax = append(flow.Syntax, ir.Construct{Name: string(SynPyMainGuard), Loc: ir.Loc{File: file, Start: g.Start, End: g.End}})
+	}
 	if def.Query != nil {
 		flow = res.pythonQuery(def)
 		res.pythonLoads(def)
@@ -174,6 +199,13 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		res.diags = append(res.diags, sqlfront.CheckExpression("expectation "+e.Name, x.SQL, x.SQLLoc)...)
 	}
 	for _, u := range def.UnknownExpectations {
+		if u.Single {
+			flow.Syntax = append(flow.Syntax, ir.Construct{Name: string(capab.SynPyExpect), Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}})
+			res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
+				Message: fmt.Sprintf("the rule of this @%s is computed at run time (%s), so the native run neither checks nor %s %s's rows by it: its results are unchecked; write the rule as a string literal, or an f-string over module constants or spark.conf.get of keys the spec's configuration sets, to have it enforced natively",
+					u.Decorator, u.From, map[string]string{"warn": "counts", "drop": "drops", "fail": "fails on"}[u.Action], firstNonEmpty(def.Target, def.Name))})
+			continue
+		}
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
 			Message: fmt.Sprintf("the expectations of this @%s come from %s, which Thund does not read (it reads a dict literal, a name bound to one in this file, or a function of this file that returns one), so the native run neither checks nor %s its rows by them: %s's results are unchecked; write the rules as a dict in this file to have them enforced natively",
 				u.Decorator, u.From, map[string]string{"warn": "counts", "drop": "drops", "fail": "fails on"}[u.Action], firstNonEmpty(def.Target, def.Name))})

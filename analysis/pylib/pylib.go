@@ -188,6 +188,10 @@ type UnknownExpectations struct {
 	// (rules.get_rules()), and Loc its range.
 	From string
 	Loc  Span
+	// Single is set for an @expect* decorator of one rule whose name or
+	// constraint is computed at run time (an f-string over a value only
+	// the run gives); Loc is then the decorator.
+	Single bool
 }
 
 // CDC is what create_auto_cdc_flow / apply_changes say of a change feed.
@@ -269,6 +273,11 @@ type Definition struct {
 	UnknownExpectations []UnknownExpectations
 	// CDC is set for create_auto_cdc_flow and apply_changes.
 	CDC *CDC
+	// MainGuard is the condition of an `if __name__ == "__main__":` the
+	// definition is under (zero when none): Databricks runs the file as
+	// __main__, and spark-pipelines imports it as a module named after
+	// the file, where the branch is not taken.
+	MainGuard Span
 }
 
 // Owner is the dataset the definition fills: its target for a flow, else
@@ -753,6 +762,8 @@ func (r *reader) statement(st *sitter.Node, next int) {
 		}
 	case "for_statement":
 		r.forLoop(st)
+	case "if_statement":
+		r.ifBlock(st)
 	}
 }
 
@@ -1274,8 +1285,19 @@ func (r *reader) expectations(dec *sitter.Node, attr, action string, args []*sit
 		return out
 	}
 	k, okK := r.literal(arg(args, kw, 0, "description"))
-	v, okV := r.literal(arg(args, kw, 1, "constraint"))
+	c := arg(args, kw, 1, "constraint")
+	v, okV := r.literal(c)
 	if !okK || !okV {
+		// Said, not dropped: the rule holds on the platform, and the
+		// native run would pass rows it does not check.
+		from := c
+		if !okK || from == nil {
+			from = arg(args, kw, 0, "description")
+		}
+		if from == nil {
+			from = dec
+		}
+		r.unknownExp = append(r.unknownExp, UnknownExpectations{Decorator: attr, Action: action, From: clip(r.srcOf(from)), Loc: span(dec), Single: true})
 		return nil
 	}
 	return []Expectation{{Name: k.Value, Action: action, Loc: span(dec), Cond: v}}
