@@ -383,6 +383,9 @@ func (t *tr) typedLiteral(l *ast.TypedLiteral) frag {
 	case "TIMESTAMP", "TIMESTAMP_LTZ":
 		v = sparkDateText(v, false)
 		if hasZone(v) {
+			if f, ok := t.zonedTimestampLiteral(l, v); ok {
+				return f
+			}
 			if !t.zoned(l, "a TIMESTAMP literal with a zone") {
 				return at(l, tUnknown, cat("NULL"))
 			}

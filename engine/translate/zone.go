@@ -86,6 +86,13 @@ func (t *tr) localToUTC(x frag) frag {
 	if z == "" {
 		return x
 	}
+	return wallToUTC(z, x)
+}
+
+// wallToUTC turns x, a wall-clock time in the zone z (as ICU names it),
+// into the UTC wall-clock time of that instant, choosing as localToUTC
+// does.
+func wallToUTC(z string, x frag) frag {
 	zq := quoteString(z)
 	return cat("list_transform([", x, "], lambda w: list_transform([timezone('UTC', timezone("+zq+", w))], lambda u: CASE WHEN timezone("+zq+", timezone('UTC', u - INTERVAL 1 HOUR)) = w THEN u - INTERVAL 1 HOUR ELSE u END)[1])[1]")
 }
