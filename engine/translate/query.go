@@ -16,6 +16,12 @@ func (t *tr) query(q *ast.Query) frag {
 	if q.With != nil {
 		parts = append(parts, t.with(q.With), " ")
 	}
+	if s, ok := q.Body.(*ast.Select); ok && len(q.OrderBy) > 0 {
+		if t.orderKeys == nil {
+			t.orderKeys = map[*ast.Select][]*ast.SortItem{}
+		}
+		t.orderKeys[s] = q.OrderBy
+	}
 	parts = append(parts, t.body(q.Body))
 	if len(q.Windows) > 0 {
 		t.refuse(q.Windows[0], "a WINDOW clause after a set operation does not run natively; define the window in the SELECT it belongs to")
@@ -478,6 +484,13 @@ func (t *tr) selectQ(s *ast.Select) frag {
 			parts = append(parts, " GROUP BY 'all'")
 		} else {
 			parts = append(parts, " GROUP BY ", t.groupBy(s.GroupBy))
+			if deps := dependentGroups(s, t.orderKeys[s]); len(deps) > 0 {
+				fs := make([]frag, len(deps))
+				for i, x := range deps {
+					fs[i] = t.expr(x)
+				}
+				parts = append(parts, ", ", cat(fs))
+			}
 		}
 	}
 	t.shadows[s] = t.sharedNames(s, out, false)

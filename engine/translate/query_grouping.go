@@ -137,3 +137,65 @@ func groupingIDFn(t *tr, c *ast.Call, a []frag) frag {
 	t.groupCanon = saved
 	return at(c, tBigInt, cat("CAST(grouping_id(", args, ") AS BIGINT)"))
 }
+
+// dependentGroups returns the expressions of s's SELECT items, HAVING
+// and ORDER BY (orderBy) outside aggregates that Spark takes as one of
+// its grouping expressions but that are written otherwise (1 + a for
+// a + 1, the operands of a commutative operator swapped), each once.
+// DuckDB wants such an expression grouped: GROUP BY then lists it too,
+// which does not change the groups, as its value follows from the
+// grouping expression it equals. Only a plain GROUP BY (no ROLLUP, CUBE,
+// GROUPING SETS or ALL) has them.
+func dependentGroups(s *ast.Select, orderBy []*ast.SortItem) []ast.Expr {
+	g := s.GroupBy
+	if g == nil || g.With != "" || len(g.GroupingSets) > 0 {
+		return nil
+	}
+	written := map[string]bool{}
+	canon := map[string]bool{}
+	for _, it := range g.Items {
+		if it.Kind != "" {
+			return nil
+		}
+		if c, ok := it.X.(*ast.Column); ok && len(c.Parts) == 1 && strings.EqualFold(c.Parts[0].Name, "ALL") {
+			return nil
+		}
+		written[ast.Format(it.X)] = true
+		canon[canonical(it.X)] = true
+	}
+	var out []ast.Expr
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Subquery, *ast.Exists, *ast.Lambda:
+			return false
+		case *ast.In:
+			if n.Query != nil {
+				return false
+			}
+		case *ast.Call:
+			if f := funcIndex[strings.ToLower(n.Name.String())]; n.Over != nil || f != nil && f.Agg {
+				return false
+			}
+		case *ast.Binary:
+			if k := ast.Format(n); !written[k] && canon[canonical(n)] {
+				written[k] = true
+				out = append(out, n)
+				return false
+			}
+		}
+		return true
+	}
+	for _, it := range s.Items {
+		if it.X != nil {
+			ast.Inspect(it.X, visit)
+		}
+	}
+	if s.Having != nil {
+		ast.Inspect(s.Having, visit)
+	}
+	for _, o := range orderBy {
+		ast.Inspect(o.X, visit)
+	}
+	return out
+}

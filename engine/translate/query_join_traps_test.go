@@ -37,6 +37,16 @@ var joinTraps = []trap{
 		finding: "grouping expressions", spark: "fails [GROUPING_ID_COLUMN_MISMATCH]"},
 	{name: "grouping in order by", query: `SELECT k1, sum(v) AS s FROM VALUES (1, 10), (2, 20) AS t(k1, v) GROUP BY ROLLUP(k1) ORDER BY grouping(k1) DESC, k1`,
 		types: []string{"int", "bigint"}, rows: [][]string{{"NULL", "30"}, {"1", "10"}, {"2", "20"}}},
+	// Spark takes 1 + k as the grouping expression k + 1.
+	{name: "order by and having of a grouping expression written otherwise", query: `SELECT sum(v) AS s FROM VALUES (1, 10), (1, 20), (2, 5) AS t(k, v) GROUP BY k + 1 HAVING 1 + k > 1 ORDER BY 1 + k DESC`,
+		types: []string{"bigint"}, rows: [][]string{{"5"}, {"30"}}},
+	// stack(n, ...): n rows, NULL where the values run out.
+	{name: "stack in FROM", query: `SELECT * FROM stack(2, 1, 1.1, 'a', 2, NULL, 'b') AS t(a, b, c)`,
+		types: []string{"int", "decimal(2,1)", "string"}, rows: [][]string{{"1", "1.1", "a"}, {"2", "NULL", "b"}}},
+	{name: "stack lateral", query: `SELECT t.k, s.* FROM VALUES (1, 2) AS t(k, v), LATERAL stack(2, 'x', k, 'y', v) AS s`,
+		types: []string{"int", "string", "int"}, rows: [][]string{{"1", "x", "1"}, {"1", "y", "2"}}},
+	{name: "stack of values of two types", query: `SELECT * FROM stack(2, 1, 2L)`,
+		finding: "STACK_COLUMN_DIFF_TYPES", spark: "fails [DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES]"},
 }
 
 func init() { traps = append(traps, joinTraps...) }

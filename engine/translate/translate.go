@@ -311,6 +311,9 @@ type tr struct {
 	// the stars over those joins leave them out.
 	onFlags   []onFlag
 	joinFlags map[*ast.Join][]onFlag
+	// orderKeys are the ORDER BY items of the queries whose body is
+	// the SELECT (dependentGroups).
+	orderKeys map[*ast.Select][]*ast.SortItem
 	// pivoting is set while the FROM items of a PIVOT or UNPIVOT are
 	// translated, whose columns all count.
 	pivoting bool
