@@ -77,7 +77,7 @@ var queryOptions = parser.Options{Version: parser.Spark43}
 // Spark versions read: each QUALIFY clause (capab.SynQualify), at its
 // keyword. toks are the query's tokens in text.
 func versionSyntax(text string, q *Query, toks []token) {
-	if q == nil || q.Spark == nil {
+	if q == nil || q.Spark == nil || !mayQualify(text, q, toks) {
 		return
 	}
 	ast.Inspect(q.Spark, func(n ast.Node) bool {
@@ -98,6 +98,22 @@ func versionSyntax(text string, q *Query, toks []token) {
 		q.Syntax = append(q.Syntax, SyntaxUse{Feature: capab.SynQualify, Span: kw})
 		return true
 	})
+}
+
+// mayQualify reports whether q, whose tokens are toks, may have a QUALIFY
+// clause, which only the word QUALIFY or a pipeline parameter (Spark
+// substitutes a ${key} anywhere in the text before it reads it) can
+// start: most queries have neither, and their trees need no walk.
+func mayQualify(text string, q *Query, toks []token) bool {
+	if q.Span.Start < 0 || q.Span.End > len(text) || q.Span.Start > q.Span.End || strings.Contains(text[q.Span.Start:q.Span.End], "${") {
+		return true
+	}
+	for _, t := range toks {
+		if t.kind == tkWord && t.end-t.start == len("QUALIFY") && strings.EqualFold(text[t.start:t.end], "QUALIFY") {
+			return true
+		}
+	}
+	return false
 }
 
 // parseWhole parses the statement with Spark's grammar and the

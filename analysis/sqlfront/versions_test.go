@@ -32,3 +32,37 @@ func TestQualifyConstruct(t *testing.T) {
 		}
 	}
 }
+
+// A QUALIFY clause that comes from a pipeline parameter (Spark substitutes
+// ${key} before it reads the query) is recorded too, though its keyword is
+// nowhere in the text as written; a QUALIFY only in a comment or a string
+// records nothing.
+func TestQualifyFromParameter(t *testing.T) {
+	vars := map[string]string{"dedupe": "QUALIFY row_number() OVER (PARTITION BY id ORDER BY v) = 1", "word": "x"}
+	for _, c := range []struct {
+		sql  string
+		want int
+	}{
+		{"CREATE MATERIALIZED VIEW a AS SELECT id FROM t ${dedupe}", 1},
+		{"SELECT id FROM t ${dedupe}", 1},
+		{"SELECT id FROM t -- QUALIFY later\n", 0},
+		{"SELECT 'QUALIFY' AS w FROM t WHERE id = '${word}'", 0},
+	} {
+		f := ParsePipeline("x.sql", c.sql, DialectSpark, vars)
+		if len(f.Diags) != 0 || len(f.Statements) != 1 {
+			t.Errorf("%s: diagnostics %+v", c.sql, f.Diags)
+			continue
+		}
+		got := 0
+		if q := f.Statements[0].Query; q != nil {
+			for _, u := range q.Syntax {
+				if u.Feature == capab.SynQualify {
+					got++
+				}
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: %d QUALIFY constructs, want %d", c.sql, got, c.want)
+		}
+	}
+}
