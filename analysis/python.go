@@ -2,6 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/capab"
@@ -50,12 +53,19 @@ func (s *Snapshot) PythonOpaque(f *ir.Flow) string {
 // and a name or query computed at run time, are diagnostics
 // (ir.CodeLibraryPython): the graph may miss what they define or read.
 func analysePython(file, text string, dialect sqlfront.Dialect, vars map[string]string) *fileResult {
+	return analysePythonWith(file, text, dialect, vars, nil)
+}
+
+// analysePythonWith is analysePython given the reader of the helper
+// modules the file imports (PythonModules; nil: none is read), whose
+// literal rules and names the file's definitions then use.
+func analysePythonWith(file, text string, dialect sqlfront.Dialect, vars map[string]string, modules func(string) (string, bool)) *fileResult {
 	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: dialect, vars: vars}
 	if !validUTF8(text) {
 		res.diags = append(res.diags, encodingDiag(file, text))
 		return res
 	}
-	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: vars})
+	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: vars, Module: modules})
 	if err != nil {
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
 			Message: fmt.Sprintf("Thund cannot read %s (%v), so the datasets it defines are unknown to Thund", file, err)})
@@ -207,7 +217,7 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 			continue
 		}
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
-			Message: fmt.Sprintf("the expectations of this @%s come from %s, which Thund does not read (it reads a dict literal, a name bound to one in this file, or a function of this file that returns one), so the native run neither checks nor %s its rows by them: %s's results are unchecked; write the rules as a dict in this file to have them enforced natively",
+			Message: fmt.Sprintf("the expectations of this @%s come from %s, which Thund does not read (it reads a dict literal, a name bound to one in this file or in a helper module of the pipeline folder, or a function of no argument of either that returns one), so the native run neither checks nor %s its rows by them: %s's results are unchecked; write the rules as a dict in this file to have them enforced natively",
 				u.Decorator, u.From, map[string]string{"warn": "counts", "drop": "drops", "fail": "fails on"}[u.Action], firstNonEmpty(def.Target, def.Name))})
 	}
 	if def.CDC != nil {
@@ -799,4 +809,75 @@ func (res *fileResult) analyseNotebookSQL(cells []pyCell) {
 			res.funcs[f] = c
 		}
 	}
+}
+
+// PythonModules returns the reader of the helper modules the Python
+// library file (relative to root, slash-separated) imports: a dotted
+// name a.b is a/b.py, or a/b/__init__.py, in the file's folder, else at
+// the pipeline root (Databricks puts the pipeline's root on sys.path).
+// Only files inside root are read: no name part that is not an
+// identifier, no symbolic link, nothing but a regular file of at most
+// pylib.MaxModuleBytes. text gives the texts the caller holds (an
+// editor's unsaved buffers), which are read first; nil reads the disk
+// only. The module is parsed, never run (pylib).
+func PythonModules(root, file string, text func(rel string) (string, bool)) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		parts := strings.Split(name, ".")
+		for _, p := range parts {
+			if !pyIdentifier(p) {
+				return "", false
+			}
+		}
+		rel := strings.Join(parts, "/")
+		for _, dir := range []string{path.Dir(file), "."} {
+			for _, cand := range []string{rel + ".py", rel + "/__init__.py"} {
+				p := path.Clean(path.Join(dir, cand))
+				if strings.HasPrefix(p, "../") || p == file {
+					continue
+				}
+				if text != nil {
+					if t, ok := text(p); ok {
+						return t, len(t) <= pylib.MaxModuleBytes
+					}
+				}
+				if t, ok := readHelper(root, p); ok {
+					return t, true
+				}
+			}
+		}
+		return "", false
+	}
+}
+
+// readHelper reads the helper module at rel under root when every part
+// of its path is a folder or a regular file (no link), of at most
+// pylib.MaxModuleBytes.
+func readHelper(root, rel string) (string, bool) {
+	at := root
+	for _, part := range strings.Split(rel, "/") {
+		at = filepath.Join(at, part)
+		fi, err := os.Lstat(at)
+		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+			return "", false
+		}
+	}
+	fi, err := os.Lstat(at)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > pylib.MaxModuleBytes {
+		return "", false
+	}
+	b, err := os.ReadFile(at)
+	if err != nil || len(b) > pylib.MaxModuleBytes {
+		return "", false
+	}
+	return string(b), true
+}
+
+// pyIdentifier reports whether s is a Python identifier (ASCII).
+func pyIdentifier(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -139,7 +139,7 @@ func (s *Session) pythonLoad(p *ir.Pipeline, src *ir.Source) (*pylib.Load, strin
 				if err != nil {
 					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
 				}
-				if pf, err = pylib.ParseWith(file, string(b), pylib.Options{Conf: p.Configuration}); err != nil {
+				if pf, err = pylib.ParseWith(file, string(b), pylib.Options{Conf: p.Configuration, Module: analysis.PythonModules(s.Root, file, nil)}); err != nil {
 					return nil, "", "", fmt.Errorf("read %s: %w", file, err)
 				}
 				parsed[file], texts[file] = pf, string(b)
@@ -448,7 +448,7 @@ func (st *runState) lowerPython(ctx context.Context, f *ir.Flow) (*ir.Flow, stri
 		return nil, fmt.Sprintf("%s: the run cannot read the file again (%v)", file, st.s.scrubbed(err))
 	}
 	text := string(b)
-	first, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration})
+	first, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration, Module: analysis.PythonModules(st.s.Root, file, nil)})
 	if err != nil {
 		return nil, fmt.Sprintf("%s: %v", file, err)
 	}
@@ -468,7 +468,7 @@ func (st *runState) lowerPython(ctx context.Context, f *ir.Flow) (*ir.Flow, stri
 		}
 		return cols
 	}
-	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration, Columns: columns})
+	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: st.p.Configuration, Columns: columns, Module: analysis.PythonModules(st.s.Root, file, nil)})
 	if err != nil {
 		return nil, fmt.Sprintf("%s: %v", file, err)
 	}
@@ -508,7 +508,7 @@ func (st *runState) needsColumns(f *ir.Flow) bool {
 	if err != nil {
 		return false
 	}
-	pf, err := pylib.ParseWith(file, string(b), pylib.Options{Conf: st.p.Configuration})
+	pf, err := pylib.ParseWith(file, string(b), pylib.Options{Conf: st.p.Configuration, Module: analysis.PythonModules(st.s.Root, file, nil)})
 	if err != nil {
 		return false
 	}

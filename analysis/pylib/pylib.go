@@ -348,6 +348,11 @@ type Options struct {
 	// Analysis leaves it unset (a file's reading depends on the file
 	// alone); the native engine sets it from the relations it has read.
 	Columns func(Input) []string
+	// Module, when set, gives the text of a helper module the file
+	// imports (by its dotted name: rules, utilities.rules), ok false when
+	// the pipeline folder has none. The text is parsed for the literals
+	// its names are bound to (helper.go), never run.
+	Module func(name string) (text string, ok bool)
 }
 
 // Input is an input of a body whose columns Options.Columns is asked for:
@@ -365,28 +370,16 @@ func ParseWith(filename, text string, o Options) (f File, err error) {
 			f, err = File{}, &SyntaxError{Line: 1, Column: 1, Message: fmt.Sprintf("the Python parser stopped: %v", r)}
 		}
 	}()
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		return File{}, fmt.Errorf("%s: the Python grammar: %w", filename, err)
-	}
-	src := []byte(text)
-	deadline := time.Now().Add(parseTimeout)
-	read := func(i int, _ sitter.Point) []byte {
-		if i < len(src) {
-			return src[i:]
+	tree, err := parseTree(text)
+	if err != nil {
+		if _, isSyntax := err.(*SyntaxError); isSyntax {
+			return File{}, err
 		}
-		return nil
-	}
-	tree := p.ParseWithOptions(read, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
-		return time.Now().After(deadline)
-	}})
-	if tree == nil {
-		return File{}, &SyntaxError{Line: 1, Column: 1, Message: fmt.Sprintf("the Python parser gave up on this file after %v", parseTimeout)}
+		return File{}, fmt.Errorf("%s: %w", filename, err)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	r := &reader{text: text, src: src, aliases: map[string]string{}, conf: o.Conf, columnsOf: o.Columns}
+	r := &reader{text: text, src: []byte(text), aliases: map[string]string{}, conf: o.Conf, columnsOf: o.Columns, moduleText: o.Module}
 	if root.HasError() {
 		r.syntaxErrors(root)
 	}
@@ -405,6 +398,30 @@ func ParseWith(filename, text string, o Options) (f File, err error) {
 		r.statement(st, next)
 	}
 	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown, DLTImport: r.dltImport}, nil
+}
+
+// parseTree parses text with the Python grammar, within parseTimeout.
+func parseTree(text string) (*sitter.Tree, error) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		return nil, fmt.Errorf("the Python grammar: %w", err)
+	}
+	src := []byte(text)
+	deadline := time.Now().Add(parseTimeout)
+	read := func(i int, _ sitter.Point) []byte {
+		if i < len(src) {
+			return src[i:]
+		}
+		return nil
+	}
+	tree := p.ParseWithOptions(read, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+		return time.Now().After(deadline)
+	}})
+	if tree == nil {
+		return nil, &SyntaxError{Line: 1, Column: 1, Message: fmt.Sprintf("the Python parser gave up on this file after %v", parseTimeout)}
+	}
+	return tree, nil
 }
 
 // Modules a pipeline file imports its API from.
@@ -455,6 +472,9 @@ type reader struct {
 	// (Definition.OpaqueLoc).
 	stops    map[string]Span
 	opaqueAt Span
+	// moduleText is Options.Module, and modules the helper modules read.
+	moduleText func(string) (string, bool)
+	modules    map[string]*module
 	// depth bounds the expansion of loops, factory calls and names.
 	depth, expanded int
 	defs            []Definition
@@ -1262,6 +1282,13 @@ func (r *reader) expectations(dec *sitter.Node, attr, action string, args []*sit
 		a := arg(args, kw, 0, "expectations")
 		d := r.ruleDict(a)
 		if d == nil {
+			if v, ok := r.helperValue(a); ok && v.Kind == "dict" && allText(v.Vals) {
+				var out []Expectation
+				for i, k := range v.Keys {
+					out = append(out, Expectation{Name: k, Action: action, Loc: span(dec), Cond: atNode(v.Vals[i].Str, a)})
+				}
+				return out
+			}
 			if a != nil {
 				from := a
 				if c := unparen(r.constant(a)); c != nil && c.Kind() == "call" {
@@ -1409,10 +1436,38 @@ func (r *reader) optionedTableRead(f *sitter.Node) (method string, streaming, ok
 }
 
 // literal returns a plain string literal (implicit concatenation
-// included; an f-string without placeholders counts).
+// included; an f-string without placeholders counts), or the text a
+// helper module binds the name to (helper.go), its bytes mapped to the
+// name.
 func (r *reader) literal(n *sitter.Node) (Literal, bool) {
 	v, _, ok := r.literalNode(r.constant(n))
+	if !ok && n != nil {
+		if h, isHelper := r.helperValue(n); isHelper && h.Kind == "str" {
+			return atNode(h.Str, unparen(n)), true
+		}
+	}
 	return v, ok
+}
+
+// atNode is a text whose every byte maps to node n (a value read through
+// a name).
+func atNode(text string, n *sitter.Node) Literal {
+	lit := Literal{Value: text, Loc: span(n)}
+	for range len(text) {
+		lit.Offsets = append(lit.Offsets, int(n.StartByte()))
+	}
+	lit.Offsets = append(lit.Offsets, int(n.EndByte()))
+	return lit
+}
+
+// allText reports whether every value is a text.
+func allText(vs []Value) bool {
+	for _, v := range vs {
+		if v.Kind != "str" {
+			return false
+		}
+	}
+	return true
 }
 
 // inner is the literal's value range when written as it is, else the
