@@ -42,6 +42,12 @@ type csvShape struct {
 	header   []string
 	warnings []SampleWarning
 	err      error
+	// text holds the columns whose dates are written in more than one
+	// way (mixedDates): read as text, as Spark infers them.
+	text []string
+	// ways holds, per column name, the first value of each way the
+	// column writes its dates, in the order seen.
+	ways map[string][]dateWaySeen
 }
 
 // csvCache keeps each file's shape while it is unchanged (same path,
@@ -62,6 +68,16 @@ func (s *Session) checkCSVSample(sample string) ([]SampleWarning, error) {
 	var out []SampleWarning
 	var first []string
 	firstRel := ""
+	var shapes []*csvShape
+	var shapeRels []string
+	// The text columns are noted once the files are checked, also when
+	// one stops the check early.
+	noteText := func() {
+		text := textAcross(shapes, shapeRels, &out)
+		for _, rel := range shapeRels {
+			s.noteTextColumns(rel, text)
+		}
+	}
 	for i, rel := range rels {
 		ext := strings.ToLower(path.Ext(rel))
 		if ext != ".csv" && ext != ".tsv" {
@@ -73,9 +89,12 @@ func (s *Session) checkCSVSample(sample string) ([]SampleWarning, error) {
 		}
 		sh := csvShapeOf(real, rel, ext == ".tsv")
 		if sh.err != nil {
+			noteText()
 			return out, sh.err
 		}
 		out = append(out, sh.warnings...)
+		shapes = append(shapes, sh)
+		shapeRels = append(shapeRels, rel)
 		if i == 0 || firstRel == "" {
 			first, firstRel = sh.header, rel
 			continue
@@ -91,6 +110,7 @@ func (s *Session) checkCSVSample(sample string) ([]SampleWarning, error) {
 			out = append(out, SampleWarning{File: rel, Line: 1, Message: "this micro-batch " + strings.Join(parts, " and ") + "; the folder is read by column name"})
 		}
 	}
+	noteText()
 	return out, nil
 }
 
@@ -173,6 +193,7 @@ func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
 	header := true
 	short, long := 0, 0
 	var firstShort, firstLong []SampleWarning
+	var dates dateShapes
 	for {
 		start := line
 		fields, err := readRecord(br, &delim, header, &line)
@@ -188,13 +209,14 @@ func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
 		} else if header {
 			sh.header = fields
 			header = false
-		} else if n, want := len(fields), len(sh.header); n != want {
-			if n < want {
+		} else {
+			dates.note(fields, start)
+			if n, want := len(fields), len(sh.header); n < want {
 				short++
 				if short <= csvReportRows {
 					firstShort = append(firstShort, SampleWarning{File: rel, Line: start, Message: fmt.Sprintf("this row has %d of the header's %d fields: %s read as NULL; complete the row", n, want, columnList(sh.header[n:]))})
 				}
-			} else {
+			} else if n > want {
 				long++
 				if long <= csvReportRows {
 					firstLong = append(firstLong, SampleWarning{File: rel, Line: start, Message: fmt.Sprintf("this row has %d fields, the header names %d: the extra ones are read into unnamed columns; name them in the header, or fix the row", n, want)})
@@ -206,6 +228,13 @@ func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
 		}
 	}
 	sh.warnings = append(firstShort, firstLong...)
+	sh.ways = dates.byName(sh.header)
+	for _, m := range dates.mixed(sh.header) {
+		sh.text = append(sh.text, m.column)
+		sh.warnings = append(sh.warnings, SampleWarning{File: rel, Line: m.second.line, Message: fmt.Sprintf(
+			"column %s writes its dates in more than one way (%s on line %d, %s on this line): Spark's schema inference reads such a column as STRING, and so does the native run; write every date as yyyy-MM-dd to read the column as a DATE",
+			m.column, m.first.value, m.first.line, m.second.value)})
+	}
 	sort.SliceStable(sh.warnings, func(i, j int) bool { return sh.warnings[i].Line < sh.warnings[j].Line })
 	if short > csvReportRows {
 		sh.warnings = append(sh.warnings, SampleWarning{File: rel, Line: firstShort[0].Line, Message: fmt.Sprintf("%d more rows have fewer fields than the header", short-csvReportRows)})
@@ -361,3 +390,193 @@ func sampleReadError(err error, sample, rel string) error {
 // csvErrorFile matches the file DuckDB's CSV error names (the sample's
 // path, once the mirror's paths are mapped back).
 var csvErrorFile = regexp.MustCompile(`(?m)^\s*file = (.+)$`)
+
+// A column whose dates are written in more than one way (2024-01-05 on
+// some rows, 05/01/2024 on others) is no DATE to Spark: its CSV schema
+// inference takes a value for a date only in the dateFormat, yyyy-MM-dd
+// by default, so the column is STRING. DuckDB's sniffer picks one date
+// format for the column and then fails on the values written the other
+// way. Such a column is read as text (the reader's types option), with a
+// warning naming the file, the column and one value of each way.
+
+// dateShape matches a value written as a date (or a timestamp starting
+// with one); its groups tell the ways apart: the separator and where the
+// four-digit year is.
+var dateShape = regexp.MustCompile(`^\s*(?:(\d{4})([-/.])\d{1,2}[-/.]\d{1,2}|\d{1,2}([-/.])\d{1,2}[-/.](\d{4}|\d{2}))(?:[ T]\d{1,2}:\d{2}.*)?\s*$`)
+
+// dateWay names how a value writes its date ("" when it is no date):
+// year first or last, and the separator.
+func dateWay(v string) string {
+	m := dateShape.FindStringSubmatch(v)
+	if m == nil {
+		return ""
+	}
+	if m[1] != "" {
+		return "y" + m[2]
+	}
+	return m[3] + "y"
+}
+
+// dateSeen is one value of a way of writing dates, and its line.
+type dateSeen struct {
+	value string
+	line  int
+}
+
+// dateShapes records, per column (by position), the first value of each
+// way of writing a date it holds.
+type dateShapes struct {
+	cols []map[string]dateSeen
+	// order keeps, per column, the ways in the order they were first seen.
+	order [][]string
+}
+
+// note records the date-like values of one record starting at line.
+func (d *dateShapes) note(fields []string, line int) {
+	for i, v := range fields {
+		way := dateWay(v)
+		if way == "" {
+			continue
+		}
+		for len(d.cols) <= i {
+			d.cols = append(d.cols, nil)
+			d.order = append(d.order, nil)
+		}
+		if d.cols[i] == nil {
+			d.cols[i] = map[string]dateSeen{}
+		}
+		if _, ok := d.cols[i][way]; !ok && len(d.cols[i]) < 4 {
+			d.cols[i][way] = dateSeen{value: strings.TrimSpace(v), line: line}
+			d.order[i] = append(d.order[i], way)
+		}
+	}
+}
+
+// dateWaySeen is the first value of one way of writing dates in a file.
+type dateWaySeen struct {
+	way string
+	dateSeen
+}
+
+// byName returns the ways each column of header writes its dates, by
+// column name (lower case).
+func (d *dateShapes) byName(header []string) map[string][]dateWaySeen {
+	out := map[string][]dateWaySeen{}
+	for i, ways := range d.order {
+		if i >= len(header) || len(ways) == 0 {
+			continue
+		}
+		k := strings.ToLower(strings.TrimSpace(header[i]))
+		for _, w := range ways {
+			out[k] = append(out[k], dateWaySeen{way: w, dateSeen: d.cols[i][w]})
+		}
+	}
+	return out
+}
+
+// textAcross returns the columns of a sample's files (shapes, of the
+// files rels) to read as text: those a file writes dates of more than
+// one way in, and those whose files each write their dates one way, but
+// not all the same (a folder read as one table is inferred over all its
+// files, as Spark infers a directory's schema), adding a warning for the
+// latter to out.
+func textAcross(shapes []*csvShape, rels []string, out *[]SampleWarning) []string {
+	seen := map[string]bool{}
+	var text []string
+	add := func(c string) {
+		if k := strings.ToLower(c); !seen[k] {
+			seen[k] = true
+			text = append(text, c)
+		}
+	}
+	for _, sh := range shapes {
+		for _, c := range sh.text {
+			add(c)
+		}
+	}
+	type firstWay struct {
+		rel string
+		dateWaySeen
+	}
+	firsts := map[string]firstWay{}
+	for i, sh := range shapes {
+		for _, c := range sh.header {
+			k := strings.ToLower(strings.TrimSpace(c))
+			ways := sh.ways[k]
+			if len(ways) == 0 || seen[k] {
+				continue
+			}
+			f, ok := firsts[k]
+			if !ok {
+				firsts[k] = firstWay{rels[i], ways[0]}
+				continue
+			}
+			if ways[0].way != f.way {
+				add(c)
+				*out = append(*out, SampleWarning{File: rels[i], Line: ways[0].line, Message: fmt.Sprintf(
+					"column %s writes its dates otherwise than in %s (%s there, %s on this line), and the folder is read as one table: Spark's schema inference reads such a column as STRING, and so does the native run; write every date as yyyy-MM-dd to read the column as a DATE",
+					c, path.Base(f.rel), f.value, ways[0].value)})
+			}
+		}
+	}
+	return text
+}
+
+// mixedDate is a column holding dates written two ways: a value of the
+// first way seen and one of the second.
+type mixedDate struct {
+	column        string
+	first, second dateSeen
+}
+
+// mixed lists the columns of header whose dates are written in more than
+// one way.
+func (d *dateShapes) mixed(header []string) []mixedDate {
+	var out []mixedDate
+	for i, ways := range d.order {
+		if len(ways) < 2 || i >= len(header) {
+			continue
+		}
+		out = append(out, mixedDate{column: header[i], first: d.cols[i][ways[0]], second: d.cols[i][ways[1]]})
+	}
+	return out
+}
+
+// textColumns maps a mirrored CSV file's path to the columns its reads
+// take as text (mixedDates), noted by checkCSVSample before the file is
+// read; readCall adds them to the reader's types.
+var textColumns sync.Map
+
+// noteTextColumns records the text columns of the sample file rel.
+func (s *Session) noteTextColumns(rel string, cols []string) {
+	key := s.mirrorPath(rel)
+	if len(cols) == 0 {
+		textColumns.Delete(key)
+		return
+	}
+	textColumns.Store(key, cols)
+}
+
+// textTypes is the read_csv_auto types argument reading the text columns
+// noted for the files a reader argument names as VARCHAR, "" when none.
+func textTypes(arg string) string {
+	seen := map[string]bool{}
+	var parts []string
+	for _, f := range mirrorFiles(arg) {
+		v, ok := textColumns.Load(f)
+		if !ok {
+			continue
+		}
+		for _, c := range v.([]string) {
+			if k := strings.ToLower(c); !seen[k] {
+				seen[k] = true
+				parts = append(parts, quoteString(c)+": 'VARCHAR'")
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	sort.Strings(parts)
+	return "types = {" + strings.Join(parts, ", ") + "}"
+}

@@ -241,6 +241,11 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 		want[rel] = true
 		fn, pattern, err := d.s.reader(src.Sample)
 		var call string
+		if err == nil && fn == "read_csv_auto" {
+			// The columns a run reads as text (checkCSVSample notes
+			// them) are text here too; the run reports the findings.
+			_, err = d.s.checkCSVSample(src.Sample)
+		}
 		if err == nil {
 			// A sample a Python load reads is read as Spark's reader
 			// reads the files (header or _c0, _c1...; its schema or the

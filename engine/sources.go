@@ -288,6 +288,11 @@ func plainReadCall(fn, arg string, extra ...string) string {
 	}
 	if fn == "read_csv_auto" {
 		args = append(args, "null_padding = true", "sample_size = -1")
+		if t := textTypes(arg); t != "" {
+			// Dates written more than one way: text, as Spark infers
+			// them (csvcheck.go).
+			args = append(args, t)
+		}
 	}
 	return fn + "(" + strings.Join(args, ", ") + ")"
 }
