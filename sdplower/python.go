@@ -35,12 +35,20 @@ import (
 type pyDefs map[string]map[string]*pylib.Definition
 
 func parsePython(texts map[string]string) pyDefs {
+	return parsePythonConf(texts, nil)
+}
+
+// parsePythonConf is parsePython with the pipeline's configuration (the
+// spec's configuration:), which spark.conf.get reads as analysis and the
+// native run read it: a name, a path or a rule built from it is then the
+// one pushed.
+func parsePythonConf(texts map[string]string, conf map[string]string) pyDefs {
 	out := pyDefs{}
 	for file, text := range texts {
 		if !isPython(file) {
 			continue
 		}
-		f, err := pylib.Parse(file, text)
+		f, err := pylib.ParseWith(file, text, pylib.Options{Conf: conf})
 		if err != nil {
 			continue
 		}
