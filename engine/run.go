@@ -286,13 +286,24 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
 	}
 	st.nameRelations()
-	var todo []string
-	for _, k := range order {
-		if opts.Only == nil || opts.Only[k] {
-			todo = append(todo, k)
-		}
+	relocated, rerr := st.relocate(ctx)
+	if rerr != nil {
+		return nil, fmt.Errorf("run: %w", rerr)
 	}
-	if err != nil && len(todo) < len(opts.Only) {
+	var todo []string
+	asked := 0
+	for _, k := range order {
+		// A view reads its inputs by their relations, which relocate may
+		// have renamed: every view is defined again then.
+		again := relocated && !p.Dataset(k).Kind.Materialized()
+		if opts.Only == nil || opts.Only[k] {
+			asked++
+		} else if !again {
+			continue
+		}
+		todo = append(todo, k)
+	}
+	if err != nil && asked < len(opts.Only) {
 		return nil, fmt.Errorf("run: %w; fix the cycle first", err)
 	}
 	for _, k := range todo {
@@ -313,9 +324,6 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 				}
 			}
 		}
-	}
-	if err := st.relocate(ctx); err != nil {
-		return st.res, fmt.Errorf("run: %w", err)
 	}
 	if err := st.placeSources(ctx); err != nil {
 		return st.res, err
@@ -893,8 +901,9 @@ func (st *runState) dropRelation(ctx context.Context, rel string) error {
 // since the session's last run or restore (a dataset ending in the same
 // name came or went): the rows a dataset keeps between runs (a streaming
 // table that resumes, a dataset this run does not rebuild) follow it.
-// Then it records the relations of this run.
-func (st *runState) relocate(ctx context.Context) error {
+// Then it records the relations of this run. It reports whether a
+// relation moved.
+func (st *runState) relocate(ctx context.Context) (bool, error) {
 	s := st.s
 	s.names.mu.Lock()
 	defer s.names.mu.Unlock()
@@ -916,11 +925,11 @@ func (st *runState) relocate(ctx context.Context) error {
 	})
 	for _, m := range moves {
 		if err := st.renameRelation(ctx, m.from, m.to); err != nil {
-			return fmt.Errorf("keep %s apart from the datasets ending in the same name: %w", m.name, err)
+			return false, fmt.Errorf("keep %s apart from the datasets ending in the same name: %w", m.name, err)
 		}
 	}
 	st.recordPlaced()
-	return nil
+	return len(moves) > 0, nil
 }
 
 // recordPlaced records the relation of each dataset for the session's
