@@ -400,6 +400,13 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	}
 	items := make([]frag, 0, len(s.Items))
 	types := make([]*Type, 0, len(s.Items))
+	// GROUP BY a, b GROUPING SETS (...): a column of the list that no
+	// set holds is NULL outside aggregates.
+	setless := t.setlessColumns(s, t.orderKeys[s])
+	savedShadow := t.shadow
+	if setless != nil {
+		t.shadow = setless
+	}
 	for _, it := range s.Items {
 		var f frag
 		if !hasFrom && isStarItem(it) {
@@ -419,6 +426,7 @@ func (t *tr) selectQ(s *ast.Select) frag {
 			types = append(types, f.typ)
 		}
 	}
+	t.shadow = savedShadow
 	var starItem ast.Node
 	for _, it := range s.Items {
 		if isStarItem(it) {
@@ -493,10 +501,10 @@ func (t *tr) selectQ(s *ast.Select) frag {
 			}
 		}
 	}
-	t.shadows[s] = t.sharedNames(s, out, false)
+	t.shadows[s] = mergeShadows(t.sharedNames(s, out, false), setless)
 	if s.Having != nil {
 		saved := t.shadow
-		t.shadow = t.sharedNames(s, out, true)
+		t.shadow = mergeShadows(t.sharedNames(s, out, true), setless)
 		parts = append(parts, " HAVING ", t.cond(s.Having))
 		t.shadow = saved
 	}
@@ -612,7 +620,8 @@ func (t *tr) sharedNames(s *ast.Select, out *sema.Output, having bool) map[strin
 }
 
 // inputColumn finds column name of s's input: ok is false when no
-// relation of s has it; the SQL is empty when it cannot be qualified.
+// relation of s has it; the SQL is empty when it cannot be qualified
+// (the type is still given).
 func (t *tr) inputColumn(s *ast.Select, name string) (shadowed, bool) {
 	if s.From == nil {
 		return shadowed{}, false
@@ -622,8 +631,12 @@ func (t *tr) inputColumn(s *ast.Select, name string) (shadowed, bool) {
 			if !strings.EqualFold(c.Name, name) || !within(rel.Node, s.From) {
 				continue
 			}
+			ty := t.outputType(c)
+			if ts, ok := t.relTypes(rel.Node); ok && !ty.known() && i < len(ts) {
+				ty = ts[i]
+			}
 			if len(s.From.Relations) != 1 || rel.Node != s.From.Relations[0] {
-				return shadowed{}, true
+				return shadowed{typ: ty}, true
 			}
 			q := ""
 			switch r := rel.Node.(type) {
@@ -639,11 +652,7 @@ func (t *tr) inputColumn(s *ast.Select, name string) (shadowed, bool) {
 				}
 			}
 			if q == "" {
-				return shadowed{}, true
-			}
-			ty := t.outputType(c)
-			if ts, ok := t.relTypes(rel.Node); ok && !ty.known() && i < len(ts) {
-				ty = ts[i]
+				return shadowed{typ: ty}, true
 			}
 			return shadowed{sql: q + "." + quoteIdent(c.Name), typ: ty}, true
 		}

@@ -199,3 +199,130 @@ func dependentGroups(s *ast.Select, orderBy []*ast.SortItem) []ast.Expr {
 	}
 	return out
 }
+
+// setlessColumns returns, for GROUP BY a, b GROUPING SETS (...), the
+// columns of the list before the sets that no set holds, each as a NULL
+// of its type: Spark's value of such a column outside aggregates, in
+// every row. Each is a plain column of the SELECT's input, named alone
+// (not qualified) everywhere outside aggregates; none is returned when
+// one is read inside an aggregate too (there it is the input's value)
+// or when the SELECT holds a subquery (whose own columns could share the
+// name).
+func (t *tr) setlessColumns(s *ast.Select, orderBy []*ast.SortItem) map[string]shadowed {
+	g := s.GroupBy
+	if g == nil || len(g.GroupingSets) == 0 {
+		return nil
+	}
+	inSets := map[string]bool{}
+	var walk func(items []*ast.GroupItem)
+	walk = func(items []*ast.GroupItem) {
+		for _, it := range items {
+			if it.Kind != "" {
+				walk(it.Items)
+				continue
+			}
+			inSets[canonical(it.X)] = true
+		}
+	}
+	walk(g.GroupingSets)
+	exprs := make([]ast.Expr, 0, len(s.Items)+len(orderBy)+1)
+	for _, it := range s.Items {
+		exprs = append(exprs, it.X)
+	}
+	if s.Having != nil {
+		exprs = append(exprs, s.Having)
+	}
+	for _, o := range orderBy {
+		exprs = append(exprs, o.X)
+	}
+	for _, x := range exprs {
+		if x == nil || hasSubquery(x) {
+			return nil
+		}
+	}
+	var out map[string]shadowed
+	for _, it := range g.Items {
+		c, ok := it.X.(*ast.Column)
+		if it.Kind != "" || !ok || len(c.Parts) != 1 || inSets[canonical(c)] {
+			continue
+		}
+		name := c.Parts[0].Name
+		if t.readInAggregate(exprs, name) || aliasedOther(s, name) {
+			return nil
+		}
+		col, ok := t.inputColumn(s, name)
+		if !ok || !col.typ.known() || col.typ.duck() == "" {
+			return nil
+		}
+		if out == nil {
+			out = map[string]shadowed{}
+		}
+		out[strings.ToLower(name)] = shadowed{sql: "CAST(NULL AS " + col.typ.duck() + ")", typ: col.typ}
+	}
+	return out
+}
+
+// readInAggregate reports a column named name inside an aggregate call
+// of exprs, or one qualified by a table (which the NULL of
+// setlessColumns does not replace).
+func (t *tr) readInAggregate(exprs []ast.Expr, name string) bool {
+	found := false
+	var visit func(n ast.Node, inAgg bool) bool
+	visit = func(n ast.Node, inAgg bool) bool {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found {
+				return false
+			}
+			switch m := m.(type) {
+			case *ast.Call:
+				if f := funcIndex[strings.ToLower(m.Name.String())]; !inAgg && m != n && (m.Over != nil || f != nil && f.Agg) {
+					visit(m, true)
+					return false
+				}
+			case *ast.Column:
+				last := m.Parts[len(m.Parts)-1].Name
+				if strings.EqualFold(last, name) && (inAgg || len(m.Parts) > 1) {
+					found = true
+				}
+			}
+			return true
+		})
+		return found
+	}
+	for _, x := range exprs {
+		if visit(x, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeShadows returns a with b's names added (a's win).
+func mergeShadows(a, b map[string]shadowed) map[string]shadowed {
+	if len(b) == 0 {
+		return a
+	}
+	out := make(map[string]shadowed, len(a)+len(b))
+	for k, v := range b {
+		out[k] = v
+	}
+	for k, v := range a {
+		out[k] = v
+	}
+	return out
+}
+
+// aliasedOther reports a SELECT item of s named name by an alias, other
+// than the column of that name itself: HAVING and ORDER BY may read the
+// alias by that name.
+func aliasedOther(s *ast.Select, name string) bool {
+	for _, it := range s.Items {
+		if it.Alias == nil || !strings.EqualFold(it.Alias.Name, name) {
+			continue
+		}
+		if c, ok := it.X.(*ast.Column); !ok || len(c.Parts) != 1 || !strings.EqualFold(c.Parts[0].Name, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -37,6 +37,9 @@ var joinTraps = []trap{
 		finding: "grouping expressions", spark: "fails [GROUPING_ID_COLUMN_MISMATCH]"},
 	{name: "grouping in order by", query: `SELECT k1, sum(v) AS s FROM VALUES (1, 10), (2, 20) AS t(k1, v) GROUP BY ROLLUP(k1) ORDER BY grouping(k1) DESC, k1`,
 		types: []string{"int", "bigint"}, rows: [][]string{{"NULL", "30"}, {"1", "10"}, {"2", "20"}}},
+	// GROUP BY a, b GROUPING SETS (a): b is NULL outside aggregates.
+	{name: "a column of the grouping list in no set", query: `SELECT course, year, sum(earnings) AS s FROM ` + csValues + ` GROUP BY course, year GROUPING SETS (course)`,
+		types: []string{"string", "int", "bigint"}, rows: [][]string{{"dotNET", "NULL", "63000"}, {"Java", "NULL", "50000"}, {"NULL", "NULL", "1"}}},
 	// Spark takes 1 + k as the grouping expression k + 1.
 	{name: "order by and having of a grouping expression written otherwise", query: `SELECT sum(v) AS s FROM VALUES (1, 10), (1, 20), (2, 5) AS t(k, v) GROUP BY k + 1 HAVING 1 + k > 1 ORDER BY 1 + k DESC`,
 		types: []string{"bigint"}, rows: [][]string{{"5"}, {"30"}}},
