@@ -587,6 +587,16 @@ func (r *reader) sqlValue(n *sitter.Node) (sql, name string, ok bool) {
 		s := strconv.FormatInt(v, 10)
 		return s, s, true
 	}
+	if n.Kind() == "unary_operator" {
+		// -2.5: the float's negation (an integer's is read above).
+		op, a := n.ChildByFieldName("operator"), unparen(n.ChildByFieldName("argument"))
+		if op != nil && r.srcOf(op) == "-" && a != nil && a.Kind() == "float" {
+			if s, name, ok := r.sqlValue(a); ok {
+				return "-" + s, "-" + name, true
+			}
+		}
+		return "", "", false
+	}
 	switch n.Kind() {
 	case "true":
 		return "true", "true", true

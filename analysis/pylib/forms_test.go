@@ -66,7 +66,7 @@ func TestPublicForms(t *testing.T) {
 			"SELECT CASE WHEN (`a` > 1) THEN `b` END AS `w` FROM `o`"},
 		{`return spark.table("o").select(col("a").between(5, 20).alias("m"), F.size("tags").alias("n"), col("s").isin("x", "y").alias("k"), F.coalesce(col("a"), F.lit(0)).alias("c"))`,
 			"SELECT ((`a` >= 5) AND (`a` <= 20)) AS `m`, size(`tags`) AS `n`, (`s` IN ('x', 'y')) AS `k`, coalesce(`a`, 0) AS `c` FROM `o`"},
-		{`return spark.table("o").select("*", F.lit(1).alias("one"))`, "SELECT *, 1 AS `one` FROM `o`"},
+		{`return spark.table("o").select("*", F.lit(1).alias("one"), F.lit(-2.5).alias("m"))`, "SELECT *, 1 AS `one`, -2.5D AS `m` FROM `o`"},
 		{`return spark.table("o").select("c").distinct()`, "SELECT DISTINCT * FROM (SELECT `c` FROM `o`)"},
 		{`return spark.table("o").select("c", "d").dropDuplicates(["d", "c"])`, "SELECT DISTINCT * FROM (SELECT `c`, `d` FROM `o`)"},
 	}
