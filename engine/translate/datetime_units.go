@@ -49,11 +49,17 @@ func (t *tr) unitCall(c *ast.Call) (frag, bool) {
 			return frag{}, false
 		}
 		return t.timestampAdd(c, unit, t.expr(c.Args[0]), t.expr(c.Args[1])), true
-	case "timestampdiff", "datediff", "date_diff":
+	case "timestampdiff", "datediff", "date_diff", "timediff":
+		// TIMEDIFF of two dates or timestamps is Spark's TIMESTAMPDIFF.
 		if c.Over != nil || c.Filter != nil {
 			return frag{}, false
 		}
-		return t.timestampDiff(c, unit, t.expr(c.Args[0]), t.expr(c.Args[1])), true
+		s, e := t.expr(c.Args[0]), t.expr(c.Args[1])
+		if name == "timediff" && (s.typ.is(Time) || e.typ.is(Time) || !s.typ.known() || !e.typ.known()) {
+			t.refuse(c, "timediff of TIME values does not run natively yet")
+			return null(c), true
+		}
+		return t.timestampDiff(c, unit, s, e), true
 	}
 	return frag{}, false
 }

@@ -1658,6 +1658,14 @@ func (t *tr) cast(c *ast.Cast) frag {
 		n := map[Kind]int{TinyInt: 1, SmallInt: 2, Int: 4, BigInt: 8}[from.Kind]
 		return at(c, to, cat("unhex(right(lpad(to_hex(CAST(", a, " AS BIGINT)), 16, '0'), "+strconv.Itoa(2*n)+"))"))
 	}
+	if to.is(Binary) && from.integral() {
+		// ANSI mode: Spark's analyzer rejects the cast (checked on Spark
+		// 4.1.4; its golden cast.sql: CAST(CAST(123 AS TINYINT) AS BINARY)).
+		ft := strings.ToUpper(from.String())
+		t.typeError(c, "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION", "Cannot resolve \"%s\" due to data type mismatch: cannot cast \"%s\" to \"BINARY\" with ANSI mode on. If you have to cast \"%s\" to \"BINARY\", you can set \"spark.sql.ansi.enabled\" as 'false'. SQLSTATE: 42K09",
+			t.text(c), ft, ft)
+		return at(c, tUnknown, cat("NULL"))
+	}
 	if to.is(Binary) && from.known() && !from.is(String) && !from.is(Binary) && !from.is(Null) {
 		t.refuse(c, "a cast of a %s to BINARY does not run natively: Spark writes the value's bytes (big-endian), DuckDB has no such cast", from)
 		return at(c, tUnknown, cat("NULL"))
@@ -1673,6 +1681,13 @@ func (t *tr) cast(c *ast.Cast) frag {
 		// Spark: NaN and the infinities are no decimal, a NULL whatever
 		// the ANSI mode (BigDecimal's NumberFormatException is caught).
 		return at(c, to, cat("list_transform([", a, "], lambda x: CASE WHEN isnan(x) OR isinf(x) THEN NULL ELSE "+kw+"(x AS "+d+") END)[1]"))
+	case to.is(BigInt) && from.fractional():
+		// Spark truncates a fraction; DuckDB rounds it. 2^63, which is
+		// Long.MaxValue as a double, is in range on Spark
+		// (DoubleExactNumeric.toLong compares in doubles) and becomes
+		// Long.MaxValue: bigint(double('9223372036854775807')) in its
+		// golden postgreSQL/float8.sql.
+		return at(c, to, cat("list_transform([trunc(CAST(", a, " AS DOUBLE))], lambda x: CASE WHEN x = 9223372036854775808.0 THEN CAST(9223372036854775807 AS BIGINT) ELSE "+kw+"(x AS BIGINT) END)[1]"))
 	case to.integral() && (from.fractional() || from.is(Decimal)):
 		// Spark truncates a fraction; DuckDB rounds it.
 		return at(c, to, cat(kw+"(trunc(", a, ") AS "+d+")"))

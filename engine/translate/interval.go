@@ -795,6 +795,8 @@ func (t *tr) intervalCast(c *ast.Cast, a frag, to *Type) (frag, bool) {
 	switch {
 	case from.is(Null) && to.ansiInterval():
 		return at(c, to, cat("CAST(NULL AS INTERVAL)")), true
+	case from.is(String) && to.ansiInterval():
+		return t.castStringInterval(c, to)
 	case from.ansiInterval() && to.is(String):
 		return at(c, tString, intervalText(a, from)), true
 	case from.ansiInterval() && to.integral():
