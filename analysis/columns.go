@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -293,18 +294,19 @@ func (c *columnCheck) parallel() {
 	}
 	indeg := make([]int, len(flows))
 	users := make([][]int, len(flows))
+	var deps []int // the flows f's reads wait for, each once
 	for i, f := range flows {
-		seen := map[int]bool{}
+		deps = deps[:0]
 		for _, ref := range f.Reads {
 			d := c.p.Resolve(ref.Name)
 			if d == nil {
 				continue
 			}
 			j, ok := index[c.own[ir.NameKey(d.Name)]]
-			if !ok || seen[j] {
+			if !ok || slices.Contains(deps, j) {
 				continue
 			}
-			seen[j] = true
+			deps = append(deps, j)
 			indeg[i]++
 			users[j] = append(users[j], i)
 		}
@@ -778,7 +780,7 @@ func (st *colState) result(f *ir.Flow) *flowColumns {
 // fullState is the state after a build that resolved every flow.
 func (c *columnCheck) fullState(sig uint64) *colState {
 	st := &colState{names: sig, base: c.done, flows: c.p.Flows, ownIdx: c.ownIdx, results: c.s.results, holes: c.cyclic,
-		ubase: make(map[userKey][]*ir.Flow), dbase: map[*ir.Flow]bool{}, samples: c.sourceColumns()}
+		ubase: make(map[userKey][]*ir.Flow, len(c.done)), dbase: map[*ir.Flow]bool{}, samples: c.sourceColumns()}
 	st.headers = c.headers // filled by sourceColumns
 	for f, r := range c.done {
 		if r == nil {

@@ -15,7 +15,6 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -158,59 +157,6 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	readDiags = append(readDiags, diags...)
 	s.buildFresh(fresh, readDiags)
 	return s, nil
-}
-
-// A cold load builds what the snapshot keeps (the files' texts, trees and
-// results, about 70 MB for 10,000 files) while it allocates over three
-// times as much that dies young. With the collector's default target (a
-// collection whenever the heap has grown by the live heap, GOGC=100) the
-// heap's growth from nothing triggers a collection every few megabytes
-// early on, each marking everything built so far: about a quarter of a
-// load's CPU time went to the collector. While a load of loadGCFrom files
-// or more runs, the target is loadGCPercent instead, unless GOGC is set
-// in the environment (the user's choice stands); the previous target is
-// restored when the last load running ends, so what a long-running
-// process (the language server) keeps afterwards is collected as before.
-// The price is a higher peak during the load: about what the load
-// allocates in all (240 MB for 10,000 files) instead of about twice its
-// live heap.
-const (
-	loadGCFrom    = 1000
-	loadGCPercent = 400
-)
-
-var loadGCState struct {
-	sync.Mutex
-	running int
-	prev    int
-	set     bool
-}
-
-// loadGC raises the collector's target for a cold load (see loadGCPercent)
-// and returns the function that restores it.
-func loadGC() (restore func()) {
-	st := &loadGCState
-	st.Lock()
-	defer st.Unlock()
-	if st.running == 0 {
-		st.set = false
-		if _, env := os.LookupEnv("GOGC"); !env {
-			if prev := debug.SetGCPercent(loadGCPercent); prev >= 0 && prev < loadGCPercent {
-				st.prev, st.set = prev, true
-			} else {
-				debug.SetGCPercent(prev) // already higher, or off: left alone
-			}
-		}
-	}
-	st.running++
-	return func() {
-		st.Lock()
-		defer st.Unlock()
-		if st.running--; st.running == 0 && st.set {
-			debug.SetGCPercent(st.prev)
-			st.set = false
-		}
-	}
 }
 
 // fileReaders is the number of goroutines reading a load's files.
