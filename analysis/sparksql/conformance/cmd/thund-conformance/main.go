@@ -6,6 +6,13 @@
 //
 //	thund-conformance [-version 4.1.3] [-doc docs/conformance.md]
 //	                  [-known analysis/sparksql/conformance/testdata/known-disagreements.txt]
+//	thund-conformance -only <name-part> | -list verdicts.tsv [-only <name-part>]
+//
+// -only and -list are scratch runs that write nothing in the tree: -only
+// prints the verdicts of the golden files it names, -list runs the
+// results part (on every file, or those -only names) and writes every
+// verdict, one a line (id, class, cause, reason), into the file it
+// names, for comparing two runs or counting causes.
 package main
 
 import (
@@ -16,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -53,7 +61,15 @@ func main() {
 	resultsKnown := flag.String("results-known", "analysis/sparksql/conformance/results/testdata/known-defects.txt", "where to write the known defects of the results part (empty: nowhere)")
 	noResults := flag.Bool("parse-only", false, "only the parse agreement: do not run the queries natively")
 	only := flag.String("only", "", "run the results part on the golden files whose name contains this only (and write nothing)")
+	list := flag.String("list", "", "run the results part only, write nothing in the tree, and write every verdict into this file (id, class, cause, reason: tab-separated)")
 	flag.Parse()
+	if *list != "" {
+		if err := listVerdicts(*version, *only, *list); err != nil {
+			fmt.Fprintln(os.Stderr, "thund-conformance:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *only != "" {
 		*doc, *known, *resultsKnown = "", "", ""
 	}
@@ -140,6 +156,52 @@ func run(version, doc, known, resultsKnown, only string, passes int, withResults
 		fmt.Println()
 	}
 	return nil
+}
+
+// listVerdicts runs the results part on the golden files whose name
+// contains only (every file when empty), prints the totals and writes
+// every verdict into path, one a line: id, class, cause and reason,
+// tab-separated, sorted by id.
+func listVerdicts(version, only, path string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	c, err := conformance.Ensure(ctx, version, logf)
+	if err != nil {
+		return err
+	}
+	cases, err := c.LoadCases()
+	if err != nil {
+		return err
+	}
+	var keep func(string) bool
+	if only != "" {
+		keep = func(f string) bool { return strings.Contains(f, only) }
+	}
+	rr, err := results.Run(ctx, c, cases, keep, results.Options{})
+	if err != nil {
+		return err
+	}
+	printResults(rr)
+	var lines []string
+	for _, f := range rr.Files {
+		for _, v := range f.Verdicts {
+			fields := []string{v.ID(), v.Class.String(), v.Cause, v.Reason}
+			for i, s := range fields {
+				fields[i] = strings.Join(strings.Fields(s), " ")
+			}
+			lines = append(lines, strings.Join(fields, "\t"))
+		}
+	}
+	sort.Strings(lines)
+	return writeFile(path, func(f *os.File) error {
+		for _, l := range lines {
+			if _, err := fmt.Fprintln(f, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // writeFile writes path through a temporary file beside it, so a failed
