@@ -1072,6 +1072,9 @@ func (t *tr) operandTypes(b *ast.Binary, l, r *Type) bool {
 	if (l.is(IntervalKind) || r.is(IntervalKind)) && l.known() && r.known() && !l.is(Null) && !r.is(Null) {
 		dated := func(x *Type) bool { return x.is(Date) || x.is(Timestamp) || x.is(TimestampNTZ) }
 		if !((b.Op == "+" || b.Op == "-") && (dated(l) || dated(r) || l.is(IntervalKind) && r.is(IntervalKind))) && !intervalOp(b.Op, l, r) {
+			if t.intervalOperandError(b, l, r) {
+				return true
+			}
 			t.refuse(b, "this operation on an interval does not run natively: Spark's ANSI interval types (INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH) compare, multiply and print differently from DuckDB's INTERVAL; only date or timestamp plus or minus an interval does")
 			return true
 		}

@@ -551,6 +551,43 @@ func intervalOp(op string, l, r *Type) bool {
 // a number, or a string or NULL, which Spark casts to DOUBLE.
 func intervalFactor(x *Type) bool { return x.numeric() || x.is(Null) || x.is(String) }
 
+// intervalOperandError records Spark's analysis error for an operator
+// between an ANSI interval and a number, string, boolean or binary that
+// Spark rejects, and reports whether it did (its golden interval.sql and
+// typeCoercion/native/dateTimeOperations.sql, in either ANSI mode): a
+// comparison with a number or string, a number or string divided by an
+// interval, and a year-month interval plus or minus a number or string
+// are BINARY_OP_DIFF_TYPES; a number, boolean or binary plus a day-time
+// interval (either order), or minus one, is UNEXPECTED_INPUT_TYPE, as
+// Spark reads it as a timestamp moved by the interval.
+func (t *tr) intervalOperandError(b *ast.Binary, l, r *Type) bool {
+	plain := func(x *Type) bool { return x.numeric() || x.is(String) }
+	diff := false
+	switch b.Op {
+	case "=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>":
+		diff = l.ansiInterval() && plain(r) || r.ansiInterval() && plain(l)
+	case "/":
+		diff = r.ansiInterval() && plain(l)
+	case "+", "-":
+		diff = l.YearMonth() && plain(r) || r.YearMonth() && plain(l)
+		other, otherX := l, b.L
+		if l.DayTime() {
+			other, otherX = r, b.R
+		}
+		if !diff && (r.DayTime() || l.DayTime() && b.Op == "+") && (other.numeric() || other.is(Boolean) || other.is(Binary)) {
+			t.typeError(b, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The first parameter requires the \"(TIMESTAMP OR TIMESTAMP WITHOUT TIME ZONE)\" type, however \"%s\" has the type \"%s\". SQLSTATE: 42K09",
+				t.text(b), t.text(otherX), strings.ToUpper(other.String()))
+			return true
+		}
+	}
+	if !diff {
+		return false
+	}
+	t.typeError(b, "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", "Cannot resolve \"(%s)\" due to data type mismatch: the left and right operands of the binary operator have incompatible types (\"%s\" and \"%s\"). SQLSTATE: 42K09",
+		t.text(b.L)+" "+b.Op+" "+t.text(b.R), strings.ToUpper(l.String()), strings.ToUpper(r.String()))
+	return true
+}
+
 // mixedIntervals refuses an operator that meets a year-month and a
 // day-time interval, which Spark rejects (DATATYPE_MISMATCH), and reports
 // whether it did.
