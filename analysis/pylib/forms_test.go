@@ -89,6 +89,7 @@ func TestPublicFormsRefused(t *testing.T) {
 		{`return spark.table("o").select(col("a").otherwise(1))`, "select(", ".otherwise applies only"},
 		{`return spark.table("o").select(col("a").desc())`, "select(", "a sort order"},
 		{`return spark.table("o").groupBy("c").pivot("s").count()`, `pivot("s")`, ".groupBy(...).pivot"},
+		{`return spark.readStream.table("o").where("a > 0").orderBy("a")`, `orderBy("a")`, "sorts a stream, which Spark refuses"},
 		// A step that needs the input's columns, then one Thund cannot
 		// state whatever they are: refused for the second, at it.
 		{`return spark.table("o").withColumn("a", F.lit(1)).withColumn("h", F.hash("c"))`, `withColumn("h", F.hash("c"))`, "hash(...)"},

@@ -28,6 +28,9 @@ func (r *reader) orderBy(in frame, method string, args []*sitter.Node, kw map[st
 	if len(args) == 0 {
 		return frame{}, fmt.Sprintf(".%s() without columns", method)
 	}
+	if in.streams() {
+		return frame{}, fmt.Sprintf(".%s sorts a stream, which Spark refuses (Sorting is not supported on streaming DataFrames/Datasets, unless it is on aggregated DataFrame/Dataset in Complete output mode): sort in a materialized view that reads the streaming table", method)
+	}
 	for k := range kw {
 		if k != "ascending" {
 			return frame{}, fmt.Sprintf(".%s(%s=...) is not an argument Thund reads", method, k)
@@ -202,4 +205,11 @@ func coversAll(keys, cols []string) bool {
 		}
 	}
 	return true
+}
+
+// streams reports whether the frame reads a stream (a streaming table
+// read or load in its SQL).
+func (f frame) streams() bool {
+	return strings.HasPrefix(f.table, "STREAM(") || strings.Contains(f.query, "FROM STREAM(") || strings.Contains(f.query, "FROM STREAM read_files(") ||
+		strings.Contains(f.joinFrom, "STREAM(")
 }
