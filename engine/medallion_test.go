@@ -147,3 +147,45 @@ func medallionManifest(t *testing.T, state, name string, rows int64) {
 		t.Errorf("%s: outputs of %s hold %d rows, want %d", dir, m.Dataset, m.Rows(), rows)
 	}
 }
+
+// TestMedallionRelations: the relations testdata/medallion_names's names
+// are kept under natively, and what each way of writing a table
+// reference reads: every name ending in orders or customers has its own
+// (bronze's, unqualified in the spec's database, keeps the last part),
+// a name no other shares keeps its last part, and a reference reads the
+// relation of what it resolves to, also under USE SCHEMA.
+func TestMedallionRelations(t *testing.T) {
+	snap, err := analysis.Load(filepath.Join("..", "testdata", "medallion_names"), analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := relationsOf(snap.Pipeline)
+	for name, want := range map[string]string{
+		"orders": "orders", "silver.orders": "silver.orders", "gold.orders": "gold.orders",
+		"landing.orders": "landing.orders", "legacy.orders": "legacy.orders",
+		"customers": "customers", "silver.customers": "silver.customers",
+		"gold.customer_orders": "customer_orders", "landing.customer_changes": "customer_changes",
+	} {
+		if got := r.of(name); got != want {
+			t.Errorf("%s is kept as %q, want %q", name, got, want)
+		}
+	}
+	for _, c := range []struct {
+		ref  string
+		use  ir.Scope
+		want string
+	}{
+		{"bronze.orders", ir.Scope{}, "orders"},
+		{"spark_catalog.bronze.orders", ir.Scope{}, "orders"},
+		{"orders", ir.Scope{}, "orders"},
+		{"spark_catalog.silver.orders", ir.Scope{}, "silver.orders"},
+		{"landing.orders", ir.Scope{}, "landing.orders"},
+		{"orders", ir.Scope{Schema: "silver"}, "silver.orders"},
+		{"gold.orders", ir.Scope{Schema: "silver"}, "gold.orders"},
+		{"customer_orders", ir.Scope{Schema: "gold"}, "customer_orders"},
+	} {
+		if got := r.read(strings.Split(c.ref, "."), c.use); got != c.want {
+			t.Errorf("%s under %+v reads %q, want %q", c.ref, c.use, got, c.want)
+		}
+	}
+}

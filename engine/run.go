@@ -174,9 +174,8 @@ type runState struct {
 	// fragments holds the translations of the flows' expectations and CDC
 	// predicates (fragment.go), by fragment and relation.
 	fragments map[string]*translatedFragment
-	// rels holds the relation of each dataset and source (by key) whose
-	// name ends like another's (nameRelations).
-	rels map[string]string
+	// rels holds the relation of each dataset and source (nameRelations).
+	rels relations
 }
 
 // preparedQuery is a flow's DuckDB query as prepare wrote it.
@@ -636,11 +635,10 @@ func qualifiedRelation(name string) string { return name }
 // that move. What still cannot run is a query run as written that reads
 // a relation kept under its qualified name (textReads).
 
-// nameRelations fills st.rels for the datasets and sources whose last
-// name part another one shares, and records for RelationSQL which
-// datasets are kept under their qualified names.
+// nameRelations fills st.rels from the pipeline's names, and records for
+// RelationSQL which datasets are kept under their qualified names.
 func (st *runState) nameRelations() {
-	st.rels = nameGroups(st.p)
+	st.rels = relationsOf(st.p)
 	movedMu.Lock()
 	defer movedMu.Unlock()
 	for _, d := range st.p.Datasets {
@@ -653,11 +651,20 @@ func (st *runState) nameRelations() {
 	}
 }
 
-// nameGroups maps each dataset and source of p (by key) whose last name
-// part another one shares to its relation: the last part for an
-// unqualified name, the qualified name for the others. It is nil when no
-// two names end alike.
-func nameGroups(p *ir.Pipeline) map[string]string {
+// relations maps the names of a pipeline's datasets and sources to the
+// relations a run keeps them under (see Physical names above); a
+// Describer may use it to keep its relations apart the same way.
+type relations struct {
+	p *ir.Pipeline
+	// kept holds, by name key, the relation of each dataset and source
+	// whose last name part another one shares (nil when none does).
+	kept map[string]string
+}
+
+// relationsOf works out the relations of p's datasets and sources: the
+// last part of the name, except where two names end alike, where each is
+// kept under its qualified name, an unqualified one under its name.
+func relationsOf(p *ir.Pipeline) relations {
 	groups := map[string][]string{}
 	var order []string
 	add := func(name string) {
@@ -678,52 +685,68 @@ func nameGroups(p *ir.Pipeline) map[string]string {
 	for _, src := range p.Sources {
 		add(src.Name)
 	}
-	var rels map[string]string
+	r := relations{p: p}
 	for _, k := range order {
 		g := groups[k]
 		if len(g) < 2 {
 			continue
 		}
-		if rels == nil {
-			rels = map[string]string{}
+		if r.kept == nil {
+			r.kept = map[string]string{}
 		}
 		for _, name := range g {
 			rel := qualifiedRelation(name)
 			if !strings.Contains(name, ".") {
 				rel = relationName(name)
 			}
-			rels[ir.NameKey(name)] = rel
+			r.kept[ir.NameKey(name)] = rel
 		}
 	}
-	return rels
+	return r
 }
 
-// rel is the relation the run keeps a dataset or source under.
-func (st *runState) rel(name string) string {
-	if r, ok := st.rels[ir.NameKey(name)]; ok {
-		return r
+// of is the relation of the dataset or source named name (as defined).
+func (r relations) of(name string) string {
+	if rel, ok := r.kept[ir.NameKey(name)]; ok {
+		return rel
 	}
 	return relationName(name)
 }
 
-// relationOf is the relation a table reference of a query reads: the
-// relation of the dataset or source the name resolves to, else its last
-// part.
-func (st *runState) relationOf(parts []string) string {
+// read is the relation a table reference of a query written under use
+// (USE CATALOG or USE SCHEMA earlier in its file, or none) reads: the
+// relation of the dataset or source the name resolves to as Spark reads
+// it there (ir.Pipeline.ResolveIn), else its last part.
+func (r relations) read(parts []string, use ir.Scope) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	if len(st.rels) > 0 {
-		name := strings.Join(parts, ".")
-		if d := st.p.Resolve(name); d != nil {
-			return st.rel(d.Name)
+	if len(r.kept) == 0 {
+		return relationName(parts[len(parts)-1])
+	}
+	name := strings.Join(parts, ".")
+	if use != (ir.Scope{}) {
+		if d := r.p.ResolveIn(name, use); d != nil {
+			return r.of(d.Name)
 		}
-		if src := st.p.Source(name); src != nil {
-			return st.rel(src.Name)
-		}
+		name = use.Qualify(name)
+	}
+	if d := r.p.Resolve(name); d != nil {
+		return r.of(d.Name)
+	}
+	if src := r.p.Source(name); src != nil {
+		return r.of(src.Name)
 	}
 	return relationName(parts[len(parts)-1])
 }
+
+// rel is the relation the run keeps a dataset or source under.
+func (st *runState) rel(name string) string { return st.rels.of(name) }
+
+// relationOf is the relation a table reference of a query reads: the
+// relation of the dataset or source the name resolves to, else its last
+// part.
+func (st *runState) relationOf(parts []string) string { return st.rels.read(parts, ir.Scope{}) }
 
 // readOf is the relation a flow's read of name is kept under and the
 // name the user knows it by: the dataset or source it resolves to.
@@ -750,14 +773,7 @@ func sampleToAdd(stem string, streaming bool) string {
 // or USE SCHEMA earlier in its file): a name is read as Spark reads it
 // there (ir.Pipeline.ResolveIn).
 func (st *runState) relationOfIn(parts []string, use ir.Scope) string {
-	if use == (ir.Scope{}) || len(parts) == 0 {
-		return st.relationOf(parts)
-	}
-	written := strings.Join(parts, ".")
-	if d := st.p.ResolveIn(written, use); d != nil {
-		return st.rel(d.Name)
-	}
-	return st.relationOf(strings.Split(use.Qualify(written), "."))
+	return st.rels.read(parts, use)
 }
 
 // textReads refuses a flow run as its normalized text (DuckDB's dialect,
@@ -765,7 +781,7 @@ func (st *runState) relationOfIn(parts []string, use ir.Scope) string {
 // apart from another ending in the same name: the text names it by that
 // last part, which is another relation's.
 func (st *runState) textReads(f *ir.Flow) error {
-	if len(st.rels) == 0 {
+	if len(st.rels.kept) == 0 {
 		return nil
 	}
 	for _, r := range f.Reads {
