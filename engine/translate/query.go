@@ -839,6 +839,9 @@ func isPlainColumn(x ast.Expr) bool {
 }
 
 func (t *tr) star(st *ast.Star) frag {
+	if f, ok := t.outerStar(st); ok {
+		return f
+	}
 	s := "*"
 	if st.Qualifier != nil {
 		s = quoteIdent(st.Qualifier.Last().Name) + ".*"

@@ -280,3 +280,86 @@ func (t *tr) hasPipe() bool {
 	})
 	return found
 }
+
+// outerStar translates t.* in a subquery where t is no FROM item of the
+// subquery's SELECT but a relation around it (the FROM items before a
+// LATERAL subquery): t's columns, each qualified, as Spark expands it;
+// DuckDB expands no star of an outer relation. ok is false when t is a
+// FROM item of the SELECT itself, or when the model does not know the
+// relation's columns.
+func (t *tr) outerStar(st *ast.Star) (frag, bool) {
+	if st.Qualifier == nil || len(st.Qualifier.Parts) != 1 || len(st.Except) > 0 {
+		return frag{}, false
+	}
+	q := st.Qualifier.Parts[0].Name
+	s := t.selectOf(st)
+	if s == nil || s.From == nil || t.fromNames(s.From)[strings.ToLower(q)] {
+		return frag{}, false
+	}
+	out := t.model.Output(s)
+	if out == nil {
+		return frag{}, false
+	}
+	var rel *sema.Relation
+	for _, c := range out.Columns {
+		if c.Item == nil && c.Expr == nil && c.Source != nil && c.Source.Rel != nil && strings.EqualFold(c.Source.Rel.Name, q) {
+			rel = c.Source.Rel
+			break
+		}
+	}
+	if rel == nil || !rel.Complete || len(rel.Columns) == 0 || within(rel.Node, s.From) {
+		return frag{}, false
+	}
+	cols := make([]string, len(rel.Columns))
+	for i, c := range rel.Columns {
+		cols[i] = quoteIdent(q) + "." + quoteIdent(c.Name)
+	}
+	return at(st, nil, cat(strings.Join(cols, ", "))), true
+}
+
+// fromNames returns the lower-cased names a qualified star may give the
+// FROM items of f: aliases and table names, through joins and
+// parentheses.
+func (t *tr) fromNames(f *ast.From) map[string]bool {
+	names := map[string]bool{}
+	var walk func(r ast.Relation)
+	walk = func(r ast.Relation) {
+		switch r := r.(type) {
+		case *ast.Join:
+			walk(r.L)
+			walk(r.R)
+		case *ast.ParenRel:
+			if r.Alias != nil {
+				names[strings.ToLower(r.Alias.Name.Name)] = true
+				return
+			}
+			walk(r.Rel)
+		case *ast.TableFunc:
+			if r.Alias != nil {
+				names[strings.ToLower(r.Alias.Name.Name)] = true
+			} else {
+				names[strings.ToLower(r.Call.Name.String())] = true
+			}
+		case *ast.Values:
+			if r.Alias != nil {
+				names[strings.ToLower(r.Alias.Name.Name)] = true
+			}
+		default:
+			if n := rawRelName(r); n != "" {
+				names[strings.ToLower(n)] = true
+			} else {
+				// A relation of unknown name: it may be the one.
+				names[""] = true
+			}
+		}
+	}
+	for _, r := range f.Relations {
+		walk(r)
+	}
+	for _, lv := range f.LateralViews {
+		if lv.Table != nil {
+			names[strings.ToLower(lv.Table.Name)] = true
+		}
+	}
+	return names
+}

@@ -41,8 +41,13 @@ var joinTraps = []trap{
 	{name: "a column of the grouping list in no set", query: `SELECT course, year, sum(earnings) AS s FROM ` + csValues + ` GROUP BY course, year GROUPING SETS (course)`,
 		types: []string{"string", "int", "bigint"}, rows: [][]string{{"dotNET", "NULL", "63000"}, {"Java", "NULL", "50000"}, {"NULL", "NULL", "1"}}},
 	// Spark takes 1 + k as the grouping expression k + 1.
-	{name: "order by and having of a grouping expression written otherwise", query: `SELECT sum(v) AS s FROM VALUES (1, 10), (1, 20), (2, 5) AS t(k, v) GROUP BY k + 1 HAVING 1 + k > 1 ORDER BY 1 + k DESC`,
+	{name: "having of a grouping expression written otherwise", query: `SELECT sum(v) AS s FROM VALUES (1, 10), (1, 20), (2, 5) AS t(k, v) GROUP BY k + 1 HAVING 1 + k > 2`,
+		types: []string{"bigint"}, rows: [][]string{{"5"}}},
+	{name: "order by a grouping expression written otherwise", query: `SELECT sum(v) AS s FROM VALUES (1, 10), (1, 20), (2, 5) AS t(k, v) GROUP BY k + 1 ORDER BY 1 + k DESC`,
 		types: []string{"bigint"}, rows: [][]string{{"5"}, {"30"}}},
+	// t.* in a LATERAL subquery may name a FROM item before LATERAL.
+	{name: "lateral star of the left side", query: `SELECT * FROM VALUES (0, 1) AS t1(c1, c2), LATERAL (SELECT t1.*, t2.* FROM VALUES (5) AS t2(d))`,
+		types: []string{"int", "int", "int", "int", "int"}, rows: [][]string{{"0", "1", "0", "1", "5"}}},
 	// stack(n, ...): n rows, NULL where the values run out.
 	{name: "stack in FROM", query: `SELECT * FROM stack(2, 1, 1.1, 'a', 2, NULL, 'b') AS t(a, b, c)`,
 		types: []string{"int", "decimal(2,1)", "string"}, rows: [][]string{{"1", "1.1", "a"}, {"2", "NULL", "b"}}},

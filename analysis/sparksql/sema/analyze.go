@@ -515,7 +515,7 @@ func (a *analyzer) selectQ(s *ast.Select, outer *env, input *scope) *result {
 			if !star {
 				star, lca = true, append(make([]attr, 0, len(s.Items)), attrs...)
 			}
-			sa, ok := a.expand(st, S)
+			sa, ok := a.expand(st, S, outer)
 			complete = complete && ok
 			cols = append(cols, colsOf(sa)...)
 			attrs = append(attrs, sa...)
@@ -793,8 +793,11 @@ func (a *analyzer) text(x ast.Expr) string {
 }
 
 // expand returns the columns of * or t.* (without the EXCEPT columns)
-// and whether they are all known.
-func (a *analyzer) expand(st *ast.Star, S *scope) ([]attr, bool) {
+// and whether they are all known. In the query of a LATERAL subquery
+// (outer marked lateral) t.* may name a FROM item before LATERAL, as
+// Spark expands it (join-lateral.sql: LATERAL (SELECT t1.*, t2.* FROM
+// t2)).
+func (a *analyzer) expand(st *ast.Star, S *scope, outer *env) ([]attr, bool) {
 	var src []attr
 	complete := S.complete
 	if st.Qualifier == nil {
@@ -805,6 +808,10 @@ func (a *analyzer) expand(st *ast.Star, S *scope) ([]attr, bool) {
 			return nil, false
 		}
 		src = a.qualified(S, parts)
+		if len(src) == 0 && complete && !S.qualLoose && outer != nil && outer.lateral && outer.sc != nil {
+			src = a.qualified(outer.sc, parts)
+			S = outer.sc
+		}
 		if len(src) == 0 {
 			// s.* of a struct column, or a relation the model cannot see
 			return nil, false
