@@ -252,9 +252,9 @@ var functions = []Function{
 	dbl(agg(custom("stddev_pop", "thund_stddev_pop(list(x)), as stddev", varianceFn("thund_stddev_pop")))),
 	dbl(agg(custom("variance", "thund_var_samp(list(x)), as stddev", varianceFn("thund_var_samp"), "var_samp"))),
 	dbl(agg(custom("var_pop", "thund_var_pop(list(x)), as stddev", varianceFn("thund_var_pop")))),
-	dbl(agg(same("corr", fixed(tDouble)))),
-	dbl(agg(same("covar_pop", fixed(tDouble)))),
-	dbl(agg(same("covar_samp", fixed(tDouble)))),
+	dbl(agg(custom("corr", "ck / sqrt(xm2 * ym2) of the two-pass co-moments (thund_comoments2), NaN where a side does not vary; over a window DuckDB's corr", covarFn("corr")))),
+	dbl(agg(custom("covar_pop", "ck / n of the two-pass co-moments; over a window DuckDB's covar_pop", covarFn("covar_pop")))),
+	dbl(agg(custom("covar_samp", "ck / (n - 1) of the two-pass co-moments; over a window DuckDB's covar_samp", covarFn("covar_samp")))),
 	agg(same("median", fixed(tDouble))),
 	agg(custom("percentile", "quantile_cont(x, p)", func(t *tr, c *ast.Call, a []frag) frag {
 		if len(a) != 2 {
@@ -772,6 +772,7 @@ var functions = []Function{
 	custom("zip_with", "list_transform(range(1, greatest(len(a), len(b)) + 1), lambda i: f(a[i], b[i])), NULL past the shorter", nil),
 	custom("transform_keys", "map(list_transform(map_entries(m), lambda e: f(e.key, e.value)), map_values(m))", nil),
 	custom("transform_values", "map(map_keys(m), list_transform(map_entries(m), lambda e: f(e.key, e.value)))", nil),
+	custom("map_filter", "map_from_entries(list_filter(map_entries(m), lambda e: f(e.key, e.value))): the entries for which f is true", nil),
 	custom("map_zip_with", "map(the keys of m1 then m2's others, list_transform(keys, lambda k: f(k, m1[k], m2[k])))", nil),
 	custom("arrays_zip", "list_transform(range(1, the longest length + 1), lambda i: struct_pack(a1[i], ...)), fields named after column arguments or their positions", arraysZipFn),
 	agg(custom("regr_count", "count(*) of the rows where y and x are not NULL", regrFn("count"))),
@@ -779,12 +780,17 @@ var functions = []Function{
 	agg(custom("regr_avgy", "avg(y) of integers over the rows where y and x are not NULL, as DOUBLE", regrFn("avgy"))),
 	agg(custom("regr_sxx", "the squared deviations of x from its mean (thund_moments2) over the rows where y and x are not NULL", regrFn("sxx"))),
 	agg(custom("regr_syy", "the squared deviations of y from its mean (thund_moments2) over the rows where y and x are not NULL", regrFn("syy"))),
+	agg(custom("regr_sxy", "the sum of the products of the deviations of y and x from their means (thund_comoments2, two passes) over the rows where y and x are not NULL", regrFn("sxy"))),
+	agg(custom("regr_slope", "covar_pop(y, x) / var_pop(x) from the two-pass co-moments, NULL where x does not vary", regrFn("slope"))),
+	agg(custom("regr_intercept", "avg(y) - regr_slope(y, x) * avg(x) from the two-pass co-moments, NULL where x does not vary", regrFn("intercept"))),
+	agg(custom("regr_r2", "corr(y, x) squared from the two-pass co-moments; NULL where x does not vary, 1 where only y does not", regrFn("r2"))),
 	custom("json_array_length", "json_array_length(s) of a valid array as INTEGER, NULL otherwise; a text Jackson may read otherwise fails as not portable", jsonArrayLengthFn),
 	agg(custom("bit_and", "bit_and(x) of an integer, of its type", bitAggFn)),
 	agg(custom("bit_or", "bit_or(x) of an integer, of its type", bitAggFn)),
 	agg(custom("bit_xor", "bit_xor(x) of an integer, of its type", bitAggFn)),
 	custom("zeroifnull", "coalesce(x, 0) of a number, of Spark's common type of x and INT", zeroIfNullFn),
 	custom("nullifzero", "CASE WHEN x = 0 THEN NULL ELSE x END of a number", nullIfZeroFn),
+	custom("conv", "the digits of fromBase read as an unsigned 64-bit number and written in toBase as Spark's NumberConverter does (constant bases; overflow fails in ANSI mode)", convFn),
 	custom("bin", "bin(CAST(x AS BIGINT)), two's complement for a negative number", binFn),
 	custom("sec", "1 / cos(x) in doubles", reciprocalFn("cos")),
 	custom("csc", "1 / sin(x) in doubles", reciprocalFn("sin")),
@@ -793,7 +799,8 @@ var functions = []Function{
 	custom("from_json", "the JSON read as Spark's PERMISSIVE mode reads it, for a constant schema of INT, BIGINT, SMALLINT, BOOLEAN, STRING, structs, arrays and maps; where Spark's reading is not certain to be the native one, fails as not portable", fromJSONFn),
 	custom("to_json", "the JSON text built from the value as Spark writes it: no spaces, a struct's NULL fields left out, Jackson's escapes; options, dates, timestamps and floats refused", toJSONFn),
 	refused("months_between", "months_between's day-fraction rules do not run natively yet"),
-	refused("format_number", "Java's number formatting does not run natively", "format_string", "printf"),
+	refused("format_number", "Java's number formatting does not run natively"),
+	custom("format_string", "Java's Formatter over a literal pattern: %s %S %b %d %x %X %o %% %n with argument indexes (n$, <), flags, width and precision, pieces joined with ||; other conversions refused", formatStringFn, "printf"),
 	custom("window", "struct_pack(start := time_bucket(width, ts, epoch), end := start + width) for a tumbling window", windowFn),
 	refused("session_window", "a session window's end depends on the rows after it, which the native engine does not compute"),
 }
@@ -815,7 +822,7 @@ func (t *tr) arity(c *ast.Call, a []frag, lo, hi int) bool {
 }
 
 // hofs are the higher-order functions.
-var hofs = map[string]bool{"map_zip_with": true, "transform_keys": true, "transform_values": true, "zip_with": true, "transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true}
+var hofs = map[string]bool{"map_filter": true, "map_zip_with": true, "transform_keys": true, "transform_values": true, "zip_with": true, "transform": true, "filter": true, "exists": true, "forall": true, "aggregate": true, "reduce": true}
 
 // call translates a function call.
 func (t *tr) call(c *ast.Call) frag {
@@ -1819,6 +1826,8 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 	switch name {
 	case "map_zip_with":
 		return t.mapZipWith(c)
+	case "map_filter":
+		return t.mapFilter(c)
 	case "transform_keys", "transform_values":
 		return t.transformMap(name, c)
 	case "zip_with":
@@ -1840,7 +1849,7 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 	switch name {
 	case "transform", "filter":
 		fn, ok := lambda(c.Args[1], []*Type{elem, tInt}, 1)
-		if !ok {
+		if !ok || name == "filter" && !t.predicate(c, fn) {
 			return null(c)
 		}
 		if name == "transform" {
@@ -1849,7 +1858,7 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 		return at(c, arr.typ, cat("list_filter(", arr, ", ", fn, ")"))
 	case "exists", "forall":
 		fn, ok := lambda(c.Args[1], []*Type{elem}, -1)
-		if !ok {
+		if !ok || !t.predicate(c, fn) {
 			return null(c)
 		}
 		return at(c, tBool, cat("thund_"+name+"(list_transform(", arr, ", ", fn, "))"))
@@ -1858,10 +1867,17 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 			t.refuse(c, "%s takes an array, a start value, a merge function and an optional finish function", name)
 			return null(c)
 		}
-		start := t.expr(c.Args[1])
+		var start frag
+		if row, ok := c.Args[1].(*ast.Row); ok {
+			start = t.rowStruct(row)
+		} else {
+			start = t.expr(c.Args[1])
+		}
 		if start.typ.duck() != elem.duck() || start.typ.duck() == "" {
 			// DuckDB's list_reduce keeps its state in the element type.
-			t.refuse(c.Args[1], "%s with a start value of another type (%s) than the array's elements (%s) does not run natively", name, start.typ, elem)
+			return t.aggregateState(name, c, arr, start)
+		}
+		if l, isLambda := c.Args[2].(*ast.Lambda); isLambda && !t.closedMerge(name, l) {
 			return null(c)
 		}
 		merge, ok := lambda(c.Args[2], []*Type{start.typ, elem}, -1)
@@ -1889,12 +1905,26 @@ func (t *tr) hof(name string, c *ast.Call) frag {
 func (t *tr) hofLambda(name string, x ast.Expr, types []*Type, indexFrom0 int, renders ...string) (frag, bool) {
 	l, ok := x.(*ast.Lambda)
 	if !ok {
-		t.refuse(x, "%s needs a lambda (x -> ...) here", name)
+		return t.constLambda(x, types, renders...), true
+	}
+	body, names, ok := t.lambdaBody(l, types, indexFrom0, renders...)
+	if !ok {
 		return frag{}, false
 	}
+	if len(names) == 0 {
+		// Every parameter is rendered: DuckDB's lambda takes thund_e,
+		// which the renders read.
+		names = []string{"thund_e"}
+	}
+	return at(l, body.typ, cat("lambda "+strings.Join(names, ", ")+": ", body)), true
+}
+
+// lambdaBody translates the body of the lambda l as hofLambda does and
+// returns it with the names of the parameters that are not rendered.
+func (t *tr) lambdaBody(l *ast.Lambda, types []*Type, indexFrom0 int, renders ...string) (frag, []string, bool) {
 	if len(l.Params) > len(types) {
 		t.refuse(l, "this lambda takes too many parameters")
-		return frag{}, false
+		return frag{}, nil, false
 	}
 	own := map[*ast.Ident]bool{}
 	for _, p := range l.Params {
@@ -1916,7 +1946,7 @@ func (t *tr) hofLambda(name string, x ast.Expr, types []*Type, indexFrom0 int, r
 		// lambda's parameter wrongly (seen on Spark's golden files,
 		// higher-order-functions.sql).
 		t.refuse(l, "a lambda that reads the parameter of an enclosing lambda does not run natively")
-		return frag{}, false
+		return frag{}, nil, false
 	}
 	var names []string
 	for i, p := range l.Params {
@@ -1932,13 +1962,11 @@ func (t *tr) hofLambda(name string, x ast.Expr, types []*Type, indexFrom0 int, r
 		}
 		t.lambdas[p] = lp
 	}
-	if len(names) == 0 {
-		// Every parameter is rendered: DuckDB's lambda takes thund_e,
-		// which the renders read.
-		names = []string{"thund_e"}
+	if row, ok := l.Body.(*ast.Row); ok {
+		// (a, b) -> a struct, its fields named as Spark names them.
+		return t.rowStruct(row), names, true
 	}
-	body := t.expr(l.Body)
-	return at(l, body.typ, cat("lambda "+strings.Join(names, ", ")+": ", body)), true
+	return t.expr(l.Body), names, true
 }
 
 // orderedWindowFunctions are the window functions Spark's analyzer

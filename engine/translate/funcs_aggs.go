@@ -290,13 +290,14 @@ func (t *tr) resolveWindow(c *ast.Call) (*ast.Window, bool) {
 	return def, true
 }
 
-// regrFn is regr_count, regr_avgx, regr_avgy, regr_sxx and regr_syy(y,
-// x) in a group, over the rows where neither y nor x is NULL, as Spark
-// computes them: the count (BIGINT); the average of x or y (of integers
-// here, as DOUBLE); the sum of the squared deviations of x or y from
-// their mean (Spark's second central moment, NULL for no rows), as
-// thund_moments2 computes it for var_pop. Over a window, and the other
-// regr_ functions (whose covariance Spark updates otherwise), are
+// regrFn is regr_count, regr_avgx, regr_avgy, regr_sxx, regr_syy,
+// regr_sxy, regr_slope, regr_intercept and regr_r2(y, x) in a group,
+// over the rows where neither y nor x is NULL, as Spark computes them:
+// the count (BIGINT); the average of x or y (of integers here, as
+// DOUBLE); the sum of the squared deviations of x or y from their mean
+// (Spark's second central moment, NULL for no rows), as thund_moments2
+// computes it for var_pop; the others from the two-pass co-moments
+// (thund_comoments2), as comomentsOf says. Over a window they are
 // refused.
 func regrFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
 	return func(t *tr, c *ast.Call, a []frag) frag {
@@ -331,6 +332,10 @@ func regrFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
 		case "avgy", "syy":
 			of = y
 		}
+		if m, ok := comomentsOf(kind); ok {
+			pairs := cat("thund_comoments2(list({'x': CAST(", x, " AS DOUBLE), 'y': CAST(", y, " AS DOUBLE)}) FILTER (WHERE ", cond, "))")
+			return at(c, tDouble, cat("list_transform([", pairs, "], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE "+m+" END)[1]"))
+		}
 		if strings.HasPrefix(kind, "avg") {
 			if !of.typ.integral() && !of.typ.is(Null) {
 				t.refuse(c, "%s runs natively over integers only (the average of decimals and doubles is another computation)", name)
@@ -339,5 +344,68 @@ func regrFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
 			return at(c, tDouble, cat("CAST(avg(", of, ") FILTER (WHERE ", cond, ") AS DOUBLE)"))
 		}
 		return at(c, tDouble, cat("list_transform([thund_moments2(list(CAST(", of, " AS DOUBLE)) FILTER (WHERE ", cond, "))], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE s.m2 END)[1]"))
+	}
+}
+
+// comomentsOf is the SQL, over s (thund_comoments2 of the pairs, at
+// least one), of the regr_ functions Spark computes from its
+// Covariance, VariancePop and PearsonCorrelation buffers: regr_sxy is
+// ck; regr_slope is covar_pop / var_pop of x, (ck / n) / (xm2 / n), NULL
+// where var_pop is 0; regr_intercept is avg(y) - slope * avg(x), NULL
+// there too; regr_r2 is NULL where x does not vary, 1 where y does not,
+// else corr * corr with corr = ck / sqrt(xm2 * ym2).
+func comomentsOf(kind string) (string, bool) {
+	slope := "(s.ck / s.n) / (s.xm2 / s.n)"
+	switch kind {
+	case "sxy":
+		return "s.ck", true
+	case "slope":
+		return "CASE WHEN s.xm2 / s.n = 0 THEN NULL ELSE " + slope + " END", true
+	case "intercept":
+		return "CASE WHEN s.xm2 / s.n = 0 THEN NULL ELSE s.my - " + slope + " * s.mx END", true
+	case "r2":
+		return "CASE WHEN s.xm2 = 0 THEN NULL WHEN s.ym2 = 0 THEN CAST(1 AS DOUBLE) ELSE (s.ck / sqrt(s.xm2 * s.ym2)) * (s.ck / sqrt(s.xm2 * s.ym2)) END", true
+	}
+	return "", false
+}
+
+// covarFn is corr, covar_pop and covar_samp(x, y) in a group, over the
+// rows where neither is NULL, from the two-pass co-moments
+// (thund_comoments2), as Spark's Covariance and PearsonCorrelation
+// buffers give them: covar_pop is ck / n (NULL for no rows), covar_samp
+// ck / (n - 1) (NULL for fewer than two), corr ck / sqrt(xm2 * ym2), NULL
+// for fewer than two rows and NaN where a side does not vary. Over a
+// window DuckDB's aggregate of the same name runs.
+func covarFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		for i, v := range a {
+			if !v.typ.numeric() && !v.typ.is(Null) {
+				t.refuse(c.Args[i], "%s runs natively over numbers only, and the type of %s is %s here", kind, t.text(c.Args[i]), v.typ)
+				return null(c)
+			}
+		}
+		if c.Over != nil || c.Quantifier == "DISTINCT" {
+			return at(c, tDouble, cat(kind+"(", t.distinct(c), a[0], ", ", a[1], ")"))
+		}
+		x, y := a[0], a[1]
+		cond := cat(x, " IS NOT NULL AND ", y, " IS NOT NULL")
+		if c.Filter != nil {
+			cond = cat("(", cond, ") AND (", t.expr(c.Filter), ")")
+			c.Filter = nil
+		}
+		var m string
+		switch kind {
+		case "covar_pop":
+			m = "CASE WHEN s.n = 0 THEN NULL ELSE s.ck / s.n END"
+		case "covar_samp":
+			m = "CASE WHEN s.n <= 1 THEN NULL ELSE s.ck / (s.n - 1) END"
+		default:
+			m = "CASE WHEN s.n <= 1 THEN NULL WHEN s.xm2 = 0 OR s.ym2 = 0 THEN CAST('NaN' AS DOUBLE) ELSE s.ck / sqrt(s.xm2 * s.ym2) END"
+		}
+		pairs := cat("thund_comoments2(list({'x': CAST(", x, " AS DOUBLE), 'y': CAST(", y, " AS DOUBLE)}) FILTER (WHERE ", cond, "))")
+		return at(c, tDouble, cat("list_transform([", pairs, "], lambda s: "+m+")[1]"))
 	}
 }

@@ -103,21 +103,24 @@ func (t *tr) mapZipWith(c *ast.Call) frag {
 		return null(c)
 	}
 	l, ok := c.Args[2].(*ast.Lambda)
-	if !ok || len(l.Params) != 3 {
+	if ok && len(l.Params) != 3 {
 		t.refuse(c.Args[2], "map_zip_with needs a lambda of three parameters (k, v1, v2) -> ... here")
 		return null(c)
 	}
-	key := quoteIdent(l.Params[0].Name)
+	key := "thund_u0" // the key of a constant function (constLambda)
+	if ok {
+		key = quoteIdent(l.Params[0].Name)
+	}
 	keys1 := cat("CAST(map_keys(", m1, ") AS "+d+"[])")
 	keys2 := cat("CAST(map_keys(", m2, ") AS "+d+"[])")
 	v1 := "(map_extract_value(" + m1.s + ", " + key + "))"
 	v2 := "(map_extract_value(" + m2.s + ", " + key + "))"
-	fn, ok := t.hofLambda("map_zip_with", l, []*Type{kt, m1.typ.Val, m2.typ.Val}, -1, "", v1, v2)
+	fn, ok := t.hofLambda("map_zip_with", c.Args[2], []*Type{kt, m1.typ.Val, m2.typ.Val}, -1, "", v1, v2)
 	if !ok {
 		return null(c)
 	}
 	if !fn.typ.known() {
-		t.refuse(l.Body, "the type of map_zip_with's function is not known here")
+		t.refuse(c.Args[2], "the type of map_zip_with's function is not known here")
 		return null(c)
 	}
 	keys := cat("list_concat(", keys1, ", list_filter(", keys2, ", lambda thund_k: NOT list_contains(", keys1, ", thund_k)))")
@@ -139,17 +142,16 @@ func (t *tr) transformMap(name string, c *ast.Call) frag {
 		t.refuse(c.Args[0], "%s needs a map, and the type of %s is not known here", name, t.text(c.Args[0]))
 		return null(c)
 	}
-	l, ok := c.Args[1].(*ast.Lambda)
-	if !ok || len(l.Params) != 2 {
+	if l, ok := c.Args[1].(*ast.Lambda); ok && len(l.Params) != 2 {
 		t.refuse(c.Args[1], "%s needs a lambda of two parameters (k, v) -> ... here", name)
 		return null(c)
 	}
-	fn, ok := t.hofLambda(name, l, []*Type{m.typ.Key, m.typ.Val}, -1, "(thund_e.key)", "(thund_e.value)")
+	fn, ok := t.hofLambda(name, c.Args[1], []*Type{m.typ.Key, m.typ.Val}, -1, "(thund_e.key)", "(thund_e.value)")
 	if !ok {
 		return null(c)
 	}
 	if !fn.typ.known() {
-		t.refuse(l.Body, "the type of %s's function is not known here", name)
+		t.refuse(c.Args[1], "the type of %s's function is not known here", name)
 		return null(c)
 	}
 	mapped := cat("list_transform(map_entries(", m, "), ", fn, ")")
@@ -177,17 +179,16 @@ func (t *tr) zipWith(c *ast.Call) frag {
 			return null(c)
 		}
 	}
-	l, ok := c.Args[2].(*ast.Lambda)
-	if !ok || len(l.Params) != 2 {
+	if l, ok := c.Args[2].(*ast.Lambda); ok && len(l.Params) != 2 {
 		t.refuse(c.Args[2], "zip_with needs a lambda of two parameters (x, y) -> ... here")
 		return null(c)
 	}
-	fn, ok := t.hofLambda("zip_with", l, []*Type{x.typ.Elem, y.typ.Elem}, -1, "(("+x.s+")[thund_e])", "(("+y.s+")[thund_e])")
+	fn, ok := t.hofLambda("zip_with", c.Args[2], []*Type{x.typ.Elem, y.typ.Elem}, -1, "(("+x.s+")[thund_e])", "(("+y.s+")[thund_e])")
 	if !ok {
 		return null(c)
 	}
 	if !fn.typ.known() {
-		t.refuse(l.Body, "the type of zip_with's function is not known here")
+		t.refuse(c.Args[2], "the type of zip_with's function is not known here")
 		return null(c)
 	}
 	return at(c, arrayOf(fn.typ), cat("CASE WHEN ", x, " IS NULL OR ", y, " IS NULL THEN NULL ELSE list_transform(range(1, greatest(len(", x, "), len(", y, ")) + 1), ", fn, ") END"))

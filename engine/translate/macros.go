@@ -50,6 +50,12 @@ var macros = [][2]string{
 		WHEN isinf(x) THEN CASE WHEN x > 0 THEN 'Infinity' ELSE '-Infinity' END
 		WHEN x = 0 OR (abs(x) >= 0.001 AND abs(x) < 10000000) THEN CAST(x AS VARCHAR)
 		ELSE error('not-portable: Spark writes the number ' || CAST(x AS VARCHAR) || ' in Java''s scientific notation (1.0E7), which the native engine does not reproduce') END`},
+	// The octal digits of a UBIGINT, no leading zeros (Java's
+	// Long.toOctalString of its bits).
+	{"thund_octal", `(u) AS coalesce(nullif(ltrim(array_to_string(list_transform(range(21, -1, -1), lambda k: CAST((u >> CAST(3 * k AS UTINYINT)) & CAST(7 AS UBIGINT) AS VARCHAR)), ''), '0'), ''), '0')`},
+	// The value of p, digits of base b (ASCII, either case), as a
+	// UHUGEINT (conv; the caller bounds the number of digits).
+	{"thund_conv_value", `(p, b) AS list_reduce(list_prepend(CAST(0 AS UHUGEINT), list_transform(string_split(p, ''), lambda ch: CAST(greatest(instr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', upper(ch)) - 1, 0) AS UHUGEINT))), lambda acc, d: acc * CAST(b AS UHUGEINT) + d)`},
 	// Spark's CentralMomentAgg update, value by value in list order:
 	// n' = n + 1, delta = x - avg, avg' = avg + delta / n',
 	// m2' = m2 + delta * (delta - delta / n'); NULLs skipped.
@@ -58,7 +64,26 @@ var macros = [][2]string{
 		{'n': CAST(0 AS DOUBLE), 'avg': CAST(0 AS DOUBLE), 'm2': CAST(0 AS DOUBLE)})`},
 	// The two-pass form, for a group (no window): the mean, then the sum
 	// of the squared deviations from it.
-	{"thund_moments2", `(l) AS {'n': CAST(list_count(l) AS DOUBLE), 'avg': CAST(0 AS DOUBLE), 'm2': list_sum(list_transform(l, lambda v: (v - list_sum(l) / list_count(l)) * (v - list_sum(l) / list_count(l))))}`},
+	// The mean is computed once and handed to the lambda (a lambda
+	// reading the enclosing one's parameter computes right in
+	// list_transform; only list_reduce gets it wrong), so the pass is
+	// linear in the group's size.
+	// Values that are all the same (and finite) have no deviation, as
+	// Spark's update leaves its m2 at exactly 0 for them, where the mean
+	// of the sum may be off by an ulp.
+	{"thund_moments2", `(l) AS list_transform([list_sum(l) / list_count(l)], lambda mean: {'n': CAST(list_count(l) AS DOUBLE), 'avg': CAST(0 AS DOUBLE),
+		'm2': CASE WHEN list_min(l) = list_max(l) AND isfinite(list_min(l)) THEN CAST(0 AS DOUBLE) ELSE list_sum(list_transform(l, lambda v: (v - mean) * (v - mean))) END})[1]`},
+	// The two-pass co-moments of a list of {'x', 'y'} pairs (regr_*):
+	// the count, the means, the sum of the products of the deviations
+	// (ck) and of the squared deviations of x and of y.
+	// A side whose values are all the same has no deviation (as in
+	// thund_moments2), and then no co-moment either.
+	{"thund_comoments2", `(l) AS list_transform([{'n': CAST(len(l) AS DOUBLE), 'mx': list_sum(list_transform(l, lambda e: e.x)) / len(l), 'my': list_sum(list_transform(l, lambda e: e.y)) / len(l),
+		'cx': thund_same(list_transform(l, lambda e: e.x)), 'cy': thund_same(list_transform(l, lambda e: e.y))}], lambda s: {'n': s.n, 'mx': s.mx, 'my': s.my,
+		'ck': CASE WHEN s.cx OR s.cy THEN CAST(0 AS DOUBLE) ELSE list_sum(list_transform(l, lambda e: (e.x - s.mx) * (e.y - s.my))) END,
+		'xm2': CASE WHEN s.cx THEN CAST(0 AS DOUBLE) ELSE list_sum(list_transform(l, lambda e: (e.x - s.mx) * (e.x - s.mx))) END,
+		'ym2': CASE WHEN s.cy THEN CAST(0 AS DOUBLE) ELSE list_sum(list_transform(l, lambda e: (e.y - s.my) * (e.y - s.my))) END})[1]`},
+	{"thund_same", `(l) AS list_min(l) = list_max(l) AND isfinite(list_min(l))`},
 	{"thund_var_pop", `(m) AS list_transform([m], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE s.m2 / s.n END)[1]`},
 	{"thund_var_samp", `(m) AS list_transform([m], lambda s: CASE WHEN s.n <= 1 THEN NULL ELSE s.m2 / (s.n - 1.0) END)[1]`},
 	{"thund_stddev_pop", `(m) AS list_transform([m], lambda s: CASE WHEN s.n = 0 THEN NULL ELSE sqrt(s.m2 / s.n) END)[1]`},
