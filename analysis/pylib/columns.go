@@ -331,6 +331,8 @@ func (r *reader) funcCall(f string, args []*sitter.Node, kw map[string]*sitter.N
 		return colx{sql: "CASE " + part + " END", cases: []string{part}}, "", true
 	case roundFuncs[f]:
 		return r.roundCall(f, args, kw)
+	case signatures[f] != "":
+		return r.signedCall(f, signatures[f], args, kw)
 	}
 	want, known := columnFuncs[f]
 	if !known {
@@ -395,4 +397,86 @@ func (r *reader) roundCall(f string, args []*sitter.Node, kw map[string]*sitter.
 		return colx{}, fmt.Sprintf("%s is given a scale Thund does not read as an integer literal", f), true
 	}
 	return colx{sql: fmt.Sprintf("%s(%s, %d)", f, x.sql, n)}, "", true
+}
+
+// signatures are functions of pyspark.sql.functions whose arguments are
+// not all columns, each the Spark SQL function of the same name: per
+// argument, c a Column (a string is a column's name), s a Python string
+// (a literal, as pyspark passes it), i an integer; a trailing ? makes
+// the rest optional, and a trailing c* takes one or more Columns.
+var signatures = map[string]string{
+	"date_format": "cs", "to_date": "c?s", "to_timestamp": "c?s",
+	"regexp_replace": "css", "regexp_extract": "csi", "split": "cs?i",
+	"concat_ws": "sc*", "substring": "cii", "lpad": "cis", "rpad": "cis",
+	"date_add": "ci", "date_sub": "ci", "datediff": "cc", "months_between": "cc",
+	"floor": "c", "ceil": "c", "dayofweek": "c", "weekofyear": "c", "quarter": "c",
+	"ifnull": "cc", "nvl": "cc", "nullif": "cc",
+}
+
+// signedCall maps a call of f by its signature (see signatures).
+func (r *reader) signedCall(f, sig string, args []*sitter.Node, kw map[string]*sitter.Node) (colx, string, bool) {
+	if len(kw) > 0 {
+		return colx{}, fmt.Sprintf("%s with keyword arguments", f), true
+	}
+	var parts []string
+	optional := false
+	i := 0
+	for k := 0; k < len(sig); k++ {
+		kind := sig[k]
+		if kind == '?' {
+			optional = true
+			continue
+		}
+		variadic := k+1 < len(sig) && sig[k+1] == '*'
+		if i >= len(args) {
+			if optional {
+				break
+			}
+			return colx{}, fmt.Sprintf("%s with %d arguments", f, len(args)), true
+		}
+		for {
+			p, w := r.signedArg(f, kind, args[i])
+			if w != "" {
+				return colx{}, w, true
+			}
+			parts = append(parts, p)
+			i++
+			if !variadic || i >= len(args) {
+				break
+			}
+		}
+		if variadic {
+			k++
+		}
+	}
+	if i != len(args) {
+		return colx{}, fmt.Sprintf("%s with %d arguments", f, len(args)), true
+	}
+	return colx{sql: f + "(" + strings.Join(parts, ", ") + ")"}, "", true
+}
+
+// signedArg maps one argument of kind c, s or i.
+func (r *reader) signedArg(f string, kind byte, a *sitter.Node) (string, string) {
+	switch kind {
+	case 's':
+		v, ok := r.literal(a)
+		if !ok {
+			return "", fmt.Sprintf("%s is given a text Thund does not read as a string literal (%s)", f, clip(r.srcOf(a)))
+		}
+		return sqlString(v.Value), ""
+	case 'i':
+		v, ok := r.integer(a)
+		if !ok {
+			return "", fmt.Sprintf("%s is given a number Thund does not read as an integer literal (%s)", f, clip(r.srcOf(a)))
+		}
+		return fmt.Sprint(v), ""
+	}
+	c, w := r.colExpr(a, true)
+	if w != "" {
+		return "", w
+	}
+	if c.star {
+		return "", fmt.Sprintf("%s(*)", f)
+	}
+	return c.sql, ""
 }

@@ -66,6 +66,8 @@ func TestPublicForms(t *testing.T) {
 			"SELECT CASE WHEN (`a` > 1) THEN `b` END AS `w` FROM `o`"},
 		{`return spark.table("o").select(col("a").between(5, 20).alias("m"), F.size("tags").alias("n"), col("s").isin("x", "y").alias("k"), F.coalesce(col("a"), F.lit(0)).alias("c"))`,
 			"SELECT ((`a` >= 5) AND (`a` <= 20)) AS `m`, size(`tags`) AS `n`, (`s` IN ('x', 'y')) AS `k`, coalesce(`a`, 0) AS `c` FROM `o`"},
+		{`return spark.table("o").select(F.date_format(F.to_date("d"), "yyyy/MM/dd").alias("f"), F.concat_ws("|", "a", "b").alias("c"), F.substring("s", 2, 3).alias("u"), F.regexp_extract("s", "(a)-", 1).alias("e"), F.split("s", "-").alias("p"))`,
+			"SELECT date_format(to_date(`d`), 'yyyy/MM/dd') AS `f`, concat_ws('|', `a`, `b`) AS `c`, substring(`s`, 2, 3) AS `u`, regexp_extract(`s`, '(a)-', 1) AS `e`, split(`s`, '-') AS `p` FROM `o`"},
 		{`return spark.table("o").select("*", F.lit(1).alias("one"), F.lit(-2.5).alias("m"))`, "SELECT *, 1 AS `one`, -2.5D AS `m` FROM `o`"},
 		{`return spark.table("o").select("c").distinct()`, "SELECT DISTINCT * FROM (SELECT `c` FROM `o`)"},
 		{`return spark.table("o").select("c", "d").dropDuplicates(["d", "c"])`, "SELECT DISTINCT * FROM (SELECT `c`, `d` FROM `o`)"},
@@ -88,6 +90,8 @@ func TestPublicFormsRefused(t *testing.T) {
 		{`return spark.table("o").select(col("a").cast("int; x"))`, "select(", "not a type Thund reads"},
 		{`return spark.table("o").select(col("a").otherwise(1))`, "select(", ".otherwise applies only"},
 		{`return spark.table("o").select(col("a").desc())`, "select(", "a sort order"},
+		{`return spark.table("o").select(F.substring("s", "p", 3))`, "select(", "substring is given a number Thund does not read"},
+		{`return spark.table("o").select(F.date_format("d", col("f")))`, "select(", "date_format is given a text"},
 		{`return spark.table("o").groupBy("c").pivot("s").count()`, `pivot("s")`, ".groupBy(...).pivot"},
 		{`return spark.readStream.table("o").where("a > 0").orderBy("a")`, `orderBy("a")`, "sorts a stream, which Spark refuses"},
 		// A step that needs the input's columns, then one Thund cannot
@@ -118,5 +122,18 @@ func TestLocalShadowsConstant(t *testing.T) {
 	_, d := parseForm(t, "N = compute()\n    return spark.range(N)")
 	if d.Query != nil {
 		t.Errorf("a local N read as the constant: %+v", d.Query)
+	}
+}
+
+// TestImportsUnderTry: the pipelines module imported under try/except
+// (Databricks' dlt, else pyspark's) is the file's API.
+func TestImportsUnderTry(t *testing.T) {
+	text := "try:\n    import dlt\nexcept ImportError:\n    from pyspark import pipelines as dlt\n\n@dlt.table\ndef t():\n    return spark.range(2)\n"
+	f, err := Parse("t.py", text)
+	if err != nil || len(f.Definitions) != 1 || f.Definitions[0].Query == nil {
+		t.Fatalf("%v %+v", err, f.Definitions)
+	}
+	if f.DLTImport != (Span{}) {
+		t.Errorf("an import dlt under try is said to fail on Spark: %+v", f.DLTImport)
 	}
 }

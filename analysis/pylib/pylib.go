@@ -542,6 +542,14 @@ func firstLine(s string) string {
 func (r *reader) imports(stmts []*sitter.Node) {
 	for _, st := range stmts {
 		switch st.Kind() {
+		case "try_statement", "if_statement", "except_clause", "else_clause", "elif_clause", "finally_clause", "block":
+			// try: import dlt / except ImportError: from pyspark import
+			// pipelines as dlt, and imports under an if: read as well.
+			if r.depth < maxDepth {
+				r.depth++
+				r.imports(children(st))
+				r.depth--
+			}
 		case "import_statement":
 			for _, c := range children(st) {
 				name, alias := c, (*sitter.Node)(nil)
@@ -561,7 +569,9 @@ func (r *reader) imports(stmts []*sitter.Node) {
 				} else if mod == modDLT {
 					r.aliases[modDLT] = modDLT
 				}
-				if mod == modDLT && r.dltImport == (Span{}) {
+				if mod == modDLT && r.dltImport == (Span{}) && r.depth == 0 {
+					// (Under a try or an if, the import may be caught or
+					// not run: not said.)
 					r.dltImport = span(st)
 				}
 				// A bare `import pyspark.pipelines` is used through the
