@@ -910,6 +910,9 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 			// DECIMAL(17,6)).
 			ty = arithType(b.Op, asDecimalLit(b, true, l.typ), asDecimalLit(b, false, r.typ))
 		}
+		if f, ok := t.decimalSum(b, l, r, ty, try); ok {
+			return f
+		}
 		out := cat("(", l, " "+b.Op+" ", r, ")")
 		if !try && !t.ansi() && ty.integral() && l.typ.integral() && r.typ.integral() {
 			// Without ANSI an integer result that overflows wraps
