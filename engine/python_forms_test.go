@@ -127,3 +127,82 @@ def hashed():
 		t.Errorf("shaped:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPythonSignedFunctionsRun: the functions with literal arguments
+// (date_format, to_date, regexp_*, split, concat_ws, substring, lpad,
+// date_add, datediff, floor, dayofweek, quarter, nvl) give Spark's
+// values and types (checked on Spark 4.1.4 with pyspark over Spark
+// Connect, row by row).
+func TestPythonSignedFunctionsRun(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"samples/people.csv": "id,name,d\n1,alice-smith,2024-03-15\n2,bob,2023-12-31\n3,,2024-02-29\n",
+		"t/fns.py": `from pyspark import pipelines as dp
+from pyspark.sql import functions as F
+from pyspark.sql.functions import col
+
+@dp.materialized_view
+def fns():
+    return spark.read.table("people").select(
+        "id",
+        F.date_format(F.to_date(col("d")), "yyyy/MM/dd").alias("df"),
+        F.regexp_replace("name", "-", "_").alias("rr"),
+        F.regexp_extract("name", "([a-z]+)-([a-z]+)", 2).alias("re"),
+        F.concat_ws("|", "name", F.lit("x")).alias("cw"),
+        F.substring("name", 2, 3).alias("ss"),
+        F.lpad("name", 6, "*").alias("lp"),
+        F.date_add(F.to_date("d"), 1).alias("da"),
+        F.datediff(F.to_date("d"), F.to_date(F.lit("2024-01-01"))).alias("dd"),
+        F.floor(F.lit(2.7)).alias("fl"),
+        F.dayofweek(F.to_date("d")).alias("dw"),
+        F.quarter(F.to_date("d")).alias("q"),
+        F.nvl(col("name"), F.lit("none")).alias("nv"),
+        F.size(F.split("name", "-")).alias("sp"),
+    )
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Datasets["fns"]; d == nil || d.Phase != Completed || d.Rows != 3 {
+		t.Fatalf("fns = %+v", d)
+	}
+	want := []string{
+		"1|2024/03/15|alice_smith|smith|alice-smith|x|lic|alice-|2024-03-16|74|2|6|1|alice-smith|2",
+		"2|2023/12/31|bob||bob|x|ob|***bob|2024-01-01|-1|2|1|4|bob|1",
+		"3|2024/02/29|NULL|NULL|x|NULL|NULL|2024-03-01|59|2|5|1|none|NULL",
+	}
+	rows, err := s.DB().Query(`SELECT concat_ws('|', id, df, coalesce(rr, 'NULL'), coalesce(re, 'NULL'), cw, coalesce(ss, 'NULL'), coalesce(lp, 'NULL'),
+		CAST(da AS VARCHAR), dd, fl, dw, q, nv, coalesce(CAST(sp AS VARCHAR), 'NULL')) FROM fns ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var v string
+		rows.Scan(&v)
+		got = append(got, v)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("fns:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
