@@ -106,7 +106,7 @@ func (t *tr) timestampAdd(c *ast.Call, unit string, q, x frag) frag {
 	}
 	ts := cat("CAST(", x, " AS TIMESTAMP)")
 	overflow := func() string {
-		msg := cat("'[DATETIME_OVERFLOW] Datetime operation overflow: add ' || CAST(q AS VARCHAR) || ' "+unit+" to TIMESTAMP ''' || CAST(", ts, " AS VARCHAR) || '''. SQLSTATE: 22008"+markOpen+strconv.Itoa(t.check(c))+markClose+"'")
+		msg := cat("'[DATETIME_OVERFLOW] Datetime operation overflow: add ' || CAST(q AS VARCHAR) || 'L "+unit+" to TIMESTAMP ''' || CAST(", ts, " AS VARCHAR) || '''. SQLSTATE: 22008"+markOpen+strconv.Itoa(t.check(c))+markClose+"'")
 		return "error(" + msg.s + ")"
 	}
 	checked := func(factor int64, lo, hi, typ string) frag {

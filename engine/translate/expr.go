@@ -391,6 +391,9 @@ func (t *tr) typedLiteral(l *ast.TypedLiteral) frag {
 			}
 			return at(l, tTS, t.utcToLocal(cat("CAST(timezone('UTC', CAST("+quoteString(v)+" AS TIMESTAMPTZ)) AS TIMESTAMP)")))
 		}
+		if moved, ok := t.skippedWallClock(v); ok {
+			v = moved
+		}
 		return at(l, tTS, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
 	case "TIMESTAMP_NTZ":
 		return at(l, &Type{Kind: TimestampNTZ}, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
@@ -1664,6 +1667,12 @@ func (t *tr) cast(c *ast.Cast) frag {
 		n := map[Kind]int{TinyInt: 1, SmallInt: 2, Int: 4, BigInt: 8}[from.Kind]
 		return at(c, to, cat("unhex(right(lpad(to_hex(CAST(", a, " AS BIGINT)), 16, '0'), "+strconv.Itoa(2*n)+"))"))
 	}
+	if to.is(Binary) && from.integral() && c.Form == "TRY_CAST" {
+		// TRY_CAST in ANSI mode: rejected with no suggestion (checked on
+		// Spark 4.1.4).
+		t.typeError(c, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", "Cannot resolve \"%s\" due to data type mismatch: cannot cast \"%s\" to \"BINARY\". SQLSTATE: 42K09", t.text(c), strings.ToUpper(from.String()))
+		return at(c, tUnknown, cat("NULL"))
+	}
 	if to.is(Binary) && from.integral() {
 		// ANSI mode: Spark's analyzer rejects the cast (checked on Spark
 		// 4.1.4; its golden cast.sql: CAST(CAST(123 AS TINYINT) AS BINARY)).
@@ -1687,6 +1696,25 @@ func (t *tr) cast(c *ast.Cast) frag {
 		// Spark: NaN and the infinities are no decimal, a NULL whatever
 		// the ANSI mode (BigDecimal's NumberFormatException is caught).
 		return at(c, to, cat("list_transform([", a, "], lambda x: CASE WHEN isnan(x) OR isinf(x) THEN NULL ELSE "+kw+"(x AS "+d+") END)[1]"))
+	case to.integral() && from.fractional() && !t.ansi() && c.Form != "TRY_CAST":
+		// Without ANSI Spark casts as Java does (checked on Spark 4.1.4):
+		// NaN is 0, a double past the int's or long's range the nearest
+		// end (CAST(1e20D AS INT) is 2147483647), and a SMALLINT or
+		// TINYINT keeps the int's low bits (CAST(1e10D AS SMALLINT) is -1).
+		lo, hi := "-2147483648", "2147483647"
+		if to.is(BigInt) {
+			lo, hi = "-9223372036854775808", "9223372036854775807"
+		}
+		v := cat("list_transform([CAST(", a, " AS DOUBLE)], lambda x: CASE WHEN isnan(x) THEN CAST(0 AS HUGEINT) WHEN x >= "+hi+" THEN CAST("+hi+" AS HUGEINT) WHEN x <= "+lo+" THEN CAST("+lo+" AS HUGEINT) ELSE CAST(trunc(x) AS HUGEINT) END)[1]")
+		if to.is(SmallInt) || to.is(TinyInt) {
+			return at(c, to, wrapInt(v, to))
+		}
+		return at(c, to, cat("CAST(", v, " AS "+d+")"))
+	case to.integral() && from.is(Decimal) && !t.ansi() && c.Form != "TRY_CAST":
+		// Without ANSI Spark keeps the low bits of the whole part
+		// (Decimal.toLong, then toInt, toShort, toByte; checked on Spark
+		// 4.1.4: CAST(3000000000BD AS INT) is -1294967296).
+		return at(c, to, wrapInt(cat("CAST(trunc(", a, ") AS HUGEINT)"), to))
 	case to.is(BigInt) && from.fractional():
 		// Spark truncates a fraction; DuckDB rounds it. 2^63, which is
 		// Long.MaxValue as a double, is in range on Spark

@@ -98,3 +98,33 @@ func (t *tr) zonedTimestampLiteral(l *ast.TypedLiteral, v string) (frag, bool) {
 	}
 	return at(l, tTS, t.utcToLocal(wallToUTC(region, cat("CAST("+quoteString(wall.Format(layout))+" AS TIMESTAMP)")))), true
 }
+
+// skippedWallClock returns, for the text of a TIMESTAMP literal without a
+// zone whose wall-clock time the session zone skips (2021-03-14 02:30 in
+// America/Los_Angeles), the wall-clock time Spark makes of it: Java moves
+// it on by the gap (03:30). ok is false for any other text, or when the
+// zone's rules are not on this machine.
+func (t *tr) skippedWallClock(v string) (string, bool) {
+	z, known := t.sessionZone()
+	if z == "" || !known {
+		return "", false
+	}
+	const layout = "2006-01-02 15:04:05.999999"
+	wall, err := time.Parse(layout, v)
+	if err != nil {
+		return "", false
+	}
+	loc, err := time.LoadLocation(z)
+	if err != nil {
+		return "", false
+	}
+	in := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
+	if in.Hour() == wall.Hour() && in.Minute() == wall.Minute() && in.Day() == wall.Day() {
+		return "", false
+	}
+	// The offset in force before the gap (two days earlier: zones do not
+	// change twice in that time).
+	_, before := wall.Add(-48 * time.Hour).In(loc).Zone()
+	moved := wall.Add(-time.Duration(before) * time.Second).In(loc)
+	return moved.Format(layout), true
+}

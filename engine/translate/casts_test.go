@@ -1,0 +1,77 @@
+//go:build duckdb_arrow
+
+package translate_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/thund-dev/thund/engine/translate"
+)
+
+// castCase is a cast whose value Spark 4.1.4 gave (session time zone UTC;
+// noANSI: with spark.sql.ansi.enabled=false), each column printed by
+// Spark's CAST AS STRING or as a number; errClass is the class Spark
+// raised. TestSparkCasts checks the table on a real server.
+type castCase struct {
+	name, query string
+	noANSI      bool
+	want        []string
+	errClass    string
+}
+
+var castCases = []castCase{
+	{name: "a double past the long's range is Long.MaxValue only at 2^63",
+		query: `SELECT bigint(double('9223372036854775807')), CAST(CAST(9.223372E18 AS FLOAT) AS BIGINT), CAST(2147483647.9D AS INT), TRY_CAST(9.3e18D AS BIGINT)`,
+		want:  []string{"9223372036854775807", "9223372036854775807", "2147483647", "NULL"}},
+	{name: "a double past 2^63 overflows", query: `SELECT CAST(9.3e18D AS BIGINT)`, errClass: "CAST_OVERFLOW"},
+	{name: "an integer to BINARY in ANSI mode", query: `SELECT HEX(CAST(CAST(123 AS byte) AS binary))`, errClass: "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION"},
+	{name: "TRY_CAST of an integer to BINARY in ANSI mode", query: `SELECT TRY_CAST(123 AS binary)`, errClass: "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION"},
+	{name: "without ANSI a double casts as Java's",
+		query:  `SELECT CAST(1e20D AS INT), CAST(-1e20D AS BIGINT), CAST(1e10D AS SMALLINT), CAST(CAST('NaN' AS DOUBLE) AS INT), CAST(3e9D AS TINYINT), CAST(CAST(1e20 AS FLOAT) AS INT)`,
+		noANSI: true, want: []string{"2147483647", "-9223372036854775808", "-1", "0", "-1", "2147483647"}},
+	{name: "without ANSI a decimal keeps its low bits",
+		query:  `SELECT CAST(1e20BD AS INT), CAST(3000000000BD AS INT), CAST(123456789012345678901234567890BD AS BIGINT), CAST(300BD AS TINYINT)`,
+		noANSI: true, want: []string{"1661992960", "-1294967296", "-4362896299872285998", "44"}},
+	{name: "without ANSI TRY_CAST still gives NULL", query: `SELECT TRY_CAST(1e20D AS INT), HEX(CAST(CAST(-123 AS SMALLINT) AS BINARY))`,
+		noANSI: true, want: []string{"NULL", "FF85"}},
+	{name: "a string to an ANSI interval",
+		query: `SELECT CAST(CAST("interval '3-1' year to month" AS interval year to month) AS STRING), CAST(CAST("interval '3 00:00:01' day to second" AS interval day to second) AS STRING), CAST(CAST('-1-2' AS interval year to month) AS STRING), CAST(CAST(' 5 ' AS interval day) AS STRING), CAST(CAST('INTERVAL -''1 02:03'' DAY TO MINUTE' AS interval day to minute) AS STRING)`,
+		want:  []string{"INTERVAL '3-1' YEAR TO MONTH", "INTERVAL '3 00:00:01' DAY TO SECOND", "INTERVAL '-1-2' YEAR TO MONTH", "INTERVAL '5' DAY", "INTERVAL '-1 02:03' DAY TO MINUTE"}},
+}
+
+// TestCasts runs castCases natively.
+func TestCasts(t *testing.T) {
+	db := openDuck(t)
+	for _, tc := range castCases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := translate.TranslateText(tc.query, translate.Options{NoANSI: tc.noANSI})
+			if tc.errClass != "" && len(r.Findings) > 0 {
+				if !strings.HasPrefix(r.Findings[0].Message, "["+tc.errClass+"]") || r.Findings[0].Code != translate.CodeTypeError {
+					t.Fatalf("finding %q, Spark raises %s", r.Findings[0].Message, tc.errClass)
+				}
+				return
+			}
+			if len(r.Findings) > 0 {
+				t.Fatalf("refused: %s", r.Findings[0].Message)
+			}
+			_, rows, err := query(db, r.SQL)
+			if tc.errClass != "" {
+				if err == nil {
+					t.Fatalf("no error, Spark raises %s; got %v", tc.errClass, rows)
+				}
+				if msg, _, _ := r.Explain(err.Error()); !strings.HasPrefix(msg, "["+tc.errClass+"]") {
+					t.Fatalf("error %q, Spark raises %s", msg, tc.errClass)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%v\nSQL: %s", err, r.SQL)
+			}
+			if got, want := fmt.Sprint(rows), fmt.Sprint([][]string{tc.want}); got != want {
+				t.Errorf("rows %s, Spark's %s\nSQL: %s", got, want, r.SQL)
+			}
+		})
+	}
+}
