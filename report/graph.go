@@ -29,23 +29,29 @@ func Graph(w io.Writer, s *analysis.Snapshot) error {
 		}
 	}
 	supports := capab.Supports(p)
+	streamed := streamedSources(p)
 	fmt.Fprintf(w, "pipeline %s: %d datasets, %d flows, %d sources\n", p.Name, len(p.Datasets), len(p.Flows), len(p.Sources))
 	for _, src := range p.Sources {
 		sample := "no sample"
 		if src.Sample != "" {
 			sample = src.Sample
-			if src.Stream {
-				sample += " (micro-batches)"
-			}
 		}
-		fmt.Fprintf(w, "  source  %-28s %s\n", src.Name, sample)
+		switch {
+		case streamed[ir.NameKey(src.Name)] && src.Stream:
+			sample += " (a stream: micro-batches)"
+		case streamed[ir.NameKey(src.Name)]:
+			sample += " (a stream)"
+		case src.Stream:
+			sample += " (micro-batches)"
+		}
+		fmt.Fprintf(w, "  %-8s %-28s %s\n", "source", src.Name, sample)
 	}
 	for _, k := range order {
 		d := p.Resolve(k)
 		if d == nil {
 			continue
 		}
-		fmt.Fprintf(w, "  %-7s %-28s %s\n", shortKind(d.Kind), d.Name, d.Loc.File)
+		fmt.Fprintf(w, "  %-8s %-28s %s\n", shortKind(d.Kind), d.Name, d.Loc.File)
 		for _, f := range p.FlowsInto(d.Name) {
 			var reads []string
 			for _, r := range f.Reads {
@@ -78,6 +84,32 @@ func Graph(w io.Writer, s *analysis.Snapshot) error {
 	return nil
 }
 
+// streamedSources are the sources (by name key) a flow of p reads as a
+// stream: STREAM(x), a read of files as a stream (Auto Loader's STREAM
+// read_files and cloud_files, spark.readStream loads) or an @source.
+func streamedSources(p *ir.Pipeline) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if (r.Streaming || f.Source != nil && ir.NameKey(r.Name) == ir.NameKey(f.Source.Table)) && p.Resolve(r.Name) == nil {
+				out[ir.NameKey(r.Name)] = true
+			}
+		}
+	}
+	return out
+}
+
+// streams reports whether a flow into d reads a stream (or applies
+// changes from one).
+func streams(p *ir.Pipeline, d *ir.Dataset) bool {
+	for _, f := range p.FlowsInto(d.Name) {
+		if f.Streaming || f.CDC != nil {
+			return true
+		}
+	}
+	return false
+}
+
 func shortKind(k ir.Kind) string {
 	switch k {
 	case ir.MaterializedView:
@@ -101,6 +133,9 @@ type JSONGraph struct {
 }
 
 // JSONGraphSource is a table no dataset defines, with its sample.
+// Stream is set when a flow reads it as a stream (STREAM(x), Auto
+// Loader's STREAM read_files or cloud_files, a spark.readStream load) or
+// its sample is a folder of micro-batch files.
 type JSONGraphSource struct {
 	Name   string `json:"name"`
 	Sample string `json:"sample"`
@@ -110,14 +145,17 @@ type JSONGraphSource struct {
 // JSONGraphDataset is one dataset of JSONGraph: what it reads, over all
 // its flows, and why a checked backend cannot run it.
 type JSONGraphDataset struct {
-	Name         string              `json:"name"`
-	Kind         string              `json:"kind"`
-	File         string              `json:"file"`
-	Reads        []string            `json:"reads"`
-	Streams      []string            `json:"streams"`
-	Flows        []string            `json:"flows"`
-	Expectations int                 `json:"expectations"`
-	NotOn        map[string][]string `json:"not_on,omitempty"`
+	Name         string   `json:"name"`
+	Kind         string   `json:"kind"`
+	File         string   `json:"file"`
+	Reads        []string `json:"reads"`
+	Streams      []string `json:"streams"`
+	Flows        []string `json:"flows"`
+	Expectations int      `json:"expectations"`
+	// Streaming is set when a flow into the dataset reads a stream (a
+	// streaming table's, or a temporary view's that streams).
+	Streaming bool                `json:"streaming"`
+	NotOn     map[string][]string `json:"not_on,omitempty"`
 }
 
 // GraphJSONOf builds the graph object of the snapshot.
@@ -137,8 +175,9 @@ func GraphJSONOf(s *analysis.Snapshot) JSONGraph {
 			}
 		}
 	}
+	streamed := streamedSources(p)
 	for _, src := range p.Sources {
-		out.Sources = append(out.Sources, JSONGraphSource{Name: src.Name, Sample: src.Sample, Stream: src.Stream})
+		out.Sources = append(out.Sources, JSONGraphSource{Name: src.Name, Sample: src.Sample, Stream: src.Stream || streamed[ir.NameKey(src.Name)]})
 	}
 	supports := capab.Supports(p)
 	for _, k := range order {
@@ -146,7 +185,7 @@ func GraphJSONOf(s *analysis.Snapshot) JSONGraph {
 		if d == nil {
 			continue
 		}
-		jd := JSONGraphDataset{Name: d.Name, Kind: string(d.Kind), File: d.Loc.File, Reads: []string{}, Streams: []string{}, Flows: []string{}}
+		jd := JSONGraphDataset{Name: d.Name, Kind: string(d.Kind), File: d.Loc.File, Reads: []string{}, Streams: []string{}, Flows: []string{}, Streaming: streams(p, d)}
 		seen := map[string]bool{}
 		for _, f := range p.FlowsInto(d.Name) {
 			jd.Flows = append(jd.Flows, f.Name)
