@@ -851,6 +851,15 @@ func PythonModules(root, file string, text func(rel string) (string, bool)) func
 	}
 }
 
+// pythonModulesOf is PythonModules for library file of s: the texts s
+// holds (an editor's buffers) first, then the disk under s.Root. The
+// snapshot's build passes it to analysePythonWith for each .py library;
+// a result then depends on the modules it read (pylib.File.Modules) as
+// well as on its own text.
+func (s *Snapshot) pythonModulesOf(file string) func(string) (string, bool) {
+	return PythonModules(s.Root, file, s.texts.get)
+}
+
 // readHelper reads the helper module at rel under root when every part
 // of its path is a folder or a regular file (no link), of at most
 // pylib.MaxModuleBytes.

@@ -74,3 +74,25 @@ func TestPythonHelperRulesEnforced(t *testing.T) {
 		t.Errorf("without the helper: %+v %+v", res.flows[0].Expectations, res.diags)
 	}
 }
+
+// TestSnapshotPythonModules: a snapshot's reader of helper modules reads
+// the texts it holds before the disk (an editor's unsaved helper).
+func TestSnapshotPythonModules(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/a.py":             "from rules import RULES\n",
+		"t/rules.py":         "RULES = {}\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := "RULES = {\"x\": \"1 = 1\"}\n"
+	n := s.Update([]Change{{Path: "t/rules.py", Text: &edited}})
+	if got, ok := n.pythonModulesOf("t/a.py")("rules"); !ok || got != edited {
+		t.Errorf("rules = %q %v, want the edited text", got, ok)
+	}
+	if got, ok := s.pythonModulesOf("t/a.py")("rules"); !ok || got != "RULES = {}\n" {
+		t.Errorf("rules before the edit = %q %v", got, ok)
+	}
+}

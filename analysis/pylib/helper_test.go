@@ -85,6 +85,9 @@ def checked():
 	if asked["rules"] != 1 || asked["utilities.more"] != 1 || asked["os"] != 0 || len(asked) != 2 {
 		t.Errorf("modules asked for: %v (each once, none the helper imports)", asked)
 	}
+	if strings.Join(f.Modules, ",") != "rules,utilities.more" {
+		t.Errorf("modules read = %v", f.Modules)
+	}
 	// Without the reader, the same file's helper rules are unknown.
 	f, _ = Parse("t.py", text)
 	if d := f.Definitions[0]; len(d.Expectations) != 0 || len(d.UnknownExpectations) != 7 {

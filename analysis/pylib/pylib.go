@@ -305,6 +305,9 @@ type File struct {
 	// DLTImport is the first statement importing Databricks' dlt module
 	// (import dlt), zero when none does.
 	DLTImport Span
+	// Modules are the helper modules Options.Module gave a text for, by
+	// dotted name, sorted: what the reading depends on beside the file.
+	Modules []string
 }
 
 // SyntaxError is a Python syntax error at a byte offset of the file.
@@ -397,7 +400,14 @@ func ParseWith(filename, text string, o Options) (f File, err error) {
 		}
 		r.statement(st, next)
 	}
-	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown, DLTImport: r.dltImport}, nil
+	var mods []string
+	for name, m := range r.modules {
+		if m != nil {
+			mods = append(mods, name)
+		}
+	}
+	sort.Strings(mods)
+	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown, DLTImport: r.dltImport, Modules: mods}, nil
 }
 
 // parseTree parses text with the Python grammar, within parseTimeout.
