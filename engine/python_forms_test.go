@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -204,5 +206,72 @@ def fns():
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("fns:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPythonSortSelectLimit: orderBy, then steps that keep the order,
+// then limit gives the first rows of that order (Spark's limit of a
+// sort), over enough rows that the native run reads them in parallel.
+func TestPythonSortSelectLimit(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"t/top.py": `from pyspark import pipelines as dp
+from pyspark.sql.functions import col, desc
+
+@dp.materialized_view
+def top():
+    return (spark.range(300000)
+            .select((col("id") * 7919 % 300007).alias("v"), "id")
+            .sort(desc("v"))
+            .filter("id % 2 = 0")
+            .select("id")
+            .limit(3))
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()}); err != nil {
+		t.Fatal(err)
+	}
+	// The three even ids of the largest v = id * 7919 mod 300007.
+	type iv struct{ id, v int64 }
+	var best []iv
+	for id := int64(0); id < 300000; id += 2 {
+		v := id * 7919 % 300007
+		best = append(best, iv{id, v})
+		for i := len(best) - 1; i > 0 && best[i].v > best[i-1].v; i-- {
+			best[i], best[i-1] = best[i-1], best[i]
+		}
+		if len(best) > 3 {
+			best = best[:3]
+		}
+	}
+	sort.Slice(best, func(i, j int) bool { return best[i].id < best[j].id })
+	var want []string
+	for _, b := range best {
+		want = append(want, fmt.Sprint(b.id))
+	}
+	var got string
+	if err := s.DB().QueryRow("SELECT string_agg(CAST(id AS VARCHAR), ',' ORDER BY id) FROM top").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	wantIDs := strings.Join(want, ",")
+	if got != wantIDs {
+		t.Errorf("top = %s, want %s", got, wantIDs)
 	}
 }
