@@ -923,6 +923,15 @@ func (st *runState) relocate(ctx context.Context) (bool, error) {
 	s := st.s
 	s.names.mu.Lock()
 	defer s.names.mu.Unlock()
+	if s.names.placed == nil {
+		// The session's first run: where the last session on its state
+		// folder kept them.
+		placed, err := st.loadPlaced(ctx)
+		if err != nil {
+			return false, err
+		}
+		s.names.placed = placed
+	}
 	type move struct{ name, from, to string }
 	var moves []move
 	for _, d := range st.p.Datasets {
@@ -944,18 +953,65 @@ func (st *runState) relocate(ctx context.Context) (bool, error) {
 			return false, fmt.Errorf("keep %s apart from the datasets ending in the same name: %w", m.name, err)
 		}
 	}
-	st.recordPlaced()
-	return len(moves) > 0, nil
+	return len(moves) > 0, st.recordPlaced(ctx)
 }
 
+// placedTable is the table of a state folder's database that records the
+// relation each dataset is kept under, for the next session on it.
+const placedTable = "__thund_relations"
+
 // recordPlaced records the relation of each dataset for the session's
-// next run (relocate); the caller holds s.names.mu.
-func (st *runState) recordPlaced() {
+// next run (relocate) and, with a state folder, for the next session;
+// the caller holds s.names.mu.
+func (st *runState) recordPlaced(ctx context.Context) error {
 	placed := make(map[string]string, len(st.p.Datasets))
+	values := make([]string, 0, len(st.p.Datasets))
 	for _, d := range st.p.Datasets {
-		placed[ir.NameKey(d.Name)] = st.rel(d.Name)
+		key, rel := ir.NameKey(d.Name), st.rel(d.Name)
+		placed[key] = rel
+		values = append(values, "("+quoteString(key)+", "+quoteString(rel)+")")
 	}
 	st.s.names.placed = placed
+	if st.s.opts.StateDir == "" {
+		return nil
+	}
+	stmt := "CREATE OR REPLACE TABLE " + quoteIdent(placedTable) + " (dataset VARCHAR, relation VARCHAR)"
+	if _, err := st.conn.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("record where the datasets are kept: %w", explain(err))
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	stmt = "INSERT INTO " + quoteIdent(placedTable) + " VALUES " + strings.Join(values, ", ")
+	if _, err := st.conn.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("record where the datasets are kept: %w", explain(err))
+	}
+	return nil
+}
+
+// loadPlaced reads what recordPlaced recorded in the state folder's
+// database (an empty map without one, or before anything was recorded).
+func (st *runState) loadPlaced(ctx context.Context) (map[string]string, error) {
+	placed := map[string]string{}
+	if st.s.opts.StateDir == "" {
+		return placed, nil
+	}
+	if kind, err := st.relationKind(ctx, placedTable); err != nil || kind != "TABLE" {
+		return placed, err
+	}
+	rows, err := st.conn.QueryContext(ctx, "SELECT dataset, relation FROM "+quoteIdent(placedTable))
+	if err != nil {
+		return nil, fmt.Errorf("read where the datasets are kept: %w", explain(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, rel string
+		if err := rows.Scan(&key, &rel); err != nil {
+			return nil, fmt.Errorf("read where the datasets are kept: %w", err)
+		}
+		placed[key] = rel
+	}
+	return placed, rows.Err()
 }
 
 // alias makes a dataset with a qualified name visible under that name

@@ -1013,8 +1013,11 @@ func (s *Session) Restore(ctx context.Context, p *ir.Pipeline) (*RestoreReport, 
 	// are rebuilt there, not moved.
 	st.nameRelations()
 	st.s.names.mu.Lock()
-	st.recordPlaced()
+	err = st.recordPlaced(ctx)
 	st.s.names.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
 	if err := st.placeSources(ctx); err != nil {
 		rep.Notes = append(rep.Notes, "schemas of datasets reading sources not checked: "+err.Error())
 	}
