@@ -411,6 +411,9 @@ var signatures = map[string]string{
 	"date_add": "ci", "date_sub": "ci", "datediff": "cc", "months_between": "cc",
 	"floor": "c", "ceil": "c", "dayofweek": "c", "weekofyear": "c", "quarter": "c",
 	"ifnull": "cc", "nvl": "cc", "nullif": "cc",
+	"sha2": "ci", "crc32": "c", "hex": "c", "base64": "c", "last_day": "c", "add_months": "ci",
+	"from_unixtime": "c?s", "date_trunc": "sc", "trunc": "cs", "instr": "cs", "locate": "sc?i",
+	"format_number": "ci", "translate": "css", "struct": "c*", "array": "c*",
 }
 
 // signedCall maps a call of f by its signature (see signatures).

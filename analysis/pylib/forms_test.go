@@ -68,6 +68,8 @@ func TestPublicForms(t *testing.T) {
 			"SELECT ((`a` >= 5) AND (`a` <= 20)) AS `m`, size(`tags`) AS `n`, (`s` IN ('x', 'y')) AS `k`, coalesce(`a`, 0) AS `c` FROM `o`"},
 		{`return spark.table("o").select(F.date_format(F.to_date("d"), "yyyy/MM/dd").alias("f"), F.concat_ws("|", "a", "b").alias("c"), F.substring("s", 2, 3).alias("u"), F.regexp_extract("s", "(a)-", 1).alias("e"), F.split("s", "-").alias("p"))`,
 			"SELECT date_format(to_date(`d`), 'yyyy/MM/dd') AS `f`, concat_ws('|', `a`, `b`) AS `c`, substring(`s`, 2, 3) AS `u`, regexp_extract(`s`, '(a)-', 1) AS `e`, split(`s`, '-') AS `p` FROM `o`"},
+		{`return spark.table("o").select(F.sha2(col("k"), 256).alias("h"), F.date_trunc("month", "ts").alias("m"), F.locate("b", "s").alias("l"), F.array("a", "b").alias("r"))`,
+			"SELECT sha2(`k`, 256) AS `h`, date_trunc('month', `ts`) AS `m`, locate('b', `s`) AS `l`, array(`a`, `b`) AS `r` FROM `o`"},
 		{`return spark.table("o").select("*", F.lit(1).alias("one"), F.lit(-2.5).alias("m"))`, "SELECT *, 1 AS `one`, -2.5D AS `m` FROM `o`"},
 		{`return spark.table("o").select("c").distinct()`, "SELECT DISTINCT * FROM (SELECT `c` FROM `o`)"},
 		{`return spark.table("o").select("c", "d").dropDuplicates(["d", "c"])`, "SELECT DISTINCT * FROM (SELECT `c`, `d` FROM `o`)"},
