@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/engine"
@@ -82,20 +83,73 @@ func typeChecks(snap *analysis.Snapshot) []ir.Diagnostic {
 	var out []ir.Diagnostic
 	for i, f := range flows {
 		file := f.QueryLoc.File
+		// A native run refuses a flow whose translation refuses a
+		// construct, unless the query calls DuckDB's own functions: it
+		// was written for DuckDB and runs as its text (engine's
+		// prepareQuery).
+		native := runsNatively(snap.Pipeline, f) && !callsDuckDB(found[i])
 		for _, x := range found[i] {
-			if x.Code != translate.CodeTypeError || nameClass(x.Message) {
+			loc := ir.Loc{File: file, Start: x.Start, End: x.End}
+			var d ir.Diagnostic
+			switch {
+			case x.Code == translate.CodeTypeError && !nameClass(x.Message):
+				d = ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeBinder, Message: x.Message}
+			case x.Code == translate.CodeNotPortable && native && !typeDependent(x.Message):
+				// What a native run refuses before running the flow,
+				// said before the run: the same refusal --once gives.
+				d = ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native, Message: x.Message}
+			default:
 				continue
 			}
-			loc := ir.Loc{File: file, Start: x.Start, End: x.End}
 			if seen[loc] {
 				continue
 			}
 			seen[loc] = true
-			out = append(out, ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeBinder,
-				Message: x.Message})
+			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// callsDuckDB reports whether a translation found a call of one of
+// DuckDB's own functions.
+func callsDuckDB(found []translate.Finding) bool {
+	for _, x := range found {
+		if x.Code == translate.CodeDuckDBOnly {
+			return true
+		}
+	}
+	return false
+}
+
+// runsNatively reports whether flow f's dataset is checked against the
+// native backend: the pipeline's backends include it (none configured
+// means the defaults, which do) and the dataset's `@backends`, if any,
+// keep it.
+func runsNatively(p *ir.Pipeline, f *ir.Flow) bool {
+	configured := p.Backends
+	if len(configured) == 0 {
+		configured = ir.DefaultBackends
+	}
+	backends := configured
+	if d := p.Dataset(f.Target); d != nil {
+		backends = capab.Backends(configured, d)
+	}
+	for _, b := range backends {
+		if b == ir.Native {
+			return true
+		}
+	}
+	return false
+}
+
+// typeDependent reports whether a not-portable finding rests on a type
+// plain --check does not know (a sample column's, typed by DuckDB only
+// when the run reads it): the translator words those "... which is not
+// known here". A run that knows the type may translate the construct, so
+// such a finding is left to the run (and to --check --columns).
+func typeDependent(msg string) bool {
+	return strings.Contains(msg, "not known here")
 }
 
 // The collector's target while typeChecks translates a pipeline of
@@ -130,7 +184,7 @@ func translateFlow(snap *analysis.Snapshot, f *ir.Flow, cat sema.Catalog, macros
 	if !ok {
 		return nil
 	}
-	return translate.Translate(tree, text, translate.Options{Catalog: cat, Macros: macros}).Findings
+	return translate.Translate(tree, text, translate.Options{Catalog: cat, Macros: macros, DuckDBOnly: engine.DuckDBOnlyFunction}).Findings
 }
 
 // nameClass reports whether a finding's message is one of sema's name

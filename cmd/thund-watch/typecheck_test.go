@@ -260,3 +260,43 @@ func processCPU() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// TestCheckReportsNativeRefusals checks that plain --check reports what a
+// native run refuses before running a flow (a construct the translation
+// does not take, whatever the types), at its range and for the native
+// backend, as --once does; that a refusal resting on a type only the run
+// knows (a sample column's) is left to the run; and that a pipeline not
+// checked against native gets none.
+func TestCheckReportsNativeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"samples/src.csv": "id,v\n1,2.5\n",
+		"script.sql":      "CREATE MATERIALIZED VIEW script AS SELECT TRANSFORM(id) USING 'cat' AS (x) FROM src\n",
+		"typed.sql":       "CREATE MATERIALIZED VIEW typed AS SELECT CAST(v AS INT) AS i FROM src\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--check", "--backend", "native", dir}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errb.String())
+	}
+	want := "script.sql:1:36: error: SELECT TRANSFORM runs a script"
+	if strings.Count(out.String(), want) != 1 || !strings.Contains(out.String(), "[unsupported-on-backend]") {
+		t.Errorf("plain --check does not report the native refusal %q once:\n%s", want, out.String())
+	}
+	if strings.Contains(out.String(), "typed.sql") {
+		t.Errorf("a refusal resting on a sample column's type (known only to the run) is reported:\n%s", out.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"--check", "--backend", "spark-4.1", dir}, &out, &errb); strings.Contains(out.String(), "SELECT TRANSFORM runs") {
+		t.Errorf("exit %d: a pipeline not checked against native gets a native refusal:\n%s", code, out.String())
+	}
+}
