@@ -114,6 +114,10 @@ const (
 	CodeSpecAmbiguous Code = "spec-ambiguous"
 	CodeConfigError   Code = "config-error"
 	CodeLibraryPython Code = "library-not-analysed"
+	// CodeLibraryExcluded is a folder of .sql or .py files the project's
+	// layout leaves out of the pipeline (explorations/ in the Lakeflow
+	// editor's layout): nothing in it defines or reads a dataset.
+	CodeLibraryExcluded Code = "library-not-in-pipeline"
 	CodeLibraryEmpty  Code = "library-no-match"
 	CodePathEscape    Code = "path-outside-root"
 	CodeFileRead      Code = "file-unreadable"
@@ -183,7 +187,7 @@ const (
 // Codes lists every code, for documentation checks.
 var Codes = []Code{
 	CodeSpecError, CodeSpecUnknown, CodeSpecAmbiguous, CodeConfigError,
-	CodeLibraryPython, CodeLibraryEmpty, CodePathEscape, CodeFileRead, CodeFileEncoding, CodeNotebookCell,
+	CodeLibraryPython, CodeLibraryExcluded, CodeLibraryEmpty, CodePathEscape, CodeFileRead, CodeFileEncoding, CodeNotebookCell,
 	CodePragmaUnknown, CodePragmaDuplicate, CodePragmaValue, CodePragmaSyntax, CodePragmaMisplaced,
 	CodeSQLSyntax, CodeSQLUnsupported, CodeSQLEmpty, CodeSQLMultiQuery, CodeSQLNotQuery,
 	CodeUnknownRef, CodeDuplicate, CodeDuplicateFlow, CodeUnknownTarget, CodeCycle,

@@ -314,7 +314,35 @@ func FromTextsSpec(root string, texts map[string][]byte, spec string) *Project {
 		p.SpecCandidates = specCandidates(texts)
 		p.Diags = append(p.Diags, p.candidateDiags()...)
 	}
+	p.applyConfigNames()
 	return p
+}
+
+// applyConfigNames gives the pipeline thund.yaml's databricks.catalog and
+// databricks.schema where neither the spec nor the bundle names them; a
+// value that disagrees with the one they name is a warning at its key
+// (the spec or bundle wins, as it is what the pipeline runs with).
+func (p *Project) applyConfigNames() {
+	from := p.SpecFile
+	if from == "" {
+		from = p.BundleFile
+	}
+	for _, n := range []struct {
+		key, val string
+		into     *string
+	}{
+		{"databricks.catalog", p.Config.Catalog, &p.Spec.Catalog},
+		{"databricks.schema", p.Config.Schema, &p.Spec.Database},
+	} {
+		switch {
+		case n.val == "" || strings.EqualFold(*n.into, n.val):
+		case *n.into == "":
+			*n.into = n.val
+		default:
+			p.Diags = append(p.Diags, ir.Diagnostic{Loc: p.Config.Loc[n.key], Severity: ir.Warning, Code: ir.CodeConfigError,
+				Message: fmt.Sprintf("%s `%s` is not used: %s names `%s`, which the pipeline runs with; remove the key from thund.yaml, or make the two agree", n.key, n.val, from, *n.into)})
+		}
+	}
 }
 
 // openBundle reads the folder's databricks.yml, when there is one: its
@@ -384,7 +412,7 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 			}
 		}
 		if skipped != "" {
-			diags = append(diags, ir.Diagnostic{Loc: ir.Loc{File: skipped}, Severity: ir.Info, Code: ir.CodeLibraryPython,
+			diags = append(diags, ir.Diagnostic{Loc: ir.Loc{File: skipped}, Severity: ir.Info, Code: ir.CodeLibraryExcluded,
 				Message: "explorations/ is not analysed: in the Lakeflow editor's layout its notebooks are ad-hoc queries, not executed as part of the pipeline, which runs transformations/; list them in a spark-pipeline.yml's libraries to have them read"})
 		}
 		if py := pythonOnly(files); len(set) == 0 && len(py) > 0 {
