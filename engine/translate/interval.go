@@ -1355,8 +1355,9 @@ func makeDTIntervalFn(t *tr, c *ast.Call, a []frag) frag {
 var registered = registerExprFunctions()
 
 // registerExprFunctions replaces the entries of ceil, floor, round,
-// bround, extract and make_date, adds make_ym_interval and
-// make_dt_interval, and lets extract take intervals.
+// bround, extract and make_date, adds make_ym_interval,
+// make_dt_interval, make_timestamp_ntz and try_make_timestamp_ntz, and
+// lets extract take intervals.
 func registerExprFunctions() bool {
 	set := func(f Function) {
 		for i := range functions {
@@ -1375,6 +1376,8 @@ func registerExprFunctions() bool {
 	set(custom("make_date", "make_date(y, m, d); NULL for a day that does not exist without ANSI mode", makeDateFn))
 	set(custom("make_ym_interval", "to_months(years * 12 + months), checked", makeYMIntervalFn))
 	set(custom("make_dt_interval", "to_microseconds(the sum in microseconds, seconds a DECIMAL(18,6)), checked", makeDTIntervalFn))
+	set(custom("make_timestamp_ntz", "make_timestamp(y, m, d, h, mi, s) or date + time, a wall-clock time in no zone; fields checked as Spark checks them", makeTimestampNTZFn(false)))
+	set(custom("try_make_timestamp_ntz", "make_timestamp_ntz, NULL where a field is out of range", makeTimestampNTZFn(true)))
 	intervalArgs["extract"] = true
 	return true
 }

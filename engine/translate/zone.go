@@ -259,3 +259,49 @@ func (t *tr) fieldsTimestamp(a []frag, try bool) frag {
 		" WHEN ", s, " > 60 THEN "+fail("INVALID_FRACTION_OF_SECOND", "Valid range for seconds is [0, 60] (inclusive), but the provided value is not an integer 60"),
 		" ELSE make_timestamp(", y, ", ", mo, ", ", d, ", ", h, ", ", mi, ", 0) + to_microseconds(CAST(", s, " * 1000000 AS BIGINT)) END")
 }
+
+// makeTimestampNTZFn translates make_timestamp_ntz (and
+// try_make_timestamp_ntz): a TIMESTAMP_NTZ from fields (year, month,
+// day, hour, minute, seconds with a fraction) or from a DATE and a TIME,
+// a wall-clock time in no zone. Out-of-range fields fail in ANSI mode and
+// give NULL otherwise or with try_, as for make_timestamp.
+func makeTimestampNTZFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		name := c.Name.String()
+		ntz := &Type{Kind: TimestampNTZ}
+		var wall frag
+		var nulls []frag
+		switch len(a) {
+		case 6:
+			for i, x := range a {
+				if !x.typ.numeric() && !x.typ.is(Null) {
+					t.refuse(c.Args[i], "%s takes numbers here, and %s is of type %s", name, t.text(c.Args[i]), x.typ)
+					return null(c)
+				}
+			}
+			if l, ok := c.Args[0].(*ast.Literal); ok && l.Kind == ast.LitInteger {
+				if y, err := strconv.Atoi(l.Text); err != nil || y < 1 || y > 9999 {
+					t.refuse(c.Args[0], "a year before 1 or after 9999 does not run natively (Spark's timestamps reach from -290308 to 294247)")
+					return null(c)
+				}
+			}
+			nulls = a
+			wall = t.fieldsTimestamp(a, try || !t.ansi())
+		case 2:
+			if !a[0].typ.is(Date) && !a[0].typ.is(Null) || !a[1].typ.is(Time) && !a[1].typ.is(Null) {
+				t.refuse(c, "%s(date, time) takes a DATE and a TIME", name)
+				return null(c)
+			}
+			nulls = a
+			wall = cat("(CAST(", a[0], " AS DATE) + CAST(", a[1], " AS TIME))")
+		default:
+			t.refuse(c, "%s takes 6 arguments (year, month, day, hour, minute, seconds) or 2 (a DATE and a TIME)", name)
+			return null(c)
+		}
+		conds := make([]frag, len(nulls))
+		for i, x := range nulls {
+			conds[i] = cat("(", x, ") IS NULL")
+		}
+		return at(c, ntz, cat("CASE WHEN ", join(conds, " OR "), " THEN CAST(NULL AS TIMESTAMP) ELSE CAST(", wall, " AS TIMESTAMP) END"))
+	}
+}
