@@ -118,10 +118,10 @@ const (
 	// layout leaves out of the pipeline (explorations/ in the Lakeflow
 	// editor's layout): nothing in it defines or reads a dataset.
 	CodeLibraryExcluded Code = "library-not-in-pipeline"
-	CodeLibraryEmpty  Code = "library-no-match"
-	CodePathEscape    Code = "path-outside-root"
-	CodeFileRead      Code = "file-unreadable"
-	CodeFileEncoding  Code = "file-encoding"
+	CodeLibraryEmpty    Code = "library-no-match"
+	CodePathEscape      Code = "path-outside-root"
+	CodeFileRead        Code = "file-unreadable"
+	CodeFileEncoding    Code = "file-encoding"
 	// CodeNotebookCell is a cell of a Databricks notebook export in
 	// another language than SQL (%python, %scala, %r), which is not
 	// analysed.

@@ -45,7 +45,14 @@ type Config struct {
 	// and the default target).
 	BundlePipeline string
 	BundleTarget   string
-	Samples        []SampleConfig
+	// Catalog and Schema are `databricks.catalog` and `databricks.schema`:
+	// the pipeline's default catalog and schema, as a Lakeflow pipeline's
+	// settings give them, for a folder whose spec or bundle does not
+	// name them (a folder from the Lakeflow editor has neither); "" when
+	// not set.
+	Catalog string
+	Schema  string
+	Samples []SampleConfig
 	// PreviewLimit is the rows per preview page, at most PreviewMaxRows;
 	// 0 when not set.
 	PreviewLimit int
@@ -90,7 +97,7 @@ const maxQueryTimeoutText = "1h"
 
 var (
 	configKeys  = []string{"backends", "dialect", "spark", "databricks", "samples", "preview", "limits"}
-	bundleKeys  = []string{"pipeline", "target"}
+	bundleKeys  = []string{"pipeline", "target", "catalog", "schema"}
 	dialects    = []string{"spark", "duckdb", "databricks"}
 	sparkKeys   = []string{"remote", "version"}
 	previewKeys = []string{"limit"}
@@ -235,21 +242,26 @@ func joinBackends(bs []ir.Backend) string {
 // configBundle reads `databricks: {pipeline, target}`, which choose among
 // the pipelines and targets of the folder's databricks.yml.
 func (d *doc) configBundle(p pair, cfg *Config) {
-	if !d.section(p, "`pipeline: my_pipeline`, `target: dev`") {
+	if !d.section(p, "`pipeline: my_pipeline`, `target: dev`, `catalog: main`, `schema: sales`") {
 		return
 	}
 	for _, e := range d.pairs(p.val, ir.Warning) {
 		switch e.name {
-		case "pipeline", "target":
+		case "pipeline", "target", "catalog", "schema":
 			cfg.Loc["databricks."+e.name] = d.valueLoc(e.key, e.raw)
 			v, ok := d.configScalar(e)
 			if !ok {
 				continue
 			}
-			if e.name == "pipeline" {
+			switch e.name {
+			case "pipeline":
 				cfg.BundlePipeline = v
-			} else {
+			case "target":
 				cfg.BundleTarget = v
+			case "catalog":
+				cfg.Catalog = v
+			default:
+				cfg.Schema = v
 			}
 		default:
 			d.unknownKey(e, "databricks", bundleKeys)
