@@ -650,6 +650,12 @@ func (t *tr) inputColumn(s *ast.Select, name string) (shadowed, bool) {
 				if r.Alias != nil {
 					q = quoteIdent(r.Alias.Name.Name)
 				}
+			case *ast.Values:
+				// VALUES ... AS t(a, b): the translation keeps the alias
+				// (values).
+				if r.Alias != nil {
+					q = quoteIdent(r.Alias.Name.Name)
+				}
 			}
 			if q == "" {
 				return shadowed{typ: ty}, true
@@ -1006,6 +1012,12 @@ func (t *tr) join(j *ast.Join) frag {
 	parts = append(parts, r)
 	if j.On != nil && hasSubquery(j.On) {
 		t.bothSides(j)
+	}
+	if j.On != nil && (kind == "LEFT" || kind == "RIGHT" || kind == "FULL") && !hasSubquery(j.On) && t.correlatedOn(j) {
+		// An outer join correlated to a query around it.
+		if f, ok := t.flaggedJoin(j, kind, l, r); ok {
+			return f
+		}
 	}
 	if j.On != nil && kind != "INNER" && kind != "CROSS" && hasSubquery(j.On) {
 		if f, ok := t.subqueryJoin(j, kind, l, r); ok {

@@ -88,8 +88,9 @@ func andTerms(x ast.Expr) []ast.Expr {
 
 // termSide says which input of join j the columns of term, read outside
 // the subqueries of term, belong to: 'L', 'R', 0 for none, or '?' when
-// they belong to both, to a query around the join, or are not known.
-func (t *tr) termSide(j *ast.Join, term ast.Expr) byte {
+// they belong to both or are not known; outer says term reads a column
+// of a query around the join's (a correlation).
+func (t *tr) termSide(j *ast.Join, term ast.Expr) (side byte, outer bool) {
 	var subs []ast.Range
 	ast.Inspect(term, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -112,7 +113,6 @@ func (t *tr) termSide(j *ast.Join, term ast.Expr) byte {
 		}
 		return false
 	}
-	side := byte(0)
 	note := func(s byte) {
 		switch {
 		case side == 0:
@@ -141,28 +141,48 @@ func (t *tr) termSide(j *ast.Join, term ast.Expr) byte {
 				note('L')
 			case contains(j.R.Span(), rel):
 				note('R')
+			case ref.Outer >= 1 && !inside(c.Span()):
+				outer = true
 			default:
 				note('?')
 			}
 		}
 		return true
 	})
-	return side
+	return side, outer
+}
+
+// correlatedOn reports an ON condition of j that reads a column of a
+// query around the join's, outside its subqueries: DuckDB does not
+// decorrelate such an outer join ("Non-inner join on correlated
+// columns").
+func (t *tr) correlatedOn(j *ast.Join) bool {
+	if j.On == nil {
+		return false
+	}
+	for _, term := range andTerms(j.On) {
+		if _, outer := t.termSide(j, term); outer {
+			return true
+		}
+	}
+	return false
 }
 
 // flaggedJoin translates a RIGHT or FULL join whose ON condition holds a
-// subquery, which DuckDB evaluates in the ON of an inner join only. Each
-// AND-ed term holding a subquery that reads one input alone (besides the
-// subquery's own tables) becomes a column of that input, computed for
-// each of its rows:
+// subquery, which DuckDB evaluates in the ON of an inner join only, and
+// an outer join whose ON reads a column of a query around it, which
+// DuckDB does not decorrelate. Each AND-ed term holding a subquery or
+// such a column that reads one input alone (besides the subquery's own
+// tables and the outer query's) becomes a column of that input, computed
+// for each of its rows:
 //
 //	L RIGHT JOIN R ON a AND p(R)  ->  L RIGHT JOIN (SELECT *, p(R) AS f FROM R) AS R ON a AND R.f
 //
 // which pairs the same rows, since the term's value depends on the R row
 // alone (a NULL is no match, as before). The stars of the SELECT over the
 // join leave the flag out (hiddenUnder). ok is false where it does not
-// apply: a term reading both inputs or a query around the join, an input
-// that is not a table or a subquery, NATURAL, LATERAL, a pipe's JOIN, a
+// apply: a term reading both inputs, an input that is not a table or a
+// subquery, NATURAL, LATERAL, a pipe's JOIN, a
 // join under PIVOT or UNPIVOT.
 func (t *tr) flaggedJoin(j *ast.Join, kind string, l, r frag) (frag, bool) {
 	if j.Natural || j.Lateral || t.pivoting {
@@ -176,11 +196,11 @@ func (t *tr) flaggedJoin(j *ast.Join, kind string, l, r frag) (frag, bool) {
 	lname, lok := relName(j.L)
 	rname, rok := relName(j.R)
 	for _, term := range andTerms(j.On) {
-		if !hasSubquery(term) {
+		side, outer := t.termSide(j, term)
+		if !hasSubquery(term) && !outer {
 			rest = append(rest, cat("(", t.cond(term), ")"))
 			continue
 		}
-		side := t.termSide(j, term)
 		if side == 0 {
 			side = 'L'
 		}

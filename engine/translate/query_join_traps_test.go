@@ -19,6 +19,13 @@ var joinTraps = []trap{
 	{name: "right join on an in, qualified star", query: xyz + `SELECT b.*, a.x1 FROM x AS a RIGHT JOIN (SELECT * FROM y) AS b ON a.x1 = b.y1 AND b.y2 IN (SELECT z2 FROM z)`,
 		types: []string{"int", "int", "int"},
 		rows:  [][]string{{"0", "2", "NULL"}, {"1", "4", "1"}, {"4", "11", "NULL"}, {"1", "5", "1"}, {"1", "NULL", "NULL"}}},
+	// An outer join whose ON reads an outer query's column: the term is
+	// a column of the input it reads (DuckDB does not decorrelate it).
+	{name: "left join correlated in a scalar subquery", query: xyz + `SELECT x1, x2, (SELECT count(z1) FROM y LEFT JOIN z ON z1 = y2 AND z2 = x2 + 1) AS n FROM x`,
+		types: []string{"int", "int", "bigint"}, rows: [][]string{{"2", "1", "1"}, {"1", "1", "1"}, {"3", "4", "1"}, {"NULL", "7", "0"}}},
+	{name: "left join correlated in a lateral subquery", query: xyz + `SELECT s.* FROM x, LATERAL (SELECT * FROM y LEFT JOIN z ON z1 = y2 AND z2 = x2 + 1) AS s WHERE x1 = 1`,
+		types: []string{"int", "int", "int", "int"},
+		rows:  [][]string{{"0", "2", "NULL", "NULL"}, {"1", "4", "4", "2"}, {"4", "11", "NULL", "NULL"}, {"1", "5", "NULL", "NULL"}, {"1", "NULL", "NULL", "NULL"}}},
 	// NATURAL JOIN of inputs without a common column joins on nothing.
 	{name: "natural join without common columns", query: `SELECT * FROM VALUES (1), (2) AS a(p) NATURAL JOIN VALUES ('x') AS b(q)`,
 		types: []string{"int", "string"}, rows: [][]string{{"1", "x"}, {"2", "x"}}},
@@ -46,8 +53,12 @@ var joinTraps = []trap{
 	{name: "order by a grouping expression written otherwise", query: `SELECT sum(v) AS s FROM VALUES (1, 10), (1, 20), (2, 5) AS t(k, v) GROUP BY k + 1 ORDER BY 1 + k DESC`,
 		types: []string{"bigint"}, rows: [][]string{{"5"}, {"30"}}},
 	// t.* in a LATERAL subquery may name a FROM item before LATERAL.
-	{name: "lateral star of the left side", query: `SELECT * FROM VALUES (0, 1) AS t1(c1, c2), LATERAL (SELECT t1.*, t2.* FROM VALUES (5) AS t2(d))`,
-		types: []string{"int", "int", "int", "int", "int"}, rows: [][]string{{"0", "1", "0", "1", "5"}}},
+	{name: "lateral star of the left side", query: `SELECT s.* FROM VALUES (0, 1) AS t1(c1, c2), LATERAL (SELECT t1.*, t2.* FROM VALUES (5) AS t2(d)) AS s`,
+		types: []string{"int", "int", "int"}, rows: [][]string{{"0", "1", "5"}}},
+	// HAVING reads a name an alias shares with a grouped input column
+	// as the input column, qualified by the VALUES' alias.
+	{name: "having of a grouped column of VALUES an alias shadows", query: `SELECT 'a' AS col1 FROM VALUES (ARRAY(1)), (ARRAY(0)) t (col1) GROUP BY col1 HAVING col1[0] > 0`,
+		types: []string{"string"}, rows: [][]string{{"a"}}},
 	// stack(n, ...): n rows, NULL where the values run out.
 	{name: "stack in FROM", query: `SELECT * FROM stack(2, 1, 1.1, 'a', 2, NULL, 'b') AS t(a, b, c)`,
 		types: []string{"int", "decimal(2,1)", "string"}, rows: [][]string{{"1", "1.1", "a"}, {"2", "NULL", "b"}}},

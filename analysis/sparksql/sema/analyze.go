@@ -796,7 +796,7 @@ func (a *analyzer) text(x ast.Expr) string {
 // and whether they are all known. In the query of a LATERAL subquery
 // (outer marked lateral) t.* may name a FROM item before LATERAL, as
 // Spark expands it (join-lateral.sql: LATERAL (SELECT t1.*, t2.* FROM
-// t2)).
+// t2)); a * without FROM expands to nothing there, not to those items.
 func (a *analyzer) expand(st *ast.Star, S *scope, outer *env) ([]attr, bool) {
 	var src []attr
 	complete := S.complete
