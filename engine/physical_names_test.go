@@ -239,3 +239,42 @@ func TestRelationsFollowNamesAcrossSessions(t *testing.T) {
 		}
 	})
 }
+
+// TestErrorsNameQualifiedNames: a streaming or apply-changes flow's error
+// names the streams and targets kept under their qualified names by
+// those names (the stream landing.changes beside the table changes, the
+// target silver.cur beside bronze.cur), never an internal table.
+func TestErrorsNameQualifiedNames(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"watermark", map[string]string{
+			"changes.sql":                   "-- @kind: streaming_table\n-- @watermark: v, 1 minute\nSELECT v, count(*) AS n FROM STREAM(landing.changes) GROUP BY v\n",
+			"samples/landing.changes/1.csv": "id,v,seq\n1,abc,1\n",
+		}, "watermark column v of stream landing.changes is STRING"},
+		{"cdc", map[string]string{
+			"bronze.sql":         "CREATE STREAMING TABLE bronze.cur AS SELECT * FROM STREAM(feed);\n",
+			"silver.sql":         "CREATE STREAMING TABLE silver.cur (id INT, v INT);\nCREATE FLOW f AS AUTO CDC INTO silver.cur FROM STREAM(bronze.cur) KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2;\n",
+			"samples/feed/1.csv": "id,v,seq\n1,abc,1\n",
+		}, "flow f (into silver.cur): apply changes to silver.cur: Conversion Error: Could not convert string 'abc' to INT"},
+	} {
+		c.files["thund.yaml"] = "backends: [native]\n"
+		snap, s := load(t, writePipeline(t, c.files))
+		res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var msgs []string
+		for _, k := range res.Order {
+			if d := res.Datasets[k]; d.Phase == Failed {
+				msgs = append(msgs, d.Error)
+			}
+		}
+		got := strings.Join(msgs, "\n")
+		if !strings.Contains(got, c.want) || strings.Contains(got, "__thund") {
+			t.Errorf("%s: %q, want %q and no internal name", c.name, got, c.want)
+		}
+	}
+}
