@@ -518,6 +518,45 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   translates every flow for its type errors since 2026-12-02
   (cmd/thund-watch/typecheck.go): a profile of --check on 10,000 files
   puts half the process's CPU there, beside the load measured here.
+  On 2026-12-03 at 19:07 to 19:15 UTC, on this machine (a faster one
+  than the figures above were taken on: the tree of commit 83459c5 does
+  the same work, 235 MB and 1.68 M allocations and 57 MB live, in 455
+  to 483 ms of CPU per load), three changes were measured against
+  83459c5 without them, interleaved, 4 runs of 5 loads each at a load
+  average of 15 to 18 (others-cores 1.6 to 1.8): 373 to 390 ms of CPU
+  per load (median 382) against 455 to 483 ms (median 472), 232 MB and
+  1.68 M allocations against 235 MB, 57 MB live either way. The
+  changes: each file is analysed as soon as it is read (the readers
+  hand each text to the analysing workers, one per core, where every
+  file used to be read before the first was analysed; the results keep
+  the files' order, and ` + "`TestParallelLoadEqualsSerial`" + ` holds a load on
+  4 CPUs to a load on 1 over every testdata pipeline and a generated
+  one with errors: datasets, flows, sources, diagnostics and column
+  results); while the load runs the collector is off, under a memory
+  limit of what the process holds plus 1 GiB (` + "`analysis/loadgc.go`" + `;
+  under a user's GOMEMLIMIT the target is 400%% as before, and GOGC
+  still leaves it alone), at the price of the peak: the language
+  server's 10,000-file load (` + "`BenchmarkLSPMemory10k`" + `, 2 runs each)
+  peaks at 292 MB of RSS against 232 to 262 MB and keeps 149 MB once
+  idle against 141 MB; and a query's tree is walked for QUALIFY only
+  when its text has the word or a ` + "`${parameter}`" + `. The benchmark's wall
+  time at that load says nothing, so loads were also sampled in the
+  moments the rest of the machine used less than 0.15 of a core (per
+  load, from /proc/stat, which ` + "`BenchmarkColdAnalysis`" + ` now reports as
+  others-cores), in a process loading the same generated project in a
+  loop after a collection: 176 and 177 ms per load against 251 and 265
+  ms before; the first load of a fresh process, which also faults its
+  heap in, 273 ms against 368 ms. So the 300 ms target is met on this
+  machine, and the tree before these changes met it too, except for the
+  first load of a process, which is what ` + "`thund-watch --check`" + ` runs.
+  Where the CPU of a load goes now (profile of 20 loads): Thund's Spark
+  SQL parser about 76 ms, the column check (` + "`sema`" + `) about 108 ms,
+  sqlfront's own work (splitting, normalising, the DDL reader) about 30
+  ms, reading the files about 34 ms, the capability checks about 24 ms,
+  the collection and sweep after the load about 24 ms, the walk of the
+  folder about 10 ms. What runs on one core (the walk and the project,
+  assembling, the column check's level setup and the state it keeps for
+  the next snapshot) is about 50 ms of the 176.
 - ` + "`thund-watch --check`" + ` on 10,000 files (the cold-load table's
   command, on the same generated project, ` + "`bench/gen`" + ` with 10,000
   datasets, width 100): since 2026-12-02 it also translates every batch
@@ -627,8 +666,8 @@ median or p99)%s.
 	w("| Spark SQL parser over Spark's own SQL test corpus, 1.66 MB of query text (`BenchmarkSparkParse`) | %s | |\n", g.fig("BenchmarkSparkParse", "MB/s", "%.1f MB/s"))
 	w("| the same update after 30 ms idle, as in an editor, median / p99 (`BenchmarkIncrementalUpdateAfterIdle`) | %s / %s | |\n", g.fig("BenchmarkIncrementalUpdateAfterIdle", "median-ms", "%.1f ms"), g.fig("BenchmarkIncrementalUpdateAfterIdle", "p99-ms", "%.1f ms"))
 	w(`
-Cold analysis reads the files in parallel (8 readers) and parses on one
-worker per core: each query with Thund's Spark SQL parser (pure Go), then
+Cold analysis reads the files in parallel (8 readers) and analyses each
+as soon as it is read, on one worker per core: each query with Thund's Spark SQL parser (pure Go), then
 PostgreSQL's grammar only bounds it (no tree) to tell whether DuckDB can run
 it, and after assembly the semantic model resolves every column. Issue 15's
 targets are 300 ms for the cold 10,000 files and 2 ms for the update. An
