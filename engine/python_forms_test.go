@@ -275,3 +275,78 @@ def top():
 		t.Errorf("top = %s, want %s", got, wantIDs)
 	}
 }
+
+// TestPythonMoreFunctionsRun: sha2, hex, last_day, add_months,
+// date_trunc, trunc, instr, locate, translate, struct and array give
+// Spark's values natively (checked on Spark 4.1.4 with pyspark over
+// Spark Connect).
+func TestPythonMoreFunctionsRun(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"samples/people.csv": "id,name,d,ts\n1,alice-smith,2024-03-15,2024-03-15 10:20:30\n2,bob,2023-12-31,2023-12-31 23:59:59\n",
+		"t/fns.py": `from pyspark import pipelines as dp
+from pyspark.sql import functions as F
+from pyspark.sql.functions import col
+
+@dp.materialized_view
+def fns():
+    return spark.read.table("people").select(
+        "id",
+        F.sha2(col("name"), 256).alias("h"),
+        F.hex("name").alias("x"),
+        F.last_day(F.to_date("d")).alias("ld"),
+        F.add_months(F.to_date("d"), 2).alias("am"),
+        F.date_trunc("month", F.to_timestamp("ts")).alias("dt"),
+        F.trunc(F.to_date("d"), "year").alias("tr"),
+        F.instr("name", "b").alias("i"),
+        F.locate("b", "name").alias("l"),
+        F.translate("name", "ae", "AE").alias("t"),
+        F.struct("id", "name").alias("st"),
+        F.array("name", F.lit("z")).alias("ar"),
+    )
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Datasets["fns"]; d == nil || d.Phase != Completed || d.Rows != 2 {
+		t.Fatalf("fns = %+v", d)
+	}
+	want := []string{
+		"1|c5b4d4f34b0545a2361b278dc21ecd32bd6c5db4516874af8228fab4a987f8f9|616C6963652D736D697468|2024-03-31|2024-05-15|2024-03-01 00:00:00|2024-01-01|0|0|AlicE-smith|1|alice-smith|alice-smith,z",
+		"2|81b637d8fcd2c6da6359e6963113a1170de795e4b725b84d1e0b4cfd9ec58ce9|626F62|2023-12-31|2024-02-29|2023-12-01 00:00:00|2023-01-01|1|1|bob|2|bob|bob,z",
+	}
+	rows, err := s.DB().Query(`SELECT concat_ws('|', id, h, x, CAST(ld AS VARCHAR), CAST(am AS VARCHAR), strftime(dt, '%Y-%m-%d %H:%M:%S'), CAST(tr AS VARCHAR), i, l, t,
+		st.id, st.name, array_to_string(ar, ',')) FROM fns ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var v string
+		rows.Scan(&v)
+		got = append(got, v)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("fns:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
