@@ -20,8 +20,10 @@ func TestSparkDatetimeLA(t *testing.T) {
 	c := sparktest.Client(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if err := c.SQL(ctx, "SET spark.sql.session.timeZone=America/Los_Angeles"); err != nil {
-		t.Fatal(err)
+	for _, set := range []string{"SET spark.sql.session.timeZone=America/Los_Angeles", "SET spark.sql.timeType.enabled=true"} {
+		if err := c.SQL(ctx, set); err != nil {
+			t.Fatal(err)
+		}
 	}
 	defer func() {
 		if err := c.SQL(ctx, "SET spark.sql.session.timeZone=UTC"); err != nil {

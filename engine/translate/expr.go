@@ -1660,18 +1660,18 @@ func (t *tr) cast(c *ast.Cast) frag {
 	if (to.is(Timestamp) && from.numeric() || from.is(Timestamp) && to.numeric()) && t.zoneDependent(c, "a cast between TIMESTAMP and a number") {
 		return at(c, tUnknown, cat("NULL"))
 	}
+	if to.is(Binary) && from.integral() && c.Form == "TRY_CAST" {
+		// TRY_CAST: rejected with no suggestion, in either ANSI mode
+		// (checked on Spark 4.1.4).
+		t.typeError(c, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", "Cannot resolve \"%s\" due to data type mismatch: cannot cast \"%s\" to \"BINARY\". SQLSTATE: 42K09", t.text(c), strings.ToUpper(from.String()))
+		return at(c, tUnknown, cat("NULL"))
+	}
 	if to.is(Binary) && from.integral() && !t.ansi() {
 		// Without ANSI mode Spark writes the integer's bytes, big-endian,
 		// as many as its type has (CAST(-123S AS BINARY) is X'FF85'); in
 		// ANSI mode it rejects the cast.
 		n := map[Kind]int{TinyInt: 1, SmallInt: 2, Int: 4, BigInt: 8}[from.Kind]
 		return at(c, to, cat("unhex(right(lpad(to_hex(CAST(", a, " AS BIGINT)), 16, '0'), "+strconv.Itoa(2*n)+"))"))
-	}
-	if to.is(Binary) && from.integral() && c.Form == "TRY_CAST" {
-		// TRY_CAST in ANSI mode: rejected with no suggestion (checked on
-		// Spark 4.1.4).
-		t.typeError(c, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", "Cannot resolve \"%s\" due to data type mismatch: cannot cast \"%s\" to \"BINARY\". SQLSTATE: 42K09", t.text(c), strings.ToUpper(from.String()))
-		return at(c, tUnknown, cat("NULL"))
 	}
 	if to.is(Binary) && from.integral() {
 		// ANSI mode: Spark's analyzer rejects the cast (checked on Spark
