@@ -109,7 +109,7 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 			}
 			hi = min(len(text), hi)
 		}
-		for _, name := range cteNames(text[lo:hi]) {
+		for _, name := range ctesInScope(text[lo:hi], off-lo) {
 			items = append(items, protocol.CompletionItem{Label: name, Kind: protocol.CompletionItemKindStruct, Detail: "common table expression", SortText: "0" + name})
 		}
 		// Datasets and sources: at most MaxCompletionItems of those the
@@ -118,7 +118,8 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 		prefix := typedWord(text, off)
 		var cands []tableCand
 		for _, d := range dp.snap.Pipeline.Datasets {
-			if fuzzyMatch(d.Name, prefix) && ir.NameKey(d.Name) != self {
+			// A sink is written to, never read.
+			if fuzzyMatch(d.Name, prefix) && ir.NameKey(d.Name) != self && d.Kind != ir.Sink {
 				cands = append(cands, tableCand{label: d.Name, ds: d})
 			}
 		}
@@ -396,13 +397,66 @@ var (
 // cteDef is a common table expression's name: WITH x AS (, , y AS (.
 var cteDef = regexp.MustCompile(`(?i)(?:\bWITH(?:\s+RECURSIVE)?|,)\s*([A-Za-z_][A-Za-z0-9_]*)\s+AS\s*\(`)
 
-// cteNames returns the names of the CTEs a statement's text defines.
-func cteNames(stmt string) []string {
+// ctesInScope returns the names of the CTEs a statement's text defines
+// that a table name at offset off can read, as Spark scopes them: a CTE
+// whose body closed before off (one defined later, or the one whose body
+// holds off, is not yet defined there), or, under WITH RECURSIVE, also
+// the one whose body holds off.
+func ctesInScope(stmt string, off int) []string {
+	recursive := withRecursive.MatchString(stmt)
 	var out []string
-	for _, m := range cteDef.FindAllStringSubmatch(stmt, -1) {
-		out = appendUnique(out, m[1])
+	for _, m := range cteDef.FindAllStringSubmatchIndex(stmt, -1) {
+		open := m[1] - 1 // the body's '('
+		closed := closingParen(stmt, open)
+		inside := open < off && (closed < 0 || off <= closed)
+		if (closed >= 0 && closed < off) || (recursive && inside) {
+			out = appendUnique(out, stmt[m[2]:m[3]])
+		}
 	}
 	return out
+}
+
+// withRecursive matches WITH RECURSIVE.
+var withRecursive = regexp.MustCompile(`(?i)\bWITH\s+RECURSIVE\b`)
+
+// closingParen returns the offset of the ')' closing the '(' at open, or
+// -1 while it is still open (the user is typing the body); parentheses in
+// quotes, backquotes and comments do not count.
+func closingParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		case '\'', '"', '`':
+			if j := strings.IndexByte(s[i+1:], c); j >= 0 {
+				i += j + 1
+			} else {
+				return -1
+			}
+		case '-':
+			if i+1 < len(s) && s[i+1] == '-' {
+				if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					return -1
+				}
+			}
+		case '/':
+			if i+1 < len(s) && s[i+1] == '*' {
+				if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+					i += j + 3
+				} else {
+					return -1
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // statementAround returns the bounds of the statement holding off: from

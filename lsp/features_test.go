@@ -282,6 +282,12 @@ func TestCompletionContexts(t *testing.T) {
 	if got := labels(1, 14); len(got) < 2 || got[0] != "recent" || got[1] != "big" || !has(got, "clean_orders") {
 		t.Errorf("tables after FROM with CTEs: %v", got)
 	}
+	// Inside a CTE's body only the CTEs defined before it are in scope.
+	inner := "WITH recent AS (SELECT * FROM clean_orders), big AS (SELECT * FROM ), last AS (SELECT 1)\nSELECT * FROM big\n"
+	c.change(t, u, 3, inner)
+	if got := labels(0, 67); !has(got, "recent", "clean_orders") || has(got, "big") || has(got, "last") {
+		t.Errorf("tables after FROM inside the CTE big: %v (want recent, not big itself or the later last)", got)
+	}
 }
 
 func TestStructure(t *testing.T) {

@@ -123,7 +123,7 @@ func TestCompletionAfterFromIsCapped(t *testing.T) {
 		body := strings.Replace(text, "SELECT * FROM \n", "SELECT * FROM "+typed+"\n", 1)
 		c.change(t, u, 2, body)
 		var list protocol.CompletionList
-		c.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: tdp(u, posOf(t, body, "SELECT * FROM "+typed, 0, len("SELECT * FROM "+typed)))}, &list)
+		c.call(t, protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: tdp(u, posOf(t, body, "\nSELECT * FROM "+typed, 0, len("\nSELECT * FROM "+typed)))}, &list)
 		return list
 	}
 	all := complete("")
