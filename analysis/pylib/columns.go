@@ -215,7 +215,7 @@ func (r *reader) columnMethod(fn *sitter.Node, args []*sitter.Node, kw map[strin
 	}
 	m := r.srcOf(fn.ChildByFieldName("attribute"))
 	switch m {
-	case "alias", "name", "isNull", "isNotNull", "cast", "astype", "like", "rlike", "isin", "when", "otherwise", "between":
+	case "alias", "name", "isNull", "isNotNull", "cast", "astype", "like", "rlike", "isin", "when", "otherwise", "between", "over":
 	case "asc", "desc", "asc_nulls_first", "asc_nulls_last", "desc_nulls_first", "desc_nulls_last":
 		return colx{}, fmt.Sprintf(".%s() is a sort order, which only .orderBy / .sort take", m), true
 	default:
@@ -272,6 +272,13 @@ func (r *reader) columnMethod(fn *sitter.Node, args []*sitter.Node, kw map[strin
 			return colx{}, w, true
 		}
 		return colx{sql: "CASE " + strings.Join(b.cases, " ") + " ELSE " + x.sql + " END"}, "", true
+	case "over":
+		w := arg(args, kw, 0, "window")
+		if w == nil || len(args)+len(kw) != 1 {
+			return colx{}, ".over takes one window", true
+		}
+		x, why := r.over(b, w)
+		return x, why, true
 	case "between":
 		lo, hi := arg(args, kw, 0, "lowerBound"), arg(args, kw, 1, "upperBound")
 		if lo == nil || hi == nil || len(args)+len(kw) != 2 {
@@ -333,6 +340,9 @@ func (r *reader) funcCall(f string, args []*sitter.Node, kw map[string]*sitter.N
 		return r.roundCall(f, args, kw)
 	case signatures[f] != "":
 		return r.signedCall(f, signatures[f], args, kw)
+	}
+	if x, w, ok := r.windowFunc(f, args, kw); ok {
+		return x, w, true
 	}
 	want, known := columnFuncs[f]
 	if !known {

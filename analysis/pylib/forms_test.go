@@ -139,3 +139,38 @@ func TestImportsUnderTry(t *testing.T) {
 		t.Errorf("an import dlt under try is said to fail on Spark: %+v", f.DLTImport)
 	}
 }
+
+// TestWindows: ranking, offset and aggregate functions over a window
+// spec written in place, bound in the body or at the module's level.
+func TestWindows(t *testing.T) {
+	text := `from pyspark import pipelines as dp
+from pyspark.sql import functions as F, Window
+from pyspark.sql.functions import col
+
+BY_DAY = Window.partitionBy("day").orderBy("ts").rowsBetween(Window.unboundedPreceding, Window.currentRow)
+
+@dp.materialized_view
+def x():
+    w = Window.partitionBy("k", col("j")).orderBy(F.desc("ts"))
+    return spark.table("o").select(
+        F.row_number().over(w).alias("rn"),
+        F.lag("v", 2, 0).over(w).alias("p"),
+        F.sum("v").over(BY_DAY).alias("run"),
+        F.count("*").over(Window.partitionBy("k")).alias("n"),
+        F.avg("v").over(Window.orderBy("ts").rangeBetween(-3, 1)).alias("a"),
+    )
+`
+	f, err := Parse("w.py", text)
+	if err != nil || len(f.Definitions) != 1 {
+		t.Fatalf("%v %+v", err, f.Definitions)
+	}
+	d := f.Definitions[0]
+	want := "SELECT row_number() OVER (PARTITION BY `k`, `j` ORDER BY `ts` DESC NULLS LAST) AS `rn`, " +
+		"lag(`v`, 2, 0) OVER (PARTITION BY `k`, `j` ORDER BY `ts` DESC NULLS LAST) AS `p`, " +
+		"sum(`v`) OVER (PARTITION BY `day` ORDER BY `ts` ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS `run`, " +
+		"count(*) OVER (PARTITION BY `k`) AS `n`, " +
+		"avg(`v`) OVER (ORDER BY `ts` ASC NULLS FIRST RANGE BETWEEN 3 PRECEDING AND 1 FOLLOWING) AS `a` FROM `o`"
+	if d.Query == nil || d.Query.SQL != want {
+		t.Errorf("got %+v (opaque %q)\nwant %s", d.Query, d.Opaque, want)
+	}
+}

@@ -26,8 +26,8 @@ import (
 // the reason says what Thund stopped at.
 func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 	r.loads, r.drops, r.needCols, r.cur = nil, nil, false, nil
-	r.stops, r.opaqueAt = map[string]Span{}, Span{}
-	defer func() { r.stops = nil }()
+	r.stops, r.opaqueAt, r.windows = map[string]Span{}, Span{}, map[string]*sitter.Node{}
+	defer func() { r.stops, r.windows = nil, nil }()
 	env := map[string]frame{}
 	r.env = env
 	defer func() { r.env = nil }()
@@ -56,6 +56,13 @@ func (r *reader) query(d *Definition, body *sitter.Node) (*Query, string) {
 					// frame from here on (a later df = df.filter(...)
 					// builds on it).
 					name := r.srcOf(left)
+					if r.isWindowSpec(right) {
+						// w = Window.partitionBy(...): read where .over(w) uses it.
+						r.windows[name] = right
+						delete(env, name)
+						delete(why, name)
+						continue
+					}
 					f, w := r.frameIn(right, env, why)
 					f.tables = r.tablesIn(right, env)
 					delete(env, name)

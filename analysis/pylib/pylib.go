@@ -485,6 +485,9 @@ type reader struct {
 	// moduleText is Options.Module, and modules the helper modules read.
 	moduleText func(string) (string, bool)
 	modules    map[string]*module
+	// windows are the window specs the body being read binds to names
+	// (w = Window.partitionBy(...)), window.go.
+	windows map[string]*sitter.Node
 	// depth bounds the expansion of loops, factory calls and names.
 	depth, expanded int
 	defs            []Definition
