@@ -78,15 +78,15 @@ func TestRelationsFollowNames(t *testing.T) {
 	defer s.Close()
 
 	runSession(t, s, root)
-	if got := RelationSQL("bronze.events"); got != `"events"` {
-		t.Errorf("alone, bronze.events is kept as %s, want its last part", got)
+	if got := RelationSQL("bronze.events"); got != `"events"` || s.RelationSQL("bronze.events") != got {
+		t.Errorf("alone, bronze.events is kept as %s (session: %s), want its last part", got, s.RelationSQL("bronze.events"))
 	}
 
 	silver := filepath.Join(root, "silver.sql")
 	writeTestFile(t, silver, "CREATE STREAMING TABLE silver.events AS SELECT id, v * 2 AS v FROM STREAM(bronze.events);\n")
 	runSession(t, s, root, "silver.events")
-	if got := RelationSQL("bronze.events"); got != `"bronze.events"` {
-		t.Errorf("beside silver.events, bronze.events is kept as %s, want its qualified name", got)
+	if got := RelationSQL("bronze.events"); got != `"bronze.events"` || s.RelationSQL("bronze.events") != got {
+		t.Errorf("beside silver.events, bronze.events is kept as %s (session: %s), want its qualified name", got, s.RelationSQL("bronze.events"))
 	}
 	for name, want := range map[string]string{"bronze.events": "id,v\n1,10\n", "silver.events": "id,v\n1,20\n", "total": "v\n10\n"} {
 		if got := datasetRows(t, s, name); got != want {

@@ -593,7 +593,9 @@ func isWrongKind(err error) bool {
 // dataset or source ends in the same name (bronze.orders beside
 // silver.orders), that name. A run also defines every qualified dataset
 // it keeps under its last part under its qualified name (runState.alias),
-// so the qualified answer reads it either way.
+// so the qualified answer reads it either way. It answers from the last
+// run or restore of any session of the process; Session.RelationSQL
+// answers for one session.
 func RelationSQL(dataset string) string {
 	movedMu.RLock()
 	m := moved[ir.NameKey(dataset)]

@@ -94,6 +94,14 @@ func (s *Session) relation(name string) string {
 	return relationName(name)
 }
 
+// RelationSQL returns the quoted relation that holds dataset in this
+// session, for use in SQL text: where its last run or restore kept it
+// (its qualified name when another dataset or source ends in the same
+// name), else the last part of its name. Unlike the package's
+// RelationSQL, it answers for this session alone, whatever another
+// session of the process ran.
+func (s *Session) RelationSQL(dataset string) string { return quoteIdent(s.relation(dataset)) }
+
 // Open starts a session for the pipeline at root.
 func Open(root string, opts Options) (*Session, error) {
 	abs, err := filepath.Abs(root)
