@@ -23,7 +23,11 @@ import (
 // Databricks unless it skips change commits; Spark refuses the CDC flow
 // itself on every version Thund targets (no apply-changes flows on 4.1,
 // no table format that merges on 4.2 and 4.3: cdcFormats), which is the
-// whole story there.
+// whole story there: Spark 4.3.0's spark-pipelines dry-run completes such
+// a pipeline (STREAM(target) and STREAM(target) WITH
+// ('skipChangeCommits' = 'true') alike), and its run fails at the CDC
+// flow with AUTOCDC_TARGET_DOES_NOT_SUPPORT_MERGE before any read of the
+// target.
 
 // cdcStreamRead is one streaming read of an apply-changes target.
 type cdcStreamRead struct {
@@ -40,6 +44,13 @@ type cdcStreamRead struct {
 func cdcStreamReads(p *ir.Pipeline, d *ir.Dataset) []cdcStreamRead {
 	var out []cdcStreamRead
 	for _, f := range p.FlowsInto(d.Name) {
+		if f.SQL == "" {
+			// A Python body Thund does not state in SQL (a reader
+			// given options first, spark.readStream.option(...).table,
+			// is one): its options are unknown, and the native run
+			// does not compute it.
+			continue
+		}
 		for _, r := range f.Reads {
 			if !r.Streaming || r.Path != "" {
 				continue
@@ -140,10 +151,10 @@ func cdcStreamMessage(d *ir.Dataset, r cdcStreamRead, b ir.Backend) string {
 	switch {
 	case b == ir.Native:
 		if r.skips {
-			return fmt.Sprintf("%s: the read skips change commits (skipChangeCommits), so on Databricks it gives only the rows of the commits that update or delete nothing, and the native engine, which has no commits to tell apart, would give %s's current rows on each run instead: "+
+			return fmt.Sprintf("%s: the read skips change commits (skipChangeCommits), so on Databricks it gives only the rows of the commits that update or delete nothing, and the native engine, which has no commits to tell apart, would give the current rows of %s on each run instead: "+
 				"the native engine refuses the read; %s", what, r.target.Name, inFull)
 		}
-		return fmt.Sprintf("%s: a stream of a table gives only the rows its commits append, so Spark and Databricks fail this read at the first update or delete, while the native engine would give %s's current rows on each run: "+
+		return fmt.Sprintf("%s: a stream of a table gives only the rows its commits append, so Databricks fails this read at the first update or delete, while the native engine would give the current rows of %s on each run: "+
 			"the native engine refuses the read; %s", what, r.target.Name, inFull)
 	case b == ir.Databricks:
 		if r.skips {

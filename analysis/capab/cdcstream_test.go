@@ -123,3 +123,13 @@ func TestCDCTargetReadAsStreamInPython(t *testing.T) {
 		t.Errorf("databricks: %s", d[0].Message)
 	}
 }
+
+// TestCDCTargetReadOpaquePython: a Python body Thund does not state in
+// SQL (spark.readStream.option("skipChangeCommits", "true").table(...)
+// is one: its options are not in the IR) is not judged.
+func TestCDCTargetReadOpaquePython(t *testing.T) {
+	p, read := cdcReader("feed.py", "", true)
+	if got := findingsAt(p, ir.AllBackends, read); len(got) != 0 {
+		t.Errorf("%+v", got)
+	}
+}
