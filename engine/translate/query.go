@@ -852,18 +852,23 @@ func (t *tr) star(st *ast.Star) frag {
 	if st.Qualifier != nil {
 		s = quoteIdent(st.Qualifier.Last().Name) + ".*"
 	}
+	replace := ""
 	if len(st.Except) > 0 {
-		names := make([]string, len(st.Except))
-		for i, n := range st.Except {
-			if len(n.Parts) > 1 {
-				t.refuse(n, "* EXCEPT of a struct field does not run natively")
-			}
+		plain, r, ok := t.exceptFields(st)
+		if !ok {
+			return at(st, nil, cat(s))
+		}
+		replace = r
+		names := make([]string, len(plain))
+		for i, n := range plain {
 			names[i] = quoteIdent(n.Last().Name)
 		}
-		s += " EXCLUDE (" + strings.Join(names, ", ") + ")"
+		if len(names) > 0 {
+			s += " EXCLUDE (" + strings.Join(names, ", ") + ")"
+		}
 	}
 	s = t.excludeHidden(st, s) // a file read's _metadata (metadata.go)
-	return at(st, nil, cat(s))
+	return at(st, nil, cat(s+replace))
 }
 
 func (t *tr) from(f *ast.From) frag {

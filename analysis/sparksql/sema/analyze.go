@@ -831,6 +831,12 @@ func (a *analyzer) expand(st *ast.Star, S *scope, outer *env) ([]attr, bool) {
 			continue
 		}
 		at.item, at.alias = nil, false
+		if i := a.fieldExcepted(&at, st.Except); i >= 0 {
+			// * EXCEPT (s.f): the column is s without the field, a
+			// computed struct of its own (its type no longer s's).
+			used[i] = true
+			at = attr{name: at.name, qual: at.qual, partial: at.partial, eq: a.newEq()}
+		}
 		out = append(out, at)
 	}
 	if complete && !S.qualLoose {
@@ -841,6 +847,18 @@ func (a *analyzer) expand(st *ast.Star, S *scope, outer *env) ([]attr, bool) {
 		}
 	}
 	return out, complete
+}
+
+// fieldExcepted returns the index of a * EXCEPT (names) name that drops
+// a field of struct column at (at.f, at.s.f), or -1.
+func (a *analyzer) fieldExcepted(at *attr, names []*ast.Name) int {
+	for i, n := range names {
+		parts, ok := nameParts(n)
+		if ok && len(parts) > 1 && a.eqName(at.name, parts[0]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // excepted returns the index of the * EXCEPT (names) name that drops at,
