@@ -350,3 +350,62 @@ def fns():
 		t.Errorf("fns:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPythonWindowsRun: the latest row per key (row_number over a
+// window, filtered, dropped), a running sum, lag with a default and a
+// rank over the whole table give Spark's rows natively (checked on Spark
+// 4.1.4 with pyspark over Spark Connect).
+func TestPythonWindowsRun(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"samples/ev.csv":     "k,ts,v\na,1,10\na,3,30\na,2,20\nb,5,50\nb,4,\nc,7,70\n",
+		"t/w.py": `from pyspark import pipelines as dp
+from pyspark.sql import functions as F, Window
+
+@dp.materialized_view
+def latest():
+    ev = spark.read.table("ev")
+    w = Window.partitionBy("k").orderBy(F.desc("ts"))
+    latest = (ev.withColumn("rn", F.row_number().over(w)).filter("rn = 1").drop("rn"))
+    return latest.join(ev.select("k", F.sum("v").over(Window.partitionBy("k").orderBy("ts").rowsBetween(Window.unboundedPreceding, Window.currentRow)).alias("run"), F.lag("v", 1, -1).over(Window.partitionBy("k").orderBy("ts")).alias("prev"), F.rank().over(Window.orderBy(F.desc("v"))).alias("r"), "ts"), ["k", "ts"])
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Datasets["latest"]; d == nil || d.Phase != Completed || d.Rows != 3 {
+		t.Fatalf("latest = %+v", d)
+	}
+	rows, err := s.DB().Query(`SELECT concat_ws('|', k, ts, coalesce(CAST(v AS VARCHAR), 'NULL'), run, coalesce(CAST(prev AS VARCHAR), 'NULL'), r) FROM latest ORDER BY k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var v string
+		rows.Scan(&v)
+		got = append(got, v)
+	}
+	if want := "a|3|30|60|20|3,b|5|50|50|NULL|2,c|7|70|70|-1|1"; strings.Join(got, ",") != want {
+		t.Errorf("latest = %s, want %s", strings.Join(got, ","), want)
+	}
+}
