@@ -638,6 +638,9 @@ type duckCatalog struct {
 	// use is the USE CATALOG / USE SCHEMA scope the query was written
 	// under, which a run's names are resolved in (relationOfIn).
 	use ir.Scope
+	// rels, without run, keeps the relations read apart as a run does
+	// (relationsOf); its zero value reads each name's last part.
+	rels relations
 }
 
 // Table implements sema.Catalog.
@@ -645,7 +648,7 @@ func (c *duckCatalog) Table(name []string) ([]sema.Column, bool) {
 	if len(name) == 0 {
 		return nil, false
 	}
-	rel := relationName(name[len(name)-1])
+	rel := c.rels.read(name, c.use)
 	if c.run != nil {
 		rel = c.run.relationOfIn(name, c.use)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -187,5 +188,42 @@ func TestMedallionRelations(t *testing.T) {
 		if got := r.read(strings.Split(c.ref, "."), c.use); got != c.want {
 			t.Errorf("%s under %+v reads %q, want %q", c.ref, c.use, got, c.want)
 		}
+	}
+}
+
+// TestCatalogReadsRelationsApart: a column catalog outside a run given a
+// pipeline's relations (as a Describer may) describes silver.orders and
+// the bronze table orders each from its own relation; without them, by
+// the last part.
+func TestCatalogReadsRelationsApart(t *testing.T) {
+	snap, s := load(t, filepath.Join("..", "testdata", "medallion_names"))
+	ctx := context.Background()
+	conn, err := s.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, stmt := range []string{`CREATE TEMP TABLE "orders" (bronze_col INTEGER)`, `CREATE TEMP TABLE "silver.orders" (silver_col VARCHAR)`} {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	columns := func(c *duckCatalog, ref string) string {
+		cols, ok := c.Table(strings.Split(ref, "."))
+		if !ok || len(cols) != 1 {
+			return "none"
+		}
+		return cols[0].Name + " " + cols[0].Type
+	}
+	apart := &duckCatalog{ctx: ctx, conn: conn, cols: map[string][]sema.Column{}, rels: relationsOf(snap.Pipeline)}
+	if got := columns(apart, "silver.orders"); got != "silver_col string" {
+		t.Errorf("silver.orders is described as %q", got)
+	}
+	if got := columns(apart, "bronze.orders"); got != "bronze_col int" {
+		t.Errorf("bronze.orders is described as %q", got)
+	}
+	plain := &duckCatalog{ctx: ctx, conn: conn, cols: map[string][]sema.Column{}}
+	if got := columns(plain, "silver.orders"); got != "bronze_col int" {
+		t.Errorf("without relations, silver.orders is described as %q, want the last part's columns", got)
 	}
 }
