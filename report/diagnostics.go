@@ -114,12 +114,14 @@ func Summarize(s *analysis.Snapshot, extra ...ir.Diagnostic) Summary {
 func Hints(s *analysis.Snapshot, diags []ir.Diagnostic) []string {
 	count := map[ir.Backend]int{}
 	datasets := map[ir.Backend]map[string]bool{}
-	errors := false
+	errors, pragmas := false, false
 	for _, d := range diags {
 		if d.Code != ir.CodeUnsupported || d.Backend == "" || d.Backend == ir.Native {
 			continue
 		}
 		errors = errors || d.Severity == ir.Error
+		// A .py file takes no `-- @backends` pragma.
+		pragmas = pragmas || !strings.HasSuffix(d.Loc.File, ".py")
 		count[d.Backend]++
 		if datasets[d.Backend] == nil {
 			datasets[d.Backend] = map[string]bool{}
@@ -167,7 +169,11 @@ func Hints(s *analysis.Snapshot, diags []ir.Diagnostic) []string {
 		return []string{fmt.Sprintf("%d findings in %s say %s cannot run this pipeline, which is written for Databricks (Lakeflow Declarative Pipelines): add `dialect: databricks` to thund.yaml to check it against native and databricks",
 			n, plural(files, "file"), strings.Join(dropped, " and "))}
 	}
-	return []string{fmt.Sprintf("%d findings in %s say %s cannot run this pipeline: if it only runs natively, "+where+" (one line for the whole pipeline) rather than `-- @backends: native` in each dataset",
+	instead := " (one line for the whole pipeline) rather than `-- @backends: native` in each dataset"
+	if !pragmas {
+		instead = " (one line for the whole pipeline: a Python file has no per-dataset `@backends` pragma)"
+	}
+	return []string{fmt.Sprintf("%d findings in %s say %s cannot run this pipeline: if it only runs natively, "+where+instead,
 		n, plural(files, "file"), strings.Join(dropped, " and "), strings.Join(keep, ", "))}
 }
 
