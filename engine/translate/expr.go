@@ -1068,10 +1068,13 @@ func (t *tr) operandTypes(b *ast.Binary, l, r *Type) bool {
 		t.refuse(b, "arithmetic on a TIME does not run natively (TIME - TIME is an INTERVAL HOUR TO SECOND on Spark, TIME + interval a TIME)")
 		return true
 	}
-	if t.mixedIntervals(b, l, r) {
+	if t.mixedIntervals(b, b, l, r) {
 		return true
 	}
 	if (l.is(IntervalKind) && r.is(Null) || r.is(IntervalKind) && l.is(Null)) && (b.Op == "*" || b.Op == "/" || b.Op == "DIV") && !intervalOp(b.Op, l, r) {
+		if t.intervalOperandError(b, l, r) {
+			return true
+		}
 		t.refuse(b, "an interval %s NULL is an interval on Spark and a number natively", b.Op)
 		return true
 	}

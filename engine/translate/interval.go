@@ -567,7 +567,7 @@ func (t *tr) intervalOperandError(b *ast.Binary, l, r *Type) bool {
 	case "=", "==", "<>", "!=", "<", "<=", ">", ">=", "<=>":
 		diff = l.ansiInterval() && plain(r) || r.ansiInterval() && plain(l)
 	case "/":
-		diff = r.ansiInterval() && plain(l)
+		diff = r.ansiInterval() && (plain(l) || l.is(Null))
 	case "+", "-":
 		diff = l.YearMonth() && plain(r) || r.YearMonth() && plain(l)
 		other, otherX := l, b.L
@@ -588,15 +588,33 @@ func (t *tr) intervalOperandError(b *ast.Binary, l, r *Type) bool {
 	return true
 }
 
-// mixedIntervals refuses an operator that meets a year-month and a
-// day-time interval, which Spark rejects (DATATYPE_MISMATCH), and reports
-// whether it did.
-func (t *tr) mixedIntervals(n ast.Node, l, r *Type) bool {
-	if l.ansiInterval() && r.ansiInterval() && !sameIntervalClass(l, r) {
-		t.refuse(n, "a year-month interval (%s) and a day-time interval (%s) do not meet: Spark rejects the expression (DATATYPE_MISMATCH); use intervals of one kind", strings.ToUpper(pickYM(l, r).String()), strings.ToUpper(pickDT(l, r).String()))
-		return true
+// mixedIntervals records Spark's analysis error for the operator b (or
+// the call n of it, try_add) that meets a year-month and a day-time
+// interval, and reports whether it did. As Spark's golden interval.sql
+// and try_arithmetic.sql record it, in either ANSI mode: a year-month
+// interval plus a day-time one (either order), or minus one, is
+// UNEXPECTED_INPUT_TYPE (Spark reads the year-month interval as the
+// timestamp to move); a day-time interval minus a year-month one, and a
+// comparison, is BINARY_OP_DIFF_TYPES. Other operators are refused.
+func (t *tr) mixedIntervals(n ast.Node, b *ast.Binary, l, r *Type) bool {
+	if !l.ansiInterval() || !r.ansiInterval() || sameIntervalClass(l, r) {
+		return false
 	}
-	return false
+	ym, ymX := l, b.L
+	if !l.YearMonth() {
+		ym, ymX = r, b.R
+	}
+	switch {
+	case b.Op == "+" || b.Op == "-" && l.YearMonth():
+		t.typeError(n, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "Cannot resolve \"%s\" due to data type mismatch: The first parameter requires the \"(TIMESTAMP OR TIMESTAMP WITHOUT TIME ZONE)\" type, however \"%s\" has the type \"%s\". SQLSTATE: 42K09",
+			t.text(n), t.text(ymX), strings.ToUpper(ym.String()))
+	case b.Op == "-", b.Op == "=", b.Op == "==", b.Op == "<>", b.Op == "!=", b.Op == "<", b.Op == "<=", b.Op == ">", b.Op == ">=", b.Op == "<=>":
+		t.typeError(n, "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", "Cannot resolve \"(%s)\" due to data type mismatch: the left and right operands of the binary operator have incompatible types (\"%s\" and \"%s\"). SQLSTATE: 42K09",
+			t.text(b.L)+" "+b.Op+" "+t.text(b.R), strings.ToUpper(l.String()), strings.ToUpper(r.String()))
+	default:
+		t.refuse(n, "a year-month interval (%s) and a day-time interval (%s) do not meet: Spark rejects the expression (DATATYPE_MISMATCH); use intervals of one kind", strings.ToUpper(pickYM(l, r).String()), strings.ToUpper(pickDT(l, r).String()))
+	}
+	return true
 }
 
 func pickYM(a, b *Type) *Type {
@@ -1186,7 +1204,7 @@ func (t *tr) intervalTry(name string, c *ast.Call, args []frag) (frag, bool) {
 	}
 	op := map[string]string{"try_add": "+", "try_subtract": "-", "try_multiply": "*", "try_divide": "/"}[name]
 	b := &ast.Binary{Range: c.Range, Op: op, L: c.Args[0], R: c.Args[1]}
-	if t.mixedIntervals(c, args[0].typ, args[1].typ) {
+	if t.mixedIntervals(c, b, args[0].typ, args[1].typ) {
 		return at(c, tUnknown, cat("NULL")), true
 	}
 	if f, ok := t.intervalBinary(b, args[0], args[1], true); ok {
