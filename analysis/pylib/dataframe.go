@@ -118,6 +118,8 @@ func (r *reader) step(in frame, method string, args []*sitter.Node, kw map[strin
 		return keep("SELECT DISTINCT * FROM " + in.from())
 	case "dropDuplicates", "drop_duplicates":
 		return r.dropDuplicates(in, method, args, kw)
+	case "withColumns":
+		return r.withColumns(in, args, kw)
 	case "withColumn":
 		name, ok := r.literal(arg(args, kw, 0, "colName"))
 		c := arg(args, kw, 1, "col")

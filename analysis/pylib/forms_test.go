@@ -70,6 +70,8 @@ func TestPublicForms(t *testing.T) {
 			"SELECT date_format(to_date(`d`), 'yyyy/MM/dd') AS `f`, concat_ws('|', `a`, `b`) AS `c`, substring(`s`, 2, 3) AS `u`, regexp_extract(`s`, '(a)-', 1) AS `e`, split(`s`, '-') AS `p` FROM `o`"},
 		{`return spark.table("o").select(F.sha2(col("k"), 256).alias("h"), F.date_trunc("month", "ts").alias("m"), F.locate("b", "s").alias("l"), F.array("a", "b").alias("r"))`,
 			"SELECT sha2(`k`, 256) AS `h`, date_trunc('month', `ts`) AS `m`, locate('b', `s`) AS `l`, array(`a`, `b`) AS `r` FROM `o`"},
+		{`return spark.table("o").select("a", "b").withColumns({"b": col("a") + 1, "c": col("b") * 2})`,
+			"SELECT `a`, (`a` + 1) AS `b`, (`b` * 2) AS `c` FROM (SELECT `a`, `b` FROM `o`)"},
 		{`return spark.table("o").select("*", F.lit(1).alias("one"), F.lit(-2.5).alias("m"))`, "SELECT *, 1 AS `one`, -2.5D AS `m` FROM `o`"},
 		{`return spark.table("o").select("c").distinct()`, "SELECT DISTINCT * FROM (SELECT `c` FROM `o`)"},
 		{`return spark.table("o").select("c", "d").dropDuplicates(["d", "c"])`, "SELECT DISTINCT * FROM (SELECT `c`, `d` FROM `o`)"},

@@ -213,3 +213,62 @@ func (f frame) streams() bool {
 	return strings.HasPrefix(f.table, "STREAM(") || strings.Contains(f.query, "FROM STREAM(") || strings.Contains(f.query, "FROM STREAM read_files(") ||
 		strings.Contains(f.joinFrom, "STREAM(")
 }
+
+// withColumns maps df.withColumns({"a": <Column>, ...}): every column
+// computed over the input (not over one another, as pyspark's
+// withColumns does it), each replacing the input's column of its name in
+// place or added after them, in the dict's order.
+func (r *reader) withColumns(in frame, args []*sitter.Node, kw map[string]*sitter.Node) (frame, string) {
+	if len(args) != 1 || len(kw) > 0 {
+		return frame{}, ".withColumns takes one dict of names to Columns"
+	}
+	d := unparen(r.constant(args[0]))
+	if d == nil || d.Kind() != "dictionary" {
+		return frame{}, ".withColumns is given a dict computed at run time"
+	}
+	var names, exprs []string
+	for _, p := range children(d) {
+		k, ok := r.literal(p.ChildByFieldName("key"))
+		if p.Kind() != "pair" || !ok {
+			return frame{}, ".withColumns is given a column name computed at run time"
+		}
+		x, w := r.colExpr(p.ChildByFieldName("value"), false)
+		if w != "" {
+			return frame{}, fmt.Sprintf(".withColumns(%q: ...): %s", k.Value, w)
+		}
+		for _, n := range names {
+			if strings.EqualFold(n, k.Value) {
+				return frame{}, fmt.Sprintf(".withColumns names %s twice, which pyspark refuses", k.Value)
+			}
+		}
+		names, exprs = append(names, k.Value), append(exprs, x.sql)
+	}
+	if len(names) == 0 {
+		return frame{query: "SELECT * FROM " + in.from(), cols: in.cols, types: in.types}, ""
+	}
+	if in.cols == nil {
+		r.needCols = true
+		return frame{needs: ".withColumns(...) replaces the columns of its names the DataFrame has, and " + ColumnsUnknown + " (give the input a sample, or .select(...) its columns first)",
+			query: "SELECT * FROM " + in.from()}, ""
+	}
+	var items, cols []string
+	done := make([]bool, len(names))
+	for _, c := range in.cols {
+		replaced := false
+		for i, n := range names {
+			if !done[i] && strings.EqualFold(c, n) {
+				items, cols, done[i], replaced = append(items, exprs[i]+" AS "+quoteName(n)), append(cols, n), true, true
+				break
+			}
+		}
+		if !replaced {
+			items, cols = append(items, quoteName(c)), append(cols, c)
+		}
+	}
+	for i, n := range names {
+		if !done[i] {
+			items, cols = append(items, exprs[i]+" AS "+quoteName(n)), append(cols, n)
+		}
+	}
+	return frame{query: "SELECT " + strings.Join(items, ", ") + " FROM " + in.selectFrom(), cols: cols}, ""
+}
