@@ -10,7 +10,7 @@ import (
 	"github.com/thund-dev/thund/engine/translate"
 )
 
-// castCase is a cast whose value Spark 4.1.4 gave (session time zone UTC;
+// castCase is a cast (or a decimal sum) whose value Spark 4.1.4 gave (session time zone UTC;
 // noANSI: with spark.sql.ansi.enabled=false), each column printed by
 // Spark's CAST AS STRING or as a number; errClass is the class Spark
 // raised. TestSparkCasts checks the table on a real server.
@@ -40,6 +40,14 @@ var castCases = []castCase{
 		noANSI: true, want: []string{"1294967296", "-2147483648", "127", "-2", "-1"}},
 	{name: "without ANSI TRY_CAST still gives NULL", query: `SELECT TRY_CAST(1e20D AS INT), HEX(CAST(CAST(-123 AS SMALLINT) AS BINARY))`,
 		noANSI: true, want: []string{"NULL", "FF85"}},
+	{name: "a decimal sum past 38 digits rounds HALF_UP by the sum's sign",
+		query: `SELECT CAST(1000000000000000000000000000000.1234565 + 0.0000000 AS STRING), CAST(1000000000000000000000000000000.1234565 - 0.0000010 AS STRING), CAST(-1000000000000000000000000000000.1234565 + 0.0000000 AS STRING), CAST(1000000000000000000000000000000.0000005 - 1000000000000000000000000000001.0000000 AS STRING), CAST(1000000000000000000000000000000.0000000 - 999999999999999999999999999999.9999995 AS STRING), CAST(-1000000000000000000000000000000.0000000 + 999999999999999999999999999999.9999995 AS STRING)`,
+		want:  []string{"1000000000000000000000000000000.123457", "1000000000000000000000000000000.123456", "-1000000000000000000000000000000.123457", "-1.000000", "0.000001", "-0.000001"}},
+	{name: "a decimal sum past 38 digits",
+		query: `SELECT CAST(12345678912345678912345678912.1234567 - 9999999999999999999999999999999.12345 AS STRING), typeof(12345678912345678912345678912.1234567 - 9999999999999999999999999999999.12345)`,
+		want:  []string{"-9987654321087654321087654321086.999993", "decimal(38,6)"}},
+	{name: "a decimal sum out of range", query: `SELECT (5e36BD + 0.1) + 5e36BD`, errClass: "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION"},
+	{name: "a decimal sum out of range without ANSI", query: `SELECT CAST((5e36BD + 0.1) + 5e36BD AS STRING)`, noANSI: true, want: []string{"NULL"}},
 	{name: "a string to an ANSI interval",
 		query: `SELECT CAST(CAST("interval '3-1' year to month" AS interval year to month) AS STRING), CAST(CAST("interval '3 00:00:01' day to second" AS interval day to second) AS STRING), CAST(CAST('-1-2' AS interval year to month) AS STRING), CAST(CAST(' 5 ' AS interval day) AS STRING), CAST(CAST('INTERVAL -''1 02:03'' DAY TO MINUTE' AS interval day to minute) AS STRING)`,
 		want:  []string{"INTERVAL '3-1' YEAR TO MONTH", "INTERVAL '3 00:00:01' DAY TO SECOND", "INTERVAL '-1-2' YEAR TO MONTH", "INTERVAL '5' DAY", "INTERVAL '-1 02:03' DAY TO MINUTE"}},
