@@ -203,8 +203,12 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 				// nameRelations), a stream reads a source under the
 				// last part of its name: the source and the dataset
 				// would be one table.
+				restrict := fmt.Sprintf("restrict the datasets that read %s with `-- @backends: ...` to the Spark or Databricks backend", ref.Name)
+				if inPython(ref.Loc.File) {
+					restrict = "check the pipeline against the Spark or Databricks backend only (thund.yaml `backends:`; a Python file has no per-dataset `@backends` pragma)"
+				}
 				diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native,
-					Message: fmt.Sprintf("the source %s and the dataset %s end in the same name, and the native engine streams a source under that last part, so it cannot stream both yet: rename the dataset (for example %s_bronze), or restrict the datasets that read %s with `-- @backends: ...` to the Spark or Databricks backend", ref.Name, ds, ds, ref.Name)})
+					Message: fmt.Sprintf("the source %s and the dataset %s end in the same name, and the native engine streams a source under that last part, so it cannot stream both yet: rename the dataset (for example %s_bronze), or %s", ref.Name, ds, ds, restrict)})
 			}
 		}
 		if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {

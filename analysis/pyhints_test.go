@@ -44,3 +44,27 @@ def clicks():
 		t.Errorf("unknown read in SQL: %v", diagStrings(s))
 	}
 }
+
+// TestPythonSameLastPartFix: a Python stream of an external table whose
+// last name part is a dataset's is refused natively with a fix that
+// names thund.yaml, not a `-- @backends` pragma.
+func TestPythonSameLastPartFix(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///tmp/p\nlibraries:\n  - glob:\n      include: transformations/**\n",
+		"thund.yaml":         "backends: [native]\n",
+		"transformations/t.py": `from pyspark import pipelines as dp
+
+@dp.table
+def orders():
+    return spark.readStream.table("raw.orders")
+`,
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := findDiagMsg(s, "transformations/t.py", "end in the same name")
+	if d == nil || strings.Contains(d.Message, "-- @") || !strings.Contains(d.Message, "thund.yaml `backends:`") {
+		t.Errorf("same last part in Python: %v", diagStrings(s))
+	}
+}

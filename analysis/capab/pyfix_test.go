@@ -123,3 +123,19 @@ func TestPythonStreamingFixes(t *testing.T) {
 		t.Errorf("CDC into a materialized view: %s", m)
 	}
 }
+
+// TestPythonAppendWatermarkFix: Spark's refusal of an append-mode
+// aggregate of a .py flow grouped without its watermark column gives the
+// Python window and thund.yaml, not a pragma.
+func TestPythonAppendWatermarkFix(t *testing.T) {
+	sql := "SELECT page, count(*) AS n FROM STREAM(clicks) GROUP BY page"
+	f := &ir.Flow{Name: "views", SQL: sql, Streaming: true, Aggregates: true,
+		QueryLoc:  ir.Loc{File: "views.py", Start: 900, End: 900 + len(sql)},
+		Watermark: &ir.Watermark{Column: "event_time", Delay: "2 minutes", InSQL: true, Loc: ir.Loc{File: "views.py", Start: 10, End: 30}}}
+	p := pipelineWith(&ir.Dataset{Name: "views", Kind: ir.StreamingTable, Loc: ir.Loc{File: "views.py"}}, f)
+	m := oneWith(t, messagesOn(p, ir.Spark41), "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION")
+	noPragma(t, "append watermark", m)
+	if !strings.Contains(m, `group by F.window("event_time", "1 minute")`) || !strings.Contains(m, "thund.yaml `backends: [native]`") {
+		t.Errorf("append watermark: %s", m)
+	}
+}

@@ -397,10 +397,14 @@ func appendWatermark(p *ir.Pipeline, b ir.Backend) []Finding {
 			loc = ir.Loc{File: f.QueryLoc.File, Start: f.QueryLoc.Start + where.Start, End: f.QueryLoc.Start + where.End}
 		}
 		w := f.Watermark.Column
+		fix := fmt.Sprintf("group by window(%s, '1 minute') and select window.start, or run it natively (`-- @backends: native`)", w)
+		if inPython(f.QueryLoc.File) {
+			fix = fmt.Sprintf("group by F.window(%q, \"1 minute\") (pyspark.sql.functions) and select window.start, or run it natively (thund.yaml `backends: [native]`: a Python file has no per-dataset `@backends` pragma)", w)
+		}
 		out = append(out, Finding{Dataset: d.Name, Diagnostic: ir.Diagnostic{
 			Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: b,
-			Message: fmt.Sprintf("%s aggregates a stream in append mode grouped by neither its watermark column %s nor a window(...) or session_window(...) of it, so %s cannot tell when a group is final and refuses the flow (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: Invalid streaming output mode: append, not supported for streaming aggregations without watermark): group by window(%s, '1 minute') and select window.start, or run it natively (`-- @backends: native`), which also closes date_trunc and time_bucket groups",
-				d.Name, w, b, w),
+			Message: fmt.Sprintf("%s aggregates a stream in append mode grouped by neither its watermark column %s nor a window(...) or session_window(...) of it, so %s cannot tell when a group is final and refuses the flow (STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION: Invalid streaming output mode: append, not supported for streaming aggregations without watermark): %s, which also closes date_trunc and time_bucket groups",
+				d.Name, w, b, fix),
 		}})
 	}
 	return out
