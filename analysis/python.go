@@ -85,7 +85,7 @@ func analysePythonWith(file, text string, dialect sqlfront.Dialect, vars map[str
 		}
 	}
 	for i := range parsed.Definitions {
-		res.pythonDefinition(&parsed.Definitions[i])
+		res.pythonDefinition(&parsed.Definitions[i], modules != nil)
 	}
 	if at := parsed.DLTImport; at != (pylib.Span{}) && len(res.flows) > 0 {
 		// Spark imports the file and fails there: said once, on the
@@ -155,8 +155,9 @@ func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
 	return ir.Diagnostic{Loc: loc, Severity: ir.Info, Code: ir.CodeLibraryPython, Message: msg}
 }
 
-// pythonDefinition adds one definition's dataset and flow.
-func (res *fileResult) pythonDefinition(def *pylib.Definition) {
+// pythonDefinition adds one definition's dataset and flow; helpers is
+// set when the file was read with its helper modules.
+func (res *fileResult) pythonDefinition(def *pylib.Definition, helpers bool) {
 	file, text := res.path, res.text
 	loc := ir.Loc{File: file, Start: def.Loc.Start, End: def.Loc.End}
 	nameLoc := ir.Loc{File: file, Start: def.NameLoc.Start, End: def.NameLoc.End}
@@ -219,8 +220,8 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 			continue
 		}
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
-			Message: fmt.Sprintf("the expectations of this @%s come from %s, which Thund does not read (it reads a dict literal, a name bound to one in this file or in a helper module of the pipeline folder, or a function of no argument of either that returns one), so the native run neither checks nor %s its rows by them: %s's results are unchecked; write the rules as a dict in this file to have them enforced natively",
-				u.Decorator, u.From, map[string]string{"warn": "counts", "drop": "drops", "fail": "fails on"}[u.Action], firstNonEmpty(def.Target, def.Name))})
+			Message: fmt.Sprintf("the expectations of this @%s come from %s, which Thund does not read (it reads %s), so the native run neither checks nor %s its rows by them: %s's results are unchecked; write the rules as a dict in this file to have them enforced natively",
+				u.Decorator, u.From, rulesRead(helpers), map[string]string{"warn": "counts", "drop": "drops", "fail": "fails on"}[u.Action], firstNonEmpty(def.Target, def.Name))})
 	}
 	if def.CDC != nil {
 		c := def.CDC
@@ -255,6 +256,16 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition) {
 		flow.TargetLoc = ir.Loc{File: file, Start: def.TargetLoc.Start, End: def.TargetLoc.End}
 	}
 	res.flows = append(res.flows, flow)
+}
+
+// rulesRead says where the rules of an @expect_all* are read from: this
+// file, and the helper modules of the pipeline folder when the reading
+// was given them (analysePythonWith).
+func rulesRead(helpers bool) string {
+	if helpers {
+		return "a dict literal, a name bound to one in this file or in a helper module of the pipeline folder, or a function of no argument of either that returns one"
+	}
+	return "a dict literal, a name bound to one in this file, or a function of this file that returns one"
 }
 
 // opaqueWhere is why def's body is not stated in SQL, after the place
@@ -502,7 +513,7 @@ func sameBytes(text string, lit *pylib.Literal) bool {
 // (pylib.Definition.NeedsColumns); vars is the pipeline's configuration.
 func PythonFlow(file, text string, def *pylib.Definition, vars map[string]string) (*ir.Flow, []ir.Diagnostic) {
 	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: sqlfront.DialectSpark, vars: vars}
-	res.pythonDefinition(def)
+	res.pythonDefinition(def, false)
 	if len(res.flows) == 0 {
 		return nil, res.diags
 	}
