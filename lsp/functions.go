@@ -12,6 +12,7 @@ import (
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sparkfuncs"
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -188,28 +189,56 @@ func availabilityLine(backends []ir.Backend, name string) string {
 }
 
 // NativeSupport says whether the native engine (DuckDB) runs a Spark
-// function with Spark's meaning, from what Thund knows: "differs" for the
-// functions analysis.DiffersOnSpark lists, "mapped" for those
-// engine.CompatFunctions runs through a macro (Note says where results can
-// still differ), and "unknown" for every other function: Thund has not
-// checked them, so it does not guess.
+// function with Spark's meaning, from what Thund knows. In a Spark SQL
+// query (the spark and databricks dialects) a run translates the call
+// (engine/translate, the table docs/spark-compat.md shows): "translated"
+// for a function the translator writes in DuckDB with Spark's meaning
+// (Note says how; some argument forms may still be refused at the call),
+// "refused" for one a run refuses before running (Note says why), and
+// "mapped" for one a compatibility macro runs. In a query of the duckdb
+// dialect the text runs as written: "differs" for the functions
+// analysis.DiffersOnSpark lists, "mapped" for the macros, and "unknown"
+// for every other function: Thund has not checked them, so it does not
+// guess.
 type NativeSupport struct {
-	Status string `json:"status"` // "differs", "mapped" or "unknown"
+	Status string `json:"status"` // "translated", "refused", "differs", "mapped" or "unknown"
 	Note   string `json:"note,omitempty"`
 }
 
-func nativeSupport(name string) NativeSupport {
+// translated indexes the translator's functions by name and alias.
+var translated = func() map[string]translate.Function {
+	m := map[string]translate.Function{}
+	for _, f := range translate.Functions() {
+		m[strings.ToLower(f.Name)] = f
+		for _, a := range f.Aliases {
+			m[strings.ToLower(a)] = f
+		}
+	}
+	return m
+}()
+
+func nativeSupport(name string, duckdb bool) NativeSupport {
 	n := strings.ToLower(name)
-	for _, d := range analysis.DiffersOnSpark {
-		if d.Name == n {
-			note := d.Differs
-			if d.Args > 0 {
-				note = fmt.Sprintf("with %d argument(s): %s", d.Args, note)
+	if !duckdb {
+		if f, ok := translated[n]; ok {
+			if f.Refused != "" {
+				return NativeSupport{Status: "refused", Note: f.Refused}
 			}
-			if d.Spark != "" {
-				note += "; portable: " + d.Spark
+			return NativeSupport{Status: "translated", Note: "runs as " + f.DuckDB}
+		}
+	}
+	if duckdb {
+		for _, d := range analysis.DiffersOnSpark {
+			if d.Name == n {
+				note := d.Differs
+				if d.Args > 0 {
+					note = fmt.Sprintf("with %d argument(s): %s", d.Args, note)
+				}
+				if d.Spark != "" {
+					note += "; portable: " + d.Spark
+				}
+				return NativeSupport{Status: "differs", Note: note}
 			}
-			return NativeSupport{Status: "differs", Note: note}
 		}
 	}
 	for _, c := range engine.CompatFunctions {
@@ -221,13 +250,20 @@ func nativeSupport(name string) NativeSupport {
 			return NativeSupport{Status: "mapped", Note: note}
 		}
 	}
+	if !duckdb {
+		return NativeSupport{Status: "refused", Note: "Thund does not translate it, so a query calling it does not run natively (docs/spark-compat.md lists the functions that do)"}
+	}
 	return NativeSupport{Status: "unknown"}
 }
 
 // nativeLine is the native-engine line of a function's documentation.
-func nativeLine(name string) string {
-	ns := nativeSupport(name)
+func nativeLine(name string, duckdb bool) string {
+	ns := nativeSupport(name, duckdb)
 	switch ns.Status {
+	case "translated":
+		return "**Native (DuckDB):** translated with Spark's meaning, " + ns.Note
+	case "refused":
+		return "**Native (DuckDB):** does not run natively: " + ns.Note
 	case "differs":
 		return "**Native (DuckDB):** differs from Spark: " + ns.Note
 	case "mapped":
@@ -238,7 +274,7 @@ func nativeLine(name string) string {
 
 // functionMarkdown documents a function for hover and completion, with
 // where the pipeline's targets lack it (availabilityLine) first.
-func functionMarkdown(c *FunctionCatalog, f *SparkFunction, backends []ir.Backend) string {
+func functionMarkdown(c *FunctionCatalog, f *SparkFunction, backends []ir.Backend, duckdb bool) string {
 	var b strings.Builder
 	if line := availabilityLine(backends, f.Name); line != "" {
 		b.WriteString(line + "\n\n")
@@ -265,7 +301,7 @@ func functionMarkdown(c *FunctionCatalog, f *SparkFunction, backends []ir.Backen
 		}
 		b.WriteString("```\n")
 	}
-	b.WriteString("\n" + nativeLine(f.Name) + "\n\n")
+	b.WriteString("\n" + nativeLine(f.Name, duckdb) + "\n\n")
 	fmt.Fprintf(&b, "Spark %s built-in function", c.SparkVersion)
 	if f.Since != "" {
 		fmt.Fprintf(&b, ", since %s", f.Since)
@@ -407,7 +443,7 @@ func (s *Server) resolveCompletion(_ context.Context, params json.RawMessage) (a
 			continue
 		}
 		if f := c.Lookup(raw.Data.Function); f != nil {
-			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f, backends)}
+			item.Documentation = protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f, backends, false)}
 		}
 	}
 	return item, nil
@@ -555,5 +591,9 @@ func functionHover(dp docPos, sh *editShift) *protocol.Hover {
 		return nil
 	}
 	r := sh.rangeOf(dp.snap, ir.Loc{File: dp.rel, Start: lo, End: hi})
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f, dp.snap.Backends())}, Range: &r}
+	duckdb := false
+	if fl := flowAt(dp.snap, dp.rel, dp.off); fl != nil {
+		duckdb = fl.Dialect == "duckdb"
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: functionMarkdown(c, f, dp.snap.Backends(), duckdb)}, Range: &r}
 }

@@ -93,14 +93,25 @@ func TestSignatureParams(t *testing.T) {
 }
 
 func TestNativeSupport(t *testing.T) {
-	if ns := nativeSupport("log"); ns.Status != "differs" || !strings.Contains(ns.Note, "natural logarithm") {
-		t.Errorf("log: %+v", ns)
+	// A Spark SQL query: what the translator does with the call.
+	if ns := nativeSupport("log", false); ns.Status != "translated" {
+		t.Errorf("log in Spark SQL: %+v, want translated (a run writes Spark's natural logarithm)", ns)
 	}
-	if ns := nativeSupport("date_format"); ns.Status != "mapped" {
-		t.Errorf("date_format: %+v", ns)
+	if ns := nativeSupport("months_between", false); ns.Status != "refused" || !strings.Contains(ns.Note, "months_between") {
+		t.Errorf("months_between in Spark SQL: %+v, want refused with the translator's reason", ns)
 	}
-	if ns := nativeSupport("bitmap_count"); ns.Status != "unknown" {
-		t.Errorf("bitmap_count: %+v, want unknown (never compared)", ns)
+	if ns := nativeSupport("bitmap_count", false); ns.Status != "refused" || !strings.Contains(ns.Note, "does not translate") {
+		t.Errorf("bitmap_count in Spark SQL: %+v, want refused (not translated)", ns)
+	}
+	// A duckdb-dialect query runs as written.
+	if ns := nativeSupport("log", true); ns.Status != "differs" || !strings.Contains(ns.Note, "natural logarithm") {
+		t.Errorf("log in DuckDB SQL: %+v", ns)
+	}
+	if ns := nativeSupport("date_format", true); ns.Status != "mapped" {
+		t.Errorf("date_format in DuckDB SQL: %+v", ns)
+	}
+	if ns := nativeSupport("bitmap_count", true); ns.Status != "unknown" {
+		t.Errorf("bitmap_count in DuckDB SQL: %+v, want unknown (never compared)", ns)
 	}
 }
 
@@ -115,13 +126,16 @@ func TestFunctionHelpOverProtocol(t *testing.T) {
 
 	var h protocol.Hover
 	c.call(t, protocol.MethodTextDocumentHover, tdp(u, posOf(t, text, "date_format", 0, 3)), &h)
-	for _, want := range []string{"date_format(timestamp, fmt)", "Converts `timestamp`", "SELECT date_format('2016-04-08', 'y');", "**Native (DuckDB):** same meaning", "Spark 4.3.0"} { // native only: the newest catalog
+	for _, want := range []string{"date_format(timestamp, fmt)", "Converts `timestamp`", "SELECT date_format('2016-04-08', 'y');", "**Native (DuckDB):** translated with Spark's meaning", "Spark 4.3.0"} { // native only: the newest catalog
 		if !strings.Contains(h.Contents.Value, want) {
 			t.Errorf("date_format hover lacks %q:\n%s", want, h.Contents.Value)
 		}
 	}
 	c.call(t, protocol.MethodTextDocumentHover, tdp(u, posOf(t, text, "log(", 0, 1)), &h)
-	if !strings.Contains(h.Contents.Value, "differs from Spark") {
+	// A Spark SQL query's log(x) is translated to Spark's natural
+	// logarithm (DuckDB's own log is base 10: a duckdb-dialect query's
+	// hover says it differs).
+	if !strings.Contains(h.Contents.Value, "translated with Spark's meaning, runs as ln(x)") {
 		t.Errorf("log hover:\n%s", h.Contents.Value)
 	}
 	// A hover elsewhere still answers as before (a dataset).
