@@ -22,17 +22,16 @@ const MaxModuleBytes = 1 << 20
 // maxModules bounds how many helper modules one file's reading parses.
 const maxModules = 16
 
-// Value is a value a helper module binds a name to: a text (Str), a
-// list of values (List), a dict of texts to values (Keys and Vals, in
-// source order) or an integer written as Str (Int).
+// Value is a value a helper module binds a name to: a text or an
+// integer (Str, the integer in decimal), a list of values (List), or a
+// dict of texts to values (Keys and Vals, in source order).
 type Value struct {
+	// Kind is "str", "int", "list" or "dict".
+	Kind string
 	Str  string
-	Int  bool
 	List []Value
 	Keys []string
 	Vals []Value
-	// Kind is "str", "int", "list" or "dict".
-	Kind string
 }
 
 // module is a helper module read: its names' values.
@@ -188,7 +187,7 @@ func (r *reader) value(n *sitter.Node, depth int) (Value, bool) {
 		return Value{}, false
 	}
 	if v, ok := r.integer(n); ok {
-		return Value{Kind: "int", Int: true, Str: strconv.FormatInt(v, 10)}, true
+		return Value{Kind: "int", Str: strconv.FormatInt(v, 10)}, true
 	}
 	if lit, ok := r.literal(n); ok {
 		return Value{Kind: "str", Str: lit.Value}, true
