@@ -848,6 +848,9 @@ func (t *tr) star(st *ast.Star) frag {
 	if f, ok := t.outerStar(st); ok {
 		return f
 	}
+	if f, ok := t.structStar(st); ok {
+		return f
+	}
 	s := "*"
 	if st.Qualifier != nil {
 		s = quoteIdent(st.Qualifier.Last().Name) + ".*"

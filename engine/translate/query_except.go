@@ -8,9 +8,9 @@ import (
 
 // exceptFields translates the names of * EXCEPT (...) that are struct
 // fields (data.f1, data.s2.f2, with data a column the star expands to)
-// into DuckDB's * REPLACE: the column rebuilt without those fields, NULL
-// where the struct (or a struct holding a dropped field) is NULL, as
-// Spark drops them. plain are the other names, which EXCLUDE drops. ok
+// into DuckDB's * REPLACE: the column rebuilt without those fields, as
+// Spark rebuilds it, field by field: a NULL struct becomes a struct of
+// NULLs (checked on Spark 4.1.4). plain are the other names, which EXCLUDE drops. ok
 // is false, with a finding, where it does not apply: a name that is no
 // field of a struct column, a field dropped with a struct holding it
 // (Spark refuses that), a struct left without fields.
@@ -66,7 +66,8 @@ func (t *tr) exceptFields(st *ast.Star) (plain []*ast.Name, replace string, ok b
 }
 
 // withoutFields rebuilds struct x of type ty without the fields of paths
-// (each a path of field names under x).
+// (each a path of field names under x); a NULL x gives a struct of
+// NULLs, as on Spark.
 func (t *tr) withoutFields(n ast.Node, x string, ty *Type, paths [][]string) (string, bool) {
 	sub := map[string][][]string{}
 	dropped := map[string]bool{}
@@ -113,5 +114,89 @@ func (t *tr) withoutFields(n ast.Node, x string, ty *Type, paths [][]string) (st
 		t.refuse(n, "* EXCEPT drops every field of this struct, which does not run natively")
 		return "", false
 	}
-	return "CASE WHEN " + x + " IS NULL THEN NULL ELSE struct_pack(" + strings.Join(parts, ", ") + ") END", true
+	return "struct_pack(" + strings.Join(parts, ", ") + ")", true
+}
+
+// structStar translates s.* (and s.f.*) where s is a struct column of
+// the SELECT's input rather than a FROM item: one column per field,
+// named after it, as Spark expands it; * EXCEPT drops fields (a name of
+// several parts a field inside one). ok is false when the qualifier
+// names a FROM item, or no struct column the model types.
+func (t *tr) structStar(st *ast.Star) (frag, bool) {
+	if st.Qualifier == nil {
+		return frag{}, false
+	}
+	s := t.selectOf(st)
+	if s == nil || s.From == nil {
+		return frag{}, false
+	}
+	parts := st.Qualifier.Parts
+	if t.fromNames(s.From)[strings.ToLower(parts[0].Name)] || t.fromNames(s.From)[""] {
+		return frag{}, false
+	}
+	in, found := t.inputColumn(s, parts[0].Name)
+	if !found || !in.typ.is(Struct) {
+		return frag{}, false
+	}
+	x, ty := quoteIdent(parts[0].Name), in.typ
+	for _, p := range parts[1:] {
+		var next *Type
+		for _, f := range ty.Fields {
+			if strings.EqualFold(f.Name, p.Name) {
+				next, x = f.Type, x+"."+quoteIdent(f.Name)
+			}
+		}
+		if !next.is(Struct) {
+			return frag{}, false
+		}
+		ty = next
+	}
+	drop := map[string]bool{}
+	sub := map[string][][]string{}
+	for _, n := range st.Except {
+		k := strings.ToLower(n.Parts[0].Name)
+		if len(n.Parts) == 1 {
+			drop[k] = true
+			continue
+		}
+		path := make([]string, 0, len(n.Parts)-1)
+		for _, p := range n.Parts[1:] {
+			path = append(path, p.Name)
+		}
+		sub[k] = append(sub[k], path)
+	}
+	var cols []string
+	for _, f := range ty.Fields {
+		k := strings.ToLower(f.Name)
+		fx := x + "." + quoteIdent(f.Name)
+		switch {
+		case drop[k] && len(sub[k]) > 0:
+			t.refuse(st, "* EXCEPT names the field %s and a field inside it, which Spark refuses", f.Name)
+			return at(st, nil, cat("NULL")), true
+		case drop[k]:
+			delete(drop, k)
+			continue
+		case len(sub[k]) > 0:
+			if !f.Type.is(Struct) {
+				t.refuse(st, "* EXCEPT names a field of %s, which is no struct", f.Name)
+				return at(st, nil, cat("NULL")), true
+			}
+			rebuilt, ok := t.withoutFields(st, fx, f.Type, sub[k])
+			if !ok {
+				return at(st, nil, cat("NULL")), true
+			}
+			delete(sub, k)
+			fx = rebuilt
+		}
+		cols = append(cols, fx+" AS "+quoteIdent(f.Name))
+	}
+	if len(drop) > 0 || len(sub) > 0 {
+		t.refuse(st, "* EXCEPT names a field this struct does not have")
+		return at(st, nil, cat("NULL")), true
+	}
+	if len(cols) == 0 {
+		t.refuse(st, "* EXCEPT drops every field of this struct, which does not run natively")
+		return at(st, nil, cat("NULL")), true
+	}
+	return at(st, nil, cat(strings.Join(cols, ", "))), true
 }

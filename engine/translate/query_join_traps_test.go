@@ -59,11 +59,14 @@ var joinTraps = []trap{
 	// as the input column, qualified by the VALUES' alias.
 	{name: "having of a grouped column of VALUES an alias shadows", query: `SELECT 'a' AS col1 FROM VALUES (ARRAY(1)), (ARRAY(0)) t (col1) GROUP BY col1 HAVING col1[0] > 0`,
 		types: []string{"string"}, rows: [][]string{{"a"}}},
-	// * EXCEPT of a struct field rebuilds the struct without it; a NULL
-	// struct stays NULL.
+	// * EXCEPT of a struct field rebuilds the struct without it, field
+	// by field: a NULL struct becomes a struct of NULLs.
 	{name: "star except a nested struct field", query: `SELECT k, d.a AS a, d.s.c AS c, d.s IS NULL AS sn, d IS NULL AS dn FROM (SELECT * EXCEPT (d.s.b) FROM VALUES (1, named_struct('a', 1, 's', named_struct('b', 2, 'c', 3))), (2, named_struct('a', 2, 's', CAST(NULL AS STRUCT<b: INT, c: INT>))), (3, CAST(NULL AS STRUCT<a: INT, s: STRUCT<b: INT, c: INT>>)) AS t(k, d))`,
 		types: []string{"int", "int", "int", "boolean", "boolean"},
-		rows:  [][]string{{"1", "1", "3", "false", "false"}, {"2", "2", "NULL", "true", "false"}, {"3", "NULL", "NULL", "true", "true"}}},
+		rows:  [][]string{{"1", "1", "3", "false", "false"}, {"2", "2", "NULL", "false", "false"}, {"3", "NULL", "NULL", "false", "false"}}},
+	// s.* of a struct column: a column per field.
+	{name: "struct star except a nested field", query: `SELECT a, s.c AS c, s IS NULL AS sn FROM (SELECT d.* EXCEPT (s.b) FROM VALUES (named_struct('a', 1, 's', named_struct('b', 2, 'c', 3))), (CAST(NULL AS STRUCT<a: INT, s: STRUCT<b: INT, c: INT>>)) AS t(d))`,
+		types: []string{"int", "int", "boolean"}, rows: [][]string{{"1", "3", "false"}, {"NULL", "NULL", "false"}}},
 	// stack(n, ...): n rows, NULL where the values run out.
 	{name: "stack in FROM", query: `SELECT * FROM stack(2, 1, 1.1, 'a', 2, NULL, 'b') AS t(a, b, c)`,
 		types: []string{"int", "decimal(2,1)", "string"}, rows: [][]string{{"1", "1.1", "a"}, {"2", "NULL", "b"}}},
