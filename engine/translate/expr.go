@@ -1328,7 +1328,7 @@ func (t *tr) divide(n ast.Node, l, r frag, try bool) frag {
 		s := max(6, a.S+b.P+1)
 		p := a.P - a.S + b.S + s
 		ty := adjustedDecimal(p, s)
-		return at(n, ty, t.decimalQuotient(l, d, a, b, ty, try))
+		return at(n, ty, t.decimalQuotient(n, l, d, a, b, ty, try))
 	}
 	if !l.typ.known() || !r.typ.known() {
 		// DuckDB divides as DOUBLE too; a decimal operand of unknown
@@ -1345,7 +1345,7 @@ func (t *tr) divide(n ast.Node, l, r frag, try bool) frag {
 // past the 16th). a and b are the operands' decimal types, ty the
 // result's. A numerator past 38 digits fails with an overflow; a result
 // past ty's precision is NULL with try or without ANSI, as on Spark.
-func (t *tr) decimalQuotient(l, d frag, a, b, ty *Type, try bool) frag {
+func (t *tr) decimalQuotient(n0 ast.Node, l, d frag, a, b, ty *Type, try bool) frag {
 	n := unscaled(l, a)
 	m := unscaled(d, b)
 	// l / d = (L / 10^sa) / (D / 10^sb) = L * 10^(sb - sa) / D, wanted
@@ -1363,10 +1363,15 @@ func (t *tr) decimalQuotient(l, d frag, a, b, ty *Type, try bool) frag {
 	} else {
 		v = cat("(CAST(", q, " AS DECIMAL(38, 0)) * CAST('0."+strings.Repeat("0", ty.S-1)+"1' AS DECIMAL(38, "+strconv.Itoa(ty.S)+")))")
 	}
+	// A quotient that is far out of the result's range is known from
+	// doubles first: its exact numerator may not fit 128 bits (Spark:
+	// 1e35BD / 0.1 is NUMERIC_VALUE_OUT_OF_RANGE, NULL without ANSI).
+	far := cat("abs(CAST(", l, " AS DOUBLE) / CAST(", d, " AS DOUBLE)) >= 1.01e"+strconv.Itoa(ty.P-ty.S))
 	if try || !t.ansi() {
-		return cat("TRY_CAST(CASE WHEN abs(", q, ") < CAST('"+pow10(ty.P)+"' AS HUGEINT) THEN ", v, " END AS "+ty.duck()+")")
+		return cat("CASE WHEN ", far, " THEN NULL ELSE TRY_CAST(CASE WHEN abs(", q, ") < CAST('"+pow10(ty.P)+"' AS HUGEINT) THEN ", v, " END AS "+ty.duck()+") END")
 	}
-	return cat("CAST(", v, " AS "+ty.duck()+")")
+	msg := "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION]  The quotient cannot be represented as Decimal(" + strconv.Itoa(ty.P) + ", " + strconv.Itoa(ty.S) + "). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error, and return NULL instead. SQLSTATE: 22003" + markOpen + strconv.Itoa(t.check(n0)) + markClose
+	return cat("CASE WHEN ", far, " THEN CAST(error("+quoteString(msg)+") AS "+ty.duck()+") ELSE CAST(", v, " AS "+ty.duck()+") END")
 }
 
 // pow10 writes 10^n.
