@@ -412,7 +412,8 @@ func (r *reader) roundCall(f string, args []*sitter.Node, kw map[string]*sitter.
 // signatures are functions of pyspark.sql.functions whose arguments are
 // not all columns, each the Spark SQL function of the same name: per
 // argument, c a Column (a string is a column's name), s a Python string
-// (a literal, as pyspark passes it), i an integer; a trailing ? makes
+// (a literal, as pyspark passes it), i an integer, v a value (a Python
+// literal of any type, or a Column); a ? makes
 // the rest optional, and a trailing c* takes one or more Columns.
 var signatures = map[string]string{
 	"date_format": "cs", "to_date": "c?s", "to_timestamp": "c?s",
@@ -424,6 +425,8 @@ var signatures = map[string]string{
 	"sha2": "ci", "crc32": "c", "hex": "c", "base64": "c", "last_day": "c", "add_months": "ci",
 	"from_unixtime": "c?s", "date_trunc": "sc", "trunc": "cs", "instr": "cs", "locate": "sc?i",
 	"format_number": "ci", "translate": "css", "struct": "c*", "array": "c*",
+	"explode": "c", "explode_outer": "c", "array_contains": "cv", "element_at": "cv", "array_distinct": "c",
+	"flatten": "c", "array_join": "cs?s", "get_json_object": "cs", "signum": "c", "exp": "c",
 }
 
 // signedCall maps a call of f by its signature (see signatures).
@@ -471,6 +474,9 @@ func (r *reader) signedCall(f, sig string, args []*sitter.Node, kw map[string]*s
 // signedArg maps one argument of kind c, s or i.
 func (r *reader) signedArg(f string, kind byte, a *sitter.Node) (string, string) {
 	switch kind {
+	case 'v':
+		x, w := r.operand(a)
+		return x.sql, w
 	case 's':
 		v, ok := r.literal(a)
 		if !ok {

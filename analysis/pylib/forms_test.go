@@ -72,6 +72,8 @@ func TestPublicForms(t *testing.T) {
 			"SELECT sha2(`k`, 256) AS `h`, date_trunc('month', `ts`) AS `m`, locate('b', `s`) AS `l`, array(`a`, `b`) AS `r` FROM `o`"},
 		{`return spark.table("o").select("a", "b").withColumns({"b": col("a") + 1, "c": col("b") * 2})`,
 			"SELECT `a`, (`a` + 1) AS `b`, (`b` * 2) AS `c` FROM (SELECT `a`, `b` FROM `o`)"},
+		{`return spark.table("o").select(F.explode_outer("xs").alias("x"), F.array_contains("xs", "a").alias("h"), F.element_at("xs", 1).alias("f"), F.array_join("xs", "-").alias("j"))`,
+			"SELECT explode_outer(`xs`) AS `x`, array_contains(`xs`, 'a') AS `h`, element_at(`xs`, 1) AS `f`, array_join(`xs`, '-') AS `j` FROM `o`"},
 		{`return spark.table("o").select("*", F.lit(1).alias("one"), F.lit(-2.5).alias("m"))`, "SELECT *, 1 AS `one`, -2.5D AS `m` FROM `o`"},
 		{`return spark.table("o").select("c").distinct()`, "SELECT DISTINCT * FROM (SELECT `c` FROM `o`)"},
 		{`return spark.table("o").select("c", "d").dropDuplicates(["d", "c"])`, "SELECT DISTINCT * FROM (SELECT `c`, `d` FROM `o`)"},
