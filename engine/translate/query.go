@@ -938,6 +938,9 @@ func (t *tr) relation(r ast.Relation) frag {
 		if len(r.Options) > 0 {
 			t.refuse(r.Options[0], "table options (WITH (...)) do not run natively")
 		}
+		if c := t.inlinedCTE(r); c != nil {
+			return t.cteInline(r, c)
+		}
 		return at(r, nil, cat(t.tableName(r.Name), aliasOf(r.Alias)))
 	case *ast.SubqueryRel:
 		if r.Sample != nil {

@@ -383,3 +383,81 @@ func (t *tr) fromNames(f *ast.From) map[string]bool {
 	}
 	return names
 }
+
+// inlinedCTE returns the CTE a table read names when the read lies in
+// an IN (subquery) that lies in another subquery: DuckDB fails to bind
+// an IN whose left side is an outer column there when the IN's query
+// reads a CTE ("INTERNAL Error: Failed to bind column reference"), and
+// runs it when the CTE's query is written in its place. Spark's result is
+// the same either way (a CTE that is not recursive is its query). nil
+// otherwise.
+func (t *tr) inlinedCTE(r *ast.Table) *ast.CTE {
+	ref := t.model.Table(r)
+	if ref == nil || ref.Kind != sema.TableCTE || ref.CTE == nil || ref.CTE.Query == nil || t.root == nil {
+		return nil
+	}
+	span := r.Span()
+	var ins, subs []ast.Range
+	recursive := false
+	ast.Inspect(t.root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.With:
+			if n.Recursive {
+				for _, c := range n.CTEs {
+					recursive = recursive || c == ref.CTE
+				}
+			}
+		case *ast.In:
+			if n.Query != nil {
+				ins = append(ins, n.Query.Span())
+				subs = append(subs, n.Query.Span())
+			}
+		case *ast.Subquery:
+			subs = append(subs, n.Query.Span())
+		case *ast.Exists:
+			subs = append(subs, n.Query.Span())
+		case *ast.SubqueryRel:
+			if n.Lateral {
+				subs = append(subs, n.Query.Span())
+			}
+		}
+		return true
+	})
+	if recursive || contains(ref.CTE.Query.Span(), span) {
+		return nil
+	}
+	for _, in := range ins {
+		if !contains(in, span) {
+			continue
+		}
+		for _, s := range subs {
+			if s != in && contains(s, in) {
+				return ref.CTE
+			}
+		}
+	}
+	return nil
+}
+
+// cteInline translates a read of CTE c in place: its query, under the
+// read's alias or the CTE's name, with the CTE's column names.
+func (t *tr) cteInline(r *ast.Table, c *ast.CTE) frag {
+	alias := aliasOf(r.Alias)
+	if alias == "" {
+		alias = " AS " + quoteIdent(c.Name.Name)
+		if len(c.Columns) > 0 {
+			names := make([]string, len(c.Columns))
+			for i, id := range c.Columns {
+				names[i] = quoteIdent(id.Name)
+			}
+			alias += "(" + strings.Join(names, ", ") + ")"
+		}
+	} else if len(r.Alias.Columns) == 0 && len(c.Columns) > 0 {
+		names := make([]string, len(c.Columns))
+		for i, id := range c.Columns {
+			names[i] = quoteIdent(id.Name)
+		}
+		alias += "(" + strings.Join(names, ", ") + ")"
+	}
+	return at(r, nil, cat("(", t.query(c.Query), ")", alias))
+}

@@ -67,6 +67,10 @@ var joinTraps = []trap{
 	// s.* of a struct column: a column per field.
 	{name: "struct star except a nested field", query: `SELECT a, s.c AS c, s IS NULL AS sn FROM (SELECT d.* EXCEPT (s.b) FROM VALUES (named_struct('a', 1, 's', named_struct('b', 2, 'c', 3))), (CAST(NULL AS STRUCT<a: INT, s: STRUCT<b: INT, c: INT>>)) AS t(d))`,
 		types: []string{"int", "int", "boolean"}, rows: [][]string{{"1", "3", "false"}, {"NULL", "NULL", "false"}}},
+	// An outer column IN (a query of a CTE) inside a correlated
+	// subquery: DuckDB binds it only with the CTE's query in place.
+	{name: "outer column in a cte inside a correlated subquery", query: `WITH c AS (SELECT 1 AS v) SELECT * FROM VALUES (1), (2) AS t(a) WHERE EXISTS (SELECT 1 FROM VALUES (1), (2) AS u(b) WHERE u.b = t.a AND t.a IN (SELECT v FROM c))`,
+		types: []string{"int"}, rows: [][]string{{"1"}}},
 	// stack(n, ...): n rows, NULL where the values run out.
 	{name: "stack in FROM", query: `SELECT * FROM stack(2, 1, 1.1, 'a', 2, NULL, 'b') AS t(a, b, c)`,
 		types: []string{"int", "decimal(2,1)", "string"}, rows: [][]string{{"1", "1.1", "a"}, {"2", "NULL", "b"}}},
