@@ -916,6 +916,9 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 		if f, ok := t.decimalSum(b, l, r, ty, try); ok {
 			return f
 		}
+		if f, ok := t.decimalProduct(b, l, r, ty, try); ok {
+			return f
+		}
 		out := cat("(", l, " "+b.Op+" ", r, ")")
 		if !try && !t.ansi() && ty.integral() && l.typ.integral() && r.typ.integral() {
 			// Without ANSI an integer result that overflows wraps
