@@ -252,7 +252,7 @@ var functions = []Function{
 	dbl(agg(custom("stddev_pop", "thund_stddev_pop(list(x)), as stddev", varianceFn("thund_stddev_pop")))),
 	dbl(agg(custom("variance", "thund_var_samp(list(x)), as stddev", varianceFn("thund_var_samp"), "var_samp"))),
 	dbl(agg(custom("var_pop", "thund_var_pop(list(x)), as stddev", varianceFn("thund_var_pop")))),
-	dbl(agg(custom("corr", "ck / sqrt(xm2 * ym2) of the two-pass co-moments (thund_comoments2), NaN where a side does not vary; over a window DuckDB's corr", covarFn("corr")))),
+	dbl(agg(custom("corr", "ck / sqrt(xm2 * ym2) of the two-pass co-moments (thund_comoments2), DIVIDE_BY_ZERO in ANSI mode where a side does not vary; over a window DuckDB's corr", covarFn("corr")))),
 	dbl(agg(custom("covar_pop", "ck / n of the two-pass co-moments; over a window DuckDB's covar_pop", covarFn("covar_pop")))),
 	dbl(agg(custom("covar_samp", "ck / (n - 1) of the two-pass co-moments; over a window DuckDB's covar_samp", covarFn("covar_samp")))),
 	agg(same("median", fixed(tDouble))),
@@ -522,7 +522,7 @@ var functions = []Function{
 	custom("initcap", "upper first letter of each space-separated word, lower the rest", wrap1(tString, "array_to_string(list_transform(string_split(lower(", "), ' '), lambda w: upper(w[1]) || w[2:]), ' ')")),
 	custom("concat", "a || b || ... (NULL if any is NULL); list_concat for arrays", concatFn),
 	custom("concat_ws", "concat_ws(sep, ...), arrays joined with array_to_string", concatWSFn),
-	custom("split", "regexp_split_to_array(s, re) (the Java regex checked for RE2)", splitFn),
+	custom("split", "regexp_split_to_array(s, re) (the Java regex checked for RE2); with a limit n > 0 the first n - 1 pieces and the rest after the (n - 1)-th match", splitFn),
 	custom("split_part", "split_part(s, d, n); with d = '' the whole s for n = 1 or -1, '' otherwise", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 3, 3) {
 			return null(c)
@@ -790,8 +790,35 @@ var functions = []Function{
 	agg(custom("bit_xor", "bit_xor(x) of an integer, of its type", bitAggFn)),
 	custom("zeroifnull", "coalesce(x, 0) of a number, of Spark's common type of x and INT", zeroIfNullFn),
 	custom("nullifzero", "CASE WHEN x = 0 THEN NULL ELSE x END of a number", nullIfZeroFn),
+	custom("encode", "encode(s) for UTF-8 (its bytes); other charsets refused", encodeFn),
+	custom("decode", "decode(b) for UTF-8 (bytes that are not UTF-8 fail, as on Spark); decode(x, search, result, ..., default) as CASE WHEN x IS NOT DISTINCT FROM search THEN result ... END", decodeFn),
+	custom("regexp_count", "len(regexp_extract_all(s, re)) as INTEGER (a pattern matching the empty string refused)", regexpCountFn),
+	custom("regexp_substr", "nullif(regexp_extract(s, re, 0), ''): the first match, NULL for none or an empty one", regexpSubstrFn),
+	custom("regexp_instr", "the length of the text before the first match + 1, 0 for none (group 0 only)", regexpInstrFn),
+	custom("raise_error", "error('[USER_RAISED_EXCEPTION] ' || msg), of type VOID", raiseErrorFn),
+	custom("assert_true", "NULL where the condition is true, else error('[USER_RAISED_EXCEPTION] ...'), of type VOID", assertTrueFn),
+	custom("map_concat", "map_from_entries(list_concat(map_entries(m1), ...)) of maps of one type; a key in two maps fails (DUPLICATED_MAP_KEY)", mapConcatFn),
 	custom("conv", "the digits of fromBase read as an unsigned 64-bit number and written in toBase as Spark's NumberConverter does (constant bases; overflow fails in ANSI mode)", convFn),
 	custom("bin", "bin(CAST(x AS BIGINT)), two's complement for a negative number", binFn),
+	custom("shiftleft", "Java's << of an int or long (the count modulo 32 or 64, wrapping)", shiftFn("shiftleft")),
+	custom("shiftright", "Java's >> of an int or long (the count modulo 32 or 64)", shiftFn("shiftright")),
+	custom("shiftrightunsigned", "Java's >>> of an int or long (the count modulo 32 or 64)", shiftFn("shiftrightunsigned")),
+	custom("getbit", "(x >> pos) & 1 as TINYINT; a pos outside the type's bits fails (BIT_POSITION_RANGE)", getbitFn, "bit_get"),
+	custom("octet_length", "strlen(s) (UTF-8 bytes), octet_length(b), as INTEGER", byteLengthFn(1)),
+	custom("bit_length", "strlen(s) * 8, octet_length(b) * 8, as INTEGER", byteLengthFn(8)),
+	custom("chr", "chr(n % 256), '' for a negative n", chrFn, "char"),
+	custom("ilike", "s ILIKE pattern", ilikeFn),
+	custom("overlay", "left(s, pos - 1) || r || substr(s, pos + len), len r's length by default", overlayFn),
+	custom("url_encode", "Java's URLEncoder: letters, digits and .-*_ kept, + for a space, %XX for each other UTF-8 byte", urlEncodeFn),
+	custom("url_decode", "Java's URLDecoder: + a space, %XX a byte, UTF-8; a malformed % fails (CANNOT_DECODE_URL)", urlDecodeFn(false)),
+	custom("try_url_decode", "as url_decode, NULL for a malformed %", urlDecodeFn(true)),
+	custom("array_remove", "list_filter(a, lambda v: v IS NULL OR v <> x), NULL for a NULL x", arraySetFn("array_remove")),
+	custom("array_union", "the distinct elements of a then b, in order (one NULL)", arraySetFn("array_union")),
+	custom("array_intersect", "the distinct elements of a that b holds, in a's order", arraySetFn("array_intersect")),
+	custom("array_except", "the distinct elements of a that b does not hold, in a's order", arraySetFn("array_except")),
+	custom("cot", "1 / tan(x) in doubles", cotFn),
+	custom("asinh", "log(x + sqrt(x * x + 1)), Spark's formula, in doubles", invHyperbolicFn("asinh")),
+	custom("acosh", "log(x + sqrt(x * x - 1)), Spark's formula, in doubles (NaN below 1)", invHyperbolicFn("acosh")),
 	custom("sec", "1 / cos(x) in doubles", reciprocalFn("cos")),
 	custom("csc", "1 / sin(x) in doubles", reciprocalFn("sin")),
 	custom("json_object_keys", "json_keys(s) of a valid object, NULL otherwise; a text Jackson may read otherwise fails as not portable", jsonObjectKeysFn),
@@ -1163,8 +1190,9 @@ func trimFn(name string) func(t *tr, c *ast.Call, a []frag) frag {
 		}
 		for i, x := range a {
 			if x.typ.is(Binary) {
-				t.refuse(c.Args[i], "%s of a BINARY value does not run natively", c.Name.String())
-				return null(c)
+				// Spark reads the bytes as a string (UTF-8); bytes that
+				// are not UTF-8 fail natively.
+				a[i] = at(c.Args[i], tString, cat("decode(", x, ")"))
 			}
 		}
 		if len(a) == 1 {
@@ -1286,10 +1314,13 @@ func splitFn(t *tr, c *ast.Call, a []frag) frag {
 		return null(c)
 	}
 	if len(a) == 3 {
-		if l, ok := c.Args[2].(*ast.Literal); !ok || !(l.Text == "-1" || l.Text == "0") {
-			if u, ok := c.Args[2].(*ast.Unary); !ok || u.Op != "-" {
-				t.refuse(c.Args[2], "split with a limit does not run natively")
-			}
+		n, ok := intConst(c.Args[2])
+		if !ok {
+			t.refuse(c.Args[2], "split's limit runs natively as an integer literal only")
+			return null(c)
+		}
+		if n > 0 {
+			return t.splitLimit(c, a, n)
 		}
 	}
 	if l, ok := c.Args[1].(*ast.Literal); ok && l.Kind == ast.LitString && l.Str.Value == "" {

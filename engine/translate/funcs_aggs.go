@@ -374,8 +374,8 @@ func comomentsOf(kind string) (string, bool) {
 // (thund_comoments2), as Spark's Covariance and PearsonCorrelation
 // buffers give them: covar_pop is ck / n (NULL for no rows), covar_samp
 // ck / (n - 1) (NULL for fewer than two), corr ck / sqrt(xm2 * ym2), NULL
-// for fewer than two rows and NaN where a side does not vary. Over a
-// window DuckDB's aggregate of the same name runs.
+// for fewer than two rows, a division by zero where a side does not
+// vary. Over a window DuckDB's aggregate of the same name runs.
 func covarFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
 	return func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
@@ -403,7 +403,14 @@ func covarFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
 		case "covar_samp":
 			m = "CASE WHEN s.n <= 1 THEN NULL ELSE s.ck / (s.n - 1) END"
 		default:
-			m = "CASE WHEN s.n <= 1 THEN NULL WHEN s.xm2 = 0 OR s.ym2 = 0 THEN CAST('NaN' AS DOUBLE) ELSE s.ck / sqrt(s.xm2 * s.ym2) END"
+			// A side that does not vary divides by zero: Spark 4.1.4
+			// fails in ANSI mode (DIVIDE_BY_ZERO) and gives NULL
+			// otherwise.
+			zero := "NULL"
+			if t.ansi() {
+				zero = "error('[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error. SQLSTATE: 22012" + markOpen + strconv.Itoa(t.check(c)) + markClose + "')"
+			}
+			m = "CASE WHEN s.n <= 1 THEN NULL WHEN s.xm2 = 0 OR s.ym2 = 0 THEN " + zero + " ELSE s.ck / sqrt(s.xm2 * s.ym2) END"
 		}
 		pairs := cat("thund_comoments2(list({'x': CAST(", x, " AS DOUBLE), 'y': CAST(", y, " AS DOUBLE)}) FILTER (WHERE ", cond, "))")
 		return at(c, tDouble, cat("list_transform([", pairs, "], lambda s: "+m+")[1]"))

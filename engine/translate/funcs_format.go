@@ -184,6 +184,21 @@ func (s javaSpec) check() error {
 			return bad("#")
 		}
 		return bad(",")
+	case 'c':
+		if s.prec >= 0 {
+			return fmt.Errorf("IllegalFormatPrecisionException: %d", s.prec)
+		}
+		if s.width < 0 && s.has('-') {
+			return missingWidth
+		}
+		return bad("#+ 0,(")
+	case 'f':
+		if s.width < 0 && (s.has('-') || s.has('0')) {
+			return missingWidth
+		}
+		if s.has('+') && s.has(' ') || s.has('-') && s.has('0') {
+			return fmt.Errorf("IllegalFormatFlagsException: Flags = '%s'", s.flags)
+		}
 	case '%', 'n':
 		if s.prec >= 0 {
 			return fmt.Errorf("IllegalFormatPrecisionException: %d", s.prec)
@@ -262,7 +277,7 @@ func formatStringFn(t *tr, c *ast.Call, a []frag) frag {
 			continue
 		}
 		x := c.Args[last+1]
-		piece, why := t.javaConvert(s, args[last])
+		piece, why := t.javaConvert(s, args[last], x)
 		if why != "" {
 			t.refuse(x, "%s of %s does not run natively: %s", s.text, t.text(x), why)
 			return null(c)
@@ -301,9 +316,9 @@ func javaSpecText(s javaSpec) string {
 	return b.String()
 }
 
-// javaConvert writes one argument as the specifier s formats it, or says
-// why it does not run natively.
-func (t *tr) javaConvert(s javaSpec, x frag) (frag, string) {
+// javaConvert writes one argument (x, translated from arg) as the
+// specifier s formats it, or says why it does not run natively.
+func (t *tr) javaConvert(s javaSpec, x frag, arg ast.Expr) (frag, string) {
 	if s.dateTimeConv {
 		return frag{}, "Java's date and time conversions (%t) format Spark's internal numbers of a date or timestamp"
 	}
@@ -332,8 +347,12 @@ func (t *tr) javaConvert(s javaSpec, x frag) (frag, string) {
 		return t.javaGeneral(s, v, false), ""
 	case 'd', 'x', 'o':
 		return t.javaInteger(s, x)
+	case 'f':
+		return t.javaFixed(s, x, arg)
+	case 'c':
+		return t.javaChar(s, x)
 	}
-	return frag{}, "Thund translates the conversions %s, %S, %b, %d, %x, %X, %o, %% and %n only"
+	return frag{}, "Thund translates the conversions %s, %S, %b, %c, %d, %x, %X, %o, %f, %% and %n only"
 }
 
 // javaText is the text Java's String.valueOf gives of Spark's internal
@@ -515,4 +534,80 @@ func javaRadixDigits(s javaSpec, ty *Type) string {
 		digits = quoteString(prefix) + " || " + digits
 	}
 	return "(" + digits + ")"
+}
+
+// javaFixed writes a DOUBLE (or FLOAT, which Formatter widens) for %f as
+// Formatter does: the shortest decimal digits of the double (Java's
+// Double.toString digits; DuckDB writes the same shortest digits) rounded
+// HALF_UP to the precision (6 by default), the sign from the double's
+// sign bit (-0.0 is "-0.000000"), ',' grouping, the sign flags and '0'
+// padding as for %d; NaN and Infinity as Java spells them. A magnitude
+// of 10^30 or more fails as not portable.
+func (t *tr) javaFixed(s javaSpec, x frag, arg ast.Expr) (frag, string) {
+	switch ty := x.typ; {
+	case ty.is(Null):
+		return javaJustify(s, t.upperIf(s, cat("'null'"))), ""
+	case ty.is(Double), ty.is(Float):
+	case !ty.known():
+		return frag{}, "the type of the argument is not known here"
+	default:
+		return frag{}, fmt.Sprintf("Spark fails on it (IllegalFormatConversionException: f != %s)", javaClass(ty))
+	}
+	if s.has('#') {
+		return frag{}, "the # flag of %f is not translated"
+	}
+	prec := 6
+	if s.prec >= 0 {
+		prec = s.prec
+	}
+	if prec > 15 {
+		return frag{}, "a precision past 15 digits is not translated"
+	}
+	p := strconv.Itoa(prec)
+	mag := "CAST(CAST(CAST(abs(v) AS VARCHAR) AS DECIMAL(38, " + p + ")) AS VARCHAR)"
+	if s.has(',') {
+		mag = "format('{:,}', CAST(CAST(abs(v) AS VARCHAR) AS DECIMAL(38, " + p + ")))"
+	}
+	pos := ""
+	switch {
+	case s.has('+'):
+		pos = "+"
+	case s.has(' '):
+		pos = " "
+	}
+	neg, tail := "-", ""
+	if s.has('(') {
+		neg, tail = "(", ")"
+	}
+	negDigits, posDigits := mag, mag
+	if s.has('0') && s.width >= 0 {
+		negDigits = zeroPad(mag, s.width-len(neg)-len(tail))
+		posDigits = zeroPad(mag, s.width-len(pos))
+	}
+	tooBig := "error('not-portable: " + strings.ReplaceAll(s.text, "'", "''") + " of a number of 10^30 or more is not translated" + markOpen + strconv.Itoa(t.check(arg)) + markClose + "')"
+	num := "CASE WHEN isnan(v) THEN 'NaN' WHEN isinf(v) THEN CASE WHEN v < 0 THEN " + quoteString(neg+"Infinity"+tail) + " ELSE " + quoteString(pos+"Infinity") + " END" +
+		" WHEN abs(v) >= 1e30 THEN " + tooBig +
+		" WHEN signbit(v) THEN " + quoteString(neg) + " || " + negDigits + " || " + quoteString(tail) +
+		" ELSE " + quoteString(pos) + " || " + posDigits + " END"
+	out := cat("list_transform([CAST(", x, " AS DOUBLE)], lambda v: CASE WHEN v IS NULL THEN 'null' ELSE "+num+" END)[1]")
+	return javaJustify(s, t.upperIf(s, out)), ""
+}
+
+// javaChar writes an integer argument for %c: the character of that code
+// point (chr), NULL as 'null'.
+func (t *tr) javaChar(s javaSpec, x frag) (frag, string) {
+	switch ty := x.typ; {
+	case ty.is(Null):
+		return javaJustify(s, t.upperIf(s, cat("'null'"))), ""
+	case ty.is(TinyInt), ty.is(SmallInt), ty.is(Int):
+	case !ty.known():
+		return frag{}, "the type of the argument is not known here"
+	default:
+		return frag{}, fmt.Sprintf("Spark fails on it (IllegalFormatConversionException: c != %s)", javaClass(ty))
+	}
+	out := cat("coalesce(chr(CAST(", x, " AS INTEGER)), 'null')")
+	if s.upper {
+		out = cat("list_transform([", out, "], lambda s: CASE WHEN regexp_matches(s, '[^\\x00-\\x7F]') THEN error('not-portable: %C of a character beyond ASCII: Java''s upper case differs') ELSE upper(s) END)[1]")
+	}
+	return javaJustify(s, out), ""
 }

@@ -244,3 +244,51 @@ func arraysZipFn(t *tr, c *ast.Call, a []frag) frag {
 	}
 	return at(c, ty, cat("CASE WHEN ", join(conds, " OR "), " THEN NULL ELSE list_transform(range(1, greatest(", lens, ") + 1), lambda thund_z: struct_pack(", fields, ")) END"))
 }
+
+// arraySetFn is array_remove(a, x), array_union(a, b), array_intersect(a,
+// b) and array_except(a, b), as Spark keeps their elements: in the order
+// of their first occurrence (a's, then b's for the union), each once
+// (but array_remove, which keeps the others as they are), a NULL element
+// counting as a value (array_remove keeps them; array_remove of a NULL x
+// is NULL); NULL when an argument is. Arrays of different element types
+// (which Spark widens) are refused.
+func arraySetFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 2, 2) {
+			return null(c)
+		}
+		x, y := a[0], a[1]
+		if !x.typ.is(Array) || x.typ.duck() == "" {
+			t.refuse(c.Args[0], "%s needs an array, and the type of %s is %s here", kind, t.text(c.Args[0]), x.typ)
+			return null(c)
+		}
+		if kind == "array_remove" {
+			if !t.sameFamily(x.typ.Elem, y.typ) || y.typ.duck() != x.typ.Elem.duck() && !y.typ.is(Null) {
+				t.refuse(c.Args[1], "array_remove of a %s from an array of %s does not run natively", y.typ, x.typ.Elem)
+				return null(c)
+			}
+			return at(c, x.typ, cat("list_transform([{'a': ", x, ", 'x': ", t.castTo(y, x.typ.Elem), "}], lambda e: CASE WHEN e.a IS NULL OR e.x IS NULL THEN NULL ELSE list_filter(e.a, lambda v: v IS NULL OR v <> e.x) END)[1]"))
+		}
+		if y.typ.duck() != x.typ.duck() {
+			t.refuse(c.Args[1], "%s of arrays of %s and %s does not run natively", kind, x.typ.Elem, y.typ.Elem)
+			return null(c)
+		}
+		// in(l, v): whether v (NULL included) is an element of l.
+		in := func(l, v string) string {
+			return "(CASE WHEN " + v + " IS NULL THEN coalesce(list_position(list_transform(" + l + ", lambda w: w IS NULL), true), 0) > 0 ELSE coalesce(list_contains(" + l + ", " + v + "), false) END)"
+		}
+		first := func(l string) string {
+			return "list_filter(" + l + ", lambda v, i: CASE WHEN v IS NULL THEN list_position(list_transform(" + l + ", lambda w: w IS NULL), true) = i ELSE list_position(" + l + ", v) = i END)"
+		}
+		var body string
+		switch kind {
+		case "array_union":
+			body = first("list_concat(e.a, e.b)")
+		case "array_intersect":
+			body = "list_filter(" + first("e.a") + ", lambda v: " + in("e.b", "v") + ")"
+		default:
+			body = "list_filter(" + first("e.a") + ", lambda v: NOT " + in("e.b", "v") + ")"
+		}
+		return at(c, x.typ, cat("list_transform([{'a': ", x, ", 'b': ", y, "}], lambda e: CASE WHEN e.a IS NULL OR e.b IS NULL THEN NULL ELSE "+body+" END)[1]"))
+	}
+}

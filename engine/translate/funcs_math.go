@@ -102,3 +102,47 @@ func reciprocalFn(of string) func(t *tr, c *ast.Call, a []frag) frag {
 		return at(c, tDouble, cat("(CAST(1 AS DOUBLE) / "+of+"(CAST(", x, " AS DOUBLE)))"))
 	}
 }
+
+// cotFn is cot(x) = 1 / tan(x) in doubles, as Spark computes it (cot(0)
+// is Infinity), tan being DuckDB's as for tan itself.
+func cotFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 1, 1) {
+		return null(c)
+	}
+	x := a[0]
+	if !x.typ.numeric() && !x.typ.is(Null) {
+		t.refuse(c.Args[0], "cot of a %s does not run natively", x.typ)
+		return null(c)
+	}
+	return at(c, tDouble, cat("(CAST(1 AS DOUBLE) / tan(CAST(", x, " AS DOUBLE)))"))
+}
+
+// invHyperbolicFn is asinh(x) = log(x + sqrt(x * x + 1)) (-Infinity for
+// -Infinity) and acosh(x) = log(x + sqrt(x * x - 1)), the formulas of
+// Spark's Asinh and Acosh, in doubles: NaN where the square root or the
+// logarithm has no real value (acosh(0.5)), -Infinity for the logarithm
+// of 0, as Java's Math gives them.
+func invHyperbolicFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
+	return func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		x := a[0]
+		if !x.typ.numeric() && !x.typ.is(Null) {
+			t.refuse(c.Args[0], "%s of a %s does not run natively", fn, x.typ)
+			return null(c)
+		}
+		sign := "+"
+		if fn == "acosh" {
+			sign = "-"
+		}
+		sq := "v * v " + sign + " 1"
+		arg := "v + sqrt(" + sq + ")"
+		body := "CASE WHEN isnan(v) THEN v WHEN " + sq + " < 0 THEN CAST('NaN' AS DOUBLE)"
+		if fn == "asinh" {
+			body += " WHEN v = CAST('-Infinity' AS DOUBLE) THEN v"
+		}
+		body += " WHEN " + arg + " = 0 THEN CAST('-Infinity' AS DOUBLE) WHEN " + arg + " < 0 THEN CAST('NaN' AS DOUBLE) ELSE ln(" + arg + ") END"
+		return at(c, tDouble, cat("list_transform([CAST(", x, " AS DOUBLE)], lambda v: "+body+")[1]"))
+	}
+}

@@ -88,9 +88,9 @@ func widthBucketFn(t *tr, c *ast.Call, a []frag) frag {
 }
 
 // toBinaryFn is to_binary(s[, fmt]) and try_to_binary: hex (the
-// default; an odd length takes a leading 0) or UTF-8 bytes; a malformed
-// hex string fails (try: NULL). fmt must be a constant; base64, whose
-// decoding Spark does leniently, is refused.
+// default; an odd length takes a leading 0), UTF-8 bytes or base64
+// (base64Binary); a malformed hex or base64 string fails (try: NULL).
+// fmt must be a constant.
 func toBinaryFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 	return func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 1, 2) {
@@ -123,8 +123,7 @@ func toBinaryFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 		case "utf-8", "utf8":
 			return at(c, tBinary, cat("encode(", s, ")"))
 		case "base64":
-			t.refuse(c.Args[1], "%s of base64 does not run natively (Spark's decoding skips white space)", c.Name.String())
-			return null(c)
+			return at(c, tBinary, t.base64Binary(c, s, try))
 		}
 		if try {
 			return at(c, tBinary, cat("CAST(NULL AS BLOB)"))
@@ -147,4 +146,31 @@ func groupingFn(t *tr, c *ast.Call, a []frag) frag {
 		return null(c)
 	}
 	return at(c, &Type{Kind: TinyInt}, cat("CAST(grouping(", a[0], ") AS TINYINT)"))
+}
+
+// base64Binary decodes s as Spark 4.1.4's to_binary(s, 'base64') does
+// (checked on the server): white space (space, tab, CR, LF) between the
+// characters is skipped (a form feed is malformed); '=' padding, one or
+// two, must end the text (nothing after it, not even white space; the
+// data and padding then a multiple of 4);
+// without padding any length but 1 more than a multiple of 4 decodes,
+// leftover bits dropped; anything else is malformed (NULL for
+// try_to_binary, CONVERSION_INVALID_INPUT otherwise). A text whose
+// reading is less certain (a vertical tab or separator, a character
+// beyond ASCII) fails as not portable.
+func (t *tr) base64Binary(c *ast.Call, s frag, try bool) frag {
+	bad := "CAST(NULL AS BLOB)"
+	if !try {
+		bad = `CAST(error('[CONVERSION_INVALID_INPUT] The value ''' || b || ''' (''BASE64'') cannot be converted to "BINARY" because it is malformed. Correct the value as per the syntax, or change its format. Use ` + "`try_to_binary`" + ` to tolerate malformed input and return NULL instead. SQLSTATE: 22018` + markOpen + strconv.Itoa(t.check(c)) + markClose + `') AS BLOB)`
+	}
+	unsure := `CAST(error('not-portable: to_binary of ''' || b || ''' as base64: Spark may read its white space or characters otherwise` + markOpen + strconv.Itoa(t.check(c)) + markClose + `') AS BLOB)`
+	data := `regexp_replace(b, '[ \t\n\r]', '', 'g')`
+	body := "CASE WHEN b IS NULL THEN NULL" +
+		` WHEN regexp_matches(b, '[\x0b\x1c-\x1f]|[^\x00-\x7f]') THEN ` + unsure +
+		" WHEN regexp_matches(b, '=[^=]') THEN " + bad +
+		` WHEN regexp_full_match(b, '[A-Za-z0-9+/ \t\n\r]*') THEN CASE WHEN length(` + data + ") % 4 = 1 THEN " + bad +
+		" ELSE from_base64(" + data + " || repeat('=', (4 - length(" + data + ") % 4) % 4)) END" +
+		` WHEN regexp_full_match(b, '[A-Za-z0-9+/ \t\n\r]*={1,2}') THEN CASE WHEN length(` + data + ") % 4 = 0 THEN from_base64(" + data + ") ELSE " + bad + " END" +
+		" ELSE " + bad + " END"
+	return cat("list_transform([", s, "], lambda b: "+body+")[1]")
 }
