@@ -278,3 +278,24 @@ func TestErrorsNameQualifiedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRelationCaseChange: a dataset kept under its qualified name whose
+// definition writes the name in other capitals in the next run of the
+// session moves nothing (DuckDB's names ignore case) and runs.
+func TestRelationCaseChange(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "silver.sql"), "CREATE MATERIALIZED VIEW silver.events AS SELECT 1 AS id;\n")
+	writeTestFile(t, filepath.Join(root, "gold.sql"), "CREATE MATERIALIZED VIEW gold.events AS SELECT id + 1 AS id FROM silver.events;\n")
+	s, err := Open(root, Options{StateDir: t.TempDir(), Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runSession(t, s, root)
+	writeTestFile(t, filepath.Join(root, "gold.sql"), "CREATE MATERIALIZED VIEW Gold.Events AS SELECT id + 2 AS id FROM silver.events;\n")
+	runSession(t, s, root, "gold.events")
+	if got := datasetRows(t, s, "gold.events"); got != "id\n3\n" {
+		t.Errorf("Gold.Events holds\n%s", got)
+	}
+}

@@ -884,14 +884,14 @@ func (st *runState) renameRelation(ctx context.Context, from, to string) error {
 }
 
 // relationKind says whether the session's relation rel (in its main
-// schema, not the run's temporary one) is a TABLE or a VIEW, "" when
-// there is none.
+// schema, not the run's temporary one; names match ignoring case, as
+// DuckDB's do) is a TABLE or a VIEW, "" when there is none.
 func (st *runState) relationKind(ctx context.Context, rel string) (string, error) {
 	var kind string
 	err := st.conn.QueryRowContext(ctx, `SELECT kind FROM (
-  SELECT 'TABLE' AS kind FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1
+  SELECT 'TABLE' AS kind FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND lower(table_name) = lower($1)
   UNION ALL
-  SELECT 'VIEW' FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main' AND view_name = $1 AND NOT internal
+  SELECT 'VIEW' FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main' AND lower(view_name) = lower($1) AND NOT internal
 ) LIMIT 1`, rel).Scan(&kind)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
@@ -941,7 +941,7 @@ func (st *runState) relocate(ctx context.Context) (bool, error) {
 			continue // lives in a run's connection only
 		}
 		to := st.rel(d.Name)
-		if from, ok := s.names.placed[ir.NameKey(d.Name)]; ok && from != to {
+		if from, ok := s.names.placed[ir.NameKey(d.Name)]; ok && !strings.EqualFold(from, to) {
 			moves = append(moves, move{d.Name, from, to})
 		}
 	}
