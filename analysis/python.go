@@ -190,6 +190,7 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition, helpers bool) {
 		}
 		res.opaque[flow] = res.opaqueWhere(def)
 	}
+	liveConstructs(file, def, flow)
 	for _, rd := range flow.Reads {
 		if rd.Streaming {
 			flow.Streaming = true
@@ -337,6 +338,22 @@ func (res *fileResult) pythonLoads(def *pylib.Definition) {
 	}
 	at := ir.Loc{File: file, Start: def.SchemaLoc.Start, End: def.SchemaLoc.End}
 	res.diags = append(res.diags, sqlfront.SchemaErrors(d, nil, at, out)...)
+}
+
+// liveConstructs records each LIVE.x read of def (Databricks' legacy
+// schema), at its LIVE. qualifier when the name is written as it is, as
+// SQL's LIVE.x is (capab.SynLiveRef).
+func liveConstructs(file string, def *pylib.Definition, flow *ir.Flow) {
+	for _, rd := range def.Reads {
+		if !rd.Live {
+			continue
+		}
+		at := ir.Loc{File: file, Start: rd.Loc.Start, End: rd.Loc.End}
+		if rd.Inner != rd.Loc {
+			at = ir.Loc{File: file, Start: rd.Loc.Start + 1, End: rd.Inner.Start}
+		}
+		flow.Syntax = append(flow.Syntax, ir.Construct{Name: string(capab.SynLiveRef), Loc: at})
+	}
 }
 
 func pyRef(file string, rd pylib.Read) ir.Ref {

@@ -152,3 +152,30 @@ else:
 		}
 	}
 }
+
+// TestPythonLiveRefs: spark.table("LIVE.x") reads the pipeline's dataset
+// x, as SQL's LIVE.x does, with Spark's error at the LIVE. qualifier.
+func TestPythonLiveRefs(t *testing.T) {
+	text := "import dlt\n\n@dlt.table\ndef a():\n    return spark.range(2)\n\n@dlt.table\ndef b():\n    return spark.table(\"LIVE.a\").where(\"id > 0\")\n"
+	root := writeTree(t, map[string]string{"thund.yaml": "dialect: databricks\n", "t/a.py": text})
+	s, err := Load(root, Options{Backends: []ir.Backend{ir.Databricks, ir.Spark41}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flows := s.Pipeline.FlowsInto("b")
+	if len(flows) != 1 || len(flows[0].Reads) != 1 || flows[0].Reads[0].Name != "a" || !strings.Contains(flows[0].SQL, "FROM `a`") {
+		t.Fatalf("b's flow: %+v", flows)
+	}
+	if r := flows[0].Reads[0].Loc; text[r.Start:r.End] != "a" {
+		t.Errorf("the read is at %q, want the name a", text[r.Start:r.End])
+	}
+	d := findDiagMsg(s, "t/a.py", "uses a LIVE.x reference")
+	if d == nil || d.Backend != ir.Spark41 || text[d.Loc.Start:d.Loc.End] != "LIVE." {
+		t.Errorf("no Spark error at LIVE.: %+v", d)
+	}
+	for _, d := range s.Diagnostics {
+		if d.Code == ir.CodeUnknownRef {
+			t.Errorf("false unknown reference: %+v", d)
+		}
+	}
+}

@@ -282,15 +282,16 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		if !ok {
 			return frame{}, fmt.Sprintf("%s reads a table whose name is computed at run time", full)
 		}
-		rel := &Relation{Table: lit.Value, Streaming: streaming}
+		name, _ := liveName(lit.Value)
+		rel := &Relation{Table: name, Streaming: streaming}
 		var cols []string
 		if r.columnsOf != nil {
-			cols = r.columnsOf(Input{Table: lit.Value, Streaming: streaming})
+			cols = r.columnsOf(Input{Table: name, Streaming: streaming})
 		}
 		if streaming {
-			return frame{table: "STREAM(" + quoteTable(lit.Value) + ")", rel: rel, cols: cols}, ""
+			return frame{table: "STREAM(" + quoteTable(name) + ")", rel: rel, cols: cols}, ""
 		}
-		return frame{table: quoteTable(lit.Value), rel: rel, cols: cols}, ""
+		return frame{table: quoteTable(name), rel: rel, cols: cols}, ""
 	}
 	if ld, ok := r.loadChain(e); ok {
 		if ld.path == nil {
@@ -400,7 +401,8 @@ func (r *reader) tablesIn(e *sitter.Node, env map[string]frame) []string {
 			if fn, args, kw, _, ok := r.call(n); ok {
 				if _, _, isRead := r.readCall(fn); isRead {
 					if lit, ok := r.literal(arg(args, kw, 0, "name")); ok {
-						add(lit.Value)
+						name, _ := liveName(lit.Value)
+						add(name)
 					}
 					return
 				}

@@ -43,6 +43,10 @@ type Read struct {
 	Inner Span
 	// Call is the reading call's method, for messages (spark.read.table).
 	Call string
+	// Live is set for LIVE.x (Databricks' legacy schema of the
+	// pipeline's datasets): Name is then x, and Inner (when the name is
+	// written as it is) starts at x.
+	Live bool
 	// Path is set for a load of files by path (spark.read.format(...).
 	// load(path), spark.read.csv(path), Auto Loader): the path; Name is
 	// then the source it stands for, the path's last segment without
@@ -1416,7 +1420,16 @@ func (r *reader) callRead(d *Definition, n *sitter.Node) {
 		return
 	}
 	if v, ok := r.literal(a); ok {
-		d.Reads = append(d.Reads, Read{Name: v.Value, Streaming: streaming, Loc: v.Loc, Inner: inner(&v), Call: method})
+		rd := Read{Name: v.Value, Streaming: streaming, Loc: v.Loc, Inner: inner(&v), Call: method}
+		if name, live := liveName(v.Value); live {
+			// LIVE.x: Databricks' legacy schema of the pipeline's own
+			// datasets, the dataset x (as SQL's LIVE.x is read).
+			rd.Name, rd.Live = name, true
+			if v.Contiguous() {
+				rd.Inner.Start += len(v.Value) - len(name)
+			}
+		}
+		d.Reads = append(d.Reads, rd)
 	} else {
 		d.Unknown = append(d.Unknown, Unknown{What: UnknownTable, Call: method, Loc: span(a)})
 	}
@@ -1631,4 +1644,14 @@ func (r *reader) ruleDict(a *sitter.Node) *sitter.Node {
 		return nil
 	}
 	return d
+}
+
+// liveName is name without Databricks' legacy LIVE. qualifier, and
+// whether it had one (LIVE.x; not a longer name, whose first part is a
+// catalog).
+func liveName(name string) (string, bool) {
+	if len(name) > 5 && strings.EqualFold(name[:5], "LIVE.") && strings.Count(name, ".") == 1 {
+		return name[5:], true
+	}
+	return name, false
 }
