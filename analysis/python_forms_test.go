@@ -52,6 +52,7 @@ CONF_MIN = spark.conf.get("min_amount")
 @dp.expect_or_drop("conf_valid", f"amount > {CONF_MIN}")
 @dp.expect_or_fail("direct", f"amount < {spark.conf.get('max_amount', '100')}")
 @dp.expect("later", f"amount > {compute()}")
+@dp.expect_all({"known": "amount IS NOT NULL", "dynamic": f"amount < {limit()}"})
 def checked():
     return spark.read.table("orders")
 `
@@ -71,7 +72,7 @@ def checked():
 	for _, e := range flows[0].Expectations {
 		got[e.Name] = string(e.Action) + " " + e.SQL
 	}
-	want := map[string]string{"valid": "warn amount > 5", "conf_valid": "drop amount > 6", "direct": "fail amount < 100"}
+	want := map[string]string{"valid": "warn amount > 5", "conf_valid": "drop amount > 6", "direct": "fail amount < 100", "known": "warn amount IS NOT NULL"}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("expectation %s = %q, want %q (all: %v)", k, got[k], v, got)
@@ -86,6 +87,9 @@ def checked():
 	}
 	if at := strings.Index(text, `@dp.expect("later"`); d.Loc.Start != at {
 		t.Errorf("the warning is at %d, want the decorator at %d", d.Loc.Start, at)
+	}
+	if d := findDiagMsg(s, "t/a.py", `the rule of this @expect_all is computed at run time ("dynamic": f"amount < {limit()}")`); d == nil {
+		t.Errorf("no warning for the dict's computed rule: %+v", s.Diagnostics)
 	}
 }
 

@@ -1334,7 +1334,11 @@ func (r *reader) expectations(dec *sitter.Node, attr, action string, args []*sit
 			v, okV := r.literal(p.ChildByFieldName("value"))
 			if okK && okV {
 				out = append(out, Expectation{Name: k.Value, Action: action, Loc: span(dec), Cond: v})
+				continue
 			}
+			// A rule of the dict computed at run time: said at the
+			// decorator, not dropped.
+			r.unknownExp = append(r.unknownExp, UnknownExpectations{Decorator: attr, Action: action, From: clip(r.srcOf(p)), Loc: span(dec), Single: true})
 		}
 		return out
 	}
