@@ -299,3 +299,27 @@ func TestRelationCaseChange(t *testing.T) {
 		t.Errorf("Gold.Events holds\n%s", got)
 	}
 }
+
+// TestSourceBesideItsStreamCapitalised: as TestSourceBesideItsStream,
+// with the table named in capitals (Events): the source raw.events is
+// still registered beside it, not over it.
+func TestSourceBesideItsStreamCapitalised(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "thund.yaml"), "backends: [native]\n")
+	writeTestFile(t, filepath.Join(root, "events.sql"), "CREATE STREAMING TABLE Events AS SELECT id FROM STREAM(raw.events);\n")
+	writeTestFile(t, filepath.Join(root, "samples", "raw.events", "001.csv"), "id\n1\n")
+	s, err := Open(root, Options{StateDir: t.TempDir(), Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runSession(t, s, root)
+	writeTestFile(t, filepath.Join(root, "samples", "raw.events", "002.csv"), "id\n2\n")
+	res := runSession(t, s, root)
+	if got := readBy(res, "events"); got != "002.csv" {
+		t.Errorf("Events read %q, want the new file only", got)
+	}
+	if got := datasetRows(t, s, "Events"); got != "id\n1\n2\n" {
+		t.Errorf("Events holds\n%s", got)
+	}
+}

@@ -854,12 +854,12 @@ func (st *runState) placeSource(ctx context.Context, src *ir.Source) error {
 // under the relation rel.
 func (st *runState) lastPartKept(rel string) bool {
 	for _, d := range st.p.Datasets {
-		if st.rel(d.Name) == rel {
+		if strings.EqualFold(st.rel(d.Name), rel) {
 			return true
 		}
 	}
 	for _, src := range st.p.Sources {
-		if st.rel(src.Name) == rel {
+		if strings.EqualFold(st.rel(src.Name), rel) {
 			return true
 		}
 	}
