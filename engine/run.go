@@ -627,15 +627,17 @@ func qualifiedRelation(name string) string { return name }
 // (qualifiedRelation), except an unqualified one, which keeps the last
 // part: every dataset, streaming table, CDC target and source has a
 // relation of its own (nameRelations), which the batch, streaming and CDC
-// paths write, the translator reads (relationOf), restore rebuilds and
-// the stream state names. Durable outputs are kept per qualified name
-// already (outputDirName). A source is registered under its last part
-// (sources.go), so placeSources moves it to its own relation at once,
-// setting aside what keeps that last part meanwhile. When the names a
-// session keeps datasets under change between runs (a dataset of the
-// same last name was added or removed), relocate renames the relations
-// that move. What still cannot run is a query run as written that reads
-// a relation kept under its qualified name (textReads).
+// paths write, the translator reads (relationOf) and restore rebuilds.
+// Durable outputs are kept per qualified name (outputDirName), and so is
+// a stream's state (flowRun.seenState). A source is registered under its
+// last part (sources.go), so placeSources moves it to its own relation at
+// once, setting aside what keeps that last part meanwhile. When the
+// relations a session keeps datasets under change between runs (a
+// dataset of the same last name was added or removed), relocate renames
+// those that move; with a state folder the relations are recorded in its
+// database, for the next session. What still cannot run is a query run
+// as written that reads a relation kept under its qualified name
+// (textReads): its text names the table by the last part.
 
 // nameRelations fills st.rels from the pipeline's names, and records for
 // RelationSQL which datasets are kept under their qualified names.
