@@ -350,11 +350,7 @@ func unknownRef(p *ir.Pipeline, flow int, ref ir.Ref, python string, native bool
 	best := nearestReadable(p, flow, ref.Name)
 	// The sample is named after the table as read, qualifiers included
 	// (samples/raw.orders.csv binds raw.orders).
-	bind := fmt.Sprintf("a @sample.%s pragma", ref.Name)
-	if inPython(ref.Loc.File) {
-		// A Python library has no pragmas: thund.yaml binds its samples.
-		bind = fmt.Sprintf("thund.yaml `samples: {%s: path}`", ref.Name)
-	}
+	bind := SampleBinding(ref)
 	if best != "" {
 		msg += fmt.Sprintf(": did you mean %s? If %s is an external table, add samples/%s.csv (or %s) so it can be previewed", best, ref.Name, ref.Name, bind)
 	} else {
@@ -453,6 +449,17 @@ func fileReadSample(ref ir.Ref) ir.Diagnostic {
 		msg += fmt.Sprintf("; the read is the source %s, not %s, because %s is a dataset of this pipeline", ref.Name, stem, stem)
 	}
 	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeMissingSample, Message: msg}
+}
+
+// SampleBinding is how to bind a sample to read ref, besides the file
+// the convention takes: a @sample pragma in SQL, thund.yaml's samples in
+// a Python library, which has no pragmas ("a @sample.x pragma",
+// "thund.yaml `samples: {x: path}`").
+func SampleBinding(ref ir.Ref) string {
+	if inPython(ref.Loc.File) {
+		return fmt.Sprintf("thund.yaml `samples: {%s: path}`", ref.Name)
+	}
+	return fmt.Sprintf("a @sample.%s pragma", ref.Name)
 }
 
 // inPython reports whether file is a Python library (.py), whose fixes

@@ -68,3 +68,14 @@ def orders():
 		t.Errorf("same last part in Python: %v", diagStrings(s))
 	}
 }
+
+// TestSampleBinding: the binding a fix names is the pragma in SQL and
+// thund.yaml in Python.
+func TestSampleBinding(t *testing.T) {
+	if got := SampleBinding(ir.Ref{Name: "raw.orders", Loc: ir.Loc{File: "a.sql"}}); got != "a @sample.raw.orders pragma" {
+		t.Errorf("SQL: %s", got)
+	}
+	if got := SampleBinding(ir.Ref{Name: "orders", Loc: ir.Loc{File: "t/a.py"}}); got != "thund.yaml `samples: {orders: path}`" {
+		t.Errorf("Python: %s", got)
+	}
+}
