@@ -77,9 +77,9 @@ func (t *tr) pipe(p *ast.Pipe) frag {
 				t.refuse(op, "this |> JOIN does not run natively")
 				return null(p)
 			}
-			t.pipeLeft = &src
+			t.pipeLeft, t.pipeLeftName = &src, alias
 			j := t.join(op.Join)
-			t.pipeLeft = nil
+			t.pipeLeft, t.pipeLeftName = nil, ""
 			cur = cat("SELECT * FROM ", j)
 			joined = &j
 			alias = "pipe"

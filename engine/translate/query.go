@@ -974,15 +974,16 @@ func (t *tr) relation(r ast.Relation) frag {
 
 func (t *tr) join(j *ast.Join) frag {
 	var l frag
+	leftName := ""
 	if _, bad := j.L.(*ast.BadRelation); bad && t.pipeLeft != nil {
 		// |> JOIN: the left side is what the pipe's operators made.
-		l, t.pipeLeft = *t.pipeLeft, nil
+		l, t.pipeLeft, leftName = *t.pipeLeft, nil, t.pipeLeftName
 	} else {
 		l = t.relation(j.L)
 	}
 	r := t.relation(j.R)
 	if tb, ok := j.R.(*ast.Table); ok && tb.Alias == nil && tb.Name != nil && len(tb.Name.Parts) > 0 {
-		if n := tb.Name.Last().Name; unaliasedTable(j.L, n) && !t.qualifiedBy(n) {
+		if n := tb.Name.Last().Name; (unaliasedTable(j.L, n) || strings.EqualFold(leftName, n)) && !t.qualifiedBy(n) {
 			// t JOIN t: Spark joins the table with itself (no column
 			// can be named by t then); DuckDB wants the second named
 			// otherwise.

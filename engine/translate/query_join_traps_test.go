@@ -71,6 +71,9 @@ var joinTraps = []trap{
 	// subquery: DuckDB binds it only with the CTE's query in place.
 	{name: "outer column in a cte inside a correlated subquery", query: `WITH c AS (SELECT 1 AS v) SELECT * FROM VALUES (1), (2) AS t(a) WHERE EXISTS (SELECT 1 FROM VALUES (1), (2) AS u(b) WHERE u.b = t.a AND t.a IN (SELECT v FROM c))`,
 		types: []string{"int"}, rows: [][]string{{"1"}}},
+	// |> JOIN of the pipe's table with itself.
+	{name: "pipe join of a table with itself", query: `WITH j AS (SELECT * FROM VALUES (1), (2) AS v(a)) TABLE j |> JOIN j USING (a)`,
+		types: []string{"int"}, rows: [][]string{{"1"}, {"2"}}},
 	// stack(n, ...): n rows, NULL where the values run out.
 	{name: "stack in FROM", query: `SELECT * FROM stack(2, 1, 1.1, 'a', 2, NULL, 'b') AS t(a, b, c)`,
 		types: []string{"int", "decimal(2,1)", "string"}, rows: [][]string{{"1", "1.1", "a"}, {"2", "NULL", "b"}}},

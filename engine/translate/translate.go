@@ -293,6 +293,8 @@ type tr struct {
 	pipeFrom *pipeInput
 	// pipeLeft, while a pipe's JOIN is translated, is its left side.
 	pipeLeft *frag
+	// pipeLeftName is the name the pipe's JOIN reads its left side by.
+	pipeLeftName string
 	// timeWindow, while a SELECT grouping by window(...) is translated,
 	// is that call's translation: the window column Spark adds.
 	timeWindow *frag
