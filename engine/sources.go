@@ -286,6 +286,13 @@ func plainReadCall(fn, arg string, extra ...string) string {
 		// leaves it NULL in the others, instead of failing the read.
 		args = append(args, "union_by_name = true")
 	}
+	if fn == "read_json_auto" {
+		if c := jsonColumnsArg(arg); c != "" {
+			// Spark's inferred schema of a SQL read of JSON files
+			// (fileread_json.go).
+			args = append(args, c)
+		}
+	}
 	if fn == "read_csv_auto" {
 		args = append(args, "null_padding = true", "sample_size = -1")
 		if t := textTypes(arg); t != "" {
@@ -375,6 +382,7 @@ func (st *runState) registerSampleAs(ctx context.Context, rel, sample string, ma
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
+	st.s.noteFileReadColumns(st.p, src, fn, pattern)
 	if fn == "read_csv_auto" {
 		warnings, err := st.s.checkCSVSample(sample)
 		if st.res != nil {
