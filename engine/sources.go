@@ -103,7 +103,12 @@ func (s *Session) reader(sample string) (fn, pattern string, err error) {
 // options as a single file is (LoadReading): Spark's CSV reader takes a
 // first line for a header only when the load says header, so without it
 // the columns are _c0, _c1, ... and each file's first line is a row.
-// DuckDB's read_csv_auto would guess a header instead.
+// DuckDB's read_csv_auto would guess a header instead. Checked on Spark
+// 4.1.4: spark.read.csv of a folder of two files with a header line each
+// gives _c0, _c1 STRING and both header lines as rows; with header, each
+// file's first line is its header; a readStream with a schema and no
+// header, to a memory sink under availableNow, gives the header lines as
+// rows too.
 
 // folderReadings maps the mirror folder of a stream's folder sample to
 // the options (after the files argument) of the read_csv call that reads
