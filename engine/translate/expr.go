@@ -964,6 +964,22 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 			t.refuse(b, "a date or timestamp %s a NULL or a string has another type on Spark (an interval or a timestamp) than natively; cast the operand to the type you mean", b.Op)
 			return at(b, tUnknown, cat("NULL"))
 		}
+		if dated := func(x *Type) bool { return x.is(Timestamp) || x.is(Date) || x.is(TimestampNTZ) }; b.Op == "-" && dated(l.typ) && dated(r.typ) && (l.typ.is(TimestampNTZ) || r.typ.is(TimestampNTZ)) {
+			// With a TIMESTAMP_NTZ: the same difference of wall-clock
+			// times (a DATE at its midnight; an NTZ beside a TIMESTAMP
+			// read in the session zone first, as Spark casts it).
+			if (l.typ.is(Timestamp) || r.typ.is(Timestamp)) && !t.zoned(b, "a TIMESTAMP_NTZ minus a TIMESTAMP") {
+				return at(b, tUnknown, cat("NULL"))
+			}
+			wall := func(x, other frag) frag {
+				w := cat("CAST(", x, " AS TIMESTAMP)")
+				if x.typ.is(TimestampNTZ) && other.typ.is(Timestamp) && t.localZoned(other.typ) {
+					w = t.resolveLocal(w)
+				}
+				return w
+			}
+			return at(b, intervalOf(FieldDay, FieldSecond), cat("(", wall(l, r), " - ", wall(r, l), ")"))
+		}
 		if b.Op == "-" && (l.typ.is(Timestamp) || l.typ.is(Date)) && (r.typ.is(Timestamp) || r.typ.is(Date)) {
 			// Spark: an INTERVAL DAY TO SECOND, the microseconds between
 			// the two wall-clock times in the session zone

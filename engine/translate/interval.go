@@ -1107,6 +1107,12 @@ func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 		return at(c, f.typ, f), true
 	case "width_bucket":
 		return t.intervalWidthBucket(c, args)
+	case "typeof":
+		// Spark's catalogString of the type: interval day to second.
+		if len(args) != 1 || !args[0].typ.ansiInterval() || c.Over != nil {
+			return frag{}, false
+		}
+		return at(c, tString, cat(quoteString(intervalName(args[0].typ)))), true
 	case "abs", "signum", "sign":
 		return t.intervalSign(name, c, args)
 	case "try_add", "try_subtract", "try_multiply", "try_divide":
