@@ -1025,6 +1025,13 @@ func (t *tr) join(j *ast.Join) frag {
 	if j.On != nil && hasSubquery(j.On) {
 		t.bothSides(j)
 	}
+	if j.On != nil && (kind == "SEMI" || kind == "ANTI") && !hasSubquery(j.On) && t.leftCorrelated(j) {
+		// DuckDB does not flatten a semi or anti join in a correlated
+		// subquery: written as [NOT] EXISTS, it does.
+		if f, ok := t.subqueryJoin(j, kind, l, r); ok {
+			return f
+		}
+	}
 	if j.On != nil && (kind == "LEFT" || kind == "RIGHT" || kind == "FULL") && !hasSubquery(j.On) && t.correlatedOn(j) {
 		// An outer join correlated to a query around it.
 		if f, ok := t.flaggedJoin(j, kind, l, r); ok {

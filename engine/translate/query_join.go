@@ -461,3 +461,28 @@ func (t *tr) cteInline(r *ast.Table, c *ast.CTE) frag {
 	}
 	return at(r, nil, cat("(", t.query(c.Query), ")", alias))
 }
+
+// leftCorrelated reports a join whose left input reads a column of a
+// query around it (a join inside a correlated or LATERAL subquery) while
+// its right input and condition do not: Spark refuses a correlation under
+// the right side of a semi or anti join
+// (ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED, join-lateral.sql).
+func (t *tr) leftCorrelated(j *ast.Join) bool {
+	outer := func(n ast.Node) bool {
+		span := j.Span()
+		found := false
+		ast.Inspect(n, func(m ast.Node) bool {
+			c, ok := m.(*ast.Column)
+			if !ok || found {
+				return !found
+			}
+			ref := t.model.Column(c)
+			if ref != nil && ref.Kind == sema.RefColumn && ref.Outer >= 1 && ref.Source.Rel != nil && ref.Source.Rel.Node != nil && !contains(span, ref.Source.Rel.Node.Span()) {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	return outer(j.L) && !outer(j.R) && (j.On == nil || !outer(j.On))
+}

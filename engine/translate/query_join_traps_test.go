@@ -26,6 +26,9 @@ var joinTraps = []trap{
 	{name: "left join correlated in a lateral subquery", query: xyz + `SELECT s.* FROM x, LATERAL (SELECT * FROM y LEFT JOIN z ON z1 = y2 AND z2 = x2 + 1) AS s WHERE x1 = 1`,
 		types: []string{"int", "int", "int", "int"},
 		rows:  [][]string{{"0", "2", "NULL", "NULL"}, {"1", "4", "4", "2"}, {"4", "11", "NULL", "NULL"}, {"1", "5", "NULL", "NULL"}, {"1", "NULL", "NULL", "NULL"}}},
+	// A semi join whose left side is correlated, written as EXISTS.
+	{name: "semi join correlated on its left side", query: `SELECT * FROM VALUES (1), (2) AS t1(a), LATERAL (SELECT count(*) AS n FROM (SELECT * FROM VALUES (1), (2), (3) AS t2(b) WHERE b <= t1.a) AS l LEFT SEMI JOIN VALUES (2), (3) AS t4(c) ON l.b = t4.c)`,
+		types: []string{"int", "bigint"}, rows: [][]string{{"1", "0"}, {"2", "1"}}},
 	// NATURAL JOIN of inputs without a common column joins on nothing.
 	{name: "natural join without common columns", query: `SELECT * FROM VALUES (1), (2) AS a(p) NATURAL JOIN VALUES ('x') AS b(q)`,
 		types: []string{"int", "string"}, rows: [][]string{{"1", "x"}, {"2", "x"}}},
