@@ -240,6 +240,9 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 		rel := relationName(src.Name)
 		want[rel] = true
 		fn, pattern, err := d.s.reader(src.Sample)
+		if err == nil {
+			d.s.noteFileReadColumns(p, src.Name, fn, pattern)
+		}
 		var call string
 		if err == nil && fn == "read_csv_auto" {
 			// The columns a run reads as text (checkCSVSample notes

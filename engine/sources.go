@@ -129,10 +129,9 @@ func (s *Session) sampleReading(p *ir.Pipeline, src *ir.Source) (string, error) 
 // sample that reads them as the Python loads of CSV files that read src
 // do, batch or stream ("" when none does; loads that read it otherwise
 // are an error), recording the options for the micro-batch reads of a
-// stream (folderReadings). A load with both
-// header and inferSchema keeps DuckDB's reading: the schema is inferred
-// from the files' bytes end to end, where each file's header line after
-// the first would count as a row.
+// stream (folderReadings). With header and inferSchema the schema is
+// inferred over the files without their header lines
+// (headedFolderReading).
 func (s *Session) folderLoadReading(p *ir.Pipeline, src *ir.Source) (string, error) {
 	what := "source " + src.Name
 	l, file, text, err := s.pythonLoad(p, src)

@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/thund-dev/thund/analysis"
+	"github.com/thund-dev/thund/analysis/pylib"
+	"github.com/thund-dev/thund/ir"
+)
+
+// A read of JSON files written in SQL (read_files(..., format => 'json'),
+// cloud_files(path, 'json'), json.`path`) gets the columns Spark's reader
+// infers from the same files, as a Python load of them does
+// (pylib.InferJSON, checked against Spark 4.1.4): fields ordered by name,
+// integers BIGINT, strings STRING however they look (DuckDB's reader
+// detects dates and timestamps in them and keeps the file's order).
+// Auto Loader (cloud_files) without cloudFiles.inferColumnTypes reads
+// every column as a STRING, as Databricks documents.
+//
+// jsonColumns maps each mirrored file of such a sample to the `columns`
+// argument of its reads; plainReadCall adds it to every read_json_auto
+// call over those files, batch, folder or micro-batch alike.
+var jsonColumns sync.Map // mirrored file path -> "columns = {...}"
+
+// noteFileReadColumns records (or forgets) the columns the JSON files of
+// source src's sample, which reader fn reads from pattern, are read with:
+// noted when the pipeline's SQL reads the source as files whose schema
+// is inferred with options Thund knows (no schema given, no computed
+// option, every read of it alike); forgotten otherwise, so DuckDB's
+// reader types the rows as before.
+func (s *Session) noteFileReadColumns(p *ir.Pipeline, src, fn, pattern string) {
+	files := mirrorFiles(quoteString(pattern))
+	cols := ""
+	if fn == "read_json_auto" {
+		cols = s.sparkJSONColumns(p, src, pattern)
+	}
+	for _, f := range files {
+		if cols == "" {
+			jsonColumns.Delete(f)
+		} else {
+			jsonColumns.Store(f, cols)
+		}
+	}
+}
+
+// sparkJSONColumns is the columns argument for the JSON sample of src at
+// pattern, "" when its SQL reads do not say how to infer it.
+func (s *Session) sparkJSONColumns(p *ir.Pipeline, src, pattern string) string {
+	fr, ok := s.sqlFileRead(p, src)
+	if !ok || fr.Schema || fr.Computed || (fr.Format != "" && fr.Format != "json") {
+		return ""
+	}
+	data, err := s.loadSampleBytes(pattern)
+	if err != nil {
+		return ""
+	}
+	fields, err := pylib.InferJSON(data, fr.Options)
+	if err != nil || len(fields) == 0 {
+		return ""
+	}
+	for _, f := range fields {
+		if f.Name == pylib.CorruptRecord {
+			return ""
+		}
+	}
+	if !fr.InfersColumnTypes() {
+		for i := range fields {
+			fields[i].Type = &pylib.Type{Kind: "string"}
+		}
+	}
+	return "columns = " + duckColumns(fields)
+}
+
+// sqlFileRead reads how the .sql flows of p read source src as files
+// (analysis.FileReadOf of each reference's call as written); ok is false
+// when none does, a call cannot be read, or two read it differently.
+func (s *Session) sqlFileRead(p *ir.Pipeline, src string) (analysis.FileRead, bool) {
+	key := ir.NameKey(src)
+	var first *analysis.FileRead
+	texts := map[string][]byte{}
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if r.Path == "" || ir.NameKey(r.Name) != key || !strings.HasSuffix(strings.ToLower(r.Loc.File), ".sql") {
+				continue
+			}
+			text, ok := texts[r.Loc.File]
+			if !ok {
+				b, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(r.Loc.File)))
+				if err != nil {
+					return analysis.FileRead{}, false
+				}
+				text, texts[r.Loc.File] = b, b
+			}
+			if r.Loc.End <= r.Loc.Start || r.Loc.End > len(text) {
+				return analysis.FileRead{}, false
+			}
+			fr, ok := analysis.FileReadOf(string(text[r.Loc.Start:r.Loc.End]))
+			if !ok {
+				return analysis.FileRead{}, false
+			}
+			if first == nil {
+				first = &fr
+			} else if !sameFileRead(*first, fr) {
+				return analysis.FileRead{}, false
+			}
+		}
+	}
+	if first == nil {
+		return analysis.FileRead{}, false
+	}
+	return *first, true
+}
+
+// sameFileRead reports whether two reads of one source infer its files'
+// schema alike.
+func sameFileRead(a, b analysis.FileRead) bool {
+	if a.Format != b.Format || a.AutoLoader != b.AutoLoader || a.Schema != b.Schema || a.Computed != b.Computed || len(a.Options) != len(b.Options) {
+		return false
+	}
+	for k, v := range a.Options {
+		if b.Options[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonColumnsArg is the noted columns argument for the files a
+// read_json_auto argument names, "" when none is noted.
+func jsonColumnsArg(arg string) string {
+	for _, f := range mirrorFiles(arg) {
+		if v, ok := jsonColumns.Load(f); ok {
+			return v.(string)
+		}
+	}
+	return ""
+}
