@@ -178,3 +178,46 @@ def x():
 		t.Errorf("got %+v (opaque %q)\nwant %s", d.Query, d.Opaque, want)
 	}
 }
+
+// TestLoopOverSplit: a loop over the pieces of a text Thund knows (the
+// configuration's, or a default) defines one dataset per piece, also
+// through a factory call.
+func TestLoopOverSplit(t *testing.T) {
+	text := `from pyspark import pipelines as dp
+
+TABLES = spark.conf.get("tables", "x,y")
+
+def make(name):
+    @dp.materialized_view(name=f"gold_{name}")
+    def _g():
+        return spark.read.table(f"silver_{name}")
+
+for t in TABLES.split(","):
+    @dp.materialized_view(name=f"silver_{t}")
+    def _s():
+        return spark.read.table(t)
+    make(t)
+
+for w in "a  b".split():
+    dp.create_streaming_table(w)
+`
+	f, err := ParseWith("s.py", text, Options{Conf: map[string]string{"tables": "orders,users"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range f.Definitions {
+		q := ""
+		if d.Query != nil {
+			q = ":" + d.Query.SQL
+		}
+		got = append(got, d.Name+q)
+	}
+	want := "silver_orders:SELECT * FROM `orders`|gold_orders:SELECT * FROM `silver_orders`|silver_users:SELECT * FROM `users`|gold_users:SELECT * FROM `silver_users`|a|b"
+	if strings.Join(got, "|") != want {
+		t.Errorf("definitions:\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	if len(f.Unknown) != 0 {
+		t.Errorf("unknown: %+v", f.Unknown)
+	}
+}

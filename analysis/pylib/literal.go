@@ -432,6 +432,11 @@ func (r *reader) strCall(n *sitter.Node) (Literal, bool) {
 // pyStr is str(n) for n a value Thund knows: a text, an integer, a float
 // Python writes without an exponent, True, False or None.
 func (r *reader) pyStr(n *sitter.Node) (string, bool) {
+	if u := unparen(r.constant(n)); u != nil && u.Kind() == "identifier" {
+		if t, bound := r.bindText[r.srcOf(u)]; bound {
+			return t, true
+		}
+	}
 	if v, ok := r.integer(n); ok {
 		return strconv.FormatInt(v, 10), true
 	}

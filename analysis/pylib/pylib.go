@@ -466,8 +466,11 @@ type reader struct {
 	loads []Load
 	drops []Drop
 	// bind are the names a loop or a factory call being expanded binds
-	// to literals (for t in ["a", "b"], make("a")), innermost first.
-	bind map[string]*sitter.Node
+	// to literals (for t in ["a", "b"], make("a")), innermost first;
+	// bindText those it binds to texts no literal spells (the pieces of
+	// a split).
+	bind     map[string]*sitter.Node
+	bindText map[string]string
 	// factories are the module's undecorated functions that define
 	// datasets when called (def make(t): @dp.table(name=t) ...), and
 	// funcs every function the module defines at its top level.
@@ -672,6 +675,9 @@ func (r *reader) constant(n *sitter.Node) *sitter.Node {
 	if n != nil && n.Kind() == "identifier" {
 		if v := r.bind[r.srcOf(n)]; v != nil {
 			return v
+		}
+		if _, bound := r.bindText[r.srcOf(n)]; bound {
+			return n // a piece of a split (literal and pyStr read it)
 		}
 		if r.locals[r.srcOf(n)] {
 			return n // a local variable of the body, not the constant
@@ -917,6 +923,52 @@ func (r *reader) expand(vals map[string]*sitter.Node, body *sitter.Node) {
 	r.bind = saved
 }
 
+// expandText is expand with name bound to the text t, which no literal
+// of the file spells (a piece of a split).
+func (r *reader) expandText(name, t string, body *sitter.Node) {
+	if r.depth >= maxDepth || r.expanded >= maxExpanded {
+		return
+	}
+	savedText, savedBind := r.bindText, r.bind
+	r.bindText, r.bind = map[string]string{}, map[string]*sitter.Node{}
+	for k, v := range savedText {
+		r.bindText[k] = v
+	}
+	for k, v := range savedBind {
+		r.bind[k] = v
+	}
+	r.bindText[name] = t
+	delete(r.bind, name)
+	r.expand(nil, body)
+	r.bindText, r.bind = savedText, savedBind
+}
+
+// splitList reads TEXT.split(SEP) / TEXT.split() of a text Thund knows
+// (a literal, a constant, spark.conf.get of a configured key or with a
+// default) as the list Python's str.split gives.
+func (r *reader) splitList(n *sitter.Node) ([]string, bool) {
+	fn, args, kw, _, ok := r.call(r.constant(n))
+	if !ok || len(kw) > 0 || len(args) > 1 {
+		return nil, false
+	}
+	fn = unparen(fn)
+	if fn == nil || fn.Kind() != "attribute" || r.srcOf(fn.ChildByFieldName("attribute")) != "split" {
+		return nil, false
+	}
+	text, ok := r.literal(fn.ChildByFieldName("object"))
+	if !ok {
+		return nil, false
+	}
+	if len(args) == 0 {
+		return strings.Fields(text.Value), true
+	}
+	sep, ok := r.literal(args[0])
+	if !ok || sep.Value == "" {
+		return nil, false // "".split("") is Python's ValueError
+	}
+	return strings.Split(text.Value, sep.Value), true
+}
+
 // literalValue follows n through the bindings and constants to a literal
 // Thund can bind a name to: a string, or a list or tuple of them.
 func (r *reader) literalValue(n *sitter.Node) (*sitter.Node, bool) {
@@ -964,6 +1016,14 @@ func (r *reader) forLoop(st *sitter.Node) {
 	}
 	items := unparen(r.constant(right))
 	if items == nil || (items.Kind() != "list" && items.Kind() != "tuple") {
+		if texts, ok := r.splitList(right); ok && left.Kind() == "identifier" {
+			// for t in spark.conf.get("tables", "a,b").split(","):
+			// each text Python's split gives.
+			for _, t := range texts {
+				r.expandText(names[0], t, body)
+			}
+			return
+		}
 		unknown(right)
 		return
 	}
@@ -1480,6 +1540,11 @@ func (r *reader) optionedTableRead(f *sitter.Node) (method string, streaming, ok
 // helper module binds the name to (helper.go), its bytes mapped to the
 // name.
 func (r *reader) literal(n *sitter.Node) (Literal, bool) {
+	if u := unparen(r.constant(n)); u != nil && u.Kind() == "identifier" {
+		if t, bound := r.bindText[r.srcOf(u)]; bound {
+			return atNode(t, u), true
+		}
+	}
 	v, _, ok := r.literalNode(r.constant(n))
 	if !ok && n != nil {
 		if h, isHelper := r.helperValue(n); isHelper && h.Kind == "str" {
