@@ -409,3 +409,47 @@ def latest():
 		t.Errorf("latest = %s, want %s", strings.Join(got, ","), want)
 	}
 }
+
+// TestPythonHelperRulesAtRun: a body the run states in SQL (its input's
+// columns needed) reads its file again with the helper modules of the
+// pipeline folder, so rules imported from one are enforced.
+func TestPythonHelperRulesAtRun(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"spark-pipeline.yml": "name: p\nstorage: file:///s\nlibraries:\n  - glob:\n      include: t/**\n",
+		"samples/orders.csv": "id,status\n1,open\n2,closed\n3,lost\n",
+		"t/rules.py":         "DROP_RULES = {\"known_status\": \"status IN ('open', 'closed')\"}\n",
+		"t/checked.py": `from pyspark import pipelines as dp
+from pyspark.sql import functions as F
+from rules import DROP_RULES
+
+@dp.materialized_view
+@dp.expect_all_or_drop(DROP_RULES)
+def checked():
+    return spark.read.table("orders").withColumn("twice", F.col("id") * 2)
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := analysis.Load(dir, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(snap.Root, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Datasets["checked"]; d == nil || d.Phase != Completed || d.Rows != 2 {
+		t.Errorf("checked = %+v, want 2 rows (lost dropped by the helper's rule)", d)
+	}
+}
