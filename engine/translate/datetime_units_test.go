@@ -85,7 +85,7 @@ var laCases = []laCase{
 	{name: "make_timestamp_ntz out of range", query: `SELECT CAST(make_timestamp_ntz(2021, 13, 1, 0, 0, 0) AS STRING)`, errClass: "DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION"},
 	{name: "differences with a TIMESTAMP_NTZ",
 		query: `SELECT CAST(timestamp_ntz'2021-03-14 03:00:00' - TIMESTAMP '2021-03-14 01:00:00' AS STRING), CAST(timestamp_ntz'2021-03-14 03:00:00' - timestamp_ntz'2021-03-14 01:00:00' AS STRING), CAST(DATE'2021-03-15' - timestamp_ntz'2021-03-14 01:00:00' AS STRING), CAST(timestamp_ntz'2021-03-14 02:30:00' - TIMESTAMP '2021-03-14 01:00:00' AS STRING)`,
-		want:  []string{"INTERVAL '0 02:00:00' DAY TO SECOND", "INTERVAL '0 02:00:00' DAY TO SECOND", "INTERVAL '0 23:00:00' DAY TO SECOND", "INTERVAL '0 02:30:00' DAY TO SECOND"}},
+		want:  []string{"INTERVAL '0 02:00:00' DAY TO SECOND", "INTERVAL '0 02:00:00' DAY TO SECOND", "INTERVAL '0 23:00:00' DAY TO SECOND", "INTERVAL '0 01:30:00' DAY TO SECOND"}},
 	{name: "typeof of intervals",
 		query: `SELECT typeof(timestamp_ntz'2021-03-14 03:00:00' - timestamp_ntz'2021-03-14 01:00:00'), typeof(INTERVAL '1' YEAR), typeof(INTERVAL '1 2' DAY TO HOUR), typeof(CAST(NULL AS INTERVAL MINUTE TO SECOND))`,
 		want:  []string{"interval day to second", "interval year", "interval day to hour", "interval minute to second"}},
