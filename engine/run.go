@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -975,9 +976,10 @@ func (st *runState) recordPlaced(ctx context.Context) error {
 		placed[key] = rel
 		values = append(values, "("+quoteString(key)+", "+quoteString(rel)+")")
 	}
+	unchanged := st.s.names.placed != nil && maps.Equal(placed, st.s.names.placed)
 	st.s.names.placed = placed
-	if st.s.opts.StateDir == "" {
-		return nil
+	if st.s.opts.StateDir == "" || unchanged {
+		return nil // recorded already (or loaded from the record)
 	}
 	stmt := "CREATE OR REPLACE TABLE " + quoteIdent(placedTable) + " (dataset VARCHAR, relation VARCHAR)"
 	if _, err := st.conn.ExecContext(ctx, stmt); err != nil {
