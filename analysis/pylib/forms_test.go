@@ -221,3 +221,33 @@ for w in "a  b".split():
 		t.Errorf("unknown: %+v", f.Unknown)
 	}
 }
+
+// TestCreateDataFrame: rows written in the file become a VALUES table of
+// the schema's types (or those pyspark infers from the values); values
+// pyspark refuses for their field are refused before the run.
+func TestCreateDataFrame(t *testing.T) {
+	_, d := parseForm(t, `return spark.createDataFrame([("US", 1, 2.5), ("FR", None, -1.0)], "code STRING, n INT, x DOUBLE")`)
+	want := "SELECT CAST(col1 AS STRING) AS `code`, CAST(col2 AS INT) AS `n`, CAST(col3 AS DOUBLE) AS `x` FROM VALUES ('US', 1, 2.5D), ('FR', NULL, -1.0D)"
+	if d.Query == nil || d.Query.SQL != want {
+		t.Errorf("got %+v (%q)\nwant %s", d.Query, d.Opaque, want)
+	}
+	if _, d := parseForm(t, `return spark.createDataFrame([(1,)], "x DOUBLE")`); d.Query == nil {
+		t.Errorf("an int for a DOUBLE (Spark Connect converts it): %q", d.Opaque)
+	}
+	_, d = parseForm(t, `return spark.createDataFrame([(None, "a"), (7, "b")], ["id", "s"])`)
+	if d.Query == nil || !strings.HasPrefix(d.Query.SQL, "SELECT CAST(col1 AS BIGINT) AS `id`, CAST(col2 AS STRING) AS `s`") || len(d.Query.Columns) != 2 || d.Query.Columns[0].Type != "BIGINT" {
+		t.Errorf("inferred: %+v (%q)", d.Query, d.Opaque)
+	}
+	for body, why := range map[string]string{
+		`return spark.createDataFrame([(True,)], "x BIGINT")`:       "gives it a Python bool, which Thund does not convert",
+		`return spark.createDataFrame([(3000000000,)], "x INT")`:    "out of its range",
+		`return spark.createDataFrame([("2024-01-01",)], "d DATE")`: "whose values Thund does not read",
+		`return spark.createDataFrame([(None,)], ["x"])`:            "cannot infer its type",
+		`return spark.createDataFrame(rows, ["x"])`:                 "rows computed at run time",
+	} {
+		_, d := parseForm(t, body)
+		if d.Query != nil || !strings.Contains(d.Opaque, why) {
+			t.Errorf("%s: %+v %q, want %q", body, d.Query, d.Opaque, why)
+		}
+	}
+}

@@ -260,6 +260,9 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 	if full == "spark.range" {
 		return r.sparkRange(args, kw)
 	}
+	if full == "spark.createDataFrame" {
+		return r.createDataFrame(args, kw)
+	}
 	if full == "spark.sql" {
 		if len(args) != 1 || len(kw) > 0 {
 			return frame{}, "spark.sql with arguments beside the query"
