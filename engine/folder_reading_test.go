@@ -130,3 +130,29 @@ func TestFolderSampleHeaderOption(t *testing.T) {
 		t.Errorf("folder_stream over two runs: %s", got)
 	}
 }
+
+// TestFolderSampleHeaderInferSchema: with header and inferSchema, the
+// types are Spark's, inferred over every file's rows without their
+// header lines (id INT, not DuckDB's BIGINT; a header line after the
+// first file's is no STRING value of id).
+func TestFolderSampleHeaderInferSchema(t *testing.T) {
+	root := folderLoads(t)
+	py := filepath.Join(root, "transformations", "loads.py")
+	b, err := os.ReadFile(py)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, py, strings.ReplaceAll(string(b), `spark.read.csv("/landing/custs")`,
+		`spark.read.option("header", "true").option("inferSchema", "true").csv("/landing/custs")`))
+	snap, s := load(t, root)
+	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Datasets["folder_batch"]; r == nil || r.Phase != Completed || r.Rows != 3 {
+		t.Fatalf("folder_batch: %+v", r)
+	}
+	if got := strings.Join(rowsOf(t, s, "SELECT id, name, typeof(id), typeof(name) FROM folder_batch"), " "); got != "1|Ana|INTEGER|VARCHAR 2|Ben|INTEGER|VARCHAR 3|Cleo|INTEGER|VARCHAR" {
+		t.Errorf("folder_batch: %s", got)
+	}
+}

@@ -154,10 +154,12 @@ func (s *Session) folderLoadReading(p *ir.Pipeline, src *ir.Source) (string, err
 	if l == nil || !strings.EqualFold(l.Format, "csv") {
 		return "", nil
 	}
-	if o, err := pylib.CSVReading(l.Options); err == nil && o.Header && o.InferSchema && l.Schema == "" {
-		return "", nil
+	var call string
+	if o, oerr := pylib.CSVReading(l.Options); oerr == nil && o.Header && o.InferSchema && l.Schema == "" {
+		call, err = s.headedFolderReading(src.Sample, what, o)
+	} else {
+		call, err = s.loadReading(src.Sample, what, l, file, text)
 	}
-	call, err := s.loadReading(src.Sample, what, l, file, text)
 	if err != nil || call == "" {
 		return call, err
 	}
@@ -169,6 +171,63 @@ func (s *Session) folderLoadReading(p *ir.Pipeline, src *ir.Source) (string, err
 		folderReadings.Store(filepath.Dir(pattern), strings.TrimSuffix(opts, ")"))
 	}
 	return call, nil
+}
+
+// headedFolderReading is the read_csv call over the files of a folder
+// sample that a load with header and inferSchema (options o) reads: the
+// schema Spark infers from every file's rows, each file's first line
+// being its header, so the header lines after the first file's are no
+// rows of the inference. Files whose headers differ keep DuckDB's reading
+// ("": it reads them by name, which Thund does not state as Spark's).
+func (s *Session) headedFolderReading(sample, what string, o pylib.CSVOptions) (string, error) {
+	_, pattern, err := s.reader(sample)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		return "", nil
+	}
+	sort.Strings(files)
+	var data []byte
+	header := ""
+	for i, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("%s (%s): read the sample: %w", what, sample, s.scrubbed(err))
+		}
+		first, rest, _ := strings.Cut(string(b), "\n")
+		first = strings.TrimSuffix(first, "\r")
+		body := string(b)
+		switch {
+		case i == 0:
+			header = first
+		case first != header:
+			return "", nil
+		default:
+			body = rest
+		}
+		data = append(data, body...)
+		if len(body) > 0 && !strings.HasSuffix(body, "\n") {
+			data = append(data, '\n')
+		}
+		if len(data) > maxLoadSample {
+			return "", fmt.Errorf("%s: the sample %s is over %d MiB; keep a sample small", what, sample, maxLoadSample>>20)
+		}
+	}
+	fields, err := pylib.InferCSV(data, o)
+	if err != nil {
+		return "", fmt.Errorf("%s (%s): %w", what, sample, err)
+	}
+	if len(fields) == 0 {
+		return "", fmt.Errorf("%s: %s holds no CSV line", what, sample)
+	}
+	nulls := "['']"
+	if o.NullValue != "" {
+		nulls = "[" + quoteString(o.NullValue) + ", '']"
+	}
+	return "read_csv(" + quoteString(pattern) + ", header = true, delim = " + quoteString(o.Sep) + ", quote = '\"', auto_detect = false, null_padding = true, nullstr = " + nulls +
+		", columns = " + duckColumns(fields) + ", union_by_name = true)", nil
 }
 
 // streamingLoad returns the streaming load (spark.readStream) of a Python
