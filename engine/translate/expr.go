@@ -339,16 +339,16 @@ func decimalDigits(text string) (int, int) {
 // yyyy, yyyy-[m]m, yyyy-[m]m-[d]d (a date may go on after a space or T),
 // and a time of [h]h:[m]m[:[s]s[.fraction]].
 var (
-	sparkDate      = regexp.MustCompile(`^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})(?:[ T].*)?)?)?$`)
-	sparkTimestamp = regexp.MustCompile(`^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(\.\d{1,6})?)?)?)?)?$`)
+	sparkDate      = regexp.MustCompile(`^([+-]?\d{4,6})(?:-(\d{1,2})(?:-(\d{1,2})(?:[ T].*)?)?)?$`)
+	sparkTimestamp = regexp.MustCompile(`^([+-]?\d{4,6})(?:-(\d{1,2})(?:-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(\.\d{1,6})?)?)?)?)?$`)
 )
 
 // sparkDateText writes the text of a DATE (date true) or TIMESTAMP typed
 // literal in the full form DuckDB's cast reads, as Spark reads it:
 // surrounding white space and control characters dropped (Spark's
 // trimAll: TIMESTAMP '2019-01-01\t'), missing months and days 01, one-digit
-// fields padded. Any other text (a zone, a sign, a year past 9999) is
-// left as it is.
+// fields padded, a year's sign and up to six digits kept (a plus
+// dropped). Any other text (a zone) is left as it is.
 func sparkDateText(v string, date bool) string {
 	s := strings.TrimFunc(v, func(r rune) bool { return r <= ' ' })
 	re := sparkTimestamp
@@ -368,7 +368,9 @@ func sparkDateText(v string, date bool) string {
 		}
 		return x
 	}
-	out := m[1] + "-" + pad(m[2], "01") + "-" + pad(m[3], "01")
+	// A year of Spark's signed, up-to-six-digit form (-000001, +99999):
+	// DuckDB reads the minus, not the plus.
+	out := strings.TrimPrefix(m[1], "+") + "-" + pad(m[2], "01") + "-" + pad(m[3], "01")
 	if !date && m[4] != "" {
 		out += " " + pad(m[4], "00") + ":" + pad(m[5], "00") + ":" + pad(m[6], "00") + m[7]
 	}
@@ -396,7 +398,7 @@ func (t *tr) typedLiteral(l *ast.TypedLiteral) frag {
 		}
 		return at(l, tTS, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
 	case "TIMESTAMP_NTZ":
-		return at(l, &Type{Kind: TimestampNTZ}, cat("CAST("+quoteString(v)+" AS TIMESTAMP)"))
+		return at(l, &Type{Kind: TimestampNTZ}, cat("CAST("+quoteString(sparkDateText(v, false))+" AS TIMESTAMP)"))
 	case "X":
 		return at(l, tBinary, cat("from_hex("+quoteString(v)+")"))
 	case "TIME":
@@ -1767,6 +1769,15 @@ func (t *tr) cast(c *ast.Cast) frag {
 		t.refuse(c, "Spark prints a %s as text in its own format ({1, a}); the native text differs", from)
 	case to.is(String) && from.fractional():
 		return at(c, to, cat("thund_double_text(", a, ")"))
+	case to.is(String) && (from.is(Date) || from.is(Timestamp) || from.is(TimestampNTZ)):
+		// DuckDB writes a year before 1 as 1970-12-31 (BC) and one past
+		// 9999 bare; Spark (Java's formatter) writes -1969-12-31 and
+		// +99999-03-18.
+		rest := "strftime(x, '-%m-%d')"
+		if !from.is(Date) {
+			rest = "strftime(x, '-%m-%d ') || CAST(CAST(x AS TIME) AS VARCHAR)"
+		}
+		return at(c, to, cat("list_transform([", a, "], lambda x: CASE WHEN year(x) BETWEEN 1 AND 9999 THEN CAST(x AS VARCHAR) WHEN year(x) > 9999 THEN '+' || CAST(year(x) AS VARCHAR) || "+rest+" ELSE '-' || lpad(CAST(abs(year(x)) AS VARCHAR), 4, '0') || "+rest+" END)[1]"))
 	case to.is(Binary) && from.is(String):
 		// Spark takes the string's UTF-8 bytes; DuckDB's cast reads \x
 		// escapes in it.
