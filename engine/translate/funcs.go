@@ -536,7 +536,7 @@ var functions = []Function{
 	}),
 	custom("regexp_extract", "regexp_extract(s, re, group), group 1 by default", regexpExtractFn("regexp_extract")),
 	custom("regexp_extract_all", "regexp_extract_all(s, re, group), group 1 by default", regexpExtractFn("regexp_extract_all")),
-	custom("regexp_replace", "regexp_replace(s, re, rep, 'g') with $n turned into \\n", regexpReplaceFn),
+	custom("regexp_replace", "regexp_replace(s, re, rep, 'g') with $n turned into \\n; from a literal position on, the text before it kept", regexpReplaceFn),
 	custom("regexp_like", "regexp_matches(s, re)", func(t *tr, c *ast.Call, a []frag) frag {
 		if !t.arity(c, a, 2, 2) {
 			return null(c)
@@ -1394,8 +1394,24 @@ func groupIndex(c *ast.Call) (idx, groups int, ok bool) {
 }
 
 func regexpReplaceFn(t *tr, c *ast.Call, a []frag) frag {
-	if !t.arity(c, a, 3, 3) {
+	if !t.arity(c, a, 3, 4) {
 		return null(c)
+	}
+	pos := int64(1)
+	if len(a) == 4 {
+		if isNullLit(c.Args[3]) {
+			return at(c, tString, cat("CAST(NULL AS VARCHAR)"))
+		}
+		n, ok := intConst(c.Args[3])
+		if !ok {
+			t.refuse(c.Args[3], "regexp_replace's position runs natively as an integer literal only")
+			return null(c)
+		}
+		if n <= 0 {
+			t.typeError(c, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE", "Cannot resolve \"%s\" due to data type mismatch: The `position` must be between (0, 2147483647] (current value = %d). SQLSTATE: 42K09", t.text(c), n)
+			return null(c)
+		}
+		pos = n
 	}
 	l, ok := c.Args[2].(*ast.Literal)
 	if !ok || l.Kind != ast.LitString {
@@ -1407,6 +1423,12 @@ func regexpReplaceFn(t *tr, c *ast.Call, a []frag) frag {
 		t.refuse(c.Args[2], "this replacement uses %s, which does not run natively", err)
 		return null(c)
 	}
+	if pos > 1 {
+		// Spark matches in the region from the position on (where ^
+		// matches), keeping the text before it.
+		p := strconv.FormatInt(pos, 10)
+		return at(c, tString, cat("list_transform([", a[0], "], lambda s: CASE WHEN length(s) < "+p+" THEN s ELSE left(s, "+p+" - 1) || regexp_replace(substr(s, "+p+"), ", t.regex(c.Args[1]), ", "+quoteString(rep)+", 'g') END)[1]"))
+	}
 	return at(c, tString, cat("regexp_replace(", a[0], ", ", t.regex(c.Args[1]), ", "+quoteString(rep)+", 'g')"))
 }
 
@@ -1414,18 +1436,31 @@ func regexpReplaceFn(t *tr, c *ast.Call, a []frag) frag {
 // its strftime format, or of its strptime formats (a list, tried in
 // order, for an optional section).
 func (t *tr) pattern(x ast.Expr, parse bool) (string, bool) {
+	return t.patternOf(x, parse, nil)
+}
+
+// patternOf is pattern; with yearless set, a parsing pattern without a
+// year field is read with "yyyy " before it and *yearless set.
+func (t *tr) patternOf(x ast.Expr, parse bool, yearless *bool) (string, bool) {
 	l, ok := x.(*ast.Literal)
 	if !ok || l.Kind != ast.LitString {
 		t.refuse(x, "the datetime pattern must be a string literal natively")
 		return "", false
 	}
+	text := l.Str.Value
 	if parse {
-		if why := parseOnly(l.Str.Value); why != "" {
+		why := parseOnly(text)
+		if why == noYear && yearless != nil {
+			// Spark takes the year 1970: the caller reads "1970 "
+			// before the text.
+			*yearless, text, why = true, "yyyy "+text, ""
+		}
+		if why != "" {
 			t.refuse(x, "this datetime pattern %s, which Thund does not translate for parsing", why)
 			return "", false
 		}
 	}
-	fs, err := datetimeFormats(l.Str.Value, parse)
+	fs, err := datetimeFormats(text, parse)
 	if err != nil {
 		t.refuse(x, "this datetime pattern uses %s, which Thund does not translate (docs/spark-compat.md lists the letters it does)", err)
 		return "", false
@@ -1474,9 +1509,35 @@ func parseOnly(pattern string) string {
 		i += n - 1
 	}
 	if !year {
-		return "has no year (Spark takes 1970)"
+		return noYear
 	}
 	return ""
+}
+
+// noYear is parseOnly's reason for a pattern without a year field.
+const noYear = "has no year (Spark takes 1970)"
+
+// yearlessParse switches on the parse of a pattern without a year field
+// in 1970 (to_date('16', 'dd') is 1970-01-16 on Spark 4.1.3's golden
+// files, date.sql and timestamp.sql). Off while traps_test.go's trap "a
+// parse pattern without a year" still expects the refusal: switching it
+// on needs that trap to record Spark's value instead.
+const yearlessParse = false
+
+// parsePattern is pattern for parsing, with a pattern that has no year
+// field read as Spark reads it, in 1970: text is the SQL of the text to
+// parse, prefixed with "1970 " for such a pattern.
+func (t *tr) parsePattern(x ast.Expr, text frag) (string, frag, bool) {
+	yearless := false
+	var flag *bool
+	if yearlessParse {
+		flag = &yearless
+	}
+	p, ok := t.patternOf(x, true, flag)
+	if yearless {
+		text = cat("'1970 ' || ", text)
+	}
+	return p, text, ok
 }
 
 func dateFormatFn(t *tr, c *ast.Call, a []frag) frag {
@@ -1510,11 +1571,11 @@ func toDateFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 				return at(c, tDate, cat("CAST(", out, " AS DATE)"))
 			}
 		}
-		p, ok := t.pattern(c.Args[1], true)
+		p, text, ok := t.parsePattern(c.Args[1], cat("CAST(", a[0], " AS VARCHAR)"))
 		if !ok {
 			return null(c)
 		}
-		return at(c, tDate, cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+p+") AS DATE)"))
+		return at(c, tDate, cat("CAST("+fn+"(", text, ", "+p+") AS DATE)"))
 	}
 }
 
@@ -1541,11 +1602,11 @@ func toTimestampFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 				return out
 			}
 		}
-		p, ok := t.pattern(c.Args[1], true)
+		p, text, ok := t.parsePattern(c.Args[1], cat("CAST(", a[0], " AS VARCHAR)"))
 		if !ok {
 			return null(c)
 		}
-		out := cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+p+") AS TIMESTAMP)")
+		out := cat("CAST("+fn+"(", text, ", "+p+") AS TIMESTAMP)")
 		if l, ok := c.Args[1].(*ast.Literal); ok && strings.Trim(l.Str.Value, "y") == "" {
 			// A pattern of the year alone: Spark reads a year of any
 			// number of digits (and fails past 294247,
@@ -1796,6 +1857,11 @@ func roundFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 			}
 			return at(c, ty, cat("CAST(", out, " AS "+ty.duck()+")"))
 		case x.typ.integral():
+			return at(c, x.typ, cat("CAST(", out, " AS "+x.typ.duck()+")"))
+		case x.typ.is(Double):
+			if r, ok := roundDoubleText(fn, x, d); ok {
+				return at(c, x.typ, r)
+			}
 			return at(c, x.typ, cat("CAST(", out, " AS "+x.typ.duck()+")"))
 		case x.typ.is(Double):
 			if r, ok := roundDoubleText(fn, x, d); ok {
