@@ -518,7 +518,7 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   translates every flow for its type errors since 2026-12-02
   (cmd/thund-watch/typecheck.go): a profile of --check on 10,000 files
   puts half the process's CPU there, beside the load measured here.
-  On 2026-12-03 at 19:07 to 19:15 UTC, on this machine (a faster one
+  On 2026-12-03 at 19:07 to 19:37 UTC, on this machine (a faster one
   than the figures above were taken on: the tree of commit 83459c5 does
   the same work, 235 MB and 1.68 M allocations and 57 MB live, in 455
   to 483 ms of CPU per load), three changes were measured against
@@ -543,10 +543,12 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   time at that load says nothing, so loads were also sampled in the
   moments the rest of the machine used less than 0.15 of a core (per
   load, from /proc/stat, which ` + "`BenchmarkColdAnalysis`" + ` now reports as
-  others-cores), in a process loading the same generated project in a
-  loop after a collection: 176 and 177 ms per load against 251 and 265
-  ms before; the first load of a fresh process, which also faults its
-  heap in, 273 ms against 368 ms. So the 300 ms target is met on this
+  others-cores) between 19:07 and 19:37 UTC, in a process loading the
+  same generated project in a loop after a collection: 162 to 177 ms per
+  load (median 169, 5 loads) against 227 to 265 ms before (median 246,
+  6 loads); the first load of a fresh process, which also faults its
+  heap in (and, before, ran three or four collections), 204 and 212 ms
+  against 380 to 664 ms (4 loads). So the 300 ms target is met on this
   machine, and the tree before these changes met it too, except for the
   first load of a process, which is what ` + "`thund-watch --check`" + ` runs.
   Where the CPU of a load goes now (profile of 20 loads): Thund's Spark
@@ -556,7 +558,9 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   the collection and sweep after the load about 24 ms, the walk of the
   folder about 10 ms. What runs on one core (the walk and the project,
   assembling, the column check's level setup and the state it keeps for
-  the next snapshot) is about 50 ms of the 176.
+  the next snapshot) is about 50 ms of the 169; in a fresh process the
+  first touch of the heap's pages adds about 40 ms (` + "`initHeapBits`" + `
+  clearing fresh spans), which only allocating less would save.
 - ` + "`thund-watch --check`" + ` on 10,000 files (the cold-load table's
   command, on the same generated project, ` + "`bench/gen`" + ` with 10,000
   datasets, width 100): since 2026-12-02 it also translates every batch
