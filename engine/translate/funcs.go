@@ -822,7 +822,8 @@ var functions = []Function{
 	custom("sec", "1 / cos(x) in doubles", reciprocalFn("cos")),
 	custom("csc", "1 / sin(x) in doubles", reciprocalFn("sin")),
 	custom("json_object_keys", "json_keys(s) of a valid object, NULL otherwise; a text Jackson may read otherwise fails as not portable", jsonObjectKeysFn),
-	refused("schema_of_json", "JSON schemas do not run natively yet", "json_tuple", "to_csv"),
+	refused("json_tuple", "json_tuple does not run natively yet", "to_csv"),
+	custom("schema_of_json", "the schema Spark infers for a constant JSON text (BIGINT, DECIMAL(p,0), DOUBLE, STRING, BOOLEAN, sorted STRUCT fields, ARRAY of the elements' common type), as a constant", schemaOfJSONFn),
 	custom("from_csv", "the record split at commas, each field converted as Spark's CSV reader does (PERMISSIVE: NULL where it does not convert), for a constant schema of INT, BIGINT, SMALLINT, TINYINT, BOOLEAN, STRING, DOUBLE, FLOAT and DECIMAL fields; quotes and backslashes fail as not portable", fromCSVFn),
 	custom("schema_of_csv", "the schema Spark infers for a constant record (INT, BIGINT, DOUBLE, DATE, BOOLEAN, STRING), as a constant", schemaOfCSVFn),
 	custom("from_json", "the JSON read as Spark's PERMISSIVE mode reads it, for a constant schema of INT, BIGINT, SMALLINT, BOOLEAN, STRING, structs, arrays and maps; where Spark's reading is not certain to be the native one, fails as not portable", fromJSONFn),
@@ -1857,11 +1858,6 @@ func roundFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 			}
 			return at(c, ty, cat("CAST(", out, " AS "+ty.duck()+")"))
 		case x.typ.integral():
-			return at(c, x.typ, cat("CAST(", out, " AS "+x.typ.duck()+")"))
-		case x.typ.is(Double):
-			if r, ok := roundDoubleText(fn, x, d); ok {
-				return at(c, x.typ, r)
-			}
 			return at(c, x.typ, cat("CAST(", out, " AS "+x.typ.duck()+")"))
 		case x.typ.is(Double):
 			if r, ok := roundDoubleText(fn, x, d); ok {

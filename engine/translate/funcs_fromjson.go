@@ -42,12 +42,29 @@ func fromJSONFn(t *tr, c *ast.Call, a []frag) frag {
 		t.refuse(c.Args[0], "from_json of a %s does not run natively", k)
 		return null(c)
 	}
-	l, ok := unparenExpr(c.Args[1]).(*ast.Literal)
-	if !ok || l.Kind != ast.LitString || l.Str == nil {
+	var schema string
+	switch x := unparenExpr(c.Args[1]).(type) {
+	case *ast.Literal:
+		if x.Kind != ast.LitString || x.Str == nil {
+			t.refuse(c.Args[1], "from_json's schema runs natively as a string constant only")
+			return null(c)
+		}
+		schema = x.Str.Value
+	case *ast.Call:
+		s, ok := "", strings.EqualFold(x.Name.String(), "schema_of_json")
+		if ok {
+			s, ok = t.inferJSONSchema(x)
+		}
+		if !ok {
+			t.refuse(c.Args[1], "from_json's schema runs natively as a string constant or schema_of_json of one only")
+			return null(c)
+		}
+		schema = s
+	default:
 		t.refuse(c.Args[1], "from_json's schema runs natively as a string constant only")
 		return null(c)
 	}
-	ty, ok := jsonSchema(l.Str.Value)
+	ty, ok := jsonSchema(schema)
 	if !ok {
 		t.refuse(c.Args[1], "this schema does not run natively: from_json runs with INT, BIGINT, SMALLINT, BOOLEAN, STRING and structs, arrays and maps (of STRING keys) of them")
 		return null(c)
