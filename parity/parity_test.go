@@ -149,6 +149,7 @@ var notCompared = map[string]string{
 	// Its datasets a.x and b.x live in two schemas (the native engine
 	// keeps them apart, engine/naming_test.go); the suite's run has one.
 	"naming_qualified": "defines datasets in two schemas (a.x beside b.x), which the suite's one database per run does not model",
+	"medallion_names":  "keeps tables of one name in five schemas (landing, legacy, bronze, silver, gold) whose sources Spark needs created first, and its AUTO CDC target merges into no format Spark 4.3.0 ships (4.1 has no AUTO CDC); checked by hand on Spark 4.3.0 (its README)",
 }
 
 // pipelines lists the testdata pipelines (every folder but broken/ and
