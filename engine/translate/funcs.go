@@ -1545,6 +1545,11 @@ func dateFormatFn(t *tr, c *ast.Call, a []frag) frag {
 	if !t.arity(c, a, 2, 2) {
 		return null(c)
 	}
+	if l, ok := unparenExpr(c.Args[1]).(*ast.Literal); ok && l.Kind == ast.LitString && l.Str.Value == "" {
+		// An empty pattern formats every value as '' (strftime
+		// rejects an empty format).
+		return at(c, tString, cat("CASE WHEN ", a[0], " IS NULL THEN NULL ELSE '' END"))
+	}
 	p, ok := t.pattern(c.Args[1], false)
 	if !ok {
 		return null(c)
