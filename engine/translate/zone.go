@@ -188,8 +188,8 @@ func makeTimestampFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 				zoneArg = c.Args[6]
 			}
 			if l, ok := c.Args[0].(*ast.Literal); ok && l.Kind == ast.LitInteger {
-				if y, err := strconv.Atoi(l.Text); err != nil || y < 1 || y > 9999 {
-					t.refuse(c.Args[0], "a year before 1 or after 9999 does not run natively (Spark's timestamps reach from -290308 to 294247)")
+				if y, err := strconv.Atoi(l.Text); err != nil || y < minTimestampYear || y > maxTimestampYear {
+					t.refuse(c.Args[0], "a year before -290307 or after 294246 does not run natively (Spark's timestamps reach from -290308 to 294247)")
 					return null(c)
 				}
 			}
@@ -236,6 +236,12 @@ func makeTimestampFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 	}
 }
 
+// The years of a timestamp both engines hold whole.
+const (
+	minTimestampYear = -290307
+	maxTimestampYear = 294246
+)
+
 // fieldsTimestamp is the TIMESTAMP of year, month, day, hour, minute and
 // seconds as Spark's make_timestamp checks them.
 func (t *tr) fieldsTimestamp(a []frag, try bool) frag {
@@ -248,9 +254,10 @@ func (t *tr) fieldsTimestamp(a []frag, try bool) frag {
 		}
 		return "CAST(error('[" + class + "] " + msg + "') AS TIMESTAMP)"
 	}
-	// Spark takes years before 1 and past 9999 (printed -1969-12-31,
-	// +99999-03-18); native runs do not, and fail rather than give NULL.
-	return cat("CASE WHEN ", y, " NOT BETWEEN 1 AND 9999 THEN CAST(error('a year before 1 or after 9999 does not run natively') AS TIMESTAMP)",
+	// Spark takes years from -290308 to 294247 (printed -1969-12-31,
+	// +99999-03-18), as DuckDB does; at the very ends of that range the
+	// two may part, so native runs fail there rather than guess.
+	return cat("CASE WHEN ", y, " NOT BETWEEN "+strconv.Itoa(minTimestampYear)+" AND "+strconv.Itoa(maxTimestampYear)+" THEN CAST(error('not-portable: a year before -290307 or after 294246 does not run natively') AS TIMESTAMP)",
 		" WHEN ", mo, " NOT BETWEEN 1 AND 12 THEN "+fail("DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION", "Invalid value for MonthOfYear (valid values 1 - 12)"),
 		" WHEN ", d, " < 1 OR ", d, " > day(last_day(make_date(", y, ", ", mo, ", 1))) THEN "+fail("DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION", "Invalid date: the day is out of the month"),
 		" WHEN ", h, " NOT BETWEEN 0 AND 23 THEN "+fail("DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION", "Invalid value for HourOfDay (valid values 0 - 23)"),
@@ -280,8 +287,8 @@ func makeTimestampNTZFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 				}
 			}
 			if l, ok := c.Args[0].(*ast.Literal); ok && l.Kind == ast.LitInteger {
-				if y, err := strconv.Atoi(l.Text); err != nil || y < 1 || y > 9999 {
-					t.refuse(c.Args[0], "a year before 1 or after 9999 does not run natively (Spark's timestamps reach from -290308 to 294247)")
+				if y, err := strconv.Atoi(l.Text); err != nil || y < minTimestampYear || y > maxTimestampYear {
+					t.refuse(c.Args[0], "a year before -290307 or after 294246 does not run natively (Spark's timestamps reach from -290308 to 294247)")
 					return null(c)
 				}
 			}
