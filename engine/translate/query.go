@@ -1517,6 +1517,15 @@ func (t *tr) groupItems(items []*ast.GroupItem) frag {
 				}
 			}
 			x := it.X
+			if c, ok := x.(*ast.Column); ok {
+				if ref := t.model.Column(c); ref != nil && ref.Kind == sema.RefAlias && ref.Alias != nil && ref.Alias.X != nil && len(ref.Alias.Aliases) == 0 && !isLiteral(ref.Alias.X) {
+					// GROUP BY an alias groups by the aliased expression
+					// (written out: DuckDB cannot tell two items of one
+					// alias apart, group-by-alias.sql); not a literal,
+					// which DuckDB would read as an ordinal.
+					x = ref.Alias.X
+				}
+			}
 			if t.groupCanon != nil {
 				// Spark takes grouping expressions that differ only in
 				// the order of a commutative operator's operands (a + b,
@@ -1654,4 +1663,10 @@ func analyticGroups(g *ast.GroupBy) bool {
 		}
 	}
 	return false
+}
+
+// isLiteral reports a literal, in parentheses or not.
+func isLiteral(x ast.Expr) bool {
+	_, ok := unparenExpr(x).(*ast.Literal)
+	return ok
 }

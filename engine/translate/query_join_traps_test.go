@@ -29,6 +29,9 @@ var joinTraps = []trap{
 	// A semi join whose left side is correlated, written as EXISTS.
 	{name: "semi join correlated on its left side", query: `SELECT * FROM VALUES (1), (2) AS t1(a), LATERAL (SELECT count(*) AS n FROM (SELECT * FROM VALUES (1), (2), (3) AS t2(b) WHERE b <= t1.a) AS l LEFT SEMI JOIN VALUES (2), (3) AS t4(c) ON l.b = t4.c)`,
 		types: []string{"int", "bigint"}, rows: [][]string{{"1", "0"}, {"2", "1"}}},
+	// GROUP BY an alias two items share groups by the first's expression.
+	{name: "group by an alias two items share", query: `SELECT count(*) AS n FROM (SELECT col1 AS a, col2 AS a FROM VALUES ('a', 'b'), ('a', 'c'), ('a', 'c') GROUP BY col2, a)`,
+		types: []string{"bigint"}, rows: [][]string{{"2"}}},
 	// NATURAL JOIN of inputs without a common column joins on nothing.
 	{name: "natural join without common columns", query: `SELECT * FROM VALUES (1), (2) AS a(p) NATURAL JOIN VALUES ('x') AS b(q)`,
 		types: []string{"int", "string"}, rows: [][]string{{"1", "x"}, {"2", "x"}}},
