@@ -185,32 +185,11 @@ func (s *Snapshot) sources(p *ir.Pipeline, results []*fileResult) []ir.Diagnosti
 	}
 	read := map[string]bool{}
 	native := slices.Contains(p.Backends, ir.Native)
-	var lastParts map[string]string
 	var conv map[string]project.ConventionSample
 	p.UnresolvedReads(func(fi, ri int) {
 		ref := p.Flows[fi].Reads[ri]
 		key := ir.NameKey(ref.Name)
 		read[key] = true
-		if i := strings.LastIndexByte(ref.Name, '.'); native && ref.Path == "" && i >= 0 && (p.Flows[fi].Streaming || p.Flows[fi].CDC != nil) {
-			if lastParts == nil {
-				lastParts = map[string]string{}
-				for _, d := range p.Datasets {
-					lastParts[ir.NameKey(d.Name[strings.LastIndexByte(d.Name, '.')+1:])] = d.Name
-				}
-			}
-			if ds, ok := lastParts[ir.NameKey(ref.Name[i+1:])]; ok {
-				// A batch read keeps the two apart (engine/run.go
-				// nameRelations), a stream reads a source under the
-				// last part of its name: the source and the dataset
-				// would be one table.
-				restrict := fmt.Sprintf("restrict the datasets that read %s with `-- @backends: ...` to the Spark or Databricks backend", ref.Name)
-				if inPython(ref.Loc.File) {
-					restrict = "check the pipeline against the Spark or Databricks backend only (thund.yaml `backends:`; a Python file has no per-dataset `@backends` pragma)"
-				}
-				diags = append(diags, ir.Diagnostic{Loc: ref.Loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native,
-					Message: fmt.Sprintf("the source %s and the dataset %s end in the same name, and the native engine streams a source under that last part, so it cannot stream both yet: rename the dataset (for example %s_bronze), or %s", ref.Name, ds, ds, restrict)})
-			}
-		}
 		if src, ok := bySource[key]; ok && (src.Sample != "" || src.Declared != nil) {
 			return
 		}

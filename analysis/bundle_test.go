@@ -137,9 +137,8 @@ func TestSampleTypesInCheck(t *testing.T) {
 // the native backend at the read, before anything runs; none when native
 // is not checked.
 // TestSourceAndDatasetShareLastName: the native engine keeps a batch
-// read of raw.orders apart from the dataset orders (engine/run.go), but
-// streams a source under its last name part: only a streaming read is
-// refused natively.
+// read or a stream of raw.orders apart from the dataset orders
+// (engine/run.go, relationsOf): neither is refused natively any more.
 func TestSourceAndDatasetShareLastName(t *testing.T) {
 	batch := writeTree(t, map[string]string{
 		"samples/raw.orders.csv": "id\n1\n",
@@ -153,7 +152,7 @@ func TestSourceAndDatasetShareLastName(t *testing.T) {
 		root     string
 		backends []ir.Backend
 		want     int
-	}{{batch, nil, 0}, {stream, nil, 1}, {stream, []ir.Backend{ir.Databricks}, 0}} {
+	}{{batch, nil, 0}, {stream, nil, 0}, {stream, []ir.Backend{ir.Databricks}, 0}} {
 		s, err := Load(tc.root, Options{Backends: tc.backends})
 		if err != nil {
 			t.Fatal(err)

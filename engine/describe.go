@@ -151,7 +151,14 @@ type Describer struct {
 	conn  *sql.Conn
 	made  []string
 	taken bool
+	// rels keeps the relations of datasets and sources whose names end
+	// alike apart, as a run does (relationsOf); set by RegisterSources,
+	// its zero value keeps every name under its last part.
+	rels relations
 }
+
+// rel is the relation the Describer keeps a dataset or source under.
+func (d *Describer) rel(name string) string { return d.rels.of(name) }
 
 // Describer returns the session's Describer, waiting until no other is in
 // use (or ctx ends).
@@ -231,13 +238,14 @@ func (d *Describer) dropLeftovers(ctx context.Context) error {
 // Describer is reused while its files are unchanged. It returns the
 // sources that could not be registered, by name key, with why.
 func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[string]error {
+	d.rels = relationsOf(p)
 	failed := map[string]error{}
 	want := map[string]bool{}
 	for _, src := range p.Sources {
 		if src.Sample == "" {
 			continue
 		}
-		rel := relationName(src.Name)
+		rel := d.rel(src.Name)
 		want[rel] = true
 		fn, pattern, err := d.s.reader(src.Sample)
 		if err == nil {
@@ -312,7 +320,7 @@ func (d *Describer) Define(ctx context.Context, name, query string) ([]Column, e
 	if err := CheckQuery(ctx, query); err != nil {
 		return nil, err
 	}
-	return d.create(ctx, relationName(name), query)
+	return d.create(ctx, d.rel(name), query)
 }
 
 // Append checks that query's rows could be appended to the relation name
@@ -323,7 +331,7 @@ func (d *Describer) Append(ctx context.Context, name, query string) error {
 	if err := CheckQuery(ctx, query); err != nil {
 		return err
 	}
-	prefix := "INSERT INTO temp.main." + quoteIdent(relationName(name)) + " BY NAME SELECT * FROM (\n"
+	prefix := "INSERT INTO temp.main." + quoteIdent(d.rel(name)) + " BY NAME SELECT * FROM (\n"
 	return d.exec(ctx, prefix, query, "\n) LIMIT 0")
 }
 
@@ -336,7 +344,7 @@ func (d *Describer) Append(ctx context.Context, name, query string) error {
 func (d *Describer) Check(ctx context.Context, name, expr string) error {
 	r, err := renderedExpr(ctx, expr)
 	if err == nil {
-		err = d.exec(ctx, "SELECT (\n", r, "\n) FROM temp.main."+quoteIdent(relationName(name))+" LIMIT 0")
+		err = d.exec(ctx, "SELECT (\n", r, "\n) FROM temp.main."+quoteIdent(d.rel(name))+" LIMIT 0")
 		var se *SQLError
 		if r != expr && errors.As(err, &se) {
 			se.Position = -1
@@ -357,7 +365,7 @@ func (d *Describer) checkSpark(ctx context.Context, name, expr string) bool {
 	if !d.taken || !translating() {
 		return false
 	}
-	rel := "temp.main." + quoteIdent(relationName(name))
+	rel := "temp.main." + quoteIdent(d.rel(name))
 	spark := strings.TrimSpace(expr)
 	res, g, refused, ok := translateFragment(ctx, d.conn, rel, spark, nil)
 	if refused != nil || !ok {
@@ -373,7 +381,7 @@ func (d *Describer) checkSpark(ctx context.Context, name, expr string) bool {
 // Columns returns the columns of a relation made by Define or
 // RegisterSources.
 func (d *Describer) Columns(ctx context.Context, name string) ([]Column, error) {
-	rows, err := d.conn.QueryContext(ctx, "DESCRIBE temp.main."+quoteIdent(relationName(name)))
+	rows, err := d.conn.QueryContext(ctx, "DESCRIBE temp.main."+quoteIdent(d.rel(name)))
 	if err != nil {
 		return nil, fmt.Errorf("describe %s: %w", name, err)
 	}
@@ -485,12 +493,12 @@ func (d *Describer) TranslateFlowKnown(ctx context.Context, f *ir.Flow, known fu
 	if !translating() || f.Dialect == "duckdb" || strings.TrimSpace(f.SQL) == "" {
 		return nil, nil
 	}
-	cat := &duckCatalog{ctx: ctx, conn: d.conn, cols: map[string][]sema.Column{}}
+	cat := &duckCatalog{ctx: ctx, conn: d.conn, cols: map[string][]sema.Column{}, rels: d.rels, use: f.Use}
 	res := translate.TranslateText(f.SQL, translate.Options{
 		Catalog: cat,
 		Macros:  compatNames,
 		Relation: func(parts []string) string {
-			return quoteIdent(relationName(parts[len(parts)-1]))
+			return quoteIdent(d.rels.read(parts, f.Use))
 		},
 		DuckDBOnly: duckDBOnly,
 		// As a run translates it (prepareQuery): a TIMESTAMP_NTZ output

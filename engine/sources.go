@@ -764,7 +764,7 @@ func (s *Session) fileReadBody(ctx context.Context, conn *sql.Conn, fn, pattern,
 // the plain read. The Describer's catalog then says the column is hidden
 // (duckCatalog.Hidden, by the connection).
 func (d *Describer) FileReadCall(ctx context.Context, p *ir.Pipeline, src *ir.Source, fn, pattern string) string {
-	key := connKey(d.conn, relationName(src.Name))
+	key := connKey(d.conn, d.rel(src.Name))
 	fm, ok := d.s.fileReadOf(p, src)
 	if ok {
 		if body, ok := d.s.fileReadBody(ctx, d.conn, fn, pattern, src.Sample, &fm, key); ok {
@@ -803,7 +803,7 @@ func (c *duckCatalog) Hidden(name []string) []sema.Column {
 		return nil
 	}
 	if c.run == nil {
-		if v, ok := fileMetaRels.Load(connKey(c.conn, relationName(name[len(name)-1]))); ok {
+		if v, ok := fileMetaRels.Load(connKey(c.conn, c.rels.read(name, c.use))); ok {
 			return v.([]sema.Column)
 		}
 		return nil
