@@ -894,6 +894,13 @@ func (t *tr) call(c *ast.Call) frag {
 	if c.Nulls == "IGNORE" && c.Over == nil {
 		t.refuse(c, "IGNORE NULLS does not run natively outside a window")
 	}
+	if params := namedParams[f.Name]; params != nil && hasNamedArg(c) {
+		pc, ok := t.positional(c, params)
+		if !ok {
+			return null(c)
+		}
+		c = pc
+	}
 	args := t.args(c)
 	if intervalArgs[f.Name] && t.mixedIntervalArgs(f.Name, c, args) {
 		return null(c)
