@@ -403,7 +403,9 @@ func (t *tr) selectQ(s *ast.Select) frag {
 	// GROUP BY a, b GROUPING SETS (...): a column of the list that no
 	// set holds is NULL outside aggregates.
 	setless := t.setlessColumns(s, t.orderKeys[s])
-	savedShadow := t.shadow
+	savedShadow, savedSetless := t.shadow, t.setlessItems
+	t.setlessItems = setlessExprs(s)
+	defer func() { t.setlessItems = savedSetless }()
 	if setless != nil {
 		t.shadow = setless
 	}
@@ -703,6 +705,10 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 		t.refuse(it, "a multi-column alias AS (a, b) is for generator functions only")
 	}
 	x := t.expr(it.X)
+	if t.setlessItems[canonical(it.X)] && x.typ.known() && !x.typ.has(Null) && x.typ.duck() != "" {
+		// GROUP BY a + b, k GROUPING SETS (k): a + b is NULL.
+		x = at(it.X, x.typ, cat("CAST(NULL AS "+x.typ.duck()+")"))
+	}
 	switch {
 	case t.opts.TypedColumns && t.opts.VoidColumns && x.typ.has(Null) && !voidCertain(it.X):
 		t.refuse(it.X, "the type of %s is not known to be VOID here: the native engine would type it INTEGER; give it a type: CAST(... AS INT)", t.text(it.X))

@@ -331,3 +331,43 @@ func aliasedOther(s *ast.Select, name string) bool {
 	}
 	return false
 }
+
+// setlessExprs returns the canonical texts of the expressions (not
+// plain columns: setlessColumns has those) of GROUP BY a + b, k
+// GROUPING SETS (...) that no set holds: a SELECT item that is one of
+// them is NULL in every row on Spark.
+func setlessExprs(s *ast.Select) map[string]bool {
+	g := s.GroupBy
+	if g == nil || len(g.GroupingSets) == 0 {
+		return nil
+	}
+	inSets := map[string]bool{}
+	var walk func(items []*ast.GroupItem)
+	walk = func(items []*ast.GroupItem) {
+		for _, it := range items {
+			if it.Kind != "" {
+				walk(it.Items)
+				continue
+			}
+			inSets[canonical(it.X)] = true
+		}
+	}
+	walk(g.GroupingSets)
+	var out map[string]bool
+	for _, it := range g.Items {
+		if it.Kind != "" || it.X == nil || hasSubquery(it.X) {
+			continue
+		}
+		switch unparenExpr(it.X).(type) {
+		case *ast.Column, *ast.Literal:
+			continue
+		}
+		if k := canonical(it.X); !inSets[k] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[k] = true
+		}
+	}
+	return out
+}

@@ -53,6 +53,8 @@ var joinTraps = []trap{
 	// GROUP BY a, b GROUPING SETS (a): b is NULL outside aggregates.
 	{name: "a column of the grouping list in no set", query: `SELECT course, year, sum(earnings) AS s FROM ` + csValues + ` GROUP BY course, year GROUPING SETS (course)`,
 		types: []string{"string", "int", "bigint"}, rows: [][]string{{"dotNET", "NULL", "63000"}, {"Java", "NULL", "50000"}, {"NULL", "NULL", "1"}}},
+	{name: "an expression of the grouping list in no set", query: `SELECT k1 + k2 AS s, k2, count(*) AS n FROM VALUES (1, 1), (2, 1) AS t(k1, k2) GROUP BY k1 + k2, k2 GROUPING SETS (k2)`,
+		types: []string{"int", "int", "bigint"}, rows: [][]string{{"NULL", "1", "2"}}},
 	// Spark takes 1 + k as the grouping expression k + 1.
 	{name: "having of a grouping expression written otherwise", query: `SELECT sum(v) AS s FROM VALUES (1, 10), (1, 20), (2, 5) AS t(k, v) GROUP BY k + 1 HAVING 1 + k > 2`,
 		types: []string{"bigint"}, rows: [][]string{{"5"}}},

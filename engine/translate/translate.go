@@ -316,6 +316,10 @@ type tr struct {
 	// orderKeys are the ORDER BY items of the queries whose body is
 	// the SELECT (dependentGroups).
 	orderKeys map[*ast.Select][]*ast.SortItem
+	// setlessItems, while a SELECT's items are translated, are the
+	// expressions of its GROUP BY list that no grouping set holds
+	// (setlessExprs).
+	setlessItems map[string]bool
 	// pivoting is set while the FROM items of a PIVOT or UNPIVOT are
 	// translated, whose columns all count.
 	pivoting bool
