@@ -87,6 +87,12 @@ func (t *tr) resolveLocal(x frag) frag { return t.utcToLocal(t.localToUTC(x)) }
 // amount leaves Spark's int (days, months) or long (microseconds) fails
 // with DATETIME_OVERFLOW.
 func (t *tr) timestampAdd(c *ast.Call, unit string, q, x frag) frag {
+	if q.typ.numeric() && !q.typ.integral() || q.typ.is(String) {
+		// Spark casts the quantity to BIGINT (checked on Spark 4.1.4:
+		// timestampadd(DAY, 1.5, ts) adds one day, '2' two).
+		x := c.Args[0]
+		q = t.cast(&ast.Cast{Range: x.Span(), Form: "CAST", X: x, Type: &ast.DataType{Range: x.Span(), Name: "BIGINT"}})
+	}
 	if !q.typ.integral() && !q.typ.is(Null) {
 		t.refuse(c.Args[0], "%s takes a whole number of units natively, and %s is of type %s", strings.ToLower(c.Name.String()), t.text(c.Args[0]), q.typ)
 		return null(c)
