@@ -221,7 +221,7 @@ func LowerWith(p *ir.Pipeline, backend ir.Backend, opts Options) (*Graph, []ir.D
 		Storage:  StorageURI(p.Root, p.Storage),
 	}
 	included := map[string]bool{}
-	py := parsePython(opts.Texts)
+	py := parsePythonConf(opts.Texts, p.Configuration)
 	for _, d := range p.Datasets {
 		if !runsOn(d, backend) {
 			g.Skipped = append(g.Skipped, d.Name)

@@ -240,7 +240,7 @@ func Run(ctx context.Context, o Options) error {
 // spec, a thund.yaml or a .sql file. Watching anything else (a home
 // folder, a mistyped path) would only watch files that never run.
 func isPipeline(snap *analysis.Snapshot) bool {
-	if snap.Project.HasSpec || snap.Project.ConfigFile != "" || snap.Project.Bundle != nil {
+	if snap.Project.HasSpec || snap.Project.ConfigFile != "" || snap.Project.Bundle != nil || len(snap.Libraries) > 0 {
 		return true
 	}
 	for _, f := range snap.Files {

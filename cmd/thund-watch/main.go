@@ -393,7 +393,10 @@ func shortDuration(d time.Duration) string {
 // spec, no thund.yaml, no .sql file (a mistyped or wrong folder, which
 // would otherwise pass as an empty pipeline).
 func notAPipeline(snap *analysis.Snapshot) bool {
-	if snap.Project.HasSpec || snap.Project.ConfigFile != "" || snap.Project.Bundle != nil {
+	if snap.Project.HasSpec || snap.Project.ConfigFile != "" || snap.Project.Bundle != nil || len(snap.Libraries) > 0 {
+		// A folder of Python libraries alone is a pipeline when the
+		// backends read them (--backend databricks): analysis listed
+		// them.
 		return false
 	}
 	for _, f := range snap.Files {
