@@ -216,3 +216,46 @@ func delimiterOption(x ast.Expr) (string, bool) {
 	}
 	return v.Str.Value, true
 }
+
+// toCSVFn is to_csv(struct): the fields written as Spark's CSV writer
+// does with its default options (checked on Spark 4.1.4): separated by
+// commas, NULL as nothing, an empty string as "", a string holding a
+// comma or a quote in quotes with the quote escaped by a backslash,
+// numbers and booleans as Spark writes them. A string with a backslash,
+// a line break or white space at either end (which the writer trims or
+// escapes by rules not modelled) fails as not portable; other field types
+// are refused.
+func toCSVFn(t *tr, c *ast.Call, a []frag) frag {
+	if len(a) == 2 {
+		t.refuse(c.Args[1], "to_csv's options do not run natively")
+		return null(c)
+	}
+	if !t.arity(c, a, 1, 1) {
+		return null(c)
+	}
+	st := a[0].typ
+	if !st.is(Struct) || len(st.Fields) == 0 {
+		t.refuse(c.Args[0], "to_csv runs natively over a struct only, and this is a %s", st)
+		return null(c)
+	}
+	unsure := "error('not-portable: to_csv of a string with a backslash, a line break or white space at an end" + markOpen + strconv.Itoa(t.check(c)) + markClose + "')"
+	parts := make([]string, len(st.Fields))
+	for i, f := range st.Fields {
+		v := "r." + quoteIdent(f.Name)
+		switch ty := f.Type; {
+		case ty.is(String):
+			parts[i] = "CASE WHEN " + v + " IS NULL THEN '' WHEN " + v + " = '' THEN '\"\"' WHEN regexp_matches(" + v + ", '[\\\\\\r\\n]|^\\s|\\s$') THEN " + unsure +
+				" WHEN regexp_matches(" + v + ", '[,\"]') THEN '\"' || replace(" + v + ", '\"', '\\\"') || '\"' ELSE " + v + " END"
+		case ty.integral(), ty.is(Boolean), ty.is(Decimal) && ty.S <= 6:
+			parts[i] = "coalesce(CAST(" + v + " AS VARCHAR), '')"
+		case ty.is(Double):
+			parts[i] = "coalesce(thund_double_text(" + v + "), '')"
+		case ty.is(Null):
+			parts[i] = "''"
+		default:
+			t.refuse(c.Args[0], "to_csv of a %s field does not run natively", ty)
+			return null(c)
+		}
+	}
+	return at(c, tString, cat("list_transform([", a[0], "], lambda r: CASE WHEN r IS NULL THEN NULL ELSE "+strings.Join(parts, " || ',' || ")+" END)[1]"))
+}

@@ -85,6 +85,8 @@ var t1Traps = []trap{
 		rows:  [][]string{{"STRUCT<a: BIGINT, b: ARRAY<DOUBLE>, c: STRUCT<d: STRING>, e: BOOLEAN, f: STRING, g: ARRAY<STRING>>", "ARRAY<BIGINT>", "BIGINT", "STRUCT<a: DOUBLE, b: DECIMAL(20,0)>", "STRUCT<a: ARRAY<STRING>, b: BIGINT, c: ARRAY<DOUBLE>>", "STRUCT<c1: STRING>", `{"c1":[1,2,3]}`}}},
 	{name: "mask with named arguments", query: `SELECT mask('AbCD123-@$#', lowerChar => 'q', upperChar => 'Q', otherChar => 'o', digitChar => 'd') AS a, mask(lowerChar => 'q', upperChar => 'Q', digitChar => 'd', str => 'AbCD123-@$#') AS b, mask('Ab1-', otherChar => '*') AS c`,
 		types: []string{"string", "string", "string"}, rows: [][]string{{"QqQQdddoooo", "QqQQddd-@$#", "Xxn*"}}},
+	{name: "to_csv", query: `SELECT to_csv(named_struct('a', 1, 'b', 2)) AS a, to_csv(named_struct('a', 'x,y', 'b', CAST(NULL AS INT), 'c', '', 'd', 'q"r', 'e', true, 'f', 1.5D)) AS b`,
+		types: []string{"string", "string"}, rows: [][]string{{"1,2", `"x,y",,"","q\"r",true,1.5`}}},
 	{name: "var_pop of equal inexact values", query: `SELECT var_pop(x) AS v, stddev_samp(x) AS s FROM VALUES (0.1D), (0.1D), (0.1D) t(x)`,
 		types: []string{"double", "double"}, rows: [][]string{{"0", "0"}}},
 	{name: "aggregate with a state of another type", query: `SELECT aggregate(ys, (0 AS sum, 0 AS n), (acc, x) -> (acc.sum + x, acc.n + 1), acc -> acc.sum / acc.n) AS v, aggregate(ys, '', (acc, x) -> concat(acc, CAST(x AS STRING))) AS w FROM VALUES (1, array(1, 2, 5)), (2, array(3)), (3, CAST(NULL AS ARRAY<INT>)) t(k, ys) ORDER BY k`,
