@@ -1051,6 +1051,9 @@ func sumFn(t *tr, c *ast.Call, a []frag) frag {
 		return at(c, tBigInt, t.overCast(c, kw, inner, "BIGINT"))
 	case x.typ.is(Decimal):
 		ty := decimalOf(min(38, x.typ.P+10), x.typ.S)
+		if try && x.typ.P+10 > 38 && c.Over == nil && c.Quantifier != "DISTINCT" {
+			return at(c, ty, t.wideDecimalTrySum(c, x, ty))
+		}
 		return at(c, ty, t.overCast(c, kw, inner, ty.duck()))
 	case x.typ.fractional():
 		return at(c, tDouble, t.overCast(c, "CAST", inner, "DOUBLE"))

@@ -416,3 +416,42 @@ func covarFn(kind string) func(t *tr, c *ast.Call, a []frag) frag {
 		return at(c, tDouble, cat("list_transform([", pairs, "], lambda s: "+m+")[1]"))
 	}
 }
+
+// wideDecimalTrySum is try_sum of a DECIMAL(p, s) with p + 10 > 38, whose
+// sum Spark keeps in a DECIMAL(38, s): DuckDB's sum of such values can
+// overflow its 128 bits (an error) before Spark's limit of 38 digits is
+// reached. The unscaled values are summed in two limbs of 19 digits
+// each, which cannot overflow, and the exact total is NULL at 10^38 or
+// more, as Spark's try_sum gives; where the total fits but the sum of the
+// magnitudes does not (Spark may have overflowed on the way, depending on
+// the order it adds in), the result fails as not portable.
+func (t *tr) wideDecimalTrySum(c *ast.Call, x frag, ty *Type) frag {
+	const p19 = "CAST('10000000000000000000' AS HUGEINT)"
+	u := unscaled(x, x.typ)
+	au := cat("abs(", u, ")")
+	limb := func(v frag, op string) frag {
+		return t.filterInto(c, cat("sum((", v, ") "+op+" "+p19+")"))
+	}
+	sums := cat("{'a': ", limb(u, "//"), ", 'b': ", limb(u, "%"), ", 'sa': ", limb(au, "//"), ", 'sb': ", limb(au, "%"), ", 'n': ", t.filterInto(c, cat("count(", x, ")")), "}")
+	// Each total as a high limb (normalised) and a low one.
+	hi := func(a, b string) string { return "(e." + a + " + e." + b + " // " + p19 + ")" }
+	lo := func(b string) string { return "(e." + b + " % " + p19 + ")" }
+	// hi * 10^19 + lo (|lo| < 10^19) is below 10^38 in magnitude when
+	// |hi| < 10^19, or |hi| = 10^19 and lo of the other sign: no
+	// product that could overflow is formed.
+	fits := func(a, b string) string {
+		return "(abs(" + hi(a, b) + ") < " + p19 + " OR (abs(" + hi(a, b) + ") = " + p19 + " AND " + lo(b) + " <> 0 AND sign(" + lo(b) + ") <> sign(" + hi(a, b) + ")))"
+	}
+	total := hi("a", "b") + " * " + p19 + " + " + lo("b")
+	text := "CAST(abs(" + total + ") AS VARCHAR)"
+	value := "CAST((" + total + ") AS DECIMAL(38, 0))"
+	if ty.S > 0 {
+		sc := strconv.Itoa(ty.S)
+		digits := "lpad(" + text + ", " + sc + " + 1, '0')"
+		value = "CAST((CASE WHEN (" + total + ") < 0 THEN '-' ELSE '' END) || left(" + digits + ", length(" + digits + ") - " + sc + ") || '.' || right(" + digits + ", " + sc + ") AS " + ty.duck() + ")"
+	}
+	unsure := "CAST(error('not-portable: try_sum of these decimals: their total fits in 38 digits but a partial sum may not, and where Spark overflows depends on the order it adds in" + markOpen + strconv.Itoa(t.check(c)) + markClose + "') AS " + ty.duck() + ")"
+	body := "CASE WHEN e.n = 0 THEN NULL WHEN " + fits("sa", "sb") + " THEN " + value + " WHEN NOT " + fits("a", "b") + " THEN NULL ELSE " + unsure + " END"
+	c.Filter = nil
+	return cat("list_transform([", sums, "], lambda e: "+body+")[1]")
+}

@@ -87,6 +87,8 @@ var t1Traps = []trap{
 		types: []string{"string", "string", "string"}, rows: [][]string{{"QqQQdddoooo", "QqQQddd-@$#", "Xxn*"}}},
 	{name: "to_csv", query: `SELECT to_csv(named_struct('a', 1, 'b', 2)) AS a, to_csv(named_struct('a', 'x,y', 'b', CAST(NULL AS INT), 'c', '', 'd', 'q"r', 'e', true, 'f', 1.5D)) AS b`,
 		types: []string{"string", "string"}, rows: [][]string{{"1,2", `"x,y",,"","q\"r",true,1.5`}}},
+	{name: "try_sum of 38-digit decimals", query: `SELECT g, try_sum(col) AS s FROM VALUES (1, 98765432109876543210987654321098765432BD), (1, 98765432109876543210987654321098765432BD), (2, 5BD), (2, -7BD) AS tab(g, col) GROUP BY g ORDER BY g`,
+		types: []string{"int", "decimal(38,0)"}, rows: [][]string{{"1", "NULL"}, {"2", "-2"}}},
 	{name: "var_pop of equal inexact values", query: `SELECT var_pop(x) AS v, stddev_samp(x) AS s FROM VALUES (0.1D), (0.1D), (0.1D) t(x)`,
 		types: []string{"double", "double"}, rows: [][]string{{"0", "0"}}},
 	{name: "aggregate with a state of another type", query: `SELECT aggregate(ys, (0 AS sum, 0 AS n), (acc, x) -> (acc.sum + x, acc.n + 1), acc -> acc.sum / acc.n) AS v, aggregate(ys, '', (acc, x) -> concat(acc, CAST(x AS STRING))) AS w FROM VALUES (1, array(1, 2, 5)), (2, array(3)), (3, CAST(NULL AS ARRAY<INT>)) t(k, ys) ORDER BY k`,
