@@ -1107,6 +1107,8 @@ func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 		return at(c, f.typ, f), true
 	case "width_bucket":
 		return t.intervalWidthBucket(c, args)
+	case "median", "percentile", "percentile_cont", "percentile_disc":
+		return t.intervalPercentile(name, c, args)
 	case "typeof":
 		// Spark's catalogString of the type: interval day to second.
 		if len(args) != 1 || !args[0].typ.ansiInterval() || c.Over != nil {
@@ -1163,6 +1165,77 @@ func (t *tr) intervalAgg(name string, c *ast.Call, args []frag) (frag, bool) {
 		return at(c, ty, cat(fn+"(CAST(list_transform([{'s': ", s, ", 'n': ", n, "}], lambda p: list_transform([p.s], lambda s: list_transform([p.n], lambda n: "+body+")[1])[1])[1] AS "+dty+"))")), true
 	}
 	return at(c, ty, cat(fn+"(CAST(list_transform([", s, "], lambda s: "+body+")[1] AS "+dty+"))")), true
+}
+
+// intervalPercentile translates median(x), percentile(x, p) and
+// percentile_cont(p) / percentile_disc(p) WITHIN GROUP (ORDER BY x) of an
+// ANSI interval x: Spark's Percentile over the months or microseconds as
+// doubles (at (n - 1) * p, (higher - pos) * lower + (pos - lower) *
+// higher), the result truncated toward zero into an INTERVAL YEAR TO
+// MONTH or DAY TO SECOND (checked on Spark 4.1.4: the median of 1 and 2
+// months is 1 month, of -1 and -2 months -1); percentile_disc takes the
+// value at ceil(n * p). ok is false for any other call (a window, DISTINCT,
+// a percentage that is not a number literal), which call refuses.
+func (t *tr) intervalPercentile(name string, c *ast.Call, args []frag) (frag, bool) {
+	if c.Over != nil || c.Quantifier == "DISTINCT" {
+		return frag{}, false
+	}
+	var x frag
+	var pctX ast.Expr
+	desc := false
+	switch {
+	case name == "median" && len(args) == 1 && len(c.WithinGroup) == 0:
+		x = args[0]
+	case name == "percentile" && len(args) == 2 && len(c.WithinGroup) == 0:
+		x, pctX = args[0], c.Args[1]
+	case (name == "percentile_cont" || name == "percentile_disc") && len(args) == 1 && len(c.WithinGroup) == 1:
+		it := c.WithinGroup[0]
+		x, pctX = t.expr(it.X), c.Args[0]
+		desc = strings.EqualFold(it.Dir, "DESC")
+	default:
+		return frag{}, false
+	}
+	if !x.typ.ansiInterval() {
+		return frag{}, false
+	}
+	p := 0.5
+	if pctX != nil {
+		l, ok := pctX.(*ast.Literal)
+		if !ok || (l.Kind != ast.LitInteger && l.Kind != ast.LitDecimal && l.Kind != ast.LitDouble) {
+			return frag{}, false
+		}
+		v, err := strconv.ParseFloat(strings.TrimRight(strings.ToUpper(l.Text), "BDLSY"), 64)
+		if err != nil || v < 0 || v > 1 {
+			return frag{}, false
+		}
+		p = v
+	}
+	ym := x.typ.YearMonth()
+	val, fn, dty, ty := microsOf, "to_microseconds", "BIGINT", intervalOf(FieldDay, FieldSecond)
+	if ym {
+		val, fn, dty, ty = monthsOf, "to_months", "INTEGER", intervalOf(FieldYear, FieldMonth)
+	}
+	dir := "'ASC'"
+	if desc {
+		dir = "'DESC'"
+	}
+	v := val(x)
+	filter := cat(v, " IS NOT NULL")
+	if c.Filter != nil {
+		filter = cat(filter, " AND (", t.expr(c.Filter), ")")
+	}
+	vals := cat("list_sort(list(CAST(", v, " AS DOUBLE)) FILTER (WHERE ", filter, "), "+dir+")")
+	pct := "CAST(" + strconv.FormatFloat(p, 'g', -1, 64) + " AS DOUBLE)"
+	var body string
+	if name == "percentile_disc" {
+		body = "CASE WHEN len(v) = 0 THEN NULL ELSE v[greatest(CAST(ceil(len(v) * " + pct + ") AS BIGINT), 1)] END"
+	} else {
+		pos := "((len(v) - 1) * " + pct + ")"
+		lo, hi := "v[CAST(floor("+pos+") AS BIGINT) + 1]", "v[CAST(ceil("+pos+") AS BIGINT) + 1]"
+		body = "CASE WHEN len(v) = 0 THEN NULL WHEN floor(" + pos + ") = ceil(" + pos + ") THEN " + lo +
+			" ELSE (ceil(" + pos + ") - " + pos + ") * " + lo + " + (" + pos + " - floor(" + pos + ")) * " + hi + " END"
+	}
+	return at(c, ty, cat(fn+"(CAST(trunc(list_transform([", vals, "], lambda v: "+body+")[1]) AS "+dty+"))")), true
 }
 
 // intervalWidthBucket translates width_bucket(value, min, max, n) of
