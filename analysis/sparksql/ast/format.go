@@ -1813,7 +1813,10 @@ func (p *printer) autoCDCAs(lead string, a *AutoCDC) {
 		p.w(" ")
 	}
 	p.w("FROM ")
-	if a.Source != nil {
+	switch {
+	case a.From != nil:
+		p.relation(a.From, false)
+	case a.Source != nil:
 		p.relation(a.Source, false)
 	}
 	p.w(" KEYS (")

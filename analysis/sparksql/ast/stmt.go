@@ -140,7 +140,8 @@ type CreateFlow struct {
 }
 
 // AutoCDC is Spark 4.3's change-data-capture flow: [AUTO CDC INTO target]
-// FROM STREAM(source) [alias] KEYS (cols) followed, in any order and each
+// FROM STREAM(source) [alias] (or FROM a subquery over it) KEYS (cols)
+// followed, in any order and each
 // once, by SEQUENCE BY expr (required), APPLY AS DELETE WHEN cond,
 // COLUMNS (cols) | COLUMNS * EXCEPT (cols), STORED AS SCD TYPE 1 | 2 and
 // TRACK HISTORY ON (cols) | TRACK HISTORY ON * EXCEPT (cols). Its Range
@@ -151,8 +152,15 @@ type AutoCDC struct {
 	// CREATE STREAMING TABLE t FLOW AUTO CDC FROM ..., whose target is the
 	// table.
 	Target *Name
-	// Source is the streaming read after FROM (Stream set).
-	Source     *Table
+	// Source is the streaming read of the source (Stream set): the
+	// relation after FROM when it is STREAM(s) [alias], else the first
+	// STREAM read inside it.
+	Source *Table
+	// From is the relation after FROM as written, from after FROM to
+	// before KEYS: Source itself, or a subquery over it, (SELECT ... FROM
+	// STREAM(s) WHERE ...) [alias], which Databricks and Spark 4.3 accept
+	// as a source.
+	From       Relation
 	Keys       []*Name
 	SequenceBy Expr
 	DeleteWhen Expr

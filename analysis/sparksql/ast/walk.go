@@ -440,7 +440,11 @@ func (f inspector) children(n Node) {
 		// the clauses after KEYS come in any order
 		var s sorted
 		addOne(&s, n.Target)
-		addOne(&s, n.Source)
+		if n.From != nil {
+			s.add(n.From) // Source is in it
+		} else {
+			addOne(&s, n.Source)
+		}
 		addAll(&s, n.Keys)
 		s.add(n.SequenceBy)
 		s.add(n.DeleteWhen)

@@ -53,8 +53,8 @@ func (p *parser) needs43(t lex.Token) {
 // clauses; into is set for CREATE FLOW's form, which names the target.
 // The source is a relationPrimary that streams: STREAM(s) [alias], or a
 // subquery over one, (SELECT ... FROM STREAM(s) WHERE ...) [alias]; the
-// tree's Source is that STREAM read (ast.AutoCDC has no place for the
-// subquery around it, whose range runs from after FROM to before KEYS).
+// tree's From is that relation as written, its range from after FROM to
+// before KEYS, and Source the STREAM read in it.
 func (p *parser) autoCDC(into bool) *ast.AutoCDC {
 	start := p.tok().Start
 	p.pos += 2 // AUTO CDC
@@ -71,7 +71,7 @@ func (p *parser) autoCDC(into bool) *ast.AutoCDC {
 		p.failRange(rel.Span(), "_LEGACY_ERROR_TEMP_0035",
 			"operation not allowed: AUTO CDC source must be a streaming query, e.g. STREAM(<table>)")
 	}
-	a.Source = src
+	a.Source, a.From = src, rel
 	p.expect("KEYS")
 	p.expectKind(lex.LeftParen)
 	a.Keys = p.multipartList()
