@@ -36,6 +36,12 @@ type fileResult struct {
 	// opaque holds, for each flow of a .py file that has no SQL, why
 	// (python.go).
 	opaque map[*ir.Flow]string
+	// modules are the helper modules a .py file's reading used, by
+	// dotted name (pylib.File.Modules); moduleReads, set when the build
+	// read them (analysePythonFrom), what each name asked found, so a
+	// change of one re-reads the file (moduleReadsCurrent).
+	modules     []string
+	moduleReads map[string]moduleRead
 	// unnamed is set when the file may define datasets Thund cannot name
 	// (a .py file's name computed at run time, or a syntax error around a
 	// definition), so a pipeline without known datasets is not known to
@@ -51,8 +57,17 @@ func hashText(text string) uint64 { return maphash.String(hashSeed, text) }
 // diagnostics. It never panics on bad input: parsers are fuzzed, and a
 // recover turns anything that slips through into a diagnostic.
 func analyseFile(file, text string, dialect sqlfront.Dialect, vars map[string]string) (res *fileResult) {
+	return analyseFileWith(file, text, dialect, vars, nil)
+}
+
+// analyseFileWith is analyseFile reading a .py file's helper modules
+// through mods (nil: none is read).
+func analyseFileWith(file, text string, dialect sqlfront.Dialect, vars map[string]string, mods moduleSource) (res *fileResult) {
 	if isPython(file) {
-		return analysePython(file, text, dialect, vars)
+		if mods == nil {
+			return analysePython(file, text, dialect, vars)
+		}
+		return analysePythonFrom(file, text, dialect, vars, mods)
 	}
 	res = &fileResult{path: file, text: text, dialect: dialect, vars: vars, hash: hashText(text)}
 	defer func() {

@@ -61,15 +61,34 @@ func analysePython(file, text string, dialect sqlfront.Dialect, vars map[string]
 // literal rules and names the file's definitions then use.
 func analysePythonWith(file, text string, dialect sqlfront.Dialect, vars map[string]string, modules func(string) (string, bool)) *fileResult {
 	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: dialect, vars: vars}
+	res.readPython(modules)
+	return res
+}
+
+// analysePythonFrom is analysePythonWith reading the helper modules
+// through src, the result recording what each name it asked found
+// (fileResult.moduleReads), so a build re-reads the file when one of
+// them changes.
+func analysePythonFrom(file, text string, dialect sqlfront.Dialect, vars map[string]string, src moduleSource) *fileResult {
+	res := &fileResult{path: file, text: text, hash: hashText(text), dialect: dialect, vars: vars}
+	res.moduleReads = map[string]moduleRead{}
+	res.readPython(recordModules(src, file, res.moduleReads))
+	return res
+}
+
+// readPython fills res from its .py text, read with the helper modules
+// that modules gives (nil: none).
+func (res *fileResult) readPython(modules func(string) (string, bool)) {
+	file, text, vars := res.path, res.text, res.vars
 	if !validUTF8(text) {
 		res.diags = append(res.diags, encodingDiag(file, text))
-		return res
+		return
 	}
 	parsed, err := pylib.ParseWith(file, text, pylib.Options{Conf: vars, Module: modules})
 	if err != nil {
 		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: file}, Severity: ir.Warning, Code: ir.CodeLibraryPython,
 			Message: fmt.Sprintf("Thund cannot read %s (%v), so the datasets it defines are unknown to Thund", file, err)})
-		return res
+		return
 	}
 	for _, se := range parsed.Errors {
 		res.unnamed = true
@@ -84,6 +103,7 @@ func analysePythonWith(file, text string, dialect sqlfront.Dialect, vars map[str
 			res.diags = append(res.diags, unknownDiag(file, u, ""))
 		}
 	}
+	res.modules = parsed.Modules
 	for i := range parsed.Definitions {
 		res.pythonDefinition(&parsed.Definitions[i], modules != nil)
 	}
@@ -96,7 +116,6 @@ func analysePythonWith(file, text string, dialect sqlfront.Dialect, vars map[str
 	if cells := pyNotebookCells(text); cells != nil {
 		res.analyseNotebookSQL(cells)
 	}
-	return res
 }
 
 // SynPyDLTModule is a Python library that imports Databricks' dlt module
@@ -852,31 +871,86 @@ func (res *fileResult) analyseNotebookSQL(cells []pyCell) {
 // only. The module is parsed, never run (pylib).
 func PythonModules(root, file string, text func(rel string) (string, bool)) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		parts := strings.Split(name, ".")
-		for _, p := range parts {
-			if !pyIdentifier(p) {
-				return "", false
-			}
-		}
-		rel := strings.Join(parts, "/")
-		for _, dir := range []string{path.Dir(file), "."} {
-			for _, cand := range []string{rel + ".py", rel + "/__init__.py"} {
-				p := path.Clean(path.Join(dir, cand))
-				if strings.HasPrefix(p, "../") || p == file {
-					continue
-				}
-				if text != nil {
-					if t, ok := text(p); ok {
-						return t, len(t) <= pylib.MaxModuleBytes
-					}
-				}
-				if t, ok := readHelper(root, p); ok {
-					return t, true
-				}
-			}
-		}
-		return "", false
+		_, t, ok := pythonModuleAt(root, file, text, name)
+		return t, ok
 	}
+}
+
+// pythonModuleAt finds the helper module name of library file as
+// PythonModules does, and returns its path under root too.
+func pythonModuleAt(root, file string, text func(rel string) (string, bool), name string) (at, got string, ok bool) {
+	parts := strings.Split(name, ".")
+	for _, p := range parts {
+		if !pyIdentifier(p) {
+			return "", "", false
+		}
+	}
+	rel := strings.Join(parts, "/")
+	for _, dir := range []string{path.Dir(file), "."} {
+		for _, cand := range []string{rel + ".py", rel + "/__init__.py"} {
+			p := path.Clean(path.Join(dir, cand))
+			if strings.HasPrefix(p, "../") || p == file {
+				continue
+			}
+			if text != nil {
+				if t, ok := text(p); ok {
+					return p, t, len(t) <= pylib.MaxModuleBytes
+				}
+			}
+			if t, ok := readHelper(root, p); ok {
+				return p, t, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// moduleSource finds the helper module name that library file imports:
+// its path, its text, and whether there is one (pythonModuleAt).
+type moduleSource func(file, name string) (at, text string, ok bool)
+
+// moduleRead is what a reading of a library found for one module name:
+// the file (empty when none) and its text. A result is stale when the
+// name now finds another file or text (moduleReadsCurrent).
+type moduleRead struct {
+	at, text string
+	ok       bool
+}
+
+// recordModules returns the module reader of library file over src,
+// which records each name it is asked in reads.
+func recordModules(src moduleSource, file string, reads map[string]moduleRead) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		if r, seen := reads[name]; seen {
+			return r.text, r.ok
+		}
+		at, text, ok := src(file, name)
+		reads[name] = moduleRead{at: at, text: text, ok: ok}
+		return text, ok
+	}
+}
+
+// moduleReadsCurrent reports whether every module name r's reading
+// asked for still finds what it found then, through src.
+func moduleReadsCurrent(r *fileResult, src moduleSource) bool {
+	for name, was := range r.moduleReads {
+		at, text, ok := src(r.path, name)
+		if ok != was.ok || at != was.at || text != was.text {
+			return false
+		}
+	}
+	return true
+}
+
+// readsModuleAt reports whether r's reading used the helper module file
+// at p.
+func readsModuleAt(r *fileResult, p string) bool {
+	for _, was := range r.moduleReads {
+		if was.at == p {
+			return true
+		}
+	}
+	return false
 }
 
 // pythonModulesOf is PythonModules for library file of s: the texts s
@@ -886,6 +960,14 @@ func PythonModules(root, file string, text func(rel string) (string, bool)) func
 // well as on its own text.
 func (s *Snapshot) pythonModulesOf(file string) func(string) (string, bool) {
 	return PythonModules(s.Root, file, s.texts.get)
+}
+
+// moduleSource is the helper modules' finder of s's build: the texts s
+// holds first, then the disk under s.Root.
+func (s *Snapshot) moduleSource() moduleSource {
+	return func(file, name string) (string, string, bool) {
+		return pythonModuleAt(s.Root, file, s.texts.get, name)
+	}
 }
 
 // readHelper reads the helper module at rel under root when every part

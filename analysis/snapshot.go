@@ -148,7 +148,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 	s.Libraries, s.libDiags = s.Project.Libraries(files)
 	s.dirs = folders(files)
 	s.conventions = project.ConventionSamples(files)
-	texts, fresh, diags := readAnalyseAll(root, s.Libraries, s.dialect(), s.Project.Spec.Configuration)
+	texts, fresh, diags := readAnalyseAll(root, s.Libraries, s.dialect(), s.Project.Spec.Configuration, s.moduleSource())
 	for i, rel := range s.Libraries {
 		if fresh[i] != nil {
 			s.texts.base[rel] = texts[i]
@@ -452,6 +452,7 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 	s.prevResults = prev
 	s.changed = changed
 	dialect := s.dialect()
+	mods := s.moduleSource()
 	var todo []string
 	if changed != nil && prev != nil {
 		s.results = maps.Clone(prev)
@@ -469,6 +470,12 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 			}
 			todo = append(todo, l)
 		}
+		if deps := s.moduleDependents(prev, changed, todo); len(deps) > 0 {
+			// orderedResults places the results of the changed paths
+			// only: the dependents are changed too.
+			todo = append(todo, deps...)
+			s.changed = append(slices.Clone(changed), deps...)
+		}
 	} else {
 		s.results = make(map[string]*fileResult, len(s.Libraries))
 		for _, l := range s.Libraries {
@@ -476,7 +483,7 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 			if !ok {
 				continue
 			}
-			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect && maps.Equal(r.vars, s.Project.Spec.Configuration) {
+			if r, ok := prev[l]; ok && r.text == t && r.dialect == dialect && maps.Equal(r.vars, s.Project.Spec.Configuration) && moduleReadsCurrent(r, mods) {
 				s.results[l] = r
 				continue
 			}
@@ -487,8 +494,31 @@ func (s *Snapshot) buildChanged(prev map[string]*fileResult, changed []string, e
 	for _, l := range todo {
 		todoTexts[l], _ = s.texts.get(l)
 	}
-	s.fresh = analyseAll(todo, todoTexts, s.dialect(), s.Project.Spec.Configuration)
+	s.fresh = analyseAll(todo, todoTexts, s.dialect(), s.Project.Spec.Configuration, mods)
 	s.finishBuild(prev, extra)
+}
+
+// moduleDependents returns each library of s, not in todo, whose
+// previous result read a helper module at one of the changed paths (a
+// helper is often no library itself: its change re-reads the files
+// importing it).
+func (s *Snapshot) moduleDependents(prev map[string]*fileResult, changed, todo []string) []string {
+	var deps []string
+	for _, l := range s.Libraries {
+		r := prev[l]
+		if r == nil || len(r.moduleReads) == 0 || slices.Contains(todo, l) {
+			continue
+		}
+		for _, p := range changed {
+			if readsModuleAt(r, p) {
+				if _, ok := s.texts.get(l); ok {
+					deps = append(deps, l)
+				}
+				break
+			}
+		}
+	}
+	return deps
 }
 
 // buildFresh is build for a cold load whose libraries were analysed as
@@ -625,7 +655,7 @@ func (a *assembly) origins(results []*fileResult, flows int) []int32 {
 // finish in (a nil result for a file that could not be read, whose error
 // is among the diagnostics, in files' order too), so a load gives the
 // same snapshot on any number of cores.
-func readAnalyseAll(root string, files []string, dialect sqlfront.Dialect, vars map[string]string) ([]string, []*fileResult, []ir.Diagnostic) {
+func readAnalyseAll(root string, files []string, dialect sqlfront.Dialect, vars map[string]string, mods moduleSource) ([]string, []*fileResult, []ir.Diagnostic) {
 	n := len(files)
 	texts := make([]string, n)
 	errs := make([]error, n)
@@ -663,7 +693,7 @@ func readAnalyseAll(root string, files []string, dialect sqlfront.Dialect, vars 
 			defer analysers.Done()
 			for i := range read {
 				if errs[i] == nil {
-					out[i] = analyseFile(files[i], texts[i], dialect, vars)
+					out[i] = analyseFileWith(files[i], texts[i], dialect, vars, mods)
 				}
 			}
 		}()
@@ -678,8 +708,9 @@ func readAnalyseAll(root string, files []string, dialect sqlfront.Dialect, vars 
 	return texts, out, diags
 }
 
-// analyseAll analyses files in parallel, one worker per CPU.
-func analyseAll(files []string, texts map[string]string, dialect sqlfront.Dialect, vars map[string]string) []*fileResult {
+// analyseAll analyses files in parallel, one worker per CPU, reading
+// the helper modules of .py files through mods.
+func analyseAll(files []string, texts map[string]string, dialect sqlfront.Dialect, vars map[string]string, mods moduleSource) []*fileResult {
 	out := make([]*fileResult, len(files))
 	if len(files) == 0 {
 		return out
@@ -695,7 +726,7 @@ func analyseAll(files []string, texts map[string]string, dialect sqlfront.Dialec
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = analyseFile(files[i], texts[files[i]], dialect, vars)
+				out[i] = analyseFileWith(files[i], texts[files[i]], dialect, vars, mods)
 			}
 		}()
 	}
