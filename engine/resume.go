@@ -21,7 +21,12 @@ import (
 // A streaming table resumes, rather than replaying its streams from the
 // start, when every flow into it is a streaming or CDC flow whose streams
 // are micro-batch folders (also seen through views) or streaming tables
-// that streaming flows wrote in the same run. That covers every output
+// that streaming flows wrote in the same run, or that the run does not
+// write at all (watch mode re-running what a change reaches: the stream
+// of an unchanged streaming table is its committed rows as one unit,
+// which a reader that consumed them before skips, so a stream-static join
+// whose static side changed emits nothing new, as on Spark; a reader that
+// consumed only some of their files replays). That covers every output
 // mode (append, update, complete), aggregates with or without watermarks
 // and windows, drop expectations, and CDC apply changes (SCD 1 and 2).
 //
@@ -267,8 +272,14 @@ func (st *runState) unresumableStream(f *ir.Flow, visiting map[string]bool, viaV
 				streams++
 			case st.stream != nil && st.stream.logs[key] != nil:
 				streams++
+			case d.Kind == ir.StreamingTable:
+				if _, why := st.committedStream(d); why == "" {
+					streams++
+				} else if !viaView {
+					return why
+				}
 			case !viaView:
-				return d.Name + " is read as a stream but is one whole unit (not a streaming table written in this run)"
+				return d.Name + " is a " + kindWords(d.Kind) + " read as a stream: its rows are recomputed as one batch, with no micro-batch the stream could skip"
 			}
 			continue
 		}
@@ -285,9 +296,28 @@ func (st *runState) unresumableStream(f *ir.Flow, visiting map[string]bool, viaV
 }
 
 // loggedOverlap checks the streaming tables d's flows read as streams:
-// each of their commits in this run must have been consumed by d either
-// wholly or not at all; otherwise it says why d must replay.
+// each of their commits in this run, and the committed rows of those this
+// run does not write, must have been consumed by d either wholly or not at
+// all; otherwise it says why d must replay.
 func (st *runState) loggedOverlap(d *ir.Dataset, done map[string]bool) string {
+	for _, up := range st.p.Datasets {
+		if st.stream != nil && st.stream.logs[ir.NameKey(up.Name)] != nil {
+			continue
+		}
+		files, why := st.committedStream(up)
+		if why != "" || !st.readsStream(d, ir.NameKey(up.Name)) {
+			continue
+		}
+		in := 0
+		for _, f := range files {
+			if done[f] {
+				in++
+			}
+		}
+		if in > 0 && in < len(files) {
+			return fmt.Sprintf("the committed rows of %s were consumed only in part (%d of their %d micro-batch files)", up.Name, in, len(files))
+		}
+	}
 	if st.stream == nil {
 		return ""
 	}
@@ -418,4 +448,51 @@ func (st *runState) mergeConsumed(d *ir.Dataset, now map[string][]string) map[st
 		}
 	}
 	return out
+}
+
+// committedStream returns the micro-batch files behind the committed rows
+// of streaming table d when this run does not write d, so a stream of it
+// can go on from a checkpoint: nothing was appended to d since it was
+// committed, and a reader that consumed those files gets no new rows, as
+// a Spark stream of an unchanged table gets none. It returns why not
+// instead when this run writes d, d has no committed rows recorded with
+// their files, or a flow into d is not a plain streaming flow (a CDC flow
+// changes rows in place, so its rows are no sequence of micro-batches).
+func (st *runState) committedStream(d *ir.Dataset) ([]string, string) {
+	if d.Kind != ir.StreamingTable {
+		return nil, d.Name + " is not a streaming table"
+	}
+	for _, f := range st.p.FlowsInto(d.Name) {
+		if !f.Streaming || f.CDC != nil {
+			return nil, d.Name + " is read as a stream, but flow " + f.Name + " into it is not a plain streaming flow, so its rows are no sequence of micro-batches"
+		}
+	}
+	if key := ir.NameKey(d.Name); st.opts.Only == nil || st.opts.Only[key] {
+		return nil, d.Name + " is read as a stream, but this run keeps no record of the micro-batches written into it"
+	}
+	files := st.s.Consumed(d.Name)
+	if len(files) == 0 {
+		return nil, d.Name + " is read as a stream, but its committed rows record no micro-batch files, so what was read of it before is unknown"
+	}
+	return files, ""
+}
+
+// kindWords names a dataset kind in the user's terms.
+func kindWords(k ir.Kind) string {
+	switch k {
+	case ir.MaterializedView:
+		return "materialized view"
+	case ir.StreamingTable:
+		return "streaming table"
+	case ir.View, ir.TemporaryView:
+		return "view"
+	}
+	return "table"
+}
+
+// hasCommittedStream reports whether a stream of d can go on from d's
+// committed rows (committedStream).
+func (st *runState) hasCommittedStream(d *ir.Dataset) bool {
+	_, why := st.committedStream(d)
+	return why == ""
 }

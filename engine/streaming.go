@@ -692,6 +692,18 @@ func (st *runState) streamInputs(ctx context.Context, f *ir.Flow, visiting map[s
 					in.units = append(in.units, streamUnit{key: strconv.Itoa(i + 1), files: files})
 				}
 				add(in)
+			case d.Kind == ir.StreamingTable && st.hasCommittedStream(d):
+				// A streaming table this run does not write: its committed
+				// rows are one unit, which a flow that consumed them
+				// before skips (resume.go, committedStream).
+				files, _ := st.committedStream(d)
+				in := &streamInput{name: rel, label: label, base: whole.base}
+				if allIn(files, done) {
+					in.partial = true
+				} else {
+					in.units = []streamUnit{{files: files}}
+				}
+				add(in)
 			case !viaView:
 				add(whole)
 			}
