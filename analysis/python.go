@@ -832,6 +832,7 @@ func (res *fileResult) analyseNotebookSQL(cells []pyCell) {
 		}
 		return nil
 	}
+	sub.diags = skipCommandCells(file, cells, sub)
 	for _, d := range sub.datasets {
 		if c := cellOf(d.Loc.Start); c != nil {
 			d.Syntax = append(d.Syntax, ir.Construct{Name: string(capab.SynPyNotebookSQL), Loc: ir.Loc{File: file, Start: c.magic.Start, End: c.magic.End}})
@@ -858,6 +859,77 @@ func (res *fileResult) analyseNotebookSQL(cells []pyCell) {
 			res.funcs[f] = c
 		}
 	}
+}
+
+// skipCommandCells returns sub's diagnostics without those of the %sql
+// cells that define no dataset or flow (a notebook's commands: list,
+// SHOW, DESCRIBE), each of which gets one info at its %sql instead. Such
+// a cell is not part of the pipeline anywhere (Databricks runs one
+// language per source file, Spark reads the file as Python), so the
+// statement errors of a .sql file do not apply to it.
+func skipCommandCells(file string, cells []pyCell, sub *fileResult) []ir.Diagnostic {
+	defines := func(c pyCell) bool {
+		for _, d := range sub.datasets {
+			if d.Loc.Start >= c.start && d.Loc.Start < c.end {
+				return true
+			}
+		}
+		for _, f := range sub.flows {
+			if f.Loc.Start >= c.start && f.Loc.Start < c.end {
+				return true
+			}
+		}
+		return false
+	}
+	// A cell whose text does not parse keeps its syntax error: it may
+	// be a definition mistyped.
+	onlyCommands := func(c pyCell) bool {
+		for _, d := range sub.diags {
+			if d.Loc.Start >= c.start && d.Loc.Start < c.end && !commandCellCode(d.Code) {
+				return false
+			}
+		}
+		return true
+	}
+	var skipped []pyCell
+	for _, c := range cells {
+		if c.lang == "%sql" && !defines(c) && strings.TrimSpace(sub.text[c.start:c.end]) != "" && onlyCommands(c) {
+			skipped = append(skipped, c)
+		}
+	}
+	if len(skipped) == 0 {
+		return sub.diags
+	}
+	inSkipped := func(off int) bool {
+		for _, c := range skipped {
+			if off >= c.start && off < c.end {
+				return true
+			}
+		}
+		return false
+	}
+	out := sub.diags[:0:0]
+	for _, d := range sub.diags {
+		if !inSkipped(d.Loc.Start) {
+			out = append(out, d)
+		}
+	}
+	for _, c := range skipped {
+		out = append(out, ir.Diagnostic{Loc: ir.Loc{File: file, Start: c.magic.Start, End: c.magic.End}, Severity: ir.Info, Code: ir.CodeNotebookCell,
+			Message: "this %sql cell defines no dataset or flow, and a %sql cell of a Python notebook is not part of the pipeline (Databricks runs one language per source file; Spark reads the file as Python): Thund skips it; a command like this one belongs in a notebook outside the pipeline's sources"})
+	}
+	return out
+}
+
+// commandCellCode reports whether code is what a .sql file's statement
+// that defines nothing gets (a command, a bare query), which a skipped
+// %sql cell does not get.
+func commandCellCode(code ir.Code) bool {
+	switch code {
+	case ir.CodeSQLUnsupported, ir.CodeSQLNotQuery, ir.CodeSQLMultiQuery, ir.CodeSQLEmpty:
+		return true
+	}
+	return false
 }
 
 // PythonModules returns the reader of the helper modules the Python
