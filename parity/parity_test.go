@@ -332,7 +332,7 @@ func runNative(t *testing.T, snap *analysis.Snapshot, compared []*ir.Dataset) ma
 		if dr := res.Datasets[k]; dr == nil || dr.Phase != engine.Completed {
 			t.Fatalf("native run did not complete %s: %+v", d.Name, dr)
 		}
-		err := s.QueryArrow(ctx, "SELECT * FROM "+engine.RelationSQL(d.Name), func(r array.RecordReader) error {
+		err := s.QueryArrow(ctx, "SELECT * FROM "+s.RelationSQL(d.Name), func(r array.RecordReader) error {
 			tab, err := parity.Read(r)
 			out[k] = tab
 			return err

@@ -83,7 +83,7 @@ type Page struct {
 // session: a count, then the page itself through Arrow.
 func Dataset(ctx context.Context, s *engine.Session, name string, offset, limit int) (*Page, error) {
 	start := time.Now()
-	rel := engine.RelationSQL(name)
+	rel := s.RelationSQL(name)
 	var total int64
 	if err := s.DB().QueryRowContext(ctx, "SELECT count(*) FROM "+rel).Scan(&total); err != nil {
 		return nil, fmt.Errorf("preview %s: %w", name, err)

@@ -616,7 +616,7 @@ func (r *reconciler) drop(name string) {
 	if name == "" {
 		return
 	}
-	rel := engine.RelationSQL(name)
+	rel := r.sess.RelationSQL(name)
 	ctx := context.Background()
 	r.sess.Exec(ctx, "DROP VIEW IF EXISTS "+rel)
 	r.sess.Exec(ctx, "DROP TABLE IF EXISTS "+rel)

@@ -88,7 +88,7 @@ func TestThundAndDBTAgree(t *testing.T) {
 	for i := 0; i < c.Datasets; i++ {
 		name := Name(i)
 		names = append(names, name)
-		rel := engine.RelationSQL(name)
+		rel := s.RelationSQL(name)
 		q, err := s.DB().QueryContext(ctx, "SELECT * FROM "+rel+" LIMIT 0")
 		if err != nil {
 			t.Fatal(err)
