@@ -620,10 +620,97 @@ func sparkWords(msg string) string {
 		}
 		msg = castRe.ReplaceAllLiteralString(msg, fmt.Sprintf("a value of type %s cannot be converted to %s natively; compare or combine values of the same type, or cast one explicitly", from, to))
 	}
+	msg = sparkConversion(msg)
+	msg = sparkUnresolved(msg)
 	if strings.Contains(msg, "__thund") {
 		msg = internalRe.ReplaceAllString(msg, "(a helper of the translation)")
 	}
 	return msg
+}
+
+// castFieldRe finds DuckDB's message for a text that is not a date or a
+// timestamp it can read: a field out of range ("2024-13-45", or the
+// integer text "1567065491" read as a year), with DuckDB's expected
+// format or the column cast from appended.
+var castFieldRe = regexp.MustCompile(`(?:Conversion Error: )?(date|timestamp|time) field value out of range: "((?:[^"\\]|\\.)*)"(?:, expected format is \([^\n]*\)| when casting from source column \S+)?`)
+
+// castDecimalRe finds DuckDB's message for a text that is not a decimal
+// (it quotes the value with double quotes, unlike the other types).
+var castDecimalRe = regexp.MustCompile(`(?:Conversion Error: )?Could not convert string "((?:[^"\\]|\\.)*)" to (DECIMAL\(\d+,\s*\d+\))(?: when casting from source column \S+)?`)
+
+// sparkConversion rewrites DuckDB's messages for a text that does not
+// convert to a date, timestamp or decimal as Spark's ANSI cast fails:
+// CAST_INVALID_INPUT, naming the value and the type (checked on Spark
+// 4.1.4: date_format('1567065491', 'yyyyMMdd') fails so).
+func sparkConversion(msg string) string {
+	if m := castFieldRe.FindStringSubmatch(msg); m != nil {
+		to := strings.ToUpper(m[1])
+		if to == "TIME" {
+			to = "TIME(6)"
+		}
+		return castFieldRe.ReplaceAllLiteralString(msg, castInvalidInput(m[2], to))
+	}
+	if m := castDecimalRe.FindStringSubmatch(msg); m != nil {
+		to := strings.ReplaceAll(m[2], " ", "")
+		return castDecimalRe.ReplaceAllLiteralString(msg, castInvalidInput(m[1], to))
+	}
+	return msg
+}
+
+// castInvalidInput is Spark's CAST_INVALID_INPUT message for a STRING
+// value that does not convert to type to.
+func castInvalidInput(value, to string) string {
+	return "[CAST_INVALID_INPUT] The value '" + value + "' of the type \"STRING\" cannot be cast to \"" + to +
+		"\" because it is malformed. Correct the value as per the syntax, or change its target type. " +
+		"Use `try_cast` to tolerate malformed input and return NULL instead. SQLSTATE: 22018"
+}
+
+// unboundColumnRe finds DuckDB's binder message for a column no input
+// has, unqualified (first form) or of a named table (second form), with
+// the candidates DuckDB offers.
+var unboundColumnRe = regexp.MustCompile(`(?s)(?:Binder Error: )?(?:Referenced column "((?:[^"]|"")*)" not found in FROM clause!|Table "((?:[^"]|"")*)" does not have a column named "((?:[^"]|"")*)")\s*(?:Candidate bindings:[ :]*((?:"(?:[^"]|"")*"(?:, )?)*))?`)
+
+// unboundTableRe finds DuckDB's binder message for a qualifier that names
+// no input of the query.
+var unboundTableRe = regexp.MustCompile(`(?s)(?:Binder Error: )?Referenced table "((?:[^"]|"")*)" not found!\s*(?:Candidate tables: (?:"(?:[^"]|"")*"(?:, )?)*)?`)
+
+// quotedRe finds one name of DuckDB's list of candidates.
+var quotedRe = regexp.MustCompile(`"((?:[^"]|"")*)"`)
+
+// sparkUnresolved rewrites DuckDB's binder messages for a column or a
+// qualifier the query's inputs do not have as Spark's analyzer reports
+// them: UNRESOLVED_COLUMN, with the nearest columns as the suggestion
+// (DuckDB's candidates; a helper of the translation is never offered).
+func sparkUnresolved(msg string) string {
+	if m := unboundColumnRe.FindStringSubmatch(msg); m != nil {
+		name := backquote(m[1])
+		if m[1] == "" {
+			name = backquote(m[2]) + "." + backquote(m[3])
+		}
+		var sugg []string
+		for _, c := range quotedRe.FindAllStringSubmatch(m[4], -1) {
+			if c[1] != "" && !strings.Contains(c[1], "__thund") && !strings.HasPrefix(c[1], "unnamed_subquery") {
+				sugg = append(sugg, backquote(strings.ReplaceAll(c[1], `""`, `"`)))
+			}
+		}
+		out := "[UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] A column, variable, or function parameter with name " + name + " cannot be resolved. SQLSTATE: 42703"
+		if len(sugg) > 0 {
+			out = "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with name " + name +
+				" cannot be resolved. Did you mean one of the following? [" + strings.Join(sugg, ", ") + "]. SQLSTATE: 42703"
+		}
+		return strings.TrimSpace(unboundColumnRe.ReplaceAllLiteralString(msg, out))
+	}
+	if m := unboundTableRe.FindStringSubmatch(msg); m != nil {
+		out := "[UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] A column, variable, or function parameter qualified by " +
+			backquote(strings.ReplaceAll(m[1], `""`, `"`)) + " cannot be resolved: no input of the query is named so. SQLSTATE: 42703"
+		return strings.TrimSpace(unboundTableRe.ReplaceAllLiteralString(msg, out))
+	}
+	return msg
+}
+
+// backquote writes a name as Spark quotes it in its messages.
+func backquote(name string) string {
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
 
 // duckCatalog gives the translator the Spark types of the relations a
