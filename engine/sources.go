@@ -552,6 +552,11 @@ func (s *Session) fileReadOf(p *ir.Pipeline, src *ir.Source) (fm fileMeta, ok bo
 			}
 			ok = true
 			name, hidden := s.rescuedColumn(r)
+			if hidden && checksDatabricks(p) {
+				// On Databricks * of such a read holds the default
+				// rescued-data column too.
+				hidden = false
+			}
 			switch {
 			case name == "":
 			case !hidden && fm.rescued == "":
@@ -563,6 +568,19 @@ func (s *Session) fileReadOf(p *ir.Pipeline, src *ir.Source) (fm fileMeta, ok bo
 	}
 	fm.root, fm.mirror = s.Root, s.mirror
 	return fm, ok
+}
+
+// checksDatabricks reports whether p is a Databricks pipeline: checked
+// against the databricks backend (dialect databricks in thund.yaml, or
+// --backend databricks). Its reads of files give Databricks' default
+// rescued-data column in *, as Databricks does.
+func checksDatabricks(p *ir.Pipeline) bool {
+	for _, b := range p.Backends {
+		if b == ir.Databricks {
+			return true
+		}
+	}
+	return false
 }
 
 // rescuedColumn returns the rescued-data column of a read of files

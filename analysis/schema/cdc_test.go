@@ -2,12 +2,15 @@ package schema
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
 // A CDC target is described with the columns a run stores: the COLUMNS
 // clause applied, and for SCD 2 the validity columns __START_AT and
-// __END_AT, typed like the sequence column, which readers may name.
+// __END_AT, typed like the sequence column, which readers may name; a
+// read of files in a Databricks pipeline gives the default _rescued_data
+// in *, which COLUMNS * EXCEPT (op) keeps, as on Databricks.
 func TestCDCTargetColumns(t *testing.T) {
 	root := tree(t, map[string]string{
 		"thund.yaml":                  "dialect: databricks\n",
@@ -27,7 +30,7 @@ SELECT id, name, __START_AT AS since FROM LIVE.people WHERE __END_AT IS NULL;
 		t.Fatalf("diagnostics: %v", diagStrings(snap, res.Diagnostics))
 	}
 	for name, want := range map[string][]string{
-		"people":         {"id BIGINT", "name VARCHAR", "seq BIGINT", "__START_AT BIGINT", "__END_AT BIGINT"},
+		"people":         {"id BIGINT", "name VARCHAR", "seq BIGINT", "_rescued_data VARCHAR", "__START_AT BIGINT", "__END_AT BIGINT"},
 		"people1":        {"id BIGINT", "name VARCHAR", "seq BIGINT"},
 		"current_people": {"id BIGINT", "name VARCHAR", "since BIGINT"},
 	} {
@@ -38,5 +41,29 @@ SELECT id, name, __START_AT AS since FROM LIVE.people WHERE __END_AT IS NULL;
 		if got := columnStrings(d.Columns); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s columns = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// A column a CDC flow's COLUMNS or TRACK HISTORY ON list names that the
+// changes lack fails the run; the description reports it at the name in
+// the list. Excepting Databricks' default _rescued_data of a read of
+// files is no error: * of the read holds it.
+func TestCDCListColumnsChecked(t *testing.T) {
+	root := tree(t, map[string]string{
+		"thund.yaml":                  "dialect: databricks\n",
+		"samples/raw_changes/001.csv": "id,name,op,seq\n1,Ada,UPSERT,1\n",
+		"t.sql": `CREATE OR REFRESH STREAMING TABLE changes AS SELECT * FROM STREAM read_files('/landing/raw_changes', format => 'csv');
+CREATE OR REFRESH STREAMING TABLE people;
+CREATE FLOW f AS AUTO CDC INTO people FROM STREAM(changes) KEYS (id) SEQUENCE BY seq
+  COLUMNS * EXCEPT (op, _rescued_data, nmae)
+  STORED AS SCD TYPE 2 TRACK HISTORY ON (name, sq);
+`,
+	})
+	snap, s := load(t, root)
+	res := describe(t, snap, s)
+	got := diagStrings(snap, res.Diagnostics)
+	if len(got) != 2 || !strings.Contains(got[0], "[nmae] error unknown-column COLUMNS names nmae, which is not a column of the changes") ||
+		!strings.Contains(got[1], "[sq] error unknown-column TRACK HISTORY ON names sq") {
+		t.Errorf("diagnostics: %v", got)
 	}
 }

@@ -360,6 +360,10 @@ func (ds *describer) settingColumns(f *ir.Flow, cols []engine.Column) {
 				missing(c.Loc, fmt.Sprintf("@cdc names %s, which is not a column of the flow's query (it has %s); name one of those", k, names(cols)))
 			}
 		}
+		ds.cdcListColumns(f, "COLUMNS", c.Columns, cols, has, names, missing)
+		if c.SCD == 2 {
+			ds.cdcListColumns(f, "TRACK HISTORY ON", c.TrackHistory, cols, has, names, missing)
+		}
 	}
 	if w := f.Watermark; w != nil && w.Column != "" {
 		known, found := false, false
@@ -387,6 +391,64 @@ func (ds *describer) settingColumns(f *ir.Flow, cols []engine.Column) {
 			missing(w.Loc, fmt.Sprintf("the watermark column %s is not a column of the streams the flow reads; name a DATE or TIMESTAMP column of its stream", w.Column))
 		}
 	}
+}
+
+// cdcListColumns reports each column a CDC flow's COLUMNS or TRACK
+// HISTORY ON list (clause) names that the changes, the flow query's
+// columns cols, do not have, at the name in the list: the run would fail
+// on it.
+func (ds *describer) cdcListColumns(f *ir.Flow, clause string, list []string, cols []engine.Column,
+	has func([]engine.Column, string) bool, names func([]engine.Column) string, missing func(ir.Loc, string)) {
+	for _, n := range list {
+		if has(cols, n) {
+			continue
+		}
+		missing(ds.listNameLoc(f.CDC.Loc, clause, n), fmt.Sprintf("%s names %s, which is not a column of the changes the flow reads (they are %s); name one of those or take it out of the list", clause, n, names(cols)))
+	}
+}
+
+// listNameLoc is the range of name in the clause (COLUMNS, TRACK HISTORY
+// ON) of the CDC statement at loc, found in the file's text; loc itself
+// when the text does not show it.
+func (ds *describer) listNameLoc(loc ir.Loc, clause, name string) ir.Loc {
+	if ds.snap == nil {
+		return loc
+	}
+	text, ok := ds.snap.Text(loc.File)
+	if !ok || loc.Start < 0 || loc.Start > len(text) {
+		return loc
+	}
+	// loc may cover only the head of the statement: read on to its end.
+	end := len(text)
+	if semi := strings.IndexByte(text[loc.Start:end], ';'); semi >= 0 {
+		end = loc.Start + semi
+	}
+	stmt := strings.ToUpper(text[loc.Start:end])
+	at := strings.Index(stmt, clause)
+	if at < 0 {
+		return loc
+	}
+	bare := strings.ToUpper(strings.Trim(name, "`\""))
+	for from := at + len(clause); from < len(stmt); {
+		i := strings.Index(stmt[from:], bare)
+		if i < 0 {
+			break
+		}
+		i += from
+		j := i + len(bare)
+		before := i == 0 || !identByte(stmt[i-1])
+		after := j >= len(stmt) || !identByte(stmt[j])
+		if before && after {
+			return ir.Loc{File: loc.File, Start: loc.Start + i, End: loc.Start + j}
+		}
+		from = j
+	}
+	return loc
+}
+
+// identByte reports a byte that may be part of an unquoted name.
+func identByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
 }
 
 // blocked says why flows cannot be described: they read a dataset that
