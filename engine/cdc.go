@@ -48,10 +48,14 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/thund-dev/thund/ir"
+	"github.com/thund-dev/thund/textpos"
 )
 
 // cdcState is the apply-changes state of one target.
@@ -284,6 +288,9 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	if nulls > 0 {
 		return "", fr.fail("%d change(s) have a NULL sequence_by column %s", nulls, cc.seq)
 	}
+	if err := fr.warnTies(ctx, chg, cc); err != nil {
+		return "", err
+	}
 	if trunc != "" {
 		// APPLY AS TRUNCATE WHEN: the latest truncation of the trigger
 		// empties the target of every row written before it; the
@@ -508,4 +515,81 @@ func (fr *flowRun) seqTypeClash(ctx context.Context, seq, chg string) error {
 	}
 	return fr.fail("the sequence column %s of these changes is %s, but the changes applied into %s before, by another flow into it, are sequenced by %s: every flow into %s must sequence by one type; cast it in the flow's query (CAST(%s AS %s))",
 		seq, name(now), fr.d.Name, name(before), fr.d.Name, seq, name(before))
+}
+
+// A key's changes that tie on the sequence (same key, same SEQUENCE BY
+// value, different rows) are applied in no defined order on Databricks,
+// which requires one change per key and sequence value; the native run
+// picks one deterministically (a DELETE, else the row whose text sorts
+// last). warnTies says so, once per trigger, at SEQUENCE BY: which key,
+// which value, how many changes, and how many keys tie in all. A typical
+// cause is a sequence column set to current_timestamp() upstream, one
+// value for a whole micro-batch.
+
+// warnTies reports the changes of table chg (classified, kind column
+// __thund_kind, row text __thund_txt) that tie on key and sequence.
+func (fr *flowRun) warnTies(ctx context.Context, chg string, cc cdcCols) error {
+	var keyText, groupBy []string
+	for _, k := range cc.keys {
+		q := quoteIdent(k)
+		keyText = append(keyText, quoteString(k+"=")+" || coalesce(CAST("+q+" AS VARCHAR), 'NULL')")
+		groupBy = append(groupBy, q)
+	}
+	seq := quoteIdent(cc.seq)
+	groupBy = append(groupBy, seq)
+	q := "SELECT k, s, n, count(*) OVER (), sum(n) OVER () FROM (SELECT concat_ws(', ', " + strings.Join(keyText, ", ") +
+		") AS k, coalesce(CAST(" + seq + " AS VARCHAR), 'NULL') AS s, count(*) AS n FROM " + chg + " GROUP BY " + strings.Join(groupBy, ", ") +
+		" HAVING count(DISTINCT __thund_txt) > 1) ORDER BY n DESC, k LIMIT 1"
+	var key, val string
+	var n, groups, total int64
+	err := fr.st.conn.QueryRowContext(ctx, q).Scan(&key, &val, &n, &groups, &total)
+	if err != nil {
+		if strings.Contains(err.Error(), "no rows") {
+			return nil
+		}
+		return fr.fail("check sequence ties: %v", explain(err))
+	}
+	msg := fmt.Sprintf("flow %s (into %s): %d changes of the key %s have the same SEQUENCE BY value, %s = %s", fr.f.Name, fr.d.Name, n, key, cc.seq, val)
+	if groups > 1 {
+		msg += fmt.Sprintf(", and %d more keys tie (%d tied changes in all)", groups-1, total)
+	}
+	msg += ": Databricks needs one change per key and sequence value and applies tied ones in no defined order, so the result may differ from this run's, which applies a DELETE among them, else the change whose row sorts last as text; " +
+		"sequence the changes by a column whose value differs between a key's changes (an event time or a version from the source, not the time the row was read)"
+	file, line := fr.sequenceByAt()
+	fr.st.mu.Lock()
+	if fr.st.res != nil {
+		fr.st.res.SampleWarnings = append(fr.st.res.SampleWarnings, SampleWarning{File: file, Line: line, Message: msg})
+	}
+	fr.st.mu.Unlock()
+	return nil
+}
+
+// sequenceByRe finds the sequence clause of a CDC statement (SEQUENCE
+// BY) or of the @cdc pragma (sequence_by=).
+var sequenceByRe = regexp.MustCompile(`(?i)\bsequence(?:\s+by\b|_by\s*=)`)
+
+// sequenceByAt is the file and 1-based line of the flow's SEQUENCE BY
+// (the start of its CDC clause when the text does not show it).
+func (fr *flowRun) sequenceByAt() (string, int) {
+	loc := fr.f.CDC.Loc
+	if loc.File == "" {
+		loc = fr.f.QueryLoc
+	}
+	path := loc.File
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(fr.st.s.Root, filepath.FromSlash(path))
+	}
+	text, err := os.ReadFile(path)
+	if err != nil || loc.Start < 0 || loc.Start > len(text) {
+		return loc.File, 1
+	}
+	off := loc.Start
+	rest := text[loc.Start:]
+	if semi := strings.IndexByte(string(rest), ';'); semi >= 0 {
+		rest = rest[:semi]
+	}
+	if m := sequenceByRe.FindIndex(rest); m != nil {
+		off += m[0]
+	}
+	return loc.File, textpos.New(string(text)).Rune(off).Line + 1
 }
