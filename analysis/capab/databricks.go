@@ -31,6 +31,15 @@ const (
 	SynOnce         Feature = "INSERT INTO ONCE"
 	SynReadFiles    Feature = "read_files(...)"
 	SynCloudFiles   Feature = "cloud_files(...)"
+	SynReadKafka    Feature = "read_kafka(...)"
+	// SynClusterAuto is Databricks' CLUSTER BY AUTO (automatic liquid
+	// clustering) or CLUSTER BY NONE on a streaming table or
+	// materialized view; Spark's CLUSTER BY takes a column list only.
+	SynClusterAuto Feature = "CLUSTER BY AUTO | NONE"
+	// SynFlowReplaceWhere is a streaming table's own FLOW REPLACE WHERE
+	// predicate BY NAME query, which replaces the rows matching the
+	// predicate on each update.
+	SynFlowReplaceWhere Feature = "FLOW REPLACE WHERE ... BY NAME"
 	// SynQualify is a query's QUALIFY clause, which Spark reads from 4.2
 	// on (SPARK-31561; pyspark 4.1.4's parser refuses it, 4.2.1's and
 	// 4.3.0's read it) and Databricks SQL reads too.
@@ -109,6 +118,26 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	SynOnce: dbxOnly(no("Spark has no one-time flows (INSERT INTO ONCE is Databricks SQL): write CREATE FLOW f AS INSERT INTO t over a stream, or load the backfill into a source" + onDatabricks)),
 	SynReadFiles: dbxOnly(no("Spark has no read_files table function (Databricks SQL): a materialized view reads the files as format.`path` (SELECT * FROM json.`/data/orders/`); " +
 		"a streaming table cannot stream files in Spark SQL (STREAM format.`path` is a batch relation, INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE), so define it in Python, @dp.table returning spark.readStream.format(\"json\").schema(\"id BIGINT, ...\").load(\"/data/orders/\")" + onDatabricks)),
+	// Spark 4.1.4 and 4.3.0 (spark.sql's CREATE TABLE t (a INT) CLUSTER BY
+	// AUTO and spark-pipelines dry-run of a materialized view with it):
+	// PARSE_SYNTAX_ERROR at AUTO or NONE, "missing '('". 4.2 has the same
+	// clusterBySpec rule. Clustering changes how the table is stored,
+	// never its rows, so a native run ignores it.
+	SynClusterAuto: dbxOnly(no("Spark's CLUSTER BY takes a parenthesised column list only (PARSE_SYNTAX_ERROR at AUTO or NONE: missing '('): leave the clause out, clustering changes no rows; CLUSTER BY (col, ...) names the columns (Spark 4.1's pipelines refuse that too)" + onDatabricks)),
+	// Spark 4.1.4 stops at FLOW, 4.3.0 at REPLACE (PARSE_SYNTAX_ERROR,
+	// spark-pipelines dry-run).
+	SynFlowReplaceWhere: {
+		ir.Native:     no("the native engine does not run REPLACE WHERE flows (Databricks replaces the table's rows matching the predicate on each update): check this dataset against databricks only, with `-- @backends: databricks`, or write FLOW INSERT BY NAME query to append instead"),
+		ir.Spark41:    no(replaceWhereSpark),
+		ir.Spark42:    no(replaceWhereSpark),
+		ir.Spark43:    no(replaceWhereSpark),
+		ir.Databricks: yes,
+	},
+	// Spark 4.1.4: PARSE_SYNTAX_ERROR at '=>' in STREAM read_kafka(...);
+	// 4.3.0 parses it and fails with UNRESOLVABLE_TABLE_VALUED_FUNCTION
+	// (spark.sql and spark-pipelines dry-run).
+	SynReadKafka: dbxOnly(no("Spark SQL has no read_kafka table function (Spark 4.1: PARSE_SYNTAX_ERROR at '=>'; 4.3: UNRESOLVABLE_TABLE_VALUED_FUNCTION): define the stream in Python, " +
+		"@dp.table returning spark.readStream.format(\"kafka\").option(\"kafka.bootstrap.servers\", ...).option(\"subscribe\", topic).load(), with Spark's Kafka connector (spark-sql-kafka) on the server" + onDatabricks)),
 	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader): declare the files as a source (`-- @source: files format=csv path=...`)" + onDatabricks)),
 	// The native engine's Spark-to-DuckDB translation does not carry
 	// QUALIFY yet, and a run without the filter would give other rows.
@@ -125,6 +154,10 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 		ir.Databricks: yes,
 	},
 }
+
+// replaceWhereSpark is why Spark refuses FLOW REPLACE WHERE.
+const replaceWhereSpark = "Spark's CREATE STREAMING TABLE has no FLOW REPLACE WHERE clause (PARSE_SYNTAX_ERROR; Databricks SQL): Spark's flows only append, " +
+	"so write CREATE STREAMING TABLE t; and CREATE FLOW f AS INSERT INTO t BY NAME query, or a materialized view recomputed on each run" + onDatabricks
 
 // orReplaceSpark is why Spark refuses CREATE OR REPLACE kind: its
 // grammar has CREATE OR REPLACE for tables and views, not for the

@@ -605,6 +605,15 @@ func fileReads(text string, sp Span, toks []token, own string, vars map[string]s
 			rewrite(r)
 			continue
 		}
+		if w == "READ_KAFKA" && punct(k+1, '(') && relation(k) {
+			if r, ok := kafkaRead(text, toks, k, word, punct, str); ok {
+				if strings.EqualFold(r.Name, own) {
+					r.Name += "_kafka"
+				}
+				rewrite(r)
+			}
+			continue
+		}
 		if w != "READ_FILES" && w != "CLOUD_FILES" || !punct(k+1, '(') || !relation(k) {
 			continue
 		}
@@ -646,6 +655,39 @@ func fileReads(text string, sp Span, toks []token, own string, vars map[string]s
 	return string(b), reads
 }
 
+// kafkaRead reads Databricks' read_kafka(...) call whose name is token k
+// (its '(' follows): a read of the Kafka topic named by its subscribe =>
+// 'topic' argument, the source a sample stands for (kafka when the call
+// subscribes otherwise, by pattern or partition assignment). Path stays
+// empty: no files are read.
+func kafkaRead(text string, toks []token, k int, word func(int) string, punct func(int, byte) bool, str func(int) bool) (FileRead, bool) {
+	depth, end := 0, -1
+	for j := k + 1; j < len(toks) && end < 0; j++ {
+		switch {
+		case punct(j, '('):
+			depth++
+		case punct(j, ')'):
+			depth--
+			if depth == 0 {
+				end = j
+			}
+		}
+	}
+	if end < 0 {
+		return FileRead{}, false
+	}
+	r := FileRead{Call: Span{toks[k].start, toks[end].end}, Func: text[toks[k].start:toks[k].end], Format: "kafka", Name: "kafka"}
+	for j := k + 2; j+3 < end; j++ {
+		if word(j) == "SUBSCRIBE" && punct(j+1, '=') && punct(j+2, '>') && str(j+3) {
+			if topic := unescapeString(text[toks[j+3].start:toks[j+3].end]); topic != "" && !strings.Contains(topic, ",") {
+				r.Name = topic
+			}
+			break
+		}
+	}
+	return r, true
+}
+
 // withFileReads is parseQuery over the text with the query's file reads
 // written as their sources' names (fileReads): each read is a reference
 // to that source, at the call, and a construct.
@@ -667,6 +709,8 @@ func withFileReads(file, text string, sp Span, toks []token, dialect Dialect, ow
 		case strings.EqualFold(r.Func, "cloud_files"):
 			f = capab.SynCloudFiles
 		case strings.EqualFold(r.Func, "read_files"):
+		case strings.EqualFold(r.Func, "read_kafka"):
+			f = capab.SynReadKafka
 		default:
 			f = "" // format.`path`: Spark SQL, which every backend reads
 		}

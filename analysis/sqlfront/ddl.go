@@ -483,6 +483,10 @@ func (p *stmtParser) dataset(i int) {
 				p.flowInsert(i)
 				return
 			}
+			if kind == CreateStreamingTable && p.kw(i+1, "REPLACE") && p.kw(i+2, "WHERE") {
+				p.flowReplaceWhere(i)
+				return
+			}
 			if kind == CreateStreamingTable && p.kw(i+1, "AUTO") && p.kw(i+2, "CDC") {
 				if colList.End > colList.Start {
 					// The AUTO CDC flow's schema is inferred: Spark 4.3
@@ -493,7 +497,7 @@ func (p *stmtParser) dataset(i int) {
 				p.autoCDCTable(i)
 				return
 			}
-			p.errTok(i, fmt.Sprintf("unexpected %s in %s: a streaming table's own flow is FLOW AUTO CDC FROM STREAM(source) KEYS (...) SEQUENCE BY ..., or AS followed by a query",
+			p.errTok(i, fmt.Sprintf("unexpected %s in %s: a streaming table's own flow is FLOW INSERT [ONCE] BY NAME query, FLOW REPLACE WHERE predicate BY NAME query, FLOW AUTO CDC FROM STREAM(source) KEYS (...) SEQUENCE BY ..., or AS followed by a query",
 				p.tokDesc(i), kind))
 			return
 		case "COMMENT", "PARTITIONED BY", "CLUSTER BY", "TBLPROPERTIES", "USING", "LOCATION", "OPTIONS":
@@ -527,6 +531,12 @@ func (p *stmtParser) dataset(i int) {
 			p.st.PartitionBy, p.st.PartitionSpans, i, ok = p.columnList(i+2, opt)
 		case "CLUSTER BY":
 			start := p.toks[i].start
+			if p.kw(i+2, "AUTO", "NONE") {
+				// Databricks' automatic clustering or none: no columns
+				p.syntax(capab.SynClusterAuto, start, p.toks[i+2].end)
+				i, ok = i+3, true
+				break
+			}
 			p.st.ClusterBy, p.st.ClusterSpans, i, ok = p.columnList(i+2, opt)
 			if ok {
 				p.syntax(capab.SynClusterBy, start, p.toks[i-1].end)
@@ -567,7 +577,7 @@ func optionList(view bool) string {
 	if view {
 		return "COMMENT '...' and TBLPROPERTIES (...)"
 	}
-	return "COMMENT '...', PARTITIONED BY (...), CLUSTER BY (...), TBLPROPERTIES (...), USING format, LOCATION '...' and OPTIONS (...)"
+	return "COMMENT '...', PARTITIONED BY (...), CLUSTER BY (...) | AUTO | NONE, TBLPROPERTIES (...), USING format, LOCATION '...' and OPTIONS (...)"
 }
 
 // query parses the query after the AS at token i.

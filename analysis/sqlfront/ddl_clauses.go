@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/thund-dev/thund/analysis/capab"
+	"github.com/thund-dev/thund/analysis/sparksql/parser"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -16,6 +17,7 @@ import (
 //	WITH ROW FILTER func ON (col | literal [, ...])
 //	SCHEDULE [REFRESH] { EVERY n {HOUR|HOURS|DAY|DAYS|WEEK|WEEKS} | CRON 'cron' [AT TIME ZONE 'tz'] }
 //	TRIGGER ON UPDATE [AT MOST EVERY INTERVAL ...]
+//	FLOW INSERT [ONCE] BY NAME query, FLOW REPLACE WHERE predicate BY NAME query   (streaming tables)
 //	REFRESH POLICY { AUTO | INCREMENTAL [STRICT] | FULL }   (materialized views)
 //	col type ... MASK func [USING COLUMNS (col | literal [, ...])]   (in the column list)
 //
@@ -162,6 +164,65 @@ func (p *stmtParser) flowInsert(i int) {
 		return
 	}
 	p.query(k + 1)
+}
+
+// flowReplaceWhere reads Databricks' FLOW REPLACE WHERE predicate BY
+// NAME query of CREATE STREAMING TABLE, at token i (FLOW): the table's
+// own flow, which on each update replaces the table's rows matching the
+// predicate with the query's. The predicate is read as a Spark
+// expression, the query like AS's; the flow is recorded as a construct
+// (capab.SynFlowReplaceWhere).
+func (p *stmtParser) flowReplaceWhere(i int) {
+	where := i + 2
+	by := p.byNameAfter(where + 1)
+	if by < 0 {
+		p.errTok(where+1, "FLOW REPLACE WHERE needs a predicate and BY NAME before its query: write FLOW REPLACE WHERE day = current_date() BY NAME SELECT ...")
+		return
+	}
+	if by == where+1 {
+		p.errTok(by, fmt.Sprintf("FLOW REPLACE WHERE needs a predicate before BY NAME, found %s: write FLOW REPLACE WHERE day = current_date() BY NAME SELECT ...", p.tokDesc(by)))
+		return
+	}
+	p.syntax(capab.SynFlowReplaceWhere, p.toks[i].start, p.toks[by+1].end)
+	p.st.ByName = true
+	if !p.predicateOK(p.toks[where+1].start, p.toks[by-1].end) {
+		return
+	}
+	if by+2 >= len(p.toks) || !startsQuery(p.text, p.toks[by+2:]) {
+		p.errTok(by+2, fmt.Sprintf("expected a query after FLOW REPLACE WHERE ... BY NAME, found %s", p.tokDesc(by+2)))
+		return
+	}
+	p.query(by + 1)
+}
+
+// byNameAfter returns the token of the first BY NAME from token k on
+// outside parentheses, -1 when there is none.
+func (p *stmtParser) byNameAfter(k int) int {
+	depth := 0
+	for ; k+1 < len(p.toks); k++ {
+		switch {
+		case p.punct(k, '('):
+			depth++
+		case p.punct(k, ')'):
+			depth--
+		case depth == 0 && p.kw(k, "BY") && p.kw(k+1, "NAME"):
+			return k
+		}
+	}
+	return -1
+}
+
+// predicateOK reads text[start:end] as one Spark expression and reports
+// Spark's syntax error in it, at its place, when it is not one.
+func (p *stmtParser) predicateOK(start, end int) bool {
+	_, errs := parser.ParseExpression(p.text[start:end], p.databricksOptions())
+	if len(errs) == 0 {
+		return true
+	}
+	e := *errs[0]
+	e.Start, e.End = e.Start+start, e.End+start
+	p.sparkErr(&e, " (in the REPLACE WHERE predicate)")
+	return false
 }
 
 // snapshotCDC reads Databricks' CDC from snapshots, APPLY CHANGES INTO t

@@ -318,7 +318,7 @@ func commentStart(s string, start, floor int) int {
 }
 
 // mayReadFiles reports whether query text q can hold a file read
-// (fileReads): a read_files or cloud_files call, or a path table
+// (fileReads): a read_files, cloud_files or read_kafka call, or a path table
 // (parquet.`/data/x`, always in backticks). Most queries have neither,
 // and this saves them a pass over their tokens.
 func mayReadFiles(q string) bool {
@@ -326,7 +326,7 @@ func mayReadFiles(q string) bool {
 		return true
 	}
 	for i := strings.IndexByte(q, '_'); i >= 0; {
-		if len(q)-i >= 6 && strings.EqualFold(q[i:i+6], "_files") {
+		if len(q)-i >= 6 && (strings.EqualFold(q[i:i+6], "_files") || strings.EqualFold(q[i:i+6], "_kafka")) {
 			return true
 		}
 		j := strings.IndexByte(q[i+1:], '_')

@@ -1750,6 +1750,10 @@ func (p *printer) createRest(c *Create) {
 			}
 			p.w(")")
 		case "CLUSTER BY":
+			if c.ClusterMode != "" {
+				p.w(" CLUSTER BY " + c.ClusterMode)
+				return
+			}
 			if c.ClusterBy == nil {
 				return
 			}

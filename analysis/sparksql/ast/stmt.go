@@ -66,9 +66,13 @@ type Create struct {
 	// definitions (for Hive-style PARTITIONED BY (c INT)).
 	PartitionedBy []Node
 	ClusterBy     []*Name
-	Comment       *StringLit
-	Properties    []*Property
-	Location      *StringLit
+	// ClusterMode is Databricks' CLUSTER BY AUTO or CLUSTER BY NONE
+	// ("AUTO", "NONE", upper case), which takes no column list; "" for
+	// CLUSTER BY (cols) or no CLUSTER BY.
+	ClusterMode string
+	Comment     *StringLit
+	Properties  []*Property
+	Location    *StringLit
 	// Clauses are the ranges of the clauses written between the name and
 	// AS, keyed by their keywords ("COMMENT", "PARTITIONED BY", ...), in
 	// order; Spark refuses a clause written twice.

@@ -439,6 +439,18 @@ func (p *parser) constraintCharacteristics() {
 	}
 }
 
+// clusterMode reads Databricks' CLUSTER BY AUTO | NONE, at AUTO or NONE:
+// Spark's clusterBySpec takes a parenthesised column list only (Spark
+// 4.1.4 and 4.3.0 stop at the word: "missing '('"), so without the
+// Databricks option it is Spark's error with a note naming the form.
+func (p *parser) clusterMode(c *ast.Create) {
+	t := p.tok()
+	p.databricksOnly(t, "CLUSTER BY "+strings.ToUpper(t.Text),
+		"write CLUSTER BY (col, ...) or leave the clause out (clustering changes no rows)")
+	p.pos++
+	c.ClusterMode = strings.ToUpper(t.Text)
+}
+
 // tableClauses reads createTableClauses in any order, refusing a clause
 // written twice as Spark does.
 func (p *parser) tableClauses(c *ast.Create) {
@@ -464,6 +476,10 @@ func (p *parser) tableClauses(c *ast.Create) {
 		case p.atSeq("CLUSTER", "BY"):
 			p.pos += 2
 			kw = "CLUSTER BY"
+			if p.atWords(0, "AUTO") || p.atWords(0, "NONE") {
+				p.clusterMode(c)
+				break
+			}
 			p.expectKind(lex.LeftParen)
 			c.ClusterBy = p.multipartList()
 			p.expectKind(lex.RightParen)

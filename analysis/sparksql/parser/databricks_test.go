@@ -18,6 +18,29 @@ var databricksForms = []struct{ sql, at string }{
 	{"CREATE TEMPORARY LIVE VIEW v AS SELECT 1", "LIVE"},
 	{"CREATE MATERIALIZED VIEW t (a INT, CONSTRAINT c EXPECT (a > 0) ON VIOLATION DROP ROW) AS SELECT 1 AS a", "EXPECT"},
 	{"APPLY CHANGES INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts APPLY AS TRUNCATE WHEN op = 'T' IGNORE NULL UPDATES STORED AS SCD TYPE 2", "APPLY"},
+	// Spark: "Syntax error at or near 'AUTO': missing '('"
+	{"CREATE MATERIALIZED VIEW m CLUSTER BY AUTO AS SELECT 1 AS a", "AUTO"},
+	{"CREATE TABLE t (a INT) COMMENT 'c' CLUSTER BY NONE", "NONE"},
+}
+
+// CLUSTER BY AUTO | NONE is kept in the tree (ClusterMode) and printed
+// back; a list still needs its parentheses.
+func TestClusterMode(t *testing.T) {
+	opts := Options{Databricks: true}
+	st, errs := ParseStatement("CREATE STREAMING TABLE t CLUSTER BY auto AS SELECT * FROM STREAM(s)", opts)
+	if c, ok := st.(*ast.Create); len(errs) > 0 || !ok || c.ClusterMode != "AUTO" || c.ClusterBy != nil {
+		t.Errorf("CLUSTER BY auto: %+v %v", st, errs)
+	} else if got := ast.Format(c); !strings.Contains(got, "CLUSTER BY AUTO AS") {
+		t.Errorf("format: %s", got)
+	}
+	st, _ = ParseStatement("CREATE TABLE t (a INT) CLUSTER BY (a)", opts)
+	if c := st.(*ast.Create); c.ClusterMode != "" || len(c.ClusterBy) != 1 {
+		t.Errorf("CLUSTER BY (a): %+v", c)
+	}
+	_, errs = ParseStatement("CREATE TABLE t (a INT) CLUSTER BY a", opts)
+	if len(errs) != 1 || !strings.Contains(errs[0].Message, "expected '('") {
+		t.Errorf("CLUSTER BY a: %v", errs)
+	}
 }
 
 func TestDatabricksSwitch(t *testing.T) {
