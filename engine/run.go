@@ -486,6 +486,7 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		st.failDataset(dr, d, flows, err, start)
 		return
 	}
+	st.s.keepTypes(st.rel(d.Name), st.typesOf(d.Name))
 	dr.Phase = Completed
 	if counted >= 0 {
 		dr.Rows = counted
@@ -572,6 +573,7 @@ func (e *flowError) Unwrap() error { return e.err }
 // drop removes a dataset's relation before it is rebuilt.
 func (st *runState) drop(ctx context.Context, d *ir.Dataset) error {
 	st.forget(d)
+	st.s.keepTypes(st.rel(d.Name), nil)
 	name := quoteIdent(st.rel(d.Name))
 	for _, stmt := range []string{"DROP VIEW IF EXISTS " + name, "DROP TABLE IF EXISTS " + name} {
 		if _, err := st.conn.ExecContext(ctx, stmt); err != nil && !isWrongKind(err) {

@@ -81,6 +81,10 @@ type Session struct {
 	}
 
 	desc *describeConn // the describing connection (describe.go)
+
+	// types holds the Spark types runs recorded for their relations'
+	// columns (sparktypes.go).
+	types recordedTypes
 }
 
 // relation is the relation the session keeps dataset name under: where

@@ -93,11 +93,26 @@ func Dataset(ctx context.Context, s *engine.Session, name string, offset, limit 
 		return nil, fmt.Errorf("preview %s: %w", name, err)
 	}
 	p.Dataset, p.TotalRows, p.Offset = name, total, offset
+	withSparkTypes(p, s.SparkTypes(name))
 	if p.Cut != "" {
 		p.Cut = cutNote(len(p.Rows), limit, offset)
 	}
 	p.Elapsed = time.Since(start)
 	return p, nil
+}
+
+// withSparkTypes names the Spark type of each column of p that the run
+// recorded one for (a TIMESTAMP_NTZ column is a TIMESTAMP in DuckDB, the
+// Arrow type tells no more); types has one entry per column, or none.
+func withSparkTypes(p *Page, types []string) {
+	if len(types) != len(p.Columns) {
+		return
+	}
+	for i, t := range types {
+		if t != "" {
+			p.Columns[i].Type = SparkType(t)
+		}
+	}
 }
 
 // Query runs a query and returns the rows offset..offset+limit of its
