@@ -104,6 +104,7 @@ func (res *fileResult) readPython(modules func(string) (string, bool)) {
 		}
 	}
 	res.modules = parsed.Modules
+	res.foreignImports(parsed.Foreign)
 	for i := range parsed.Definitions {
 		res.pythonDefinition(&parsed.Definitions[i], modules != nil)
 	}
@@ -115,6 +116,22 @@ func (res *fileResult) readPython(modules func(string) (string, bool)) {
 	}
 	if cells := pyNotebookCells(text); cells != nil {
 		res.analyseNotebookSQL(cells)
+	}
+}
+
+// foreignImports says, at each import of a module named like a
+// pipelines API that Thund does not read (databricks.pipelines) whose
+// name the file then uses, that the definitions written with it are
+// unknown to Thund, and which imports it reads.
+func (res *fileResult) foreignImports(foreign []pylib.ForeignImport) {
+	for _, fi := range foreign {
+		if !strings.Contains(res.text, "@"+fi.Local+".") && !strings.Contains(res.text, fi.Local+".create_") {
+			continue
+		}
+		res.unnamed = true
+		res.diags = append(res.diags, ir.Diagnostic{Loc: ir.Loc{File: res.path, Start: fi.At.Start, End: fi.At.End}, Severity: ir.Info, Code: ir.CodeLibraryPython,
+			Message: fmt.Sprintf("Thund reads Python pipelines written with `from pyspark import pipelines as dp` (Spark and Databricks) or `import dlt` (Databricks), not with %s: "+
+				"the datasets and flows this file defines through %s are unknown to Thund; import one of those modules instead", fi.Module, fi.Local)})
 	}
 }
 

@@ -2,6 +2,8 @@ package pylib
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -335,7 +337,14 @@ func (r *reader) frameOf(e *sitter.Node, env map[string]frame, why map[string]st
 		if cols == nil && r.columnsOf != nil {
 			cols = r.columnsOf(Input{Load: &l, Streaming: l.Streaming})
 		}
-		return frame{query: q, cols: cols, types: types, rel: &Relation{Load: &l}}, ""
+		out := frame{query: q, cols: cols, types: types, rel: &Relation{Load: &l}}
+		if lc.items == "*" && lc.alias == "" {
+			// The load as the FROM item itself, not a subquery: a step
+			// over it may name the read's hidden _metadata column, as on
+			// the DataFrame Spark loads (a subquery's * leaves it out).
+			out.table = strings.TrimPrefix(q, "SELECT * FROM ")
+		}
+		return out, ""
 	}
 	fn = unparen(fn)
 	if fn == nil || fn.Kind() != "attribute" {
@@ -704,29 +713,86 @@ func (r *reader) integer(n *sitter.Node) (int64, bool) {
 	if v, ok := r.intOfText(n); ok {
 		return v, true
 	}
-	neg := false
-	if n.Kind() == "unary_operator" {
+	switch n.Kind() {
+	case "unary_operator":
 		op := n.ChildByFieldName("operator")
 		if op == nil || (r.srcOf(op) != "-" && r.srcOf(op) != "+") {
 			return 0, false
 		}
-		neg = r.srcOf(op) == "-"
-		n = unparen(n.ChildByFieldName("argument"))
-		if n == nil {
+		r.depth++
+		v, ok := r.integer(n.ChildByFieldName("argument"))
+		r.depth--
+		if !ok || v == math.MinInt64 {
 			return 0, false
 		}
+		if r.srcOf(op) == "-" {
+			v = -v
+		}
+		return v, true
+	case "binary_operator":
+		return r.integerArithmetic(n)
+	case "integer":
+		v, err := strconv.ParseInt(strings.ReplaceAll(r.srcOf(n), "_", ""), 0, 64)
+		return v, err == nil
 	}
-	if n.Kind() != "integer" {
+	return 0, false
+}
+
+// integerArithmetic folds a binary operation of integers Thund knows
+// (365 * 10, N + 1) as Python computes it: + - * exactly, // and % with
+// floor division, ** of an exponent of 0 or more; false for another
+// operator (/ gives a float), a division by zero, or a value past 64
+// bits (Python's exact integer would differ from anything the run does).
+func (r *reader) integerArithmetic(n *sitter.Node) (int64, bool) {
+	op := n.ChildByFieldName("operator")
+	if op == nil {
 		return 0, false
 	}
-	v, err := strconv.ParseInt(strings.ReplaceAll(r.srcOf(n), "_", ""), 0, 64)
-	if err != nil {
+	r.depth++
+	a, okA := r.integer(n.ChildByFieldName("left"))
+	b, okB := r.integer(n.ChildByFieldName("right"))
+	r.depth--
+	if !okA || !okB {
 		return 0, false
 	}
-	if neg {
-		v = -v
+	x, y := big.NewInt(a), big.NewInt(b)
+	z := new(big.Int)
+	switch r.srcOf(op) {
+	case "+":
+		z.Add(x, y)
+	case "-":
+		z.Sub(x, y)
+	case "*":
+		z.Mul(x, y)
+	case "//", "%":
+		if b == 0 {
+			return 0, false
+		}
+		q, m := new(big.Int).QuoRem(x, y, new(big.Int))
+		if m.Sign() != 0 && (m.Sign() < 0) != (y.Sign() < 0) {
+			// Python floors: the remainder takes the divisor's sign.
+			q.Sub(q, big.NewInt(1))
+			m.Add(m, y)
+		}
+		if r.srcOf(op) == "//" {
+			z = q
+		} else {
+			z = m
+		}
+	case "**":
+		if b < 0 || b > 64 {
+			if b < 0 || (a != 0 && a != 1 && a != -1) {
+				return 0, false
+			}
+		}
+		z.Exp(x, y, nil)
+	default:
+		return 0, false
 	}
-	return v, true
+	if !z.IsInt64() {
+		return 0, false
+	}
+	return z.Int64(), true
 }
 
 // selectItem is one .select argument: "name", "*", col("name").

@@ -309,6 +309,11 @@ type File struct {
 	// DLTImport is the first statement importing Databricks' dlt module
 	// (import dlt), zero when none does.
 	DLTImport Span
+	// Foreign are the imports of a module named like a pipelines API
+	// that Thund does not read (import databricks.pipelines as dp, from
+	// databricks import pipelines): the definitions written with them
+	// are not among Definitions.
+	Foreign []ForeignImport
 	// Modules are the helper modules Options.Module gave a text for, by
 	// dotted name, sorted: what the reading depends on beside the file.
 	Modules []string
@@ -411,7 +416,7 @@ func ParseWith(filename, text string, o Options) (f File, err error) {
 		}
 	}
 	sort.Strings(mods)
-	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown, DLTImport: r.dltImport, Modules: mods}, nil
+	return File{Definitions: r.defs, Aliases: r.aliases, Errors: r.errs, Unknown: r.unknown, DLTImport: r.dltImport, Foreign: r.foreign, Modules: mods}, nil
 }
 
 // parseTree parses text with the Python grammar, within parseTimeout.
@@ -480,6 +485,7 @@ type reader struct {
 	// read whose dict is not known.
 	unknownExp []UnknownExpectations
 	dltImport  Span
+	foreign    []ForeignImport
 	// imp is what the module's imports bind (names.go); locals the
 	// names the function body being read assigns, which shadow the
 	// module's constants.
@@ -582,6 +588,11 @@ func (r *reader) imports(stmts []*sitter.Node) {
 				mod := dottedName(r, name)
 				r.importModule(mod, alias)
 				if mod != modPipelines && mod != modDLT {
+					local := mod
+					if alias != nil {
+						local = r.srcOf(alias)
+					}
+					r.foreignImport(mod, local, st)
 					continue
 				}
 				if alias != nil {
@@ -604,6 +615,7 @@ func (r *reader) imports(stmts []*sitter.Node) {
 			}
 			r.importFrom(dottedName(r, m), st)
 			if dottedName(r, m) != "pyspark" {
+				r.foreignFrom(dottedName(r, m), st)
 				continue
 			}
 			for _, c := range children(st)[1:] {
@@ -621,6 +633,50 @@ func (r *reader) imports(stmts []*sitter.Node) {
 				r.aliases[local] = modPipelines
 			}
 		}
+	}
+}
+
+// ForeignImport is an import of a module named like a pipelines API
+// that is neither pyspark.pipelines nor dlt.
+type ForeignImport struct {
+	// Module is the module as written (databricks.pipelines), Local the
+	// name the file uses it by (dp).
+	Module, Local string
+	At            Span
+}
+
+// foreignImport records mod, imported as local by statement st, when
+// its last part names a pipelines API (pipelines, dlt) Thund does not
+// read.
+func (r *reader) foreignImport(mod, local string, st *sitter.Node) {
+	last := mod[strings.LastIndexByte(mod, '.')+1:]
+	if last != "pipelines" && last != "dlt" {
+		return
+	}
+	r.foreign = append(r.foreign, ForeignImport{Module: mod, Local: local, At: span(st)})
+}
+
+// foreignFrom records the pipelines or dlt names that statement st
+// imports from a module other than pyspark (from databricks import
+// pipelines as dp).
+func (r *reader) foreignFrom(from string, st *sitter.Node) {
+	for _, c := range children(st)[1:] {
+		name, alias := c, (*sitter.Node)(nil)
+		if c.Kind() == "aliased_import" {
+			name, alias = c.ChildByFieldName("name"), c.ChildByFieldName("alias")
+		}
+		if name == nil {
+			continue
+		}
+		n := dottedName(r, name)
+		if n != "pipelines" && n != "dlt" {
+			continue
+		}
+		local := n
+		if alias != nil {
+			local = r.srcOf(alias)
+		}
+		r.foreign = append(r.foreign, ForeignImport{Module: from + "." + n, Local: local, At: span(st)})
 	}
 }
 

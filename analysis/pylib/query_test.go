@@ -73,7 +73,7 @@ func TestQueries(t *testing.T) {
 		{`return spark.range(3).withColumn("sq", F.expr("id * id"))`, "SELECT `id`, id * id AS `sq` FROM (SELECT id FROM range(0, 3, 1))", ""},
 		{`return spark.read.format("csv").option("header", "true").load("/data/raw/orders.csv")`, "SELECT * FROM read_files('/data/raw/orders.csv', format => 'csv')", ""},
 		{`return spark.read.json("s3://b/events/")`, "SELECT * FROM read_files('s3://b/events/', format => 'json')", ""},
-		{`return spark.read.load("p/x", format="parquet").select("a")`, "SELECT `a` FROM (SELECT * FROM read_files('p/x', format => 'parquet'))", ""},
+		{`return spark.read.load("p/x", format="parquet").select("a")`, "SELECT `a` FROM read_files('p/x', format => 'parquet')", ""},
 		{`return spark.readStream.format("kafka").option("subscribe", "t").load()`, "", `it loads data with spark.readStream.format("kafka").load() without a path`},
 		{`return spark.read.csv(path)`, "", "it loads a path computed at run time"},
 		{"df = spark.range(3)\n    return df", "SELECT id FROM range(0, 3, 1)", ""},

@@ -210,7 +210,7 @@ func coversAll(keys, cols []string) bool {
 // streams reports whether the frame reads a stream (a streaming table
 // read or load in its SQL).
 func (f frame) streams() bool {
-	return strings.HasPrefix(f.table, "STREAM(") || strings.Contains(f.query, "FROM STREAM(") || strings.Contains(f.query, "FROM STREAM read_files(") ||
+	return strings.HasPrefix(f.table, "STREAM(") || strings.HasPrefix(f.table, "STREAM read_files(") || strings.Contains(f.query, "FROM STREAM(") || strings.Contains(f.query, "FROM STREAM read_files(") ||
 		strings.Contains(f.joinFrom, "STREAM(")
 }
 
