@@ -231,22 +231,71 @@ func sourceHover(t analysis.Target) string {
 		return fmt.Sprintf("**%s** · unknown table\n\nNot a dataset of this pipeline, and no sample binds it.", t.Ref.Name)
 	}
 	src := t.Source
+	stream := streamedRead(t)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** · source table\n\n", src.Name)
 	if src.Sample != "" {
+		// The sample's shape says how a run reads it, the flow's read
+		// whether it streams.
 		kind := "sample"
-		if src.Stream {
+		switch {
+		case src.Stream && stream:
 			kind = "micro-batch folder"
+		case src.Stream:
+			kind = "sample folder (every file at once, a batch read)"
+		case stream:
+			kind = "sample (one micro-batch)"
 		}
 		fmt.Fprintf(&b, "Reads the %s `%s` (bound by %s)\n", kind, src.Sample, src.Origin)
 	}
 	if src.Declared != nil {
 		fmt.Fprintf(&b, "\nDeclared `@source: %s`\n", src.Declared.Kind)
 	}
-	if t.Ref.Streaming {
-		b.WriteString("\nRead as a stream (`STREAM`).\n")
+	if stream {
+		fmt.Fprintf(&b, "\nRead as a stream (%s).\n", streamHow(t))
 	}
 	return b.String()
+}
+
+// streamedRead reports whether the reference of t is a streaming read of
+// its flow: STREAM x in SQL, a streaming read in Python, an Auto Loader
+// read, or the stream a flow's `@source` declares.
+func streamedRead(t analysis.Target) bool {
+	if t.Ref == nil {
+		return false
+	}
+	if t.Ref.Streaming {
+		return true
+	}
+	f := t.Flow
+	return f != nil && f.Streaming && f.Source != nil && ir.NameKey(f.Source.Table) == ir.NameKey(t.Ref.Name)
+}
+
+// streamHow names how the flow of t reads its reference as a stream, in
+// the words of the file it is written in.
+func streamHow(t analysis.Target) string {
+	f := t.Flow
+	switch {
+	case f != nil && !t.Ref.Streaming && f.Source != nil:
+		return "the `@source: " + string(f.Source.Kind) + "` stream"
+	case strings.HasSuffix(t.Ref.Loc.File, ".py"):
+		return "a streaming read in Python"
+	case f != nil && constructAt(f.Syntax, capab.SynCloudFiles, t.Ref.Loc.Start):
+		return "Auto Loader, `cloud_files`"
+	case f != nil && constructAt(f.Syntax, capab.SynReadKafka, t.Ref.Loc.Start):
+		return "`STREAM read_kafka`, a Kafka topic"
+	}
+	return "`STREAM`"
+}
+
+// constructAt reports whether cs hold feature at offset start.
+func constructAt(cs []ir.Construct, feature capab.Feature, start int) bool {
+	for _, c := range cs {
+		if c.Name == string(feature) && c.Loc.Start == start {
+			return true
+		}
+	}
+	return false
 }
 
 // pragmaHover documents a pragma key, its allowed values and, on the
