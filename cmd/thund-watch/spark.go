@@ -48,7 +48,7 @@ func sparkPush(ctx context.Context, snap *analysis.Snapshot, remote string, dry,
 				errs = append(errs, d)
 			}
 		}
-		sparkLine(out, asJSON, b, "refused", fmt.Sprintf("not sent to %s: %d finding(s) %s cannot run", remote, len(errs), b))
+		sparkLine(out, asJSON, b, "refused", fmt.Sprintf("not sent to %s: %s", remote, refusalSummary(errs, b)))
 		printDiags(out, asJSON, snap, errs)
 		return nil, len(errs)
 	}
@@ -193,4 +193,25 @@ func firstLineOf(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// refusalSummary says why a push was refused: what the backend cannot
+// run, and apart from it what Thund cannot send (a Python body Thund
+// does not run, which the backend itself may well run: spark-pipelines
+// checks that folder as it is).
+func refusalSummary(errs []ir.Diagnostic, b ir.Backend) string {
+	thund := 0
+	for _, d := range errs {
+		if strings.Contains(d.Message, "Thund cannot send") {
+			thund++
+		}
+	}
+	var parts []string
+	if n := len(errs) - thund; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d finding(s) %s cannot run", n, b))
+	}
+	if thund > 0 {
+		parts = append(parts, fmt.Sprintf("%d dataset(s) defined in Python in a form Thund cannot send (Thund never runs a pipeline's Python; `spark-pipelines dry-run` checks such a folder as it is)", thund))
+	}
+	return strings.Join(parts, ", and ")
 }
