@@ -232,6 +232,9 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition, helpers bool) {
 			flow.Streaming = true
 		}
 	}
+	if def.Streams {
+		flow.Streaming = true // a stream load whose path is computed
+	}
 	for _, u := range def.Unknown {
 		res.diags = append(res.diags, unknownDiag(file, u, firstNonEmpty(def.Target, def.Name)))
 	}
