@@ -1531,10 +1531,9 @@ const noYear = "has no year (Spark takes 1970)"
 
 // yearlessParse switches on the parse of a pattern without a year field
 // in 1970 (to_date('16', 'dd') is 1970-01-16 on Spark 4.1.3's golden
-// files, date.sql and timestamp.sql). Off while traps_test.go's trap "a
-// parse pattern without a year" still expects the refusal: switching it
-// on needs that trap to record Spark's value instead.
-const yearlessParse = false
+// files, date.sql and timestamp.sql; traps_test.go's trap "a parse
+// pattern without a year" records Spark 4.1.4's value).
+const yearlessParse = true
 
 // parsePattern is pattern for parsing, with a pattern that has no year
 // field read as Spark reads it, in 1970: text is the SQL of the text to
