@@ -18,7 +18,11 @@ import (
 // the streaming table got no new rows, so the flow emits none, and the rows
 // it wrote before keep what the batch side held then. A new micro-batch
 // later joins with the batch side as it is now. The same holds when the
-// stream is read through a view.
+// stream is read through a view. Checked on Spark 4.1.4 (pyspark's
+// pipelines CLI, three runs of a Python twin of this pipeline: a stream
+// of CSV files into bronze_sales, a materialized view of a customers CSV,
+// the left join into silver_sales): after the customers file changed the
+// table still held (10, ann), (11, bob); after a sales file, also (12, zed).
 func TestStreamStaticJoinKeepsItsCheckpoint(t *testing.T) {
 	root := t.TempDir()
 	sales := filepath.Join(root, "samples", "sales")
