@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -103,6 +104,15 @@ func (s *Session) mirrorFiles(rels []string, pattern string) error {
 		}
 		dst := s.mirrorPath(rel)
 		want[dst] = true
+		if strings.EqualFold(filepath.Ext(rel), ".csv") {
+			done, err := mirrorOneLineEnd(real, fi, dst)
+			if err != nil {
+				return fmt.Errorf("sample %s: %w", rel, err)
+			}
+			if done {
+				continue
+			}
+		}
 		if err := linkOrCopy(real, fi, dst); err != nil {
 			return fmt.Errorf("sample %s: %w", rel, err)
 		}
@@ -116,6 +126,56 @@ func (s *Session) mirrorFiles(rels []string, pattern string) error {
 		}
 	}
 	return nil
+}
+
+// A CSV file whose lines end some with CRLF and some with LF (files
+// written on two systems, concatenated) is read by Spark line by line
+// whatever the ending, while DuckDB's sniffer takes one line ending for
+// the file and gives up on the other lines. Such a file is mirrored with
+// every CRLF written as LF, which changes no value Spark reads (its CSV
+// reader splits lines on either), nor any line number.
+
+// mixedLineEndBytes is the largest file checked for mixed line endings;
+// a longer one is mirrored as it is.
+const mixedLineEndBytes = 64 << 20
+
+// mirrorOneLineEnd writes dst as the CSV file real (with info fi) with its
+// CRLF line ends as LF when it mixes CRLF and LF ends, and reports whether
+// it did; a file with one kind of line end is left to linkOrCopy.
+func mirrorOneLineEnd(real string, fi fs.FileInfo, dst string) (bool, error) {
+	if fi.Size() > mixedLineEndBytes {
+		return false, nil
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		return false, fmt.Errorf("mirror: %w", err)
+	}
+	crlf := bytes.Count(data, []byte("\r\n"))
+	if crlf == 0 || crlf == bytes.Count(data, []byte("\n")) {
+		return false, nil
+	}
+	out := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, out) {
+		return true, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return false, fmt.Errorf("mirror: %w", err)
+	}
+	tmp := filepath.Join(filepath.Dir(dst), ".thund-tmp-"+filepath.Base(dst))
+	os.Remove(tmp)
+	if err := os.WriteFile(tmp, out, 0o600); err != nil {
+		os.Remove(tmp)
+		return false, fmt.Errorf("mirror: %w", err)
+	}
+	if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+		os.Remove(tmp)
+		return false, fmt.Errorf("mirror: %w", err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return false, fmt.Errorf("mirror: %w", err)
+	}
+	return true, nil
 }
 
 // linkOrCopy makes dst the file real (with info fi), unless it already is.
