@@ -283,6 +283,7 @@ func Check(p *ir.Pipeline, backends []ir.Backend) []ir.Diagnostic {
 // (cdcStreamDiagnostics).
 func useDiagnostics(p *ir.Pipeline, d *ir.Dataset, backends []ir.Backend) []ir.Diagnostic {
 	out := cdcStreamDiagnostics(p, d, Backends(backends, d))
+	out = append(out, cdcTieDiagnostics(p, d)...)
 	uses := Uses(p, d)
 	if len(uses) == 0 {
 		return out
