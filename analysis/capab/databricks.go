@@ -40,6 +40,11 @@ const (
 	// predicate BY NAME query, which replaces the rows matching the
 	// predicate on each update.
 	SynFlowReplaceWhere Feature = "FLOW REPLACE WHERE ... BY NAME"
+	// SynIdentityColumn and SynGeneratedColumn are a declared column
+	// GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY, and one GENERATED
+	// ALWAYS AS (expr), of a pipeline dataset.
+	SynIdentityColumn  Feature = "an IDENTITY column"
+	SynGeneratedColumn Feature = "a GENERATED ALWAYS AS (...) column"
 	// SynQualify is a query's QUALIFY clause, which Spark reads from 4.2
 	// on (SPARK-31561; pyspark 4.1.4's parser refuses it, 4.2.1's and
 	// 4.3.0's read it) and Databricks SQL reads too.
@@ -124,6 +129,15 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	// clusterBySpec rule. Clustering changes how the table is stored,
 	// never its rows, so a native run ignores it.
 	SynClusterAuto: dbxOnly(no("Spark's CLUSTER BY takes a parenthesised column list only (PARSE_SYNTAX_ERROR at AUTO or NONE: missing '('): leave the clause out, clustering changes no rows; CLUSTER BY (col, ...) names the columns (Spark 4.1's pipelines refuse that too)" + onDatabricks)),
+	// Spark 4.1.4's spark-pipelines run of a materialized view: with the
+	// column in the query the table holds the query's value (b INT
+	// GENERATED ALWAYS AS (a + 1) kept 5 for a = 1; an identity column
+	// kept 7), without it the run fails (the column number of the
+	// existing table doesn't match the data schema). The native engine
+	// numbers an identity column's rows, and refuses a generated one when
+	// it runs (engine/run.go).
+	SynIdentityColumn:  dbxOnly(no(generatedSpark("an identity column", "the IDENTITY clause"))),
+	SynGeneratedColumn: dbxOnly(no(generatedSpark("a generated column", "the expression"))),
 	// Spark 4.1.4 stops at FLOW, 4.3.0 at REPLACE (PARSE_SYNTAX_ERROR,
 	// spark-pipelines dry-run).
 	SynFlowReplaceWhere: {
@@ -158,6 +172,13 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 // replaceWhereSpark is why Spark refuses FLOW REPLACE WHERE.
 const replaceWhereSpark = "Spark's CREATE STREAMING TABLE has no FLOW REPLACE WHERE clause (PARSE_SYNTAX_ERROR; Databricks SQL): Spark's flows only append, " +
 	"so write CREATE STREAMING TABLE t; and CREATE FLOW f AS INSERT INTO t BY NAME query, or a materialized view recomputed on each run" + onDatabricks
+
+// generatedSpark is why Spark refuses what, a column the table computes
+// with how.
+func generatedSpark(what, how string) string {
+	return "Spark's pipelines do not compute " + what + ": the table holds what the query gives (Spark ignores " + how + "), and a materialized view's run fails when its query does not give the column " +
+		"(the column number of the existing table doesn't match the data schema; Spark 4.1.4): compute the value in the query and declare a plain column" + onDatabricks
+}
 
 // orReplaceSpark is why Spark refuses CREATE OR REPLACE kind: its
 // grammar has CREATE OR REPLACE for tables and views, not for the

@@ -37,3 +37,20 @@ func TestDatabricksClauseCells(t *testing.T) {
 		}
 	}
 }
+
+// A declared identity or generated column is refused on every Spark
+// version, whose pipelines store what the query gives or fail (Spark
+// 4.1.4's spark-pipelines run), naming the column kind and the fix.
+func TestGeneratedColumnCells(t *testing.T) {
+	for f, what := range map[Feature]string{SynIdentityColumn: "an identity column", SynGeneratedColumn: "a generated column"} {
+		cells := Matrix[f]
+		if !cells[ir.Native].OK || !cells[ir.Databricks].OK {
+			t.Errorf("%s: native %+v, databricks %+v", f, cells[ir.Native], cells[ir.Databricks])
+		}
+		for _, b := range []ir.Backend{ir.Spark41, ir.Spark42, ir.Spark43} {
+			if s := cells[b]; s.OK || !strings.Contains(s.Reason, "do not compute "+what) || !strings.Contains(s.Reason, "declare a plain column") {
+				t.Errorf("%s on %s: %+v", f, b, s)
+			}
+		}
+	}
+}

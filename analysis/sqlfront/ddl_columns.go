@@ -62,6 +62,12 @@ func (p *stmtParser) declaredColumns() {
 			Span:     Span{col.Start, col.End},
 		}
 		d.Generated, d.Identity = col.Generated != nil || col.Identity, col.Identity
+		switch {
+		case col.Identity:
+			p.syntax(capab.SynIdentityColumn, col.Start, col.End)
+		case col.Generated != nil:
+			p.syntax(capab.SynGeneratedColumn, col.Start, col.End)
+		}
 		if col.Comment != nil {
 			d.Comment = col.Comment.Value
 		}
