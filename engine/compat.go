@@ -683,14 +683,16 @@ var quotedRe = regexp.MustCompile(`"((?:[^"]|"")*)"`)
 // (DuckDB's candidates; a helper of the translation is never offered).
 func sparkUnresolved(msg string) string {
 	if m := unboundColumnRe.FindStringSubmatch(msg); m != nil {
-		name := backquote(m[1])
+		name, qual := backquote(m[1]), ""
 		if m[1] == "" {
-			name = backquote(m[2]) + "." + backquote(m[3])
+			// Spark qualifies the name and its suggestions as written.
+			qual = backquote(strings.ReplaceAll(m[2], `""`, `"`)) + "."
+			name = qual + backquote(m[3])
 		}
 		var sugg []string
 		for _, c := range quotedRe.FindAllStringSubmatch(m[4], -1) {
 			if c[1] != "" && !strings.Contains(c[1], "__thund") && !strings.HasPrefix(c[1], "unnamed_subquery") {
-				sugg = append(sugg, backquote(strings.ReplaceAll(c[1], `""`, `"`)))
+				sugg = append(sugg, qual+backquote(strings.ReplaceAll(c[1], `""`, `"`)))
 			}
 		}
 		out := "[UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] A column, variable, or function parameter with name " + name + " cannot be resolved. SQLSTATE: 42703"

@@ -9,8 +9,11 @@ import (
 // TestSparkWordsOfDuckDBErrors: DuckDB's own messages for a text that is
 // no date, timestamp or decimal, and for a column or qualifier no input
 // has, become Spark's classes (CAST_INVALID_INPUT, UNRESOLVED_COLUMN)
-// naming the value and type or the column; the messages are DuckDB's
-// real ones, from the session, and none of DuckDB's words survive.
+// naming the value and type or the column (each form checked on Spark
+// 4.1.4, which also suggests a qualified name's columns qualified); the
+// messages are DuckDB's real ones, from the session, and none of
+// DuckDB's words survive. DuckDB offers its nearest columns, Spark every
+// column by nearness, so only the first suggestion is held to Spark's.
 func TestSparkWordsOfDuckDBErrors(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()
@@ -31,7 +34,7 @@ func TestSparkWordsOfDuckDBErrors(t *testing.T) {
 		{`SELECT _ingested_at FROM t`,
 			"[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with name `_ingested_at` cannot be resolved. Did you mean one of the following? [`_ingested_x`"},
 		{`SELECT x._ingested_at FROM t x`,
-			"name `x`.`_ingested_at` cannot be resolved. Did you mean one of the following? [`_ingested_x`"},
+			"name `x`.`_ingested_at` cannot be resolved. Did you mean one of the following? [`x`.`_ingested_x`"},
 		{`SELECT _metadata.file_path FROM (SELECT 1 AS a)`,
 			"[UNRESOLVED_COLUMN.WITHOUT_SUGGESTION] A column, variable, or function parameter qualified by `_metadata` cannot be resolved"},
 	} {
