@@ -242,7 +242,12 @@ var functions = []Function{
 	agg(custom("try_avg", "avg(x), NULL on overflow", avgFn)),
 	agg(same("min", argType(0))),
 	agg(same("max", argType(0))),
-	agg(same("count_if", fixed(tBigInt))),
+	agg(custom("count_if", "count(CASE WHEN x THEN 1 END), a BIGINT (DuckDB's count_if is a HUGEINT)", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		return at(c, tBigInt, cat("count(CASE WHEN ", a[0], " THEN 1 END)"))
+	})),
 	agg(renamed("bool_and", "bool_and", fixed(tBool), "every")),
 	agg(renamed("bool_or", "bool_or", fixed(tBool), "some", "any")),
 	agg(custom("any_value", "as first: Spark's any_value is first(x[, ignoreNulls])", firstLastFn(false))),
@@ -558,7 +563,17 @@ var functions = []Function{
 		}
 		return at(c, tString, cat("sha256(", a[0], ")"))
 	}),
-	renamed("base64", "to_base64", fixed(tString)),
+	custom("base64", "to_base64(x), a STRING's UTF-8 bytes", func(t *tr, c *ast.Call, a []frag) frag {
+		if !t.arity(c, a, 1, 1) {
+			return null(c)
+		}
+		if a[0].typ.is(String) {
+			// Spark casts a STRING to its UTF-8 bytes; DuckDB's
+			// to_base64 takes a BLOB only.
+			return at(c, tString, cat("to_base64(encode(", a[0], "))"))
+		}
+		return at(c, tString, cat("to_base64(", a[0], ")"))
+	}),
 	renamed("unbase64", "from_base64", fixed(tBinary)),
 	same("levenshtein", fixed(tInt)),
 
