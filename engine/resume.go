@@ -301,11 +301,12 @@ func (st *runState) unresumableStream(f *ir.Flow, visiting map[string]bool, viaV
 // all; otherwise it says why d must replay.
 func (st *runState) loggedOverlap(d *ir.Dataset, done map[string]bool) string {
 	for _, up := range st.p.Datasets {
-		if st.stream != nil && st.stream.logs[ir.NameKey(up.Name)] != nil {
+		key := ir.NameKey(up.Name)
+		if up.Kind != ir.StreamingTable || (st.stream != nil && st.stream.logs[key] != nil) || !st.readsStream(d, key) {
 			continue
 		}
 		files, why := st.committedStream(up)
-		if why != "" || !st.readsStream(d, ir.NameKey(up.Name)) {
+		if why != "" {
 			continue
 		}
 		in := 0
