@@ -257,9 +257,9 @@ type Definition struct {
 	Reads []Read
 	// Unknown are the reads whose table name is computed at run time.
 	Unknown []Unknown
-	// Streams is set when the body reads a stream Thund cannot name (a
-	// spark.readStream load whose path is computed at run time): the
-	// flow streams all the same.
+	// Streams is set when the body reads a stream that is no Read (a
+	// spark.readStream load without a path, as Kafka's, or whose path
+	// is computed at run time): the flow streams all the same.
 	Streams bool
 	// Query is the body's meaning in Spark SQL, nil when Thund cannot
 	// state it (Opaque then says why).
@@ -1419,9 +1419,6 @@ func (r *reader) function(st, fn *sitter.Node) {
 				def.Kind = ir.StreamingTable
 			}
 		}
-		if def.Streams {
-			def.Kind = ir.StreamingTable
-		}
 	}
 	r.defs = append(r.defs, *def)
 }
@@ -1437,29 +1434,6 @@ func (r *reader) methodOf(fn *sitter.Node) string {
 		return r.srcOf(a)
 	}
 	return ""
-}
-
-// pathlessStream is the read of a spark.readStream load without a path
-// (n, read as ld): Kafka's source is the topic its subscribe option
-// names when it is one, else kafka (as SQL's read_kafka); another
-// format's is the format's name. A name the definition itself has gets
-// _kafka (or _stream) after it: the dataset does not read itself.
-func (r *reader) pathlessStream(d *Definition, ld load, n *sitter.Node) Read {
-	format := strings.ToLower(ld.format)
-	name, suffix := format, "_stream"
-	if format == "kafka" {
-		suffix = "_kafka"
-		if t := ld.options["subscribe"]; t != "" && !strings.Contains(t, ",") {
-			name = t
-		}
-	}
-	if name == "" {
-		name = "stream"
-	}
-	if strings.EqualFold(name, lastPart(d.Owner())) {
-		name += suffix
-	}
-	return Read{Name: name, Streaming: true, Loc: span(n), Inner: span(n), Call: "spark.readStream load"}
 }
 
 // expectations reads @expect("name", "cond") and @expect_all({...}).
@@ -1555,9 +1529,11 @@ func (r *reader) callRead(d *Definition, n *sitter.Node) {
 		return
 	}
 	if ld, isLoad := r.loadChain(n); isLoad && ld.path == nil && ld.root == "spark.readStream" && r.methodOf(fn) == "load" {
-		// A stream read without a path (Kafka, a connector): the source
-		// it stands for is named as SQL's read_kafka names it.
-		d.Reads = append(d.Reads, r.pathlessStream(d, ld, n))
+		// A stream read without a path (Kafka, a connector): the flow
+		// streams. Its source is no Read: analysis would refuse a
+		// source without a sample even where the dataset has its own
+		// stand-in sample, or the platform reads the topic itself.
+		d.Streams = true
 		return
 	} else if isLoad && ld.path != nil {
 		switch {
