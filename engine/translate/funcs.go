@@ -579,6 +579,7 @@ var functions = []Function{
 
 	// Dates and times.
 	custom("date_format", "strftime(ts, the Java pattern converted)", dateFormatFn),
+	custom("from_unixtime", "strftime(make_timestamp(sec * 1000000), the Java pattern converted; yyyy-MM-dd HH:mm:ss by default), in UTC", fromUnixtimeFn),
 	custom("to_char", "of a date or timestamp, date_format; a number's format is refused", toCharFn, "to_varchar"),
 	custom("to_date", "CAST(s AS DATE); CAST(strptime(s, pattern) AS DATE)", toDateFn(false)),
 	custom("to_timestamp", "CAST(s AS TIMESTAMP); strptime(s, pattern)", toTimestampFn(false)),
@@ -1580,6 +1581,32 @@ func dateFormatFn(t *tr, c *ast.Call, a []frag) frag {
 		return null(c)
 	}
 	return at(c, tString, cat("strftime(CAST(", a[0], " AS TIMESTAMP), "+p+")"))
+}
+
+// fromUnixtimeFn is from_unixtime(sec[, fmt]): the instant sec seconds
+// after the epoch written as a STRING in the session zone (UTC natively;
+// another zone is refused) with fmt, yyyy-MM-dd HH:mm:ss by default.
+// Spark reads sec as a BIGINT; natively an integer of a known type only.
+func fromUnixtimeFn(t *tr, c *ast.Call, a []frag) frag {
+	if !t.arity(c, a, 1, 2) || t.zoneDependent(c, "from_unixtime") {
+		return null(c)
+	}
+	p := "'%Y-%m-%d %H:%M:%S'"
+	if len(a) == 2 {
+		var ok bool
+		if p, ok = t.pattern(c.Args[1], false); !ok {
+			return null(c)
+		}
+	}
+	x := a[0]
+	switch {
+	case x.typ.is(Null):
+		return at(c, tString, cat("CAST(NULL AS VARCHAR)"))
+	case !x.typ.integral():
+		t.refuse(c.Args[0], "from_unixtime runs natively over an integer number of seconds; %s is not one here (cast it to BIGINT)", t.text(c.Args[0]))
+		return null(c)
+	}
+	return at(c, tString, cat("strftime(make_timestamp(CAST(", x, " AS BIGINT) * 1000000), "+p+")"))
 }
 
 func toDateFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
