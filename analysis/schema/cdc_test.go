@@ -47,10 +47,17 @@ SELECT id, name, __START_AT AS since FROM LIVE.people WHERE __END_AT IS NULL;
 // A column a CDC flow's COLUMNS or TRACK HISTORY ON list names that the
 // changes lack fails the run; the description reports it at the name in
 // the list. Excepting Databricks' default _rescued_data of a read of
-// files is no error: * of the read holds it.
+// files is no error: * of the read holds it. Checked against the
+// databricks backend alone, the lists are checked all the same.
 func TestCDCListColumnsChecked(t *testing.T) {
+	for _, yaml := range []string{"dialect: databricks\n", "dialect: databricks\nbackends: [databricks]\n"} {
+		checkCDCLists(t, yaml)
+	}
+}
+
+func checkCDCLists(t *testing.T, yaml string) {
 	root := tree(t, map[string]string{
-		"thund.yaml":                  "dialect: databricks\n",
+		"thund.yaml":                  yaml,
 		"samples/raw_changes/001.csv": "id,name,op,seq\n1,Ada,UPSERT,1\n",
 		"t.sql": `CREATE OR REFRESH STREAMING TABLE changes AS SELECT * FROM STREAM read_files('/landing/raw_changes', format => 'csv');
 CREATE OR REFRESH STREAMING TABLE people;
@@ -64,6 +71,6 @@ CREATE FLOW f AS AUTO CDC INTO people FROM STREAM(changes) KEYS (id) SEQUENCE BY
 	got := diagStrings(snap, res.Diagnostics)
 	if len(got) != 2 || !strings.Contains(got[0], "[nmae] error unknown-column COLUMNS names nmae, which is not a column of the changes") ||
 		!strings.Contains(got[1], "[sq] error unknown-column TRACK HISTORY ON names sq") {
-		t.Errorf("diagnostics: %v", got)
+		t.Errorf("%s: diagnostics: %v", yaml, got)
 	}
 }

@@ -269,6 +269,11 @@ func (ds *describer) dataset(ctx context.Context, d *ir.Dataset) error {
 			continue
 		}
 		if !report {
+			if i == 0 && slices.Contains(capab.Backends(ds.p.Backends, d), ir.Databricks) {
+				// The CDC lists name the changes' columns on Databricks
+				// too: a name they lack fails there as natively.
+				ds.cdcLists(f, out.Columns)
+			}
 			if err := ds.cdcTarget(ctx, d, f, i, out); err != nil {
 				return err
 			}
@@ -360,10 +365,7 @@ func (ds *describer) settingColumns(f *ir.Flow, cols []engine.Column) {
 				missing(c.Loc, fmt.Sprintf("@cdc names %s, which is not a column of the flow's query (it has %s); name one of those", k, names(cols)))
 			}
 		}
-		ds.cdcListColumns(f, "COLUMNS", c.Columns, cols, has, names, missing)
-		if c.SCD == 2 {
-			ds.cdcListColumns(f, "TRACK HISTORY ON", c.TrackHistory, cols, has, names, missing)
-		}
+		ds.cdcLists(f, cols)
 	}
 	if w := f.Watermark; w != nil && w.Column != "" {
 		known, found := false, false
@@ -390,6 +392,41 @@ func (ds *describer) settingColumns(f *ir.Flow, cols []engine.Column) {
 		if known && !found {
 			missing(w.Loc, fmt.Sprintf("the watermark column %s is not a column of the streams the flow reads; name a DATE or TIMESTAMP column of its stream", w.Column))
 		}
+	}
+}
+
+// cdcLists checks the COLUMNS and (SCD 2) TRACK HISTORY ON lists of a
+// CDC flow f against the changes' columns cols (cdcListColumns).
+func (ds *describer) cdcLists(f *ir.Flow, cols []engine.Column) {
+	c := f.CDC
+	if c == nil || len(cols) == 0 {
+		return
+	}
+	has := func(cols []engine.Column, name string) bool {
+		name = strings.Trim(name, "`\"")
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		for _, col := range cols {
+			if strings.EqualFold(col.Name, name) {
+				return true
+			}
+		}
+		return false
+	}
+	names := func(cols []engine.Column) string {
+		var out []string
+		for _, col := range cols {
+			out = append(out, col.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	missing := func(loc ir.Loc, msg string) {
+		ds.res.Diagnostics = append(ds.res.Diagnostics, ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeUnknownColumn, Message: msg})
+	}
+	ds.cdcListColumns(f, "COLUMNS", c.Columns, cols, has, names, missing)
+	if c.SCD == 2 {
+		ds.cdcListColumns(f, "TRACK HISTORY ON", c.TrackHistory, cols, has, names, missing)
 	}
 }
 
