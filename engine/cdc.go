@@ -228,7 +228,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		if cs.scd == 2 {
 			cols += ", " + seq + " AS " + startAt + ", " + seq + " AS " + endAt
 		}
-		if _, err := fr.exec(ctx, "create "+fr.d.Name, "CREATE TABLE "+fr.target+" AS SELECT "+cols+" FROM "+changes+" LIMIT 0"); err != nil {
+		if _, err := fr.execCDC(ctx, "create "+fr.d.Name, "CREATE TABLE "+fr.target+" AS SELECT "+cols+" FROM "+changes+" LIMIT 0"); err != nil {
 			return "", err
 		}
 		fr.created = true
@@ -278,7 +278,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	if d := strings.TrimSpace(fr.f.CDC.Deletes); d != "" {
 		what = "classify changes (the delete condition " + d + ")"
 	}
-	if _, err := fr.exec(ctx, what, stmt); err != nil {
+	if _, err := fr.execCDC(ctx, what, stmt); err != nil {
 		return "", err
 	}
 	var nulls int64
@@ -312,7 +312,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		}
 		steps = append(steps, [2]string{"truncate " + fr.d.Name, "DELETE FROM " + chg + " WHERE " + seq + " <= " + tmax})
 		for _, st := range steps {
-			if _, err := fr.exec(ctx, st[0], st[1]); err != nil {
+			if _, err := fr.execCDC(ctx, st[0], st[1]); err != nil {
 				return "", err
 			}
 		}
@@ -326,7 +326,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	win := fr.temp("cdc_winners")
 	stmt = "CREATE OR REPLACE TEMP TABLE " + win + " AS SELECT * FROM " + chg +
 		" QUALIFY row_number() OVER (PARTITION BY " + part + " ORDER BY " + seq + " DESC, (__thund_kind = 'D') DESC, __thund_txt DESC) = 1"
-	if _, err := fr.exec(ctx, "order changes", stmt); err != nil {
+	if _, err := fr.execCDC(ctx, "order changes", stmt); err != nil {
 		return "", err
 	}
 
@@ -336,7 +336,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		} else {
 			stmt = "CREATE OR REPLACE TEMP TABLE " + cs.state + " AS SELECT * EXCLUDE (__thund_txt) FROM " + win + " LIMIT 0"
 		}
-		if _, err := fr.exec(ctx, "cdc state", stmt); err != nil {
+		if _, err := fr.execCDC(ctx, "cdc state", stmt); err != nil {
 			return "", err
 		}
 		cs.created = true
@@ -351,7 +351,7 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 	}
 	stmt = "CREATE OR REPLACE TEMP TABLE " + app + " AS SELECT __thund_w.* FROM " + win + " AS __thund_w WHERE NOT EXISTS (SELECT 1 FROM " +
 		cs.state + " AS __thund_s WHERE " + match("__thund_s", "__thund_w") + " AND " + newer + ")"
-	if _, err := fr.exec(ctx, "skip old changes", stmt); err != nil {
+	if _, err := fr.execCDC(ctx, "skip old changes", stmt); err != nil {
 		if strings.Contains(err.Error(), "Cannot compare values of type") {
 			return "", fr.seqTypeClash(ctx, cc.seq, chg)
 		}
@@ -431,13 +431,13 @@ func (fr *flowRun) applyCDC(ctx context.Context, t int, changes string) (string,
 		}
 	}
 	for _, s := range steps {
-		if _, err := fr.exec(ctx, s[0], s[1]); err != nil {
+		if _, err := fr.execCDC(ctx, s[0], s[1]); err != nil {
 			return "", err
 		}
 	}
 	applied := fr.temp("cdc_emit")
 	stmt = "CREATE OR REPLACE TEMP TABLE " + applied + " AS SELECT * EXCLUDE (__thund_kind, __thund_txt) FROM " + app + " ORDER BY " + seq
-	if _, err := fr.exec(ctx, "applied changes", stmt); err != nil {
+	if _, err := fr.execCDC(ctx, "applied changes", stmt); err != nil {
 		return "", err
 	}
 	return applied, nil
@@ -592,4 +592,25 @@ func (fr *flowRun) sequenceByAt() (string, int) {
 		off += m[0]
 	}
 	return loc.File, textpos.New(string(text)).Rune(off).Line + 1
+}
+
+// execCDC is exec for a step of applying changes: a value of the changes
+// that does not convert to the target's type fails as Spark's cast does
+// (CAST_INVALID_INPUT, the value and the type), and an error the
+// translation raises in Spark's terms is given without DuckDB's prefix.
+func (fr *flowRun) execCDC(ctx context.Context, what, stmt string) (int64, error) {
+	res, err := fr.st.conn.ExecContext(ctx, stmt)
+	if err != nil {
+		msg := explain(err).Error()
+		if i := strings.Index(msg, "\n\nLINE "); i >= 0 {
+			msg = msg[:i]
+		}
+		if out := sparkConversion(msg); out != msg || strings.HasPrefix(msg, "Invalid Input Error: [") {
+			// A Spark error class, DuckDB's or the translation's own.
+			return 0, fr.fail("%s: %s", what, strings.TrimPrefix(out, "Invalid Input Error: "))
+		}
+		return 0, fr.fail("%s: %v", what, explain(err))
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
 }

@@ -654,7 +654,24 @@ func sparkConversion(msg string) string {
 		to := strings.ReplaceAll(m[2], " ", "")
 		return castDecimalRe.ReplaceAllLiteralString(msg, castInvalidInput(m[1], to))
 	}
+	if m := castNumberRe.FindStringSubmatch(msg); m != nil {
+		if to, ok := duckCastTypes[m[2]]; ok {
+			return castNumberRe.ReplaceAllLiteralString(msg, castInvalidInput(strings.ReplaceAll(m[1], "''", "'"), to))
+		}
+	}
 	return msg
+}
+
+// castNumberRe finds DuckDB's message for a text that is not a number or
+// a boolean of the type it names (its physical type: INT32 for INT).
+var castNumberRe = regexp.MustCompile(`(?:Conversion Error: )?Could not convert string '((?:[^']|'')*)' to ([A-Z0-9]+)(?: when casting from source column \S+)?`)
+
+// duckCastTypes are Spark's names of the types DuckDB's conversion
+// messages name.
+var duckCastTypes = map[string]string{
+	"INT8": "TINYINT", "INT16": "SMALLINT", "INT32": "INT", "INT64": "BIGINT",
+	"TINYINT": "TINYINT", "SMALLINT": "SMALLINT", "INT": "INT", "INTEGER": "INT", "BIGINT": "BIGINT",
+	"BOOL": "BOOLEAN", "BOOLEAN": "BOOLEAN", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE",
 }
 
 // castInvalidInput is Spark's CAST_INVALID_INPUT message for a STRING
