@@ -1793,7 +1793,20 @@ func (p *printer) createRest(c *Create) {
 			clause(kw)
 		}
 	}
-	if c.Query != nil {
+	switch {
+	case c.Query != nil && c.FlowInsert:
+		p.w(" FLOW INSERT ")
+		if c.FlowOnce {
+			p.w("ONCE ")
+		}
+		p.w("BY NAME ")
+		p.query(c.Query)
+	case c.Query != nil && c.ReplaceWhere != nil:
+		p.w(" FLOW REPLACE WHERE ")
+		p.expr(c.ReplaceWhere)
+		p.w(" BY NAME ")
+		p.query(c.Query)
+	case c.Query != nil:
 		p.w(" AS ")
 		p.query(c.Query)
 	}

@@ -83,6 +83,12 @@ type Create struct {
 	// AutoCDC is the flow of CREATE STREAMING TABLE t ... FLOW AUTO CDC
 	// FROM ... (Spark 4.3); Query is then nil.
 	AutoCDC *AutoCDC
+	// FlowInsert is Databricks' FLOW INSERT [ONCE] BY NAME query of a
+	// streaming table (FlowOnce with ONCE); ReplaceWhere the predicate of
+	// its FLOW REPLACE WHERE predicate BY NAME query. Query is the flow's
+	// query in both.
+	FlowInsert, FlowOnce bool
+	ReplaceWhere         Expr
 }
 
 // Clause is one clause of a CREATE by its keywords.

@@ -408,6 +408,7 @@ func (f inspector) children(n Node) {
 		addAll(&s, n.Properties)
 		addOne(&s, n.Location)
 		addOne(&s, n.Like)
+		s.add(n.ReplaceWhere)
 		addOne(&s, n.Query)
 		addOne(&s, n.AutoCDC)
 		f.sorted(s)

@@ -141,6 +141,12 @@ func (p *parser) createDataset(c *ast.Create, start int, partial *ast.Stmt) ast.
 		c.Clauses = append(c.Clauses, ast.Clause{Range: c.Using.Range, Keyword: "USING"})
 	}
 	p.tableClauses(c)
+	if c.Kind == ast.CreateStreamingTable && p.at("FLOW") && (p.atWords(1, "INSERT") || p.atWords(1, "REPLACE", "WHERE")) {
+		p.databricksFlow(c)
+		c.Range = p.rangeFrom(start)
+		p.checkCreate(c)
+		return c
+	}
 	if p.at("FLOW") && p.atWords(1, "AUTO", "CDC") &&
 		(c.Kind == ast.CreateStreamingTable || c.Kind == ast.CreateMaterializedView) {
 		ft := p.next()
@@ -164,6 +170,37 @@ func (p *parser) createDataset(c *ast.Create, start int, partial *ast.Stmt) ast.
 	c.Range = p.rangeFrom(start)
 	p.checkCreate(c)
 	return c
+}
+
+// databricksFlow reads Databricks' own flow of a streaming table, at
+// FLOW: FLOW INSERT [ONCE] BY NAME query or FLOW REPLACE WHERE predicate
+// BY NAME query. Spark's grammar stops at FLOW (4.1, 4.2) or at the word
+// after it (4.3, which reads FLOW AUTO CDC), as its parsers do.
+func (p *parser) databricksFlow(c *ast.Create) {
+	at := p.tok()
+	if p.opts.Version >= Spark43 {
+		at = p.peek(1)
+	}
+	form := "FLOW INSERT ... BY NAME"
+	if p.atWords(1, "REPLACE") {
+		form = "FLOW REPLACE WHERE ... BY NAME"
+	}
+	p.databricksOnly(at, form, "write CREATE STREAMING TABLE t; and CREATE FLOW f AS INSERT INTO t BY NAME query")
+	p.pos++ // FLOW
+	if p.atWords(0, "INSERT") {
+		p.pos++
+		c.FlowInsert = true
+		if p.atWords(0, "ONCE") {
+			p.pos++
+			c.FlowOnce = true
+		}
+	} else {
+		p.pos += 2 // REPLACE WHERE
+		c.ReplaceWhere = p.expr()
+	}
+	p.expect("BY")
+	p.expect("NAME")
+	c.Query = p.query()
 }
 
 // checkCreate makes the checks Spark's AST builder makes on a CREATE

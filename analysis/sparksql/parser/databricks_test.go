@@ -21,6 +21,37 @@ var databricksForms = []struct{ sql, at string }{
 	// Spark: "Syntax error at or near 'AUTO': missing '('"
 	{"CREATE MATERIALIZED VIEW m CLUSTER BY AUTO AS SELECT 1 AS a", "AUTO"},
 	{"CREATE TABLE t (a INT) COMMENT 'c' CLUSTER BY NONE", "NONE"},
+	// Spark 4.3 reads FLOW AUTO CDC and stops after FLOW (4.1 at FLOW,
+	// TestDatabricksFlows)
+	{"CREATE STREAMING TABLE t FLOW INSERT ONCE BY NAME SELECT * FROM STREAM(s)", "INSERT"},
+	{"CREATE STREAMING TABLE t FLOW REPLACE WHERE day = current_date() BY NAME SELECT * FROM STREAM(s)", "REPLACE"},
+}
+
+// A streaming table's FLOW INSERT [ONCE] BY NAME and FLOW REPLACE WHERE
+// flows are read into the tree on databricks; Spark 4.1 stops at FLOW
+// (pyspark 4.1.4's spark-pipelines dry-run), and a materialized view has
+// no such flow.
+func TestDatabricksFlows(t *testing.T) {
+	opts := Options{Databricks: true}
+	st, errs := ParseStatement(databricksForms[len(databricksForms)-1].sql, opts)
+	c, ok := st.(*ast.Create)
+	if len(errs) > 0 || !ok || c.ReplaceWhere == nil || c.FlowInsert || c.Query == nil || ast.Format(c.ReplaceWhere) != "day = current_date()" {
+		t.Errorf("REPLACE WHERE: %+v %v", st, errs)
+	}
+	st, errs = ParseStatement(databricksForms[len(databricksForms)-2].sql, opts)
+	if c, ok := st.(*ast.Create); len(errs) > 0 || !ok || !c.FlowInsert || !c.FlowOnce || c.ReplaceWhere != nil || c.Query == nil {
+		t.Errorf("FLOW INSERT ONCE: %+v %v", st, errs)
+	}
+	src := "CREATE STREAMING TABLE t FLOW REPLACE WHERE a > 1 BY NAME SELECT 1 AS a"
+	if _, errs := ParseStatement(src, Options{Version: Spark41}); len(errs) != 1 || src[errs[0].Start:errs[0].End] != "FLOW" {
+		t.Errorf("spark 4.1: %v", errs)
+	}
+	if _, errs := ParseStatement("CREATE STREAMING TABLE t FLOW INSERT SELECT 1", opts); len(errs) != 1 || !strings.Contains(errs[0].Message, "'SELECT'") {
+		t.Errorf("no BY NAME: %v", errs)
+	}
+	if _, errs := ParseStatement("CREATE MATERIALIZED VIEW m FLOW INSERT BY NAME SELECT 1", opts); len(errs) != 1 {
+		t.Errorf("materialized view: %v", errs)
+	}
 }
 
 // CLUSTER BY AUTO | NONE is kept in the tree (ClusterMode) and printed
