@@ -558,7 +558,7 @@ func (fr *flowRun) warnTies(ctx context.Context, chg string, cc cdcCols) error {
 	file, line := fr.sequenceByAt()
 	fr.st.mu.Lock()
 	if fr.st.res != nil {
-		fr.st.res.SampleWarnings = append(fr.st.res.SampleWarnings, SampleWarning{File: file, Line: line, Message: msg})
+		fr.st.res.SampleWarnings = append(fr.st.res.SampleWarnings, SampleWarning{File: file, Line: line, Message: msg, Code: CodeCDCSequenceTies})
 	}
 	fr.st.mu.Unlock()
 	return nil

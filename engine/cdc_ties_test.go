@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/thund-dev/thund/analysis/capab"
 )
 
 // TestCDCTiesWarned: changes of one key that share a sequence value are
@@ -36,13 +38,16 @@ func TestCDCTiesWarned(t *testing.T) {
 		t.Fatalf("warnings: %+v, want one", ws)
 	}
 	w := ws[0]
-	if w.File != "cdc.sql" || w.Line != 3 {
-		t.Errorf("at %s:%d, want cdc.sql:3 (SEQUENCE BY)", w.File, w.Line)
+	if w.File != "cdc.sql" || w.Line != 3 || w.Code != CodeCDCSequenceTies {
+		t.Errorf("at %s:%d (%s), want cdc.sql:3 (SEQUENCE BY), %s", w.File, w.Line, w.Code, CodeCDCSequenceTies)
 	}
 	for _, want := range []string{"3 changes of the key id=2 have the same SEQUENCE BY value, seq = 5", "1 more keys tie (5 tied changes in all)", "no defined order"} {
 		if !strings.Contains(w.Message, want) {
 			t.Errorf("message %q lacks %q", w.Message, want)
 		}
+	}
+	if CodeCDCSequenceTies != string(capab.CodeCDCSequenceTies) {
+		t.Errorf("the run's code %s is not the analysis's %s", CodeCDCSequenceTies, capab.CodeCDCSequenceTies)
 	}
 	if ws := run("1,Austin,5\n1,Austin,5\n1,Denver,6\n"); len(ws) != 0 {
 		t.Errorf("no tie, got %+v", ws)

@@ -23,12 +23,20 @@ import (
 // which is an error naming the file and line where the quote opens.
 
 // SampleWarning is a finding about a sample file that did not stop the
-// run: File is root-relative, Line 1-based.
+// run: File is root-relative, Line 1-based. Code is the finding's code
+// when it is not a sample's shape (ir.CodeSampleShape, when empty): the
+// changes of a CDC flow that tie on their sequence (CodeCDCSequenceTies).
 type SampleWarning struct {
 	File    string
 	Line    int
 	Message string
+	Code    string
 }
+
+// CodeCDCSequenceTies is the code of the run's warning about CDC changes
+// that tie on their sequence value (cdc.go, warnTies), the code the
+// analysis gives the cause it can see (analysis/capab).
+const CodeCDCSequenceTies = "cdc-sequence-ties"
 
 // csvCheckBytes is how much of a file is checked; a longer file is
 // checked in its first part only.
