@@ -65,8 +65,10 @@ type Options struct {
 	// VIEW, CREATE [STREAMING] LIVE TABLE, CREATE [TEMPORARY] LIVE VIEW,
 	// CONSTRAINT c EXPECT (cond) [ON VIOLATION DROP ROW | FAIL UPDATE],
 	// APPLY CHANGES INTO with APPLY AS TRUNCATE WHEN and IGNORE NULL
-	// UPDATES, and AUTO CDC whatever the Version. Without it each of them
-	// is Spark's syntax error with a note naming the Databricks form.
+	// UPDATES, CLUSTER BY AUTO | NONE, a streaming table's FLOW INSERT
+	// [ONCE] BY NAME and FLOW REPLACE WHERE ... BY NAME flows, and AUTO
+	// CDC whatever the Version. Without it each of them is Spark's syntax
+	// error with a note naming the Databricks form.
 	Databricks bool
 	// Vars are the pipeline's parameters (its `configuration:`), which
 	// Spark substitutes into the text wherever ${key} appears before it
