@@ -412,17 +412,19 @@ func (r *reader) roundCall(f string, args []*sitter.Node, kw map[string]*sitter.
 // signatures are functions of pyspark.sql.functions whose arguments are
 // not all columns, each the Spark SQL function of the same name: per
 // argument, c a Column (a string is a column's name), s a Python string
-// (a literal, as pyspark passes it), i an integer, v a value (a Python
-// literal of any type, or a Column); a ? makes
+// (a literal, as pyspark passes it), i an integer, n an integer or a
+// Column (date_add's days: pyspark makes an int a literal and reads a
+// string as a column's name), v a value (a Python literal of any type,
+// or a Column); a ? makes
 // the rest optional, and a trailing c* takes one or more Columns.
 var signatures = map[string]string{
 	"date_format": "cs", "to_date": "c?s", "to_timestamp": "c?s",
 	"regexp_replace": "css", "regexp_extract": "csi", "split": "cs?i",
 	"concat_ws": "sc*", "substring": "cii", "lpad": "cis", "rpad": "cis",
-	"date_add": "ci", "date_sub": "ci", "datediff": "cc", "months_between": "cc",
+	"date_add": "cn", "date_sub": "cn", "datediff": "cc", "months_between": "cc",
 	"floor": "c", "ceil": "c", "dayofweek": "c", "weekofyear": "c", "quarter": "c",
 	"ifnull": "cc", "nvl": "cc", "nullif": "cc",
-	"sha2": "ci", "crc32": "c", "hex": "c", "base64": "c", "last_day": "c", "add_months": "ci",
+	"sha2": "ci", "crc32": "c", "hex": "c", "base64": "c", "last_day": "c", "add_months": "cn",
 	"from_unixtime": "c?s", "date_trunc": "sc", "trunc": "cs", "instr": "cs", "locate": "sc?i",
 	"format_number": "ci", "translate": "css", "struct": "c*", "array": "c*",
 	"explode": "c", "explode_outer": "c", "array_contains": "cv", "element_at": "cv", "array_distinct": "c",
@@ -483,6 +485,10 @@ func (r *reader) signedArg(f string, kind byte, a *sitter.Node) (string, string)
 			return "", fmt.Sprintf("%s is given a text Thund does not read as a string literal (%s)", f, clip(r.srcOf(a)))
 		}
 		return sqlString(v.Value), ""
+	case 'n':
+		if v, ok := r.integer(a); ok {
+			return fmt.Sprint(v), ""
+		}
 	case 'i':
 		v, ok := r.integer(a)
 		if !ok {
