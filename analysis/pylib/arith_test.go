@@ -64,8 +64,8 @@ func TestLoadMetadataColumn(t *testing.T) {
 // pyspark does.
 func TestDateAddColumnDays(t *testing.T) {
 	cases := map[string]string{
-		`return spark.range(3).select(F.date_add(F.lit("2020-01-01"), col("id").cast("int")).alias("d"))`: "SELECT date_add('2020-01-01', CAST(`id` AS int)) AS `d` FROM (SELECT id FROM range(0, 3, 1))",
-		`return spark.table("o").select(F.date_sub("day", N * 2).alias("d"), F.add_months("day", "n").alias("m"))`:  "SELECT date_sub(`day`, 20) AS `d`, add_months(`day`, `n`) AS `m` FROM `o`",
+		`return spark.range(3).select(F.date_add(F.lit("2020-01-01"), col("id").cast("int")).alias("d"))`:          "SELECT date_add('2020-01-01', CAST(`id` AS int)) AS `d` FROM (SELECT id FROM range(0, 3, 1))",
+		`return spark.table("o").select(F.date_sub("day", N * 2).alias("d"), F.add_months("day", "n").alias("m"))`: "SELECT date_sub(`day`, 20) AS `d`, add_months(`day`, `n`) AS `m` FROM `o`",
 	}
 	for body, want := range cases {
 		_, d := parseForm(t, body)
