@@ -258,7 +258,7 @@ func TestErrorsNameQualifiedNames(t *testing.T) {
 			"bronze.sql":         "CREATE STREAMING TABLE bronze.cur AS SELECT * FROM STREAM(feed);\n",
 			"silver.sql":         "CREATE STREAMING TABLE silver.cur (id INT, v INT);\nCREATE FLOW f AS AUTO CDC INTO silver.cur FROM STREAM(bronze.cur) KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2;\n",
 			"samples/feed/1.csv": "id,v,seq\n1,abc,1\n",
-		}, "flow f (into silver.cur): apply changes to silver.cur: Conversion Error: Could not convert string 'abc' to INT"},
+		}, "flow f (into silver.cur): apply changes to silver.cur: [CAST_INVALID_INPUT] The value 'abc' of the type \"STRING\" cannot be cast to \"INT\""},
 	} {
 		c.files["thund.yaml"] = "backends: [native]\n"
 		snap, s := load(t, writePipeline(t, c.files))
