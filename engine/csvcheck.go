@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/thund-dev/thund/ir"
 )
 
 // Sample CSV files are checked before DuckDB reads them, for what its
@@ -36,7 +38,7 @@ type SampleWarning struct {
 // CodeCDCSequenceTies is the code of the run's warning about CDC changes
 // that tie on their sequence value (cdc.go, warnTies), the code the
 // analysis gives the cause it can see (analysis/capab).
-const CodeCDCSequenceTies = "cdc-sequence-ties"
+const CodeCDCSequenceTies = string(ir.CodeCDCSequenceTies)
 
 // csvCheckBytes is how much of a file is checked; a longer file is
 // checked in its first part only.

@@ -164,6 +164,10 @@ const (
 	CodeStreamSettingBatch   Code = "stream-setting-on-batch"
 	CodeCDCNotStreaming      Code = "cdc-target-not-streaming-table"
 	CodeCDCSharedTarget      Code = "cdc-target-shared"
+	// CodeCDCSequenceTies is a warning: an apply-changes flow's changes
+	// tie on their sequence value (same key, same value), which
+	// Databricks applies in no defined order.
+	CodeCDCSequenceTies Code = "cdc-sequence-ties"
 
 	// Portability and columns (engine-backed analysis).
 	CodeNotPortable   Code = "not-portable-to-spark"
@@ -194,7 +198,7 @@ var Codes = []Code{
 	CodeMissingSample, CodeUnusedSample, CodeSampleConflicts, CodeSampleShape,
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
-	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget,
+	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget, CodeCDCSequenceTies,
 	CodeNotPortable, CodeUnknownColumn, CodeAmbiguousColumn, CodeMissingAggregation, CodeBinder, CodeDeclaredSchema, CodeRefusedSQL, CodeExpectationResult,
 }
 

@@ -233,17 +233,26 @@ func IncrementName(inc engine.Increment) string {
 const CodeSampleShape = string(ir.CodeSampleShape)
 
 // SampleWarningLines are a run's sample findings as diagnostic lines,
-// path:line:1: warning: message [sample-shape].
+// path:line:1: warning: message [code], the code sample-shape unless the
+// warning has its own (cdc-sequence-ties).
 func SampleWarningLines(ws []engine.SampleWarning) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = fmt.Sprintf("%s:%d:1: warning: %s [%s]", w.File, w.Line, w.Message, CodeSampleShape)
+		out[i] = fmt.Sprintf("%s:%d:1: warning: %s [%s]", w.File, w.Line, w.Message, sampleCode(w))
 	}
 	return out
+}
+
+// sampleCode is a run warning's code.
+func sampleCode(w engine.SampleWarning) string {
+	if w.Code != "" {
+		return w.Code
+	}
+	return CodeSampleShape
 }
 
 // SampleWarningJSON is a sample finding as a diagnostic object.
 func SampleWarningJSON(w engine.SampleWarning) JSONDiagnostic {
 	return JSONDiagnostic{Type: "diagnostic", File: w.File, Line: w.Line, Column: 1, EndLine: w.Line, EndColumn: 1,
-		Severity: "warning", Code: CodeSampleShape, Message: w.Message, Related: []JSONRelated{}}
+		Severity: "warning", Code: sampleCode(w), Message: w.Message, Related: []JSONRelated{}}
 }

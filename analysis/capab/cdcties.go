@@ -14,7 +14,7 @@ import (
 // micro-batch then has the same sequence value, so a key's changes in a
 // batch tie, and Databricks, which needs one change per key and sequence
 // value, applies them in no defined order.
-const CodeCDCSequenceTies ir.Code = "cdc-sequence-ties"
+const CodeCDCSequenceTies = ir.CodeCDCSequenceTies
 
 // cdcTieDiagnostics warns at each apply-changes flow into d whose
 // SEQUENCE BY column is computed from the processing time, in its own
