@@ -1602,8 +1602,11 @@ func fromUnixtimeFn(t *tr, c *ast.Call, a []frag) frag {
 	switch {
 	case x.typ.is(Null):
 		return at(c, tString, cat("CAST(NULL AS VARCHAR)"))
-	case !x.typ.integral():
-		t.refuse(c.Args[0], "from_unixtime runs natively over an integer number of seconds; %s is not one here (cast it to BIGINT)", t.text(c.Args[0]))
+	case x.typ.fractional():
+		// Spark casts it to BIGINT, dropping the fraction.
+		x = cat("trunc(", x, ")")
+	case x.typ.known() && !x.typ.integral():
+		t.refuse(c.Args[0], "from_unixtime runs natively over a number of seconds; %s is not one here (cast it to BIGINT)", t.text(c.Args[0]))
 		return null(c)
 	}
 	return at(c, tString, cat("strftime(make_timestamp(CAST(", x, " AS BIGINT) * 1000000), "+p+")"))

@@ -12,8 +12,8 @@ var qa15Traps = []trap{
 	{name: "count_if is a bigint", query: `SELECT count_if(v > 2) AS n, count_if(v > 2) FILTER (WHERE v < 5) AS m FROM VALUES (1), (3), (7), (NULL) t(v)`,
 		types: []string{"bigint", "bigint"}, rows: [][]string{{"2", "1"}}},
 	// QA15 F9: from_unixtime is a STRING, so a cast of it is known.
-	{name: "from_unixtime", query: `SELECT from_unixtime(1567065491) AS a, from_unixtime(CAST(1567065491 AS INT), 'yyyyMMdd HH:mm') AS b, from_unixtime(-1) AS c, from_unixtime(NULL) AS d, timestamp(from_unixtime(0)) AS e`,
-		types: []string{"string", "string", "string", "string", "timestamp"}, rows: [][]string{{"2019-08-29 07:58:11", "20190829 07:58", "1969-12-31 23:59:59", "NULL", "1970-01-01 00:00:00"}}},
+	{name: "from_unixtime", query: `SELECT from_unixtime(1567065491) AS a, from_unixtime(CAST(1567065491 AS INT), 'yyyyMMdd HH:mm') AS b, from_unixtime(-1) AS c, from_unixtime(NULL) AS d, timestamp(from_unixtime(0)) AS e, from_unixtime(1567065491.9D) AS f`,
+		types: []string{"string", "string", "string", "string", "timestamp", "string"}, rows: [][]string{{"2019-08-29 07:58:11", "20190829 07:58", "1969-12-31 23:59:59", "NULL", "1970-01-01 00:00:00", "2019-08-29 07:58:11"}}},
 }
 
 func init() { traps = append(traps, qa15Traps...) }
