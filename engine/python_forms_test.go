@@ -3,13 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/thund-dev/thund/analysis"
 )
 
 // TestPythonPublicFormsRun: the forms of public Python projects (aliased
@@ -62,26 +59,7 @@ def hashed():
             .withColumn("h", F.hash("customer")))
 `,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, res := runFiles(t, dir, files)
 	for name, rows := range map[string]int64{"numbers": 4, "totals": 2, "shaped": 5} {
 		if d := res.Datasets[name]; d == nil || d.Phase != Completed || d.Rows != rows {
 			t.Errorf("%s = %+v, want %d rows", name, d, rows)
@@ -164,26 +142,7 @@ def fns():
     )
 `,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, res := runFiles(t, dir, files)
 	if d := res.Datasets["fns"]; d == nil || d.Phase != Completed || d.Rows != 3 {
 		t.Fatalf("fns = %+v", d)
 	}
@@ -229,25 +188,7 @@ def top():
             .limit(3))
 `,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()}); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := runFiles(t, dir, files)
 	// The three even ids of the largest v = id * 7919 mod 300007.
 	type iv struct{ id, v int64 }
 	var best []iv
@@ -307,26 +248,7 @@ def fns():
     )
 `,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, res := runFiles(t, dir, files)
 	if d := res.Datasets["fns"]; d == nil || d.Phase != Completed || d.Rows != 2 {
 		t.Fatalf("fns = %+v", d)
 	}
@@ -371,26 +293,7 @@ def latest():
     return latest.join(ev.select("k", F.sum("v").over(Window.partitionBy("k").orderBy("ts").rowsBetween(Window.unboundedPreceding, Window.currentRow)).alias("run"), F.lag("v", 1, -1).over(Window.partitionBy("k").orderBy("ts")).alias("prev"), F.rank().over(Window.orderBy(F.desc("v"))).alias("r"), "ts"), ["k", "ts"])
 `,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, res := runFiles(t, dir, files)
 	if d := res.Datasets["latest"]; d == nil || d.Phase != Completed || d.Rows != 3 {
 		t.Fatalf("latest = %+v", d)
 	}
@@ -429,27 +332,23 @@ def checked():
     return spark.read.table("orders").withColumn("twice", F.col("id") * 2)
 `,
 	}
+	_, res := runFiles(t, dir, files)
+	if d := res.Datasets["checked"]; d == nil || d.Phase != Completed || d.Rows != 2 {
+		t.Errorf("checked = %+v, want 2 rows (lost dropped by the helper's rule)", d)
+	}
+}
+
+// runFiles writes files (relative path -> text) under dir, loads the
+// pipeline and runs it natively, as --once does.
+func runFiles(t *testing.T, dir string, files map[string]string) (*Session, *Result) {
+	t.Helper()
 	for name, text := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeTestFile(t, filepath.Join(dir, filepath.FromSlash(name)), text)
 	}
-	snap, err := analysis.Load(dir, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(snap.Root, Options{Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	snap, s := load(t, dir)
 	res, err := s.Run(context.Background(), snap.Pipeline, RunOptions{Blocked: snap.Broken()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := res.Datasets["checked"]; d == nil || d.Phase != Completed || d.Rows != 2 {
-		t.Errorf("checked = %+v, want 2 rows (lost dropped by the helper's rule)", d)
-	}
+	return s, res
 }
