@@ -218,18 +218,7 @@ func (t *tr) setlessColumns(s *ast.Select, orderBy []*ast.SortItem) map[string]s
 	if g == nil || len(g.GroupingSets) == 0 {
 		return nil
 	}
-	inSets := map[string]bool{}
-	var walk func(items []*ast.GroupItem)
-	walk = func(items []*ast.GroupItem) {
-		for _, it := range items {
-			if it.Kind != "" {
-				walk(it.Items)
-				continue
-			}
-			inSets[canonical(it.X)] = true
-		}
-	}
-	walk(g.GroupingSets)
+	inSets := setExprs(g.GroupingSets)
 	exprs := make([]ast.Expr, 0, len(s.Items)+len(orderBy)+1)
 	for _, it := range s.Items {
 		exprs = append(exprs, it.X)
@@ -341,18 +330,7 @@ func setlessExprs(s *ast.Select) map[string]bool {
 	if g == nil || len(g.GroupingSets) == 0 {
 		return nil
 	}
-	inSets := map[string]bool{}
-	var walk func(items []*ast.GroupItem)
-	walk = func(items []*ast.GroupItem) {
-		for _, it := range items {
-			if it.Kind != "" {
-				walk(it.Items)
-				continue
-			}
-			inSets[canonical(it.X)] = true
-		}
-	}
-	walk(g.GroupingSets)
+	inSets := setExprs(g.GroupingSets)
 	var out map[string]bool
 	for _, it := range g.Items {
 		if it.Kind != "" || it.X == nil || hasSubquery(it.X) {
@@ -370,4 +348,22 @@ func setlessExprs(s *ast.Select) map[string]bool {
 		}
 	}
 	return out
+}
+
+// setExprs is the canonical text of every expression the grouping sets
+// items hold, nested sets (ROLLUP, CUBE, GROUPING SETS) walked.
+func setExprs(items []*ast.GroupItem) map[string]bool {
+	in := map[string]bool{}
+	var walk func(items []*ast.GroupItem)
+	walk = func(items []*ast.GroupItem) {
+		for _, it := range items {
+			if it.Kind != "" {
+				walk(it.Items)
+				continue
+			}
+			in[canonical(it.X)] = true
+		}
+	}
+	walk(items)
+	return in
 }
