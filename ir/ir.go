@@ -349,6 +349,10 @@ type Watermark struct {
 type CDC struct {
 	Keys       []string
 	SequenceBy string
+	// SequenceLoc is SEQUENCE BY's expression in the file (zero when the
+	// form has none to point at, the `@cdc` pragma's), so a diagnostic on
+	// the ordering (ties, a type the engine cannot order) lands on it.
+	SequenceLoc Loc
 	// SCD is 1 or 2.
 	SCD int
 	// Deletes is an optional SQL predicate marking deletes, beside
