@@ -1325,6 +1325,9 @@ func (t *tr) lateralView(lv *ast.LateralView) frag {
 // generator names a call's generator (explode, posexplode, inline and
 // their _outer forms), or "".
 func generator(c *ast.Call) string {
+	if n := strings.ToLower(c.Name.String()); moreGenerators[n] {
+		return n
+	}
 	switch n := strings.ToLower(c.Name.String()); n {
 	case "explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer":
 		return strings.TrimSuffix(n, "_outer")
@@ -1346,6 +1349,9 @@ func generatorParam(g string) string {
 // value, the struct's fields) unless cols names them.
 func (t *tr) generatorItem(c *ast.Call, cols []*ast.Ident) frag {
 	g := generator(c)
+	if moreGenerators[g] {
+		return t.moreGenerator(g, c, cols)
+	}
 	outer := strings.HasSuffix(strings.ToLower(c.Name.String()), "_outer")
 	if len(c.Args) != 1 {
 		t.refuse(c, "%s takes one argument", c.Name.String())
