@@ -26,9 +26,9 @@ func registerT16Functions() bool {
 	set(custom("zeroifnull", "coalesce(x, 0) of a number, of Spark's common type of x and INT; a string is read as a BIGINT (ANSI)", zeroIfNullT16Fn))
 	set(custom("nullifzero", "CASE WHEN x = 0 THEN NULL ELSE x END of a number; a string is compared as a BIGINT (ANSI) and kept", nullIfZeroT16Fn))
 	set(custom("width_bucket", "Spark's bucket arithmetic over doubles, strings read as doubles and the number of buckets cast to BIGINT", widthBucketT16Fn))
-	set(dbl(custom("sinh", "sinh(x) in doubles (Java's StrictMath and DuckDB's libm agree on the values checked)", hyperbolicFn("sinh"))))
-	set(dbl(custom("cosh", "cosh(x) in doubles (as sinh)", hyperbolicFn("cosh"))))
-	set(dbl(custom("tanh", "tanh(x) in doubles (as sinh)", hyperbolicFn("tanh"))))
+	set(dbl(custom("sinh", "fdlibm's sinh (Java's StrictMath): DuckDB's sinh below 22, 0.5 * exp(|x|) by fdlibm's exp (thund_exp) above", hyperbolicFn("sinh"))))
+	set(dbl(custom("cosh", "fdlibm's cosh (Java's StrictMath): DuckDB's cosh below 0.5 ln2, 0.5 * exp(|x|) + 0.5 / exp(|x|) by fdlibm's exp (thund_exp) above", hyperbolicFn("cosh"))))
+	set(dbl(custom("tanh", "tanh(x) (fdlibm's s_tanh.c, which the C library shares)", hyperbolicFn("tanh"))))
 	return true
 }
 
