@@ -317,6 +317,9 @@ func (s *Snapshot) pythonLibrary() string {
 // the platform reads an external table from its catalog: a warning,
 // unless a dataset's name is so close that a typo is likely.
 func unknownRef(p *ir.Pipeline, flow int, ref ir.Ref, python string, native bool) ir.Diagnostic {
+	if ref.Kind == ir.Kafka {
+		return kafkaSample(ref)
+	}
 	if ref.Path != "" {
 		// The platform reads the files itself; only a native run needs
 		// the sample, and --once says which dataset waits for it.
@@ -448,9 +451,12 @@ func inPython(file string) bool { return strings.HasSuffix(file, ".py") }
 // SampleStem is the name of the sample file or folder under samples/
 // that a read takes by convention: for a read of files by path, the
 // path's last segment (customers for read_files('/landing/customers'))
-// even where the read is renamed because a dataset has that name; else
-// the table's name.
+// even where the read is renamed because a dataset has that name; for a
+// read of Kafka, its topic (kafkaStem); else the table's name.
 func SampleStem(ref ir.Ref) string {
+	if stem, ok := kafkaStem(ref); ok {
+		return stem
+	}
 	if ref.Path != "" {
 		if seg := sqlfront.FileSourceName(ref.Path); seg != "" {
 			return seg

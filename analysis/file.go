@@ -174,7 +174,7 @@ func (res *fileResult) pragmaForm(header pragma.Block, parsed sqlfront.File) {
 	q := st.Query
 	stem := strings.TrimSuffix(path.Base(file), path.Ext(file))
 	fileLoc := ir.Loc{File: file, Start: 0, End: 0}
-	flow, nd := nativeFlow(file, q, set)
+	flow, nd := nativeFlow(file, text, q, set)
 	res.diags = append(res.diags, nd...)
 	res.noteFuncs(flow, q)
 	if q != nil {
@@ -315,7 +315,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			if st.Query == nil {
 				continue
 			}
-			f, nd := nativeFlow(file, st.Query, set)
+			f, nd := nativeFlow(file, text, st.Query, set)
 			res.diags = append(res.diags, nd...)
 			res.fromStatement(f, st)
 			res.noteFuncs(f, st.Query)
@@ -369,7 +369,7 @@ func (res *fileResult) sdpForm(header pragma.Block, parsed sqlfront.File, consum
 			d.Expectations = sqlfront.Expectations(file, st.Expects) // every flow's rows meet them
 			continue
 		}
-		f, nd := nativeFlow(file, st.Query, set)
+		f, nd := nativeFlow(file, text, st.Query, set)
 		res.diags = append(res.diags, nd...)
 		res.fromStatement(f, st)
 		res.noteFuncs(f, st.Query)
@@ -424,14 +424,14 @@ func qualifyName(use ir.Scope, name string, tempViews map[string]bool) string {
 
 // qualifyReads returns reads with their table names as Spark reads them
 // under use (a copy; reads may be shared with the parsed query). A read of
-// files by path is not a table name.
+// files by path or of a Kafka topic is not a table name.
 func qualifyReads(use ir.Scope, reads []ir.Ref, tempViews map[string]bool) []ir.Ref {
 	if use == (ir.Scope{}) || len(reads) == 0 {
 		return reads
 	}
 	out := make([]ir.Ref, len(reads))
 	for i, r := range reads {
-		if r.Path == "" {
+		if r.Path == "" && r.Kind == "" {
 			r.Name = qualifyName(use, r.Name, tempViews)
 		}
 		out[i] = r
@@ -451,13 +451,16 @@ func sampleOf(file string, p pragma.Pragma) (pragma.Sample, bool) {
 // A query whose native check is still to run (sqlfront.ParseDialectDeferred)
 // goes to nativeFlow instead, which returns the check's errors.
 func newFlow(file string, q *sqlfront.Query, set pragma.Settings) *ir.Flow {
-	f, _ := nativeFlow(file, q, set)
+	f, _ := nativeFlow(file, "", q, set)
 	return f
 }
 
 // nativeFlow is newFlow, running the query's native check where the flow
-// needs it (a query that runs as written) and returning its errors.
-func nativeFlow(file string, q *sqlfront.Query, set pragma.Settings) (*ir.Flow, []ir.Diagnostic) {
+// needs it (a query that runs as written) and returning its errors. text
+// is the file's text, from which each read of a source that is no table
+// (read_files, read_kafka...) takes its options (sourceReads); "" when
+// the query's offsets are not offsets of a text at hand.
+func nativeFlow(file, text string, q *sqlfront.Query, set pragma.Settings) (*ir.Flow, []ir.Diagnostic) {
 	f := &ir.Flow{
 		Expectations: set.Expectations,
 		Source:       set.Source,
@@ -476,7 +479,7 @@ func nativeFlow(file string, q *sqlfront.Query, set pragma.Settings) (*ir.Flow, 
 	f.SQL = q.Text
 	f.Normalized = q.Normalized
 	f.QueryLoc = ir.Loc{File: file, Start: q.Start, End: q.End}
-	f.Reads = q.Refs
+	f.Reads = sourceReads(text, q)
 	f.Aggregates = q.Aggregates
 	if q.Aggregates {
 		f.AggLoc = ir.Loc{File: file, Start: q.AggLoc.Start, End: q.AggLoc.End}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,8 +14,9 @@ import (
 )
 
 // A read of files by path (read_files, cloud_files, format.`path`) stands
-// for a source named after the path's last segment, written into the
-// query's text in place of the call (sqlfront.FileRead). That name is
+// for a source named after the path's last segment (a read_kafka for one
+// named after its topic), written into the query's text in place of the
+// call (sqlfront.FileRead). That name is
 // chosen per file, before the pipeline's other names are known, so it can
 // be a dataset's name: /landing/customers read by customers_raw while a
 // dataset customers reads customers_raw would be a read of the dataset,
@@ -41,7 +43,7 @@ func (a *assembly) renameFileReads(prev *assembly, vars map[string]string) {
 	var taken map[string]bool
 	for fi, f := range p.Flows {
 		for _, r := range f.Reads {
-			if r.Path == "" {
+			if !sourceRead(r) {
 				continue
 			}
 			if taken == nil {
@@ -69,7 +71,7 @@ func takenNames(p *ir.Pipeline) map[string]bool {
 	}
 	for _, f := range p.Flows {
 		for _, r := range f.Reads {
-			if r.Path == "" {
+			if !sourceRead(r) {
 				taken[ir.NameKey(r.Name)] = true
 			}
 		}
@@ -84,7 +86,7 @@ func (a *assembly) renamed1(prev *assembly, f *ir.Flow, taken map[string]bool, v
 	sqlText, norm := []byte(f.SQL), []byte(f.Normalized)
 	var names []string
 	for i, r := range reads {
-		if r.Path == "" || !taken[ir.NameKey(r.Name)] {
+		if !sourceRead(r) || !taken[ir.NameKey(r.Name)] {
 			continue
 		}
 		at, size := r.Loc.Start-f.QueryLoc.Start, r.Loc.End-r.Loc.Start
@@ -146,14 +148,18 @@ func (a *assembly) hasTree(f *ir.Flow) bool {
 
 // freeName is the name for file read r: the path's last segment (or the
 // name sqlfront gave) with _files, then _files_2, _files_3..., the first
-// that no dataset or other table has and that fits the call's size bytes.
+// that no dataset or other table has and that fits the call's size bytes;
+// for a read of Kafka, the topic with _kafka, _kafka_2...
 func freeName(r ir.Ref, taken map[string]bool, size int) string {
-	base := sqlfront.FileSourceName(r.Path)
+	base, suffix := sqlfront.FileSourceName(r.Path), "_files"
+	if r.Kind == ir.Kafka {
+		base, suffix = kafkaTopic(r), "_kafka"
+	}
 	if base == "" {
 		base = r.Name
 	}
 	for n := 1; n < 100; n++ {
-		name := base + "_files"
+		name := base + suffix
 		if n > 1 {
 			name += "_" + strconv.Itoa(n)
 		}
@@ -346,4 +352,95 @@ func fileReadKeys(p *ir.Pipeline) map[string]bool {
 	}
 	fileReadCache.Store(&fileReadSet{p: p, keys: keys})
 	return keys
+}
+
+// sourceReads returns q's references with each read of a source that is
+// no table (a read of files, read_kafka) marked with its kind, format and
+// the options its call gives as literals, read from text, the file's
+// text (no options when text is "" or does not hold the call). q.Refs is
+// not changed: a copy is returned when a reference is marked.
+func sourceReads(text string, q *sqlfront.Query) []ir.Ref {
+	if len(q.FileReads) == 0 {
+		return q.Refs
+	}
+	refs := append([]ir.Ref(nil), q.Refs...)
+	for _, fr := range q.FileReads {
+		for i := range refs {
+			r := &refs[i]
+			if r.Loc.Start != fr.Call.Start {
+				continue
+			}
+			r.Kind, r.Format = ir.Files, strings.ToLower(fr.Format)
+			if strings.EqualFold(fr.Func, "read_kafka") {
+				r.Kind, r.Format = ir.Kafka, "kafka"
+			}
+			if fr.Call.End <= len(text) && fr.Call.Start < fr.Call.End && strings.HasPrefix(text[fr.Call.Start:], fr.Func) {
+				if opts, ok := FileReadOf(text[fr.Call.Start:fr.Call.End]); ok && len(opts.Options) > 0 {
+					r.Options = opts.Options
+				}
+			}
+		}
+	}
+	return refs
+}
+
+// sourceRead reports whether r reads a source that is no table: files by
+// path, or a Kafka topic. Such a read never reads a dataset, whatever
+// its source's name.
+func sourceRead(r ir.Ref) bool { return r.Path != "" || r.Kind == ir.Kafka }
+
+// kafkaTopic is the topic a read of Kafka subscribes to (its subscribe
+// option, one topic), "" when it subscribes otherwise (a pattern, an
+// assignment, several topics) or is no Kafka read.
+func kafkaTopic(r ir.Ref) string {
+	if r.Kind != ir.Kafka {
+		return ""
+	}
+	if t, ok := r.Option("subscribe"); ok && t != "" && !strings.Contains(t, ",") {
+		return t
+	}
+	return ""
+}
+
+// kafkaStem is the name of the sample file or folder under samples/ a
+// read of Kafka takes by convention: its topic, even where the read is
+// renamed because a dataset has that name; ok is false for another read.
+func kafkaStem(r ir.Ref) (stem string, ok bool) {
+	if r.Kind != ir.Kafka {
+		return "", false
+	}
+	if t := kafkaTopic(r); t != "" {
+		return t, true
+	}
+	return r.Name, true
+}
+
+// kafkaSample reports a read of a Kafka topic with no sample: which file
+// or folder to add under samples/, named after the topic. It is a
+// warning: the platform reads the topic itself, and only a native run
+// needs the sample.
+func kafkaSample(ref ir.Ref) ir.Diagnostic {
+	stem, _ := kafkaStem(ref)
+	what := "the Kafka topic " + stem
+	if kafkaTopic(ref) == "" {
+		what = "this Kafka read (it subscribes by pattern or assignment, so its source is " + ref.Name + ")"
+	}
+	// Spark's Kafka source gives key, value (binary), topic, partition,
+	// offset, timestamp and timestampType; a sample gives the columns
+	// the query names.
+	records := "its records as rows, with the columns the query reads (key, value, topic, partition, offset, timestamp...)"
+	want := fmt.Sprintf("samples/%s.json (or .csv, .parquet) holding %s", stem, records)
+	if ref.Streaming {
+		want = fmt.Sprintf("a folder samples/%s/ of micro-batch files (001.json, 002.json...; .csv and .parquet too) holding %s, which a run reads in name order as one trigger", stem, records)
+	}
+	bind := fmt.Sprintf("`-- @sample.%s: path` or thund.yaml `samples: {%s: path}`", ref.Name, ref.Name)
+	if inPython(ref.Loc.File) {
+		bind = fmt.Sprintf("thund.yaml `samples: {%s: path}`", ref.Name)
+	}
+	msg := fmt.Sprintf("%s has no sample data, so this read cannot be previewed: add %s, or bind one with %s", what, want, bind)
+	if stem != ref.Name && kafkaTopic(ref) != "" {
+		msg += fmt.Sprintf("; the read is the source %s, not %s, because %s is a dataset of this pipeline", ref.Name, stem, stem)
+	}
+	msg += " (a warning: the platform reads the topic itself; only a native run needs the sample)"
+	return ir.Diagnostic{Loc: ref.Loc, Severity: ir.Warning, Code: ir.CodeMissingSample, Message: msg}
 }

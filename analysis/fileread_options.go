@@ -10,7 +10,8 @@ import (
 // FileRead is how a read of files written in SQL reads them, from its
 // call as written: `read_files(path, format => 'json', k => v)`,
 // `cloud_files(path, 'json', map('k', 'v'))`, or Spark SQL on files
-// (json.`path`).
+// (json.`path`); or how Databricks' `read_kafka(subscribe => 'topic',
+// ...)` reads a Kafka topic.
 type FileRead struct {
 	// Format is the file format, lower case ("" when the call does not
 	// say: read_files then detects it from the files).
@@ -28,6 +29,9 @@ type FileRead struct {
 	// Computed is set when an option's value is computed, so the options
 	// are not all known.
 	Computed bool
+	// Kafka is set for Databricks' read_kafka(...), a read of a Kafka
+	// topic rather than of files (Format is then "kafka").
+	Kafka bool
 }
 
 // FileReadOf reads call, the text of a read of files as a flow's
@@ -56,6 +60,22 @@ func FileReadOf(call string) (fr FileRead, ok bool) {
 	}
 	fr.Options = map[string]string{}
 	switch strings.ToLower(c.Name.String()) {
+	case "read_kafka":
+		// Databricks' read_kafka takes its options as named arguments
+		// only (bootstrapServers => ..., subscribe => ...).
+		fr.Format, fr.Kafka = "kafka", true
+		for _, a := range c.Args {
+			na, named := a.(*ast.NamedArg)
+			if !named || na.Name == nil {
+				fr.Computed = true
+				continue
+			}
+			if v, lit := stringValue(na.Value); lit {
+				fr.Options[na.Name.Name] = v
+			} else {
+				fr.Computed = true
+			}
+		}
 	case "read_files":
 		for _, a := range c.Args[1:] {
 			na, named := a.(*ast.NamedArg)

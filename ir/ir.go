@@ -280,6 +280,29 @@ type Ref struct {
 	// cloud_files(path, ...)): the path as written; Name is then the
 	// source it stands for, the path's last segment.
 	Path string
+	// Kind is set for a read of a source that is no table: Files for a
+	// read of files by path (Path is then set), Kafka for a read of a
+	// Kafka topic (read_kafka(...), spark.readStream.format("kafka")),
+	// whose Name is the source the topic stands for. Empty for a read of
+	// a table or dataset by name.
+	Kind SourceKind
+	// Format is the reader's format as the read gives it, lower case
+	// (json, csv, kafka...; "" when not given).
+	Format string
+	// Options are the reader options the read gives as literals, by name
+	// as written (subscribe, bootstrapServers, header...); nil when none.
+	Options map[string]string
+}
+
+// Option returns the value of the reader option key (its name in any
+// case), and whether the read gives it.
+func (r Ref) Option(key string) (string, bool) {
+	for k, v := range r.Options {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // Action is what an expectation does with a violating row.

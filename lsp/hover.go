@@ -234,6 +234,21 @@ func sourceHover(t analysis.Target) string {
 	stream := streamedRead(t)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** · source table\n\n", src.Name)
+	if r := t.Ref; r != nil && r.Kind == ir.Kafka {
+		if topic, ok := r.Option("subscribe"); ok && !strings.Contains(topic, ",") {
+			fmt.Fprintf(&b, "A Kafka source: the topic `%s`", topic)
+		} else if ok {
+			fmt.Fprintf(&b, "A Kafka source: the topics `%s`", topic)
+		} else {
+			b.WriteString("A Kafka source (subscribed by pattern or assignment)")
+		}
+		if servers, ok := r.Option("bootstrapServers"); ok {
+			fmt.Fprintf(&b, " on `%s`", servers)
+		} else if servers, ok := r.Option("kafka.bootstrap.servers"); ok {
+			fmt.Fprintf(&b, " on `%s`", servers)
+		}
+		b.WriteString(".\n\n")
+	}
 	if src.Sample != "" {
 		// The sample's shape says how a run reads it, the flow's read
 		// whether it streams.
