@@ -170,6 +170,28 @@ func init() {
 	}
 }
 
+// SynPyClusterAuto is the cluster_by_auto= keyword of a Python table
+// decorator (True: Databricks' automatic liquid clustering): SQL's
+// CLUSTER BY AUTO, with the same rows per backend (capab.SynClusterAuto),
+// Spark's reason being pyspark's: its decorators have no such keyword,
+// whatever its value (pyspark 4.1.4 and 4.3.0: TypeError: table() got an
+// unexpected keyword argument 'cluster_by_auto', raised when
+// spark-pipelines imports the file).
+const SynPyClusterAuto capab.Feature = "cluster_by_auto="
+
+func init() {
+	reason := "pyspark's pipelines decorators have no cluster_by_auto keyword (Spark 4.1 to 4.3: spark-pipelines fails importing the file with TypeError: unexpected keyword argument 'cluster_by_auto'): " +
+		"leave it out, clustering changes no rows (it is Databricks' automatic liquid clustering: check against the databricks backend, or run natively)"
+	rows := map[ir.Backend]capab.Support{}
+	for b, s := range capab.Matrix[capab.SynClusterAuto] {
+		if !s.OK {
+			s.Reason = reason
+		}
+		rows[b] = s
+	}
+	capab.Matrix[SynPyClusterAuto] = rows
+}
+
 // unknownDiag says what a computed value keeps Thund from knowing.
 func unknownDiag(file string, u pylib.Unknown, dataset string) ir.Diagnostic {
 	loc := ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}
@@ -202,6 +224,10 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition, helpers bool) {
 			Format: def.Format, KindLoc: ir.Loc{File: file, Start: def.Loc.Start, End: firstLineEnd(text, def.Loc.Start, def.Loc.End)},
 			PartitionBy: def.PartitionCols, ClusterBy: def.ClusterBy, Properties: def.Properties,
 			Declared: res.pythonSchema(def)})
+	}
+	if at := def.ClusterByAuto; at != (pylib.Span{}) && def.Kind != "" {
+		d := res.datasets[len(res.datasets)-1]
+		d.Syntax = append(d.Syntax, ir.Construct{Name: string(SynPyClusterAuto), Loc: ir.Loc{File: file, Start: at.Start, End: at.End}})
 	}
 	if g := def.MainGuard; g != (pylib.Span{}) && def.Kind != "" {
 		d := res.datasets[len(res.datasets)-1]

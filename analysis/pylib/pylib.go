@@ -237,6 +237,10 @@ type Definition struct {
 	// as literals (a list of names, a dict of strings).
 	PartitionCols []string
 	ClusterBy     []string
+	// ClusterByAuto is the cluster_by_auto= keyword argument (True is
+	// Databricks' automatic liquid clustering, SQL's CLUSTER BY AUTO);
+	// zero when not given.
+	ClusterByAuto Span
 	Properties    map[string]string
 	Conf          map[string]string
 	// Schema is the schema= keyword when a string literal (a DDL schema,
@@ -1728,6 +1732,15 @@ func (r *reader) settings(d *Definition, kw map[string]*sitter.Node) {
 			d.Format = v.Value
 		} else {
 			computed("format", n)
+		}
+	}
+	if n := kw["cluster_by_auto"]; n != nil {
+		// Databricks' automatic liquid clustering, SQL's CLUSTER BY AUTO:
+		// the whole keyword argument is the construct, whatever its
+		// value (pyspark's decorators refuse the keyword itself).
+		d.ClusterByAuto = span(n)
+		if p := n.Parent(); p != nil && p.Kind() == "keyword_argument" {
+			d.ClusterByAuto = span(p)
 		}
 	}
 }
