@@ -29,7 +29,7 @@ func TestCDCErrorsInUserTerms(t *testing.T) {
 				"CREATE FLOW g AS AUTO CDC INTO cur FROM STREAM(other) KEYS (id) SEQUENCE BY seq;\n",
 			"samples/changes/1.csv": "id,v,seq\n1,abc,1\n",
 			"samples/other/1.csv":   "id,v,seq\n2,x,2020-01-01\n",
-		}, "flow g (into cur): the sequence column seq of these changes is DATE, but the changes applied into cur before, by another flow into it, are sequenced by BIGINT: every flow into cur must sequence by one type; cast it in the flow's query (CAST(seq AS BIGINT))"},
+		}, "flow g (into cur): the sequence column seq of these changes is DATE, but the changes applied into cur before, by another flow into it, are sequenced by INT: every flow into cur must sequence by one type; cast it in the flow's query (CAST(seq AS INT))"},
 		{"delete condition", map[string]string{
 			"cdc.sql":               "CREATE STREAMING TABLE cur;\nCREATE FLOW f AS AUTO CDC INTO cur FROM STREAM(changes) KEYS (id) APPLY AS DELETE WHEN v = 1 SEQUENCE BY seq;\n",
 			"samples/changes/1.csv": "id,v,seq\n1,abc,1\n",

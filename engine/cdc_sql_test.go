@@ -120,7 +120,7 @@ CREATE FLOW hist_cdc AS AUTO CDC INTO hist FROM STREAM(changes) KEYS (id) SEQUEN
 	}
 	sameRows(t, "cur columns", describe("cur"), []string{"seq BIGINT; id INTEGER; v VARCHAR; note VARCHAR"})
 	sameRows(t, "cur", tableRows(t, s, "cur"), sortedRows("2|2|b|NULL", "3|1|c|NULL"))
-	sameRows(t, "hist columns", describe("hist"), []string{"v VARCHAR; id BIGINT; __START_AT BIGINT; __END_AT BIGINT"})
+	sameRows(t, "hist columns", describe("hist"), []string{"v VARCHAR; id BIGINT; __START_AT INTEGER; __END_AT INTEGER"})
 	sameRows(t, "hist", tableRows(t, s, "hist"), sortedRows("a|1|1|3", "b|2|2|NULL", "c|1|3|NULL"))
 }
 

@@ -58,6 +58,11 @@ type csvShape struct {
 	// ways holds, per column name, the first value of each way the
 	// column writes its dates, in the order seen.
 	ways map[string][]dateWaySeen
+	// types holds Spark's inferred type of each header column
+	// (csvinfer.go); delim is the delimiter read.
+	types []csvType
+	delim byte
+	multi bool
 }
 
 // csvCache keeps each file's shape while it is unchanged (same path,
@@ -87,6 +92,7 @@ func (s *Session) checkCSVSample(sample string) ([]SampleWarning, error) {
 		for _, rel := range shapeRels {
 			s.noteTextColumns(rel, text)
 		}
+		s.noteCSVTypes(shapes, shapeRels)
 	}
 	for i, rel := range rels {
 		ext := strings.ToLower(path.Ext(rel))
@@ -204,6 +210,9 @@ func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
 	short, long := 0, 0
 	var firstShort, firstLong []SampleWarning
 	var dates dateShapes
+	var infer csvInference
+	multi := 0
+	var multiLines []SampleWarning
 	for {
 		start := line
 		fields, err := readRecord(br, &delim, header, &line)
@@ -221,6 +230,16 @@ func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
 			header = false
 		} else {
 			dates.note(fields, start)
+			infer.note(fields, len(sh.header), start)
+			if end := line - 1; err == nil && end > start || err != nil && line > start {
+				if err != nil {
+					end = line
+				}
+				multi++
+				if multi <= csvReportRows {
+					multiLines = append(multiLines, csvMultiLineWarning(rel, start, end))
+				}
+			}
 			if n, want := len(fields), len(sh.header); n < want {
 				short++
 				if short <= csvReportRows {
@@ -237,7 +256,10 @@ func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
 			break
 		}
 	}
-	sh.warnings = append(firstShort, firstLong...)
+	sh.warnings = append(append(firstShort, firstLong...), multiLines...)
+	sh.delim = delim
+	sh.multi = multi > 0
+	sh.types = infer.result(rel, sh.header, &sh.warnings)
 	sh.ways = dates.byName(sh.header)
 	for _, m := range dates.mixed(sh.header) {
 		sh.text = append(sh.text, m.column)
@@ -251,6 +273,9 @@ func scanCSV(r io.Reader, rel string, tsv bool) *csvShape {
 	}
 	if long > csvReportRows {
 		sh.warnings = append(sh.warnings, SampleWarning{File: rel, Line: firstLong[0].Line, Message: fmt.Sprintf("%d more rows have more fields than the header", long-csvReportRows)})
+	}
+	if multi > csvReportRows {
+		sh.warnings = append(sh.warnings, SampleWarning{File: rel, Line: multiLines[0].Line, Message: fmt.Sprintf("%d more records hold a quoted line break", multi-csvReportRows)})
 	}
 	return sh
 }

@@ -358,6 +358,15 @@ func plainReadCall(fn, arg string, extra ...string) string {
 	}
 	if fn == "read_csv_auto" {
 		args = append(args, "null_padding = true", "sample_size = -1")
+		if spark, convert, ok := csvReadArgs(arg); ok {
+			// The names and types Spark's inference gives the files
+			// (csvinfer.go), timestamps converted by a SELECT.
+			call := fn + "(" + strings.Join(append(args, spark...), ", ") + ")"
+			if convert == "" {
+				return call
+			}
+			return "(SELECT " + convert + " FROM " + call + ")"
+		}
 		if t := textTypes(arg); t != "" {
 			// Dates written more than one way: text, as Spark infers
 			// them (csvcheck.go).

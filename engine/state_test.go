@@ -514,7 +514,7 @@ func TestRestoreGarbageAndSchemaChange(t *testing.T) {
 		t.Fatalf("events: %+v", r)
 	}
 	r := byName["totals"]
-	if r.Status != RestoreDropped || !strings.Contains(r.Message, "schema changed from (batch BIGINT, n BIGINT) to (batch BIGINT, n BIGINT, top BIGINT)") {
+	if r.Status != RestoreDropped || !strings.Contains(r.Message, "schema changed from (batch INTEGER, n BIGINT) to (batch INTEGER, n BIGINT, top INTEGER)") {
 		t.Fatalf("totals: %+v", r)
 	}
 	if _, err := os.Stat(filepath.Join(outputs, "totals")); err == nil {
@@ -685,7 +685,7 @@ func TestPersistCrashChild(t *testing.T) {
 	}
 	fmt.Println("READY")
 	events, totals := p.Dataset("events"), p.Dataset("totals")
-	if err := s.Exec(ctx, "CREATE TABLE IF NOT EXISTS events (id BIGINT, batch BIGINT)"); err != nil {
+	if err := s.Exec(ctx, "CREATE TABLE IF NOT EXISTS events (id INTEGER, batch INTEGER)"); err != nil {
 		t.Fatal(err)
 	}
 	files, err := BatchFiles(filepath.Join(root, "samples", "src"))
@@ -703,7 +703,7 @@ func TestPersistCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range s.Unconsumed("events", files) {
-		q := "SELECT id, batch FROM read_csv(" + quoteString(s.mirrorPath(s.relOf(f))) + ", header = true, columns = {'id': 'BIGINT', 'batch': 'BIGINT'})"
+		q := "SELECT id, batch FROM read_csv(" + quoteString(s.mirrorPath(s.relOf(f))) + ", header = true, columns = {'id': 'INTEGER', 'batch': 'INTEGER'})"
 		if err := s.Exec(ctx, "INSERT INTO events "+q); err != nil {
 			t.Fatal(err)
 		}
