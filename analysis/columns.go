@@ -554,7 +554,7 @@ func (c *columnCheck) lookup(name []string, results resolver) (a catalogAnswer, 
 	for _, key := range []string{ir.NameKey(full), ir.NameKey(name[len(name)-1])} {
 		if src := c.sources[key]; src != nil {
 			a.kind, a.key, a.ok = answerSource, key, true
-			a.cols = c.sampleColumns(src)
+			a.cols = c.withRescued(key, c.sampleColumns(src))
 			return a, true
 		}
 	}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -241,7 +242,8 @@ func (s *Snapshot) pipelineFlows(flows []*ir.Flow) []*ir.Flow {
 
 // Hidden implements sema.HiddenCatalog: a source that a read of files
 // stands for has the hidden _metadata column, and the hidden
-// _rescued_data column when Databricks adds it by default (RescuedColumn).
+// _rescued_data column when Databricks adds it by default (RescuedColumn)
+// and * leaves it out natively (rescuedOf).
 func (r *recorder) Hidden(name []string) []sema.Column {
 	if len(name) == 0 || r.c.p == nil {
 		return nil
@@ -253,7 +255,7 @@ func (r *recorder) Hidden(name []string) []sema.Column {
 	keys := fileReadKeys(r.c.p)
 	for _, key := range []string{ir.NameKey(full), ir.NameKey(name[len(name)-1])} {
 		if _, ok := keys[key]; ok && r.c.sources[key] != nil {
-			if r.c.s != nil && r.defaultRescued(key) {
+			if _, hidden := r.c.rescuedOf(key); hidden {
 				return []sema.Column{sema.FileMetadata, RescuedData}
 			}
 			return []sema.Column{sema.FileMetadata}
@@ -262,24 +264,61 @@ func (r *recorder) Hidden(name []string) []sema.Column {
 	return nil
 }
 
-// defaultRescued reports whether a read of files standing for the source
-// key gets Databricks' default rescued-data column.
-func (r *recorder) defaultRescued(key string) bool {
-	for _, f := range r.c.p.Flows {
+// rescuedOf is the rescued-data column of the source key as a native
+// run reads it (engine/sources.go fileReadOf): visible, one of the
+// columns of *, when a read of files standing for it names one
+// (rescuedDataColumn => 'x'), or gets Databricks' default _rescued_data
+// in a pipeline checked against the databricks backend, as Databricks
+// gives it; hidden (named, not in *) when a read gets the default one
+// elsewhere; "" when no read has one.
+func (c *columnCheck) rescuedOf(key string) (visible string, hidden bool) {
+	if c.s == nil || c.p == nil || !fileReadKeys(c.p)[key] {
+		return "", false
+	}
+	databricks := slices.Contains(c.p.Backends, ir.Databricks)
+	for _, f := range c.p.Flows {
 		for _, ref := range f.Reads {
 			if ref.Path == "" || ir.NameKey(ref.Name) != key {
 				continue
 			}
-			text, ok := r.c.s.Text(ref.Loc.File)
+			text, ok := c.s.Text(ref.Loc.File)
 			if !ok || ref.Loc.Start < 0 || ref.Loc.End > len(text) || ref.Loc.End <= ref.Loc.Start {
 				continue
 			}
-			if name, hidden := RescuedColumn(text[ref.Loc.Start:ref.Loc.End]); hidden && name != "" {
-				return true
+			name, dflt := RescuedColumn(text[ref.Loc.Start:ref.Loc.End])
+			switch {
+			case name == "":
+			case !dflt || databricks:
+				if visible == "" {
+					visible = name
+				}
+			default:
+				hidden = true
 			}
 		}
 	}
-	return false
+	return visible, hidden
+}
+
+// withRescued returns cols, the columns of source key's sample, with the
+// rescued-data column a native run gives in * appended (rescuedOf), unless
+// the sample has a column of that name; cols itself is not changed.
+func (c *columnCheck) withRescued(key string, cols []sema.Column) []sema.Column {
+	if len(cols) == 0 {
+		return cols
+	}
+	name, _ := c.rescuedOf(key)
+	if name == "" {
+		return cols
+	}
+	for _, col := range cols {
+		if strings.EqualFold(col.Name, name) {
+			return cols
+		}
+	}
+	out := make([]sema.Column, len(cols), len(cols)+1)
+	copy(out, cols)
+	return append(out, sema.Column{Name: name, Type: RescuedData.Type})
 }
 
 // RescuedData is the hidden rescued-data column Databricks gives a read
@@ -303,8 +342,9 @@ var formatRe = regexp.MustCompile("(?i)(?:\\bformat`?\\s*=>\\s*|^cloud_files\\s*
 // cloud_files call (its text as written): the one it names with
 // rescuedDataColumn, which is one of its columns (hidden false); else,
 // for a read that infers the schema of JSON, CSV or XML files (no schema
-// given), Databricks' default _rescued_data, returned as hidden, since
-// the native run does not yet give it in * (docs/format.md); "" for none.
+// given), Databricks' default _rescued_data, returned as hidden: a native
+// run gives it in * only in a pipeline checked against the databricks
+// backend (rescuedOf, docs/format.md); "" for none.
 func RescuedColumn(call string) (name string, hidden bool) {
 	call = strings.TrimSpace(call)
 	low := strings.ToLower(call)
