@@ -341,21 +341,21 @@ type csvFileTypes struct {
 // the file with them.
 var csvFileInfo sync.Map
 
-// result is the inferred types of the header's columns, odd values
-// making a column STRING (with a warning to out).
+// result is the inferred types of the header's columns (csvNull for a
+// column with no value), odd values making a column STRING (with a
+// warning to out).
 func (c *csvInference) result(rel string, header []string, out *[]SampleWarning) []csvType {
 	types := make([]csvType, len(header))
 	names := csvSparkNames(header)
 	for i := range header {
 		if i >= len(c.cols) {
-			types[i] = csvType{kind: csvString}
+			types[i] = csvType{kind: csvNull}
 			continue
 		}
+		// A column only ever empty stays null here, so a folder's other
+		// files type it; it is read as STRING (duck).
 		col := c.cols[i]
 		t := col.typ
-		if t.kind == csvNull {
-			t = csvType{kind: csvString}
-		}
 		if odd, ok := col.odd[t.kind]; ok && (t.kind == csvDouble || t.kind == csvTimestamp) {
 			form := "a number as 1.5, 1e3 or NaN, without spaces or a suffix"
 			if t.kind == csvTimestamp {

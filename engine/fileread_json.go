@@ -50,6 +50,13 @@ func (s *Session) noteFileReadColumns(p *ir.Pipeline, src, fn, pattern string) {
 // pattern, "" when its SQL reads do not say how to infer it.
 func (s *Session) sparkJSONColumns(p *ir.Pipeline, src, pattern string) string {
 	fr, ok := s.sqlFileRead(p, src)
+	if !ok && namedOnly(p, src) {
+		// A source table read by name: its JSON sample stands for a
+		// table Spark reads with the JSON reader's default options
+		// (parity.SampleTable: USING json), so its schema is Spark's
+		// inference too.
+		fr, ok = analysis.FileRead{Format: "json", Options: map[string]string{}}, true
+	}
 	if !ok || fr.Schema || fr.Computed || (fr.Format != "" && fr.Format != "json") {
 		return ""
 	}
@@ -72,6 +79,20 @@ func (s *Session) sparkJSONColumns(p *ir.Pipeline, src, pattern string) string {
 		}
 	}
 	return "columns = " + duckColumns(fields)
+}
+
+// namedOnly reports whether every read of source src in p is a read of
+// the table by name (no read of files, no Python load by path).
+func namedOnly(p *ir.Pipeline, src string) bool {
+	key := ir.NameKey(src)
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if ir.NameKey(r.Name) == key && r.Path != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sqlFileRead reads how the .sql flows of p read source src as files
