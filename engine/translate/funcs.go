@@ -1476,6 +1476,10 @@ func (t *tr) patternOf(x ast.Expr, parse bool, yearless *bool) (string, bool) {
 		return "", false
 	}
 	text := l.Str.Value
+	if pe := checkSparkPattern(text, parse); pe != nil {
+		t.typeError(x, pe.class, "%s", pe.msg)
+		return "", false
+	}
 	if parse {
 		why := parseOnly(text)
 		if why == noYear && yearless != nil {

@@ -258,7 +258,7 @@ func (t *tr) intervalLiteral(iv *ast.Interval) frag {
 		return at(iv, tIntvl, cat("NULL"))
 	}
 	if t.opts.LegacyInterval {
-		return refuse(iv, "an interval literal under spark.sql.legacy.interval.enabled (Spark's legacy CalendarInterval)")
+		return t.legacyLiteral(iv, refuse)
 	}
 	if iv.Value != nil {
 		return t.intervalString(iv, refuse)
@@ -852,8 +852,12 @@ func (t *tr) intervalCast(c *ast.Cast, a frag, to *Type) (frag, bool) {
 		return at(c, to, cat("CAST(NULL AS INTERVAL)")), true
 	case from.is(String) && to.ansiInterval():
 		return t.castStringInterval(c, to)
+	case from.is(String) && to.is(IntervalKind):
+		return t.castStringCalendar(c)
 	case from.ansiInterval() && to.is(String):
 		return at(c, tString, intervalText(a, from)), true
+	case from.is(IntervalKind) && to.is(String):
+		return at(c, tString, calendarText(a)), true
 	case from.ansiInterval() && to.integral():
 		// The interval in units of its last field, truncated
 		// (CAST(INTERVAL '-1 02:03:04.123' DAY TO SECOND AS INT) is

@@ -181,6 +181,8 @@ func (r *Result) ExplainIn(msg, stmt string, at int) (string, ast.Range, bool) {
 		msg = msg[strings.Index(msg, "not-portable: ")+len("not-portable: "):]
 	}
 	switch {
+	case strptimeFailRe.MatchString(msg):
+		msg = cannotParse(msg)
 	case overflowRe.MatchString(msg):
 		kind := "integer"
 		switch overflowRe.FindStringSubmatch(msg)[1] {

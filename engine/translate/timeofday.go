@@ -269,11 +269,15 @@ func toTimeFn(try bool) func(t *tr, c *ast.Call, a []frag) frag {
 			t.refuse(c.Args[1], "this datetime pattern uses %s, which Thund does not translate", err)
 			return null(c)
 		}
-		fn := "strptime"
 		if try {
-			fn = "try_strptime"
+			return at(c, tTime, cat("CAST(try_strptime(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS TIME)"))
 		}
-		return at(c, tTime, cat("CAST("+fn+"(CAST(", a[0], " AS VARCHAR), "+quoteString(p)+") AS TIME)"))
+		// A text the pattern does not read fails as Spark's does
+		// (CANNOT_PARSE_TIME, checked on Spark 4.1.4), not with DuckDB's
+		// strptime error.
+		msg := "'[CANNOT_PARSE_TIME] The input string ''' || s || ''' cannot be parsed to a TIME value because it does not match to the datetime format " +
+			strings.ReplaceAll(quoteString(l.Str.Value), "'", "''") + ". SQLSTATE: 22010" + markOpen + strconv.Itoa(t.check(c)) + markClose + "'"
+		return at(c, tTime, cat("list_transform([CAST(", a[0], " AS VARCHAR)], lambda s: CASE WHEN s IS NULL THEN NULL ELSE coalesce(CAST(try_strptime(s, "+quoteString(p)+") AS TIME), CAST(error("+msg+") AS TIME)) END)[1]"))
 	}
 }
 

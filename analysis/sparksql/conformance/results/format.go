@@ -165,10 +165,11 @@ func decimalString(unscaled *big.Int, scale int) string {
 
 // intervalString prints an ANSI interval as Spark's suite does (HIVE_STYLE
 // of IntervalUtils): a year-month one as [-]y-m, a day-time one as
-// [-]d hh:mm:ss.nnnnnnnnn, whatever the type's fields. The native engine
-// holds a year-month interval in DuckDB's months and a day-time one in
-// its microseconds; ok is false for another value or an interval of no
-// ANSI type.
+// [-]d hh:mm:ss.nnnnnnnnn, whatever the type's fields, and a
+// CalendarInterval (an interval of no ANSI type) as its toString does
+// (1 years 2 months 3 days 4 hours). The native engine holds a
+// year-month interval in DuckDB's months and a day-time one in its
+// microseconds; ok is false for another value.
 func intervalString(v duckdb.Interval, ty *translate.Type) (string, bool) {
 	switch {
 	case ty.YearMonth():
@@ -200,6 +201,10 @@ func intervalString(v duckdb.Interval, ty *translate.Type) (string, bool) {
 		minutes := us / perMinute
 		hours := minutes / 60
 		return fmt.Sprintf("%s%d %02d:%02d:%02d.%09d", sign, hours/24, hours%24, minutes%60, secFrac/1_000_000, (secFrac%1_000_000)*1000), true
+	case ty != nil && ty.Kind == translate.IntervalKind:
+		// Spark's legacy CalendarInterval (the type interval), which the
+		// native engine holds in DuckDB's three components as Spark does.
+		return translate.CalendarString(v.Months, v.Days, v.Micros), true
 	}
 	return "", false
 }

@@ -46,6 +46,13 @@ func TestHiveString(t *testing.T) {
 		{duckdb.Interval{Days: 1, Micros: 36672000000}, "interval day to second", "1 10:11:12.000000000"},
 		{duckdb.Interval{Micros: math.MinInt64}, "interval day to second", "-106751991 04:00:54.775808000"},
 		{[]any{duckdb.Interval{Months: 1}, nil}, "array<interval month>", "[0-1,null]"},
+		// A CalendarInterval (the type interval) as its toString, as the
+		// interval.sql and postgreSQL/interval.sql golden files show it.
+		{duckdb.Interval{Micros: 999_000_000}, "interval", "16 minutes 39 seconds"},
+		{duckdb.Interval{Months: 3, Micros: 3600_000_000}, "interval", "3 months 1 hours"},
+		{duckdb.Interval{Days: 1, Micros: 2*3600_000_000 + 3*60_000_000 + 4_000_000}, "interval", "1 days 2 hours 3 minutes 4 seconds"},
+		{duckdb.Interval{Micros: -1_000_000}, "interval", "-1 seconds"},
+		{duckdb.Interval{}, "interval", "0 seconds"},
 		{ts, "timestamp", "2021-07-11 06:30:45.678"},
 		{ts.Truncate(time.Second), "timestamp", "2021-07-11 06:30:45"},
 		{ts, "date", "2021-07-11"},
