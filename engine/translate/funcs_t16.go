@@ -26,7 +26,7 @@ func registerT16Functions() bool {
 	set(custom("zeroifnull", "coalesce(x, 0) of a number, of Spark's common type of x and INT; a string is read as a BIGINT (ANSI)", zeroIfNullT16Fn))
 	set(custom("nullifzero", "CASE WHEN x = 0 THEN NULL ELSE x END of a number; a string is compared as a BIGINT (ANSI) and kept", nullIfZeroT16Fn))
 	set(custom("width_bucket", "Spark's bucket arithmetic over doubles, strings read as doubles and the number of buckets cast to BIGINT", widthBucketT16Fn))
-	set(dbl(custom("sinh", "fdlibm's sinh (Java's StrictMath): DuckDB's sinh below 22, 0.5 * exp(|x|) by fdlibm's exp (thund_exp) above", hyperbolicFn("sinh"))))
+	set(dbl(custom("sinh", "fdlibm's sinh (Java's StrictMath): below 22 from fdlibm's expm1 (thund_expm1p), above 0.5 * exp(|x|) by fdlibm's exp (thund_exp)", hyperbolicFn("sinh"))))
 	set(dbl(custom("cosh", "fdlibm's cosh (Java's StrictMath): DuckDB's cosh below 0.5 ln2, 0.5 * exp(|x|) + 0.5 / exp(|x|) by fdlibm's exp (thund_exp) above", hyperbolicFn("cosh"))))
 	set(dbl(custom("tanh", "tanh(x) (fdlibm's s_tanh.c, which the C library shares)", hyperbolicFn("tanh"))))
 	return true
@@ -140,7 +140,9 @@ func hyperbolicFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		switch fn {
 		case "sinh":
 			h := "(CASE WHEN v < 0 THEN -0.5e0 ELSE 0.5e0 END)"
-			body = "CASE WHEN isnan(v) OR isinf(v) OR abs(v) < 22 THEN sinh(v)" +
+			body = "CASE WHEN isnan(v) OR isinf(v) OR abs(v) < 3.725290298461914e-09 THEN v" +
+				" WHEN abs(v) < 1 THEN list_transform([thund_expm1p(abs(v))], lambda t: " + h + " * (2e0 * t - t * t / (t + 1e0)))[1]" +
+				" WHEN abs(v) < 22 THEN list_transform([thund_expm1p(abs(v))], lambda t: " + h + " * (t + t / (t + 1e0)))[1]" +
 				" WHEN abs(v) < " + logMax + " THEN " + h + " * thund_exp(abs(v))" +
 				" WHEN abs(v) <= " + ovf + " THEN (" + h + " * thund_exp(0.5e0 * abs(v))) * thund_exp(0.5e0 * abs(v))" +
 				" ELSE v * CAST('Infinity' AS DOUBLE) END"
