@@ -142,6 +142,19 @@ func pythonFlow(f *ir.Flow, sql string, def *pylib.Definition, backend ir.Backen
 	// SQL over loads: each load is referenced by its source's name, the
 	// name the SQL reads it by (a streaming load is itself the stream,
 	// so the SQL's STREAM before the name goes).
+	if namesMetadata(sql) {
+		// Spark makes each reference of a WithRelations a temporary view,
+		// which hides the load's _metadata column: the SQL would fail at
+		// the push (checked on Spark 4.1.4, batch and streaming, in a
+		// pipeline run too: UNRESOLVED_COLUMN.WITH_SUGGESTION), while the
+		// DataFrame pyspark builds (a Project over the load) resolves it.
+		at := f.Loc
+		if len(q.Loads) > 0 {
+			at.Start, at.End = q.Loads[0].Loc.Start, q.Loads[0].Loc.End
+		}
+		return pyLowering{loc: at, err: fmt.Sprintf("%s names the hidden _metadata column of a load of files in a step Thund sends to %s as SQL over the load, and Spark does not resolve _metadata through that SQL's reference to the load "+
+			"(UNRESOLVED_COLUMN.WITH_SUGGESTION, Spark 4.1.4): run the folder with `spark-pipelines run`, which sends the DataFrame as pyspark builds it (only for a folder you trust), or leave _metadata out of %s", f.Name, backend, f.Name)}
+	}
 	root := sql
 	var refs []*pb.Relation
 	done := map[string]bool{}
@@ -223,4 +236,17 @@ func pythonRefusal(d *ir.Dataset, f *ir.Flow, why string, backend ir.Backend) ir
 		Message: fmt.Sprintf("%s is defined in Python in a form Thund cannot send to %s (%s): Thund never runs a pipeline's Python, so it pushes only the Python datasets it reads without running them (spark.sql of a literal, spark.range, table reads and loads with simple steps). Run the folder with `spark-pipelines run` (which runs its Python on your machine: only for a folder you trust), or write %s in one of those forms",
 			d.Name, backend, why, d.Name),
 	}
+}
+
+// sqlStrings matches the string literals of Spark SQL ('...' and "...",
+// backslash escapes and doubled quotes included).
+var sqlStrings = regexp.MustCompile(`'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"`)
+
+// metadataName matches _metadata as a name (plain or backquoted).
+var metadataName = regexp.MustCompile("(?i)(?:^|[^A-Za-z0-9_$])`?_metadata`?(?:[^A-Za-z0-9_$]|$)")
+
+// namesMetadata reports whether sql, SQL Thund wrote for a Python body,
+// names the hidden _metadata column (outside its string literals).
+func namesMetadata(sql string) bool {
+	return metadataName.MatchString(sqlStrings.ReplaceAllString(sql, "''"))
 }
