@@ -50,7 +50,13 @@ func getFn(t *tr, c *ast.Call, a []frag) frag {
 		t.refuse(c, "get needs an array here, and the type of its first argument is not known")
 		return null(c)
 	}
-	return at(c, a[0].typ.Elem, cat("CASE WHEN ", a[1], " < 0 OR ", a[1], " >= len(", a[0], ") THEN NULL ELSE (", a[0], ")[", a[1], " + 1] END"))
+	i := a[1]
+	if !i.typ.integral() && !i.typ.is(Null) {
+		// Checked on Spark 4.1.4: get(array(1, 2), '1') and get(array(1,
+		// 2), 1.5) are 2, the index cast to INT.
+		i = t.castAs(c.Args[1], "INT")
+	}
+	return at(c, a[0].typ.Elem, cat("CASE WHEN ", i, " < 0 OR ", i, " >= len(", a[0], ") THEN NULL ELSE (", a[0], ")[", i, " + 1] END"))
 }
 
 // castAs is Spark's CAST(x AS name) of the argument x of c, translated
@@ -140,14 +146,14 @@ func hyperbolicFn(fn string) func(t *tr, c *ast.Call, a []frag) frag {
 		switch fn {
 		case "sinh":
 			h := "(CASE WHEN v < 0 THEN -0.5e0 ELSE 0.5e0 END)"
-			body = "CASE WHEN isnan(v) OR isinf(v) OR abs(v) < 3.725290298461914e-09 THEN v" +
+			body = "CASE WHEN v IS NULL OR isnan(v) OR isinf(v) OR abs(v) < 3.725290298461914e-09 THEN v" +
 				" WHEN abs(v) < 1 THEN list_transform([thund_expm1p(abs(v))], lambda t: " + h + " * (2e0 * t - t * t / (t + 1e0)))[1]" +
 				" WHEN abs(v) < 22 THEN list_transform([thund_expm1p(abs(v))], lambda t: " + h + " * (t + t / (t + 1e0)))[1]" +
 				" WHEN abs(v) < " + logMax + " THEN " + h + " * thund_exp(abs(v))" +
 				" WHEN abs(v) <= " + ovf + " THEN (" + h + " * thund_exp(0.5e0 * abs(v))) * thund_exp(0.5e0 * abs(v))" +
 				" ELSE v * CAST('Infinity' AS DOUBLE) END"
 		case "cosh":
-			body = "CASE WHEN isnan(v) OR isinf(v) OR abs(v) < " + expHalfLn2 + " THEN cosh(v)" +
+			body = "CASE WHEN v IS NULL OR isnan(v) OR isinf(v) OR abs(v) < " + expHalfLn2 + " THEN cosh(v)" +
 				" WHEN abs(v) < 22 THEN 0.5e0 * thund_exp(abs(v)) + 0.5e0 / thund_exp(abs(v))" +
 				" WHEN abs(v) < " + logMax + " THEN 0.5e0 * thund_exp(abs(v))" +
 				" WHEN abs(v) <= " + ovf + " THEN (0.5e0 * thund_exp(0.5e0 * abs(v))) * thund_exp(0.5e0 * abs(v))" +
