@@ -123,7 +123,7 @@ func (s *Session) checkCSVSample(sample string) ([]SampleWarning, error) {
 			if len(missing) > 0 {
 				parts = append(parts, fmt.Sprintf("lacks %s of %s (NULL in this file's rows)", names(missing), path.Base(firstRel)))
 			}
-			out = append(out, SampleWarning{File: rel, Line: 1, Message: "this micro-batch " + strings.Join(parts, " and ") + "; the folder is read by column name"})
+			out = append(out, SampleWarning{File: rel, Line: 1, Message: "this micro-batch " + strings.Join(parts, " and ") + "; the folder is read by column name natively, while Spark's CSV reader reads every file's fields by position under one file's header, so on Spark the values land in other columns: give every file the same header"})
 		}
 	}
 	noteText()

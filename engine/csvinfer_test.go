@@ -130,3 +130,26 @@ func TestCSVFolderSparkTypes(t *testing.T) {
 		[]string{"a BIGINT; b VARCHAR; c TIMESTAMP"})
 	sameRows(t, "rows", rowsOf(t, s, "SELECT a, b, CAST(c AS VARCHAR) FROM m"), []string{"1|x|NULL", "3000000000|y|2025-01-01 08:00:00"})
 }
+
+// TestCSVFolderHeadersDiffer: files of a folder whose headers differ are
+// read by name natively but by position on Spark (checked on Spark
+// 4.1.4: a table over 1.csv "a,b" and 2.csv "b,a,c" read both files'
+// fields under the header b, a, c, so 1.csv's 1,x gave b=1, a=x), which
+// the warning says.
+func TestCSVFolderHeadersDiffer(t *testing.T) {
+	dir := writePipeline(t, map[string]string{
+		"samples/ev/1.csv": "a,b\n1,x\n",
+		"samples/ev/2.csv": "b,a,c\ny,2,z\n",
+		"m.sql":            "CREATE MATERIALIZED VIEW m AS SELECT * FROM ev;\n",
+	})
+	res, _ := runOK(t, dir)
+	found := false
+	for _, w := range res.SampleWarnings {
+		if w.File == "samples/ev/2.csv" && strings.Contains(w.Message, "adds column c, which 1.csv lacks") && strings.Contains(w.Message, "Spark's CSV reader reads every file's fields by position") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning about the headers: %+v", res.SampleWarnings)
+	}
+}

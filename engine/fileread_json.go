@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,4 +159,40 @@ func jsonColumnsArg(arg string) string {
 		}
 	}
 	return ""
+}
+
+// jsonSampleWarnings says where a JSON sample of a source read by name
+// has a line Spark's JSON reader does not read as records: without
+// multiLine it reads each line as one document (an object, or an array
+// of objects), so a document written over several lines (a
+// pretty-printed array) gives _corrupt_record rows on Spark (checked on
+// Spark 4.1.4: such a file of two objects is four rows, two of them
+// corrupt), while DuckDB's reader reads the document whole. The first
+// such line of each file is named.
+func (s *Session) jsonSampleWarnings(p *ir.Pipeline, src, fn, pattern string) []SampleWarning {
+	if fn != "read_json_auto" || !namedOnly(p, src) {
+		return nil
+	}
+	var out []SampleWarning
+	for _, f := range mirrorFiles(quoteString(pattern)) {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) > maxLoadSample {
+			continue
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			t := strings.TrimSpace(line)
+			if t == "" || jsonRecordLine(t) {
+				continue
+			}
+			out = append(out, SampleWarning{File: filepath.ToSlash(s.relOf(s.fromMirror(f))), Line: i + 1, Message: "this line is no JSON object on its own: Spark's JSON reader (without multiLine) reads every line as one record, so on Spark it is a _corrupt_record row, while the native run reads the document whole; write one JSON object per line"})
+			break
+		}
+	}
+	return out
+}
+
+// jsonRecordLine reports whether a line is a JSON object or an array
+// (of objects), which Spark reads as records.
+func jsonRecordLine(t string) bool {
+	return (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t))
 }

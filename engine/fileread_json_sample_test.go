@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestJSONSampleSparkSchema: a JSON sample of a source table read by
 // name has the schema Spark's JSON reader infers (a table USING json
@@ -13,12 +16,18 @@ import "testing"
 // and struct<a:bigint,s:string> with two rows.
 func TestJSONSampleSparkSchema(t *testing.T) {
 	dir := writePipeline(t, map[string]string{
-		"samples/nums.json":  `{"i":7,"f":1.0,"big":12345678901234567890,"ts":"2025-01-01T10:00:00Z","d":"2025-01-01"}` + "\n",
-		"samples/lines.json": `{"a":1,"b":{"x":1.5,"y":"s"},"c":[1,2]}` + "\n" + `{"a":3000000000,"b":{"x":2,"z":true},"c":[]}` + "\n",
-		"samples/arr.json":   `[{"a":1,"s":"x"},{"a":2,"s":"y"}]` + "\n",
-		"m.sql":              "CREATE MATERIALIZED VIEW m AS SELECT * FROM nums;\nCREATE MATERIALIZED VIEW l AS SELECT * FROM lines;\nCREATE MATERIALIZED VIEW r AS SELECT * FROM arr;\n",
+		"samples/nums.json":   `{"i":7,"f":1.0,"big":12345678901234567890,"ts":"2025-01-01T10:00:00Z","d":"2025-01-01"}` + "\n",
+		"samples/lines.json":  `{"a":1,"b":{"x":1.5,"y":"s"},"c":[1,2]}` + "\n" + `{"a":3000000000,"b":{"x":2,"z":true},"c":[]}` + "\n",
+		"samples/arr.json":    `[{"a":1,"s":"x"},{"a":2,"s":"y"}]` + "\n",
+		"samples/pretty.json": "[\n  {\"a\": 1}\n]\n",
+		"m.sql":               "CREATE MATERIALIZED VIEW m AS SELECT * FROM nums;\nCREATE MATERIALIZED VIEW l AS SELECT * FROM lines;\nCREATE MATERIALIZED VIEW r AS SELECT * FROM arr;\nCREATE MATERIALIZED VIEW p AS SELECT * FROM pretty;\n",
 	})
-	_, s := runOK(t, dir)
+	res, s := runOK(t, dir)
+	// A document over several lines: _corrupt_record rows on Spark (four
+	// rows for a pretty-printed array of two objects), a warning here.
+	if len(res.SampleWarnings) != 1 || res.SampleWarnings[0].File != "samples/pretty.json" || res.SampleWarnings[0].Line != 1 || !strings.Contains(res.SampleWarnings[0].Message, "_corrupt_record") {
+		t.Errorf("warnings: %+v", res.SampleWarnings)
+	}
 	describe := func(rel string) []string {
 		return rowsOf(t, s, "SELECT string_agg(column_name || ' ' || column_type, '; ') FROM (DESCRIBE "+rel+")")
 	}

@@ -455,6 +455,9 @@ func (st *runState) registerSampleAs(ctx context.Context, rel, sample string, ma
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	st.s.noteFileReadColumns(st.p, src, fn, pattern)
+	if st.res != nil {
+		st.res.SampleWarnings = append(st.res.SampleWarnings, st.s.jsonSampleWarnings(st.p, src, fn, pattern)...)
+	}
 	if fn == "read_csv_auto" {
 		warnings, err := st.s.checkCSVSample(sample)
 		if st.res != nil {
