@@ -216,7 +216,11 @@ type flowRun struct {
 	cumulative bool
 	group      grouping
 	cols       []string
-	query      string
+	// volatile marks the columns of cols the query computes with a
+	// volatile function (current_timestamp(), rand(), ...), left out when
+	// a cumulative strategy compares this trigger's rows with the last.
+	volatile map[int]bool
+	query    string
 	// orig is the query as prepared (query may be rewritten from it);
 	// tq is the translation it came from (nil for a query run as
 	// written), which places its errors in the user's file.
@@ -1061,7 +1065,7 @@ func (fr *flowRun) compute(ctx context.Context, t int) (string, error) {
 				return "", err
 			}
 		}
-		q = "SELECT * FROM " + res + " EXCEPT ALL SELECT * FROM " + prev
+		q = newRowsQuery(res, prev, fr.cols, fr.volatile)
 		if _, err := fr.exec(ctx, "changed rows", "CREATE OR REPLACE TEMP TABLE "+emit+" AS "+q); err != nil {
 			return "", err
 		}
@@ -1090,6 +1094,7 @@ func (fr *flowRun) prepare(ctx context.Context) error {
 		return fr.fail("query columns: %v", err)
 	}
 	fr.cols = cols
+	fr.volatile = volatileColumns(fr.f.SQL, cols)
 	if fr.strategy != stratUpdate && fr.strategy != stratWindowed {
 		return nil
 	}
