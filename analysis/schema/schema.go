@@ -911,7 +911,11 @@ func (ds *describer) cdcTarget(ctx context.Context, d *ir.Dataset, f *ir.Flow, i
 	if i != 0 || c == nil || len(out.Columns) == 0 {
 		return nil
 	}
-	cols, err := ds.desc.Define(ctx, d.Name, cdcTargetQuery(d.Name, c, out.Columns))
+	query := cdcTargetQuery(c, out.Columns)
+	if query == "" {
+		return nil
+	}
+	cols, err := ds.desc.Define(ctx, d.Name, query)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -921,44 +925,36 @@ func (ds *describer) cdcTarget(ctx context.Context, d *ir.Dataset, f *ir.Flow, i
 	return nil
 }
 
-// cdcTargetQuery is the query over the changelog just defined as name
-// (its columns cols) that gives the columns a CDC flow's target holds
-// (engine/cdc.go): the changelog's, less _change_type and what the
-// COLUMNS clause leaves out, and for SCD 2 the validity columns, typed
-// like the sequence column.
-func cdcTargetQuery(name string, c *ir.CDC, cols []engine.Column) string {
-	listed := map[string]bool{}
-	for _, n := range c.Columns {
-		listed[ir.NameKey(strings.Trim(strings.TrimSpace(n), "`\""))] = true
-	}
+// cdcTargetQuery is the query that gives the columns a CDC flow's target
+// holds (ir.CDC.Keeps and Validity, as engine/cdc.go stores them), from
+// cols, the changelog's columns: the changelog's, less _change_type and
+// what the COLUMNS clause leaves out, and for SCD 2 the validity columns,
+// typed like the sequence column. Each is a typed NULL, so the query
+// reads no relation; "" when no column is left or a type is not known
+// (the changelog's columns, already defined, then stand).
+func cdcTargetQuery(c *ir.CDC, cols []engine.Column) string {
 	seqType := "BIGINT"
 	var items []string
 	for _, col := range cols {
-		key := ir.NameKey(col.Name)
-		if key == ir.NameKey(strings.Trim(strings.TrimSpace(c.SequenceBy), "`\"")) && col.Type != "" {
+		if col.Type == "" {
+			return ""
+		}
+		if c.Sequences(col.Name) {
 			seqType = col.Type
 		}
-		if key == "_change_type" || len(listed) > 0 && listed[key] == c.ColumnsExcept {
-			continue
+		if c.Keeps(col.Name) {
+			items = append(items, "CAST(NULL AS "+col.Type+") AS "+quoteName(col.Name))
 		}
-		items = append(items, quoteName(col.Name))
 	}
-	if c.SCD == 2 {
-		start, end := c.StartAt, c.EndAt
-		if start == "" {
-			start = "__start_at"
-		}
-		if end == "" {
-			end = "__end_at"
-		}
+	if start, end := c.Validity(); start != "" {
 		for _, v := range []string{start, end} {
 			items = append(items, "CAST(NULL AS "+seqType+") AS "+quoteName(v))
 		}
 	}
 	if len(items) == 0 {
-		return "SELECT * FROM " + engine.RelationSQL(name)
+		return ""
 	}
-	return "SELECT " + strings.Join(items, ", ") + " FROM " + engine.RelationSQL(name)
+	return "SELECT " + strings.Join(items, ", ")
 }
 
 // quoteName quotes a column name for DuckDB.
