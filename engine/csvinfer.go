@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/thund-dev/thund/analysis/pylib"
 )
 
 // A CSV sample stands for a table Spark reads as CSV with header and
@@ -504,4 +506,32 @@ func csvReadArgs(arg string) (args []string, convert string, ok bool) {
 // UTC). DuckDB's TIMESTAMP cast alone would drop the offset.
 func csvTimestampExpr(c string) string {
 	return "CASE WHEN regexp_matches(" + c + ", '[0-9]:[0-9]{1,2}(\\.[0-9]*)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$') THEN CAST(timezone('UTC', CAST(" + c + " AS TIMESTAMPTZ)) AS TIMESTAMP) ELSE CAST(" + c + " AS TIMESTAMP) END"
+}
+
+// loadTimestamps is the read_csv call of a Python load of one CSV file
+// (LoadReading), whose fields Spark's inference typed, with its
+// TIMESTAMP columns read as text and converted by csvTimestampExpr:
+// DuckDB's reader would drop a Z or an offset (2025-01-01T10:00:00+02:00
+// is 08:00:00 UTC on Spark 4.1.4, 10:00:00 in DuckDB's TIMESTAMP). A call
+// over a folder's files, or with no TIMESTAMP column, is returned as it
+// is.
+func loadTimestamps(call string, fields []pylib.Field) string {
+	var ts []string
+	text := make([]pylib.Field, len(fields))
+	for i, f := range fields {
+		text[i] = f
+		if f.Type != nil && f.Type.Kind == "timestamp" {
+			ts = append(ts, f.Name)
+			text[i].Type = &pylib.Type{Kind: "string"}
+		}
+	}
+	cols := "columns = " + duckColumns(fields)
+	if len(ts) == 0 || strings.Contains(call, "union_by_name") || !strings.HasPrefix(call, "read_csv(") || strings.Count(call, cols) != 1 {
+		return call
+	}
+	repl := make([]string, len(ts))
+	for i, c := range ts {
+		repl[i] = csvTimestampExpr(quoteIdent(c)) + " AS " + quoteIdent(c)
+	}
+	return "(SELECT * REPLACE (" + strings.Join(repl, ", ") + ") FROM " + strings.Replace(call, cols, "columns = "+duckColumns(text), 1) + ")"
 }

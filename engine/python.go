@@ -290,6 +290,7 @@ func (s *Session) loadReading(sample, what string, l *pylib.Load, file, text str
 		if strings.Contains(pattern, "*") {
 			call = strings.TrimSuffix(call, ")") + ", union_by_name = true)"
 		}
+		call = loadTimestamps(call, fields) // csvinfer.go
 	}
 	return call, nil
 }
