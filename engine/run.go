@@ -177,6 +177,11 @@ type runState struct {
 	fragments map[string]*translatedFragment
 	// rels holds the relation of each dataset and source (nameRelations).
 	rels relations
+	// existing holds, lower-cased, the relations of the session's main
+	// and temporary schemas when the run's datasets start (nil when they
+	// could not be listed), so that the first drop of a dataset with no
+	// relation yet sends nothing (dropStale).
+	existing map[string]bool
 }
 
 // preparedQuery is a flow's DuckDB query as prepare wrote it.
@@ -224,9 +229,20 @@ func (st *runState) check(ctx context.Context, f *ir.Flow) error {
 		st.preparedFor[f] = preparedQuery{q, tq}
 		st.mu.Unlock()
 	}
-	px, err := checkPasted(ctx, f, query, st.legacyFragments(f))
+	// A text DuckDB's parser accepted once, alone, as one SELECT calling
+	// no refused function is accepted again: the session reads each text
+	// once (a re-run of unchanged flows sends the same translations).
+	seen := st.s.checkedBefore(query)
+	checked := query
+	if seen {
+		checked = ""
+	}
+	px, err := checkPasted(ctx, f, checked, st.legacyFragments(f))
 	if err != nil {
 		return err
+	}
+	if !seen {
+		st.s.noteChecked(query)
 	}
 	st.mu.Lock()
 	if st.exprs == nil {
@@ -328,6 +344,7 @@ func (s *Session) Run(ctx context.Context, p *ir.Pipeline, opts RunOptions) (*Re
 	if err := st.placeSources(ctx); err != nil {
 		return st.res, err
 	}
+	st.existing = st.relationsNow(ctx)
 	for _, k := range todo {
 		if err := ctx.Err(); err != nil {
 			return st.finish(start), err
@@ -438,12 +455,12 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		st.resumed[key] = info
 		st.mu.Unlock()
 		created = true
-	} else if err := st.drop(ctx, d); err != nil {
+	} else if err := st.dropStale(ctx, d); err != nil {
 		st.failDataset(dr, d, flows, err, start)
 		return
 	}
 	counted := int64(-1)
-	for _, f := range flows {
+	for i, f := range flows {
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Planning, Elapsed: time.Since(start)})
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Running, Elapsed: time.Since(start)})
 		var err error
@@ -468,8 +485,14 @@ func (st *runState) runDataset(ctx context.Context, d *ir.Dataset) {
 		created = true
 		st.forget(d)
 		// One count per flow: the dataset's count after its last flow is
-		// its result's (persistCompleted changes no row).
-		counted, _ = st.count(ctx, d)
+		// its result's (persistCompleted changes no row). After the last
+		// flow of a batch dataset that this run reads, the same statement
+		// describes it for the translations of its readers.
+		if i == len(flows)-1 && st.describeWithCount(d, flows) {
+			counted, _ = st.countDescribed(ctx, d)
+		} else {
+			counted, _ = st.count(ctx, d)
+		}
 		st.emit(Event{Dataset: d.Name, Flow: f.Name, Phase: Completed, Rows: counted, Elapsed: time.Since(start)})
 	}
 	if !created {
@@ -581,6 +604,48 @@ func (st *runState) drop(ctx context.Context, d *ir.Dataset) error {
 		}
 	}
 	return nil
+}
+
+// dropStale is drop for the first drop of a run's dataset: when the
+// dataset had no relation as the run's datasets started (st.existing),
+// nothing can have made one since (each dataset and source has a relation
+// of its own, sources are placed before, and the engine's own relations
+// are named thund_... or __thund_...), so only the run's bookkeeping is
+// reset and no statement is sent.
+func (st *runState) dropStale(ctx context.Context, d *ir.Dataset) error {
+	rel := st.rel(d.Name)
+	low := strings.ToLower(rel)
+	if st.existing == nil || st.existing[low] || strings.Contains(low, "thund_") || strings.Contains(low, ".") {
+		return st.drop(ctx, d)
+	}
+	st.forget(d)
+	st.s.keepTypes(rel, nil)
+	return nil
+}
+
+// relationsNow lists, lower-cased, the tables and views of the session's
+// main schema and of the run connection's temporary one; nil when they
+// cannot be listed (every drop is then sent).
+func (st *runState) relationsNow(ctx context.Context) map[string]bool {
+	rows, err := st.conn.QueryContext(ctx, `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name IN (current_database(), 'temp')
+UNION ALL
+SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND database_name IN (current_database(), 'temp')`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if rows.Scan(&name) != nil {
+			return nil
+		}
+		out[strings.ToLower(name)] = true
+	}
+	if rows.Err() != nil {
+		return nil
+	}
+	return out
 }
 
 // isWrongKind recognises DuckDB's complaint when DROP VIEW meets a table
@@ -1229,6 +1294,61 @@ func (st *runState) count(ctx context.Context, d *ir.Dataset) (int64, error) {
 	var n int64
 	err := st.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(st.rel(d.Name))).Scan(&n)
 	return n, err
+}
+
+// describeWithCount reports whether d's last count also describes it
+// (countDescribed): a dataset of batch flows that a dataset of this run
+// reads, which its reader's translation would describe otherwise.
+func (st *runState) describeWithCount(d *ir.Dataset, flows []*ir.Flow) bool {
+	if !translating() {
+		return false
+	}
+	for _, f := range flows {
+		if f.Streaming || f.CDC != nil {
+			return false
+		}
+	}
+	for _, e := range st.g.Out(ir.NameKey(d.Name)) {
+		if _, ok := st.res.Datasets[e.To]; !ok && (st.opts.Only == nil || st.opts.Only[e.To]) {
+			return true
+		}
+	}
+	return false
+}
+
+// countDescribed is count, which also keeps d's columns, in Spark's
+// types, as the run's description of its relation (runState.described),
+// as a translation reading it would describe it (duckCatalog.Table).
+func (st *runState) countDescribed(ctx context.Context, d *ir.Dataset) (int64, error) {
+	rel := quoteIdent(st.rel(d.Name))
+	rows, err := st.conn.QueryContext(ctx, "SELECT (SELECT count(*) FROM "+rel+"), column_name, column_type FROM (DESCRIBE "+rel+")")
+	if err != nil {
+		return st.count(ctx, d)
+	}
+	defer rows.Close()
+	n := int64(-1)
+	var cols []sema.Column
+	for rows.Next() {
+		var name, typ string
+		if err := rows.Scan(&n, &name, &typ); err != nil {
+			rows.Close()
+			return st.count(ctx, d)
+		}
+		cols = append(cols, sema.Column{Name: name, Type: translate.SparkType(typ)})
+	}
+	if rows.Err() != nil || n < 0 {
+		rows.Close()
+		return st.count(ctx, d)
+	}
+	key := strings.ToLower(st.rel(d.Name))
+	cols = st.withTypes(key, cols)
+	st.mu.Lock()
+	if st.described == nil {
+		st.described = map[string][]sema.Column{}
+	}
+	st.described[key] = cols
+	st.mu.Unlock()
+	return n, nil
 }
 
 // queryRows runs a small query and returns its column names and rows.

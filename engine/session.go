@@ -6,6 +6,7 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -85,6 +86,43 @@ type Session struct {
 	// types holds the Spark types runs recorded for their relations'
 	// columns (sparktypes.go).
 	types recordedTypes
+
+	// checked holds the SHA-256 of each query text the guard's parse
+	// check accepted (CheckQuery: one SELECT, no refused function), which
+	// depends on the text alone (checkedBefore).
+	checked struct {
+		mu   sync.Mutex
+		sums map[[sha256.Size]byte]bool
+	}
+}
+
+// maxChecked bounds Session.checked: past it the record starts again.
+const maxChecked = 20000
+
+// checkedBefore reports whether the guard's parse check accepted query
+// (a text it reads the same way every time) in this session already.
+func (s *Session) checkedBefore(query string) bool {
+	if strings.TrimSpace(query) == "" {
+		return false
+	}
+	sum := sha256.Sum256([]byte(query))
+	s.checked.mu.Lock()
+	defer s.checked.mu.Unlock()
+	return s.checked.sums[sum]
+}
+
+// noteChecked records that the guard's parse check accepted query.
+func (s *Session) noteChecked(query string) {
+	if strings.TrimSpace(query) == "" {
+		return
+	}
+	sum := sha256.Sum256([]byte(query))
+	s.checked.mu.Lock()
+	defer s.checked.mu.Unlock()
+	if s.checked.sums == nil || len(s.checked.sums) >= maxChecked {
+		s.checked.sums = map[[sha256.Size]byte]bool{}
+	}
+	s.checked.sums[sum] = true
 }
 
 // relation is the relation the session keeps dataset name under: where
