@@ -127,7 +127,7 @@ func TestSampleTypesInCheck(t *testing.T) {
 	if len(got) != 1 || !strings.HasPrefix(got[0], "m.sql: [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE]") || !strings.Contains(got[0], `"name" has the type "STRING"`) {
 		t.Errorf("want one type error in m.sql (array_contains of a STRING), got %q", got)
 	}
-	if cols := csvHeader(strings.NewReader("id,when\n1,\n2,\n")); len(cols) != 2 || cols[0].Type != "bigint" || cols[1].Type != "" {
+	if cols := csvHeader(strings.NewReader("id,when\n1,\n2,\n")); len(cols) != 2 || cols[0].Type != "int" || cols[1].Type != "" {
 		t.Errorf("csvHeader types: %+v (a column with no value is unknown)", cols)
 	}
 }

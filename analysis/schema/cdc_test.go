@@ -30,9 +30,9 @@ SELECT id, name, __START_AT AS since FROM LIVE.people WHERE __END_AT IS NULL;
 		t.Fatalf("diagnostics: %v", diagStrings(snap, res.Diagnostics))
 	}
 	for name, want := range map[string][]string{
-		"people":         {"id BIGINT", "name VARCHAR", "seq BIGINT", "_rescued_data VARCHAR", "__START_AT BIGINT", "__END_AT BIGINT"},
-		"people1":        {"id BIGINT", "name VARCHAR", "seq BIGINT"},
-		"current_people": {"id BIGINT", "name VARCHAR", "since BIGINT"},
+		"people":         {"id INTEGER", "name VARCHAR", "seq INTEGER", "_rescued_data VARCHAR", "__START_AT INTEGER", "__END_AT INTEGER"},
+		"people1":        {"id INTEGER", "name VARCHAR", "seq INTEGER"},
+		"current_people": {"id INTEGER", "name VARCHAR", "since INTEGER"},
 	} {
 		d := res.Datasets[name]
 		if d == nil || d.Status != Described {

@@ -11,9 +11,9 @@ import (
 )
 
 // TestSampleTypesAgreeWithDuckDB: every type sampletypes is certain of is
-// the one DuckDB's sniffer gives the column (in Spark's name), so the
-// semantic model checks a sample's columns with the types a native run
-// reads them as.
+// the one the native run reads the column as (Spark's inferSchema type,
+// engine/csvinfer.go), so the semantic model checks a sample's columns with
+// the types a native run reads them as.
 func TestSampleTypesAgreeWithDuckDB(t *testing.T) {
 	samples := []string{
 		"id,name\n1,a\n",

@@ -106,7 +106,7 @@ func TestRetailColumns(t *testing.T) {
 			t.Errorf("%s columns\n got %q\nwant %q", name, got, cols)
 		}
 	}
-	if got := columnStrings(res.Columns("Orders")); len(got) != 7 || got[0] != "order_id BIGINT" {
+	if got := columnStrings(res.Columns("Orders")); len(got) != 7 || got[0] != "order_id INTEGER" {
 		t.Errorf("source orders: %q", got)
 	}
 	if len(res.Diagnostics) > 0 {
@@ -256,7 +256,7 @@ func TestDescribeKeepsOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := describe(t, snap, s)
-	if got := columnStrings(res.Columns("top")); !reflect.DeepEqual(got, []string{"top BIGINT"}) {
+	if got := columnStrings(res.Columns("top")); !reflect.DeepEqual(got, []string{"top INTEGER"}) {
 		t.Errorf("top: %q", got)
 	}
 	var n int
@@ -273,10 +273,10 @@ func TestDescribeKeepsOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	res2 := describe(t, snap2, s)
-	if got := columnStrings(res2.Columns("big")); !reflect.DeepEqual(got, []string{"id BIGINT", "amount DECIMAL(23,1)", "tag VARCHAR"}) {
+	if got := columnStrings(res2.Columns("big")); !reflect.DeepEqual(got, []string{"id INTEGER", "amount DECIMAL(13,1)", "tag VARCHAR"}) {
 		t.Errorf("big: %q", got)
 	}
-	if got := columnStrings(res2.Columns("top")); !reflect.DeepEqual(got, []string{"top DECIMAL(23,1)"}) {
+	if got := columnStrings(res2.Columns("top")); !reflect.DeepEqual(got, []string{"top DECIMAL(13,1)"}) {
 		t.Errorf("top: %q", got)
 	}
 	if err := s.DB().QueryRowContext(ctx, "SELECT count(*) FROM big").Scan(&n); err != nil || n != 2 {
@@ -346,7 +346,7 @@ func TestDescribeTypesAreSparks(t *testing.T) {
 	})
 	snap, s := load(t, root)
 	res := describe(t, snap, s)
-	if got := columnStrings(res.Columns("lines")); !reflect.DeepEqual(got, []string{"id BIGINT", "amount DECIMAL(21,2)", "total BIGINT"}) {
+	if got := columnStrings(res.Columns("lines")); !reflect.DeepEqual(got, []string{"id INTEGER", "amount DECIMAL(21,2)", "total BIGINT"}) {
 		t.Errorf("lines: %q, want Spark's DECIMAL(21,2) and BIGINT", got)
 	}
 	if d := res.Datasets["nulls"]; d == nil || d.Status != Described || len(d.Columns) != 2 {

@@ -34,7 +34,7 @@ func TestTypeErrorsInSparkTerms(t *testing.T) {
 		"m1.sql": `[name] error sql-binder [DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve "array_contains(name, 1)" due to data type mismatch: The first parameter requires the "ARRAY" type, however "name" has the type "STRING".`,
 		"m2.sql": "[map_contains_key(name, 1)] error sql-binder [DATATYPE_MISMATCH.MAP_FUNCTION_DIFF_TYPES] Cannot resolve \"map_contains_key(name, 1)\" due to data type mismatch: Input to `map_contains_key` should have been \"MAP\" followed by a value with same key type, but it's [\"STRING\", \"INT\"].",
 		"m4.sql": "[arrays_overlap(name, array(1))] error sql-binder [DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES] Cannot resolve \"arrays_overlap(name, array(1))\" due to data type mismatch: Input to function `arrays_overlap` should have been two \"ARRAY\" with same element type, but it's [\"STRING\", \"ARRAY<INT>\"].",
-		"m3.sql": "[coalesce(array(1), id)] error sql-binder [DATATYPE_MISMATCH.DATA_DIFF_TYPES] Cannot resolve \"coalesce(array(1), id)\" due to data type mismatch: Input to `coalesce` should all be the same type, but it's (\"ARRAY<INT>\" or \"BIGINT\").",
+		"m3.sql": "[coalesce(array(1), id)] error sql-binder [DATATYPE_MISMATCH.DATA_DIFF_TYPES] Cannot resolve \"coalesce(array(1), id)\" due to data type mismatch: Input to `coalesce` should all be the same type, but it's (\"ARRAY<INT>\" or \"INT\").",
 	}
 	// The analysis itself reports what the semantic model knows from the
 	// sample's column types; the description reports the rest, and never

@@ -1,7 +1,8 @@
 // Package sampletypes reads the column types of a CSV sample as the
-// native engine will: DuckDB's CSV sniffer gives each column the
-// narrowest of BOOLEAN, BIGINT, DOUBLE, DATE, TIMESTAMP and VARCHAR that
-// every value fits. The semantic model checks function arguments against
+// native engine will, which reads a sample with Spark's inferSchema rules
+// (engine/csvinfer.go): each column gets the narrowest of BOOLEAN, INT
+// (every integer within 32 bits), BIGINT, DOUBLE, DATE, TIMESTAMP and
+// STRING that every value fits. The semantic model checks function arguments against
 // these types (analysis/sparksql/sema), so a type is given only where it
 // is certain: a column whose values could be read another way (a date in
 // a format other than ISO, a time, a time zone, no value at all) is left
@@ -23,6 +24,7 @@ const MaxRows = 2048
 // Spark's names of the types a column can have.
 const (
 	Boolean   = "boolean"
+	Int       = "int"
 	Bigint    = "bigint"
 	Double    = "double"
 	Date      = "date"
@@ -70,22 +72,33 @@ func Infer(in io.Reader) []string {
 type column struct {
 	seen                                      bool
 	notBool, notInt, notFloat, notDate, notTs bool
-	unsure                                    bool
+	// wide: an integer past 32 bits (BIGINT, not INT)
+	wide   bool
+	unsure bool
 }
 
 func (c *column) add(v string) {
-	v = strings.TrimSpace(v)
-	if v == "" || strings.EqualFold(v, "null") {
-		return // NULL
+	if v == "" {
+		return // NULL (Spark's default nullValue; the word NULL is a string)
 	}
 	c.seen = true
+	if strings.TrimSpace(v) != v {
+		c.unsure = true // ' 5': Spark's reader and DuckDB's differ
+	}
 	l := strings.ToLower(v)
 	if l != "true" && l != "false" {
 		c.notBool = true
 	}
 	if _, err := strconv.ParseInt(v, 10, 64); err != nil {
 		c.notInt = true
-	} else if len(v) > 1 && (v[0] == '0' || v[0] == '+') {
+		if isDigits(v) {
+			// past 64 bits: Spark reads a DECIMAL(p,0) up to 38 digits
+			c.unsure = true
+		}
+	} else if _, err := strconv.ParseInt(v, 10, 32); err != nil {
+		c.wide = true
+	}
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil && len(v) > 1 && (v[0] == '0' || v[0] == '+') {
 		c.unsure = true // 007 or +7: a number or a code
 	}
 	if _, err := strconv.ParseFloat(v, 64); err != nil || strings.ContainsAny(l, "xpin_") {
@@ -111,6 +124,8 @@ func (c *column) typ() string {
 		return ""
 	case !c.notBool:
 		return Boolean
+	case !c.notInt && !c.wide:
+		return Int
 	case !c.notInt:
 		return Bigint
 	case !c.notFloat:
@@ -121,6 +136,20 @@ func (c *column) typ() string {
 		return Timestamp
 	}
 	return String
+}
+
+// isDigits reports an integer's form: an optional sign and digits.
+func isDigits(v string) bool {
+	v = strings.TrimLeft(v, "+-")
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isDate reports an ISO date, YYYY-MM-DD.
