@@ -489,6 +489,12 @@ func csvReadArgs(arg string) (args []string, convert string, ok bool) {
 			break
 		}
 	}
+	// Spark infers DATE only for yyyy-MM-dd; DuckDB would otherwise take
+	// the date format its sniffer found in another column (4/14/2024 in
+	// a STRING column) for every DATE column, and fail on 2025-01-01.
+	if strings.Contains(strings.Join(args, " "), "'DATE'") {
+		args = append(args, "dateformat = '%Y-%m-%d'")
+	}
 	if len(tsCols) > 0 {
 		sort.Strings(tsCols)
 		repl := make([]string, len(tsCols))

@@ -40,6 +40,11 @@ func TestCSVSampleSparkTypes(t *testing.T) {
 		{"dates", "d1,d2,d3,d4,d5,d6\n2025-01-05,2025-1-5,2025/01/05,20250105,05/01/2025,2025-01-5\n2025-12-31,2025-12-3,2025/12/31,20251231,31/12/2025,2025-12-31\n",
 			"d1 DATE; d2 TIMESTAMP; d3 VARCHAR; d4 INTEGER; d5 VARCHAR; d6 TIMESTAMP",
 			[]string{"2025-01-05|2025-01-05 00:00:00|2025/01/05|20250105|05/01/2025|2025-01-05 00:00:00", "2025-12-31|2025-12-03 00:00:00|2025/12/31|20251231|31/12/2025|2025-12-31 00:00:00"}},
+		// struct<fd:string,rd:date>: a DATE column after a column of
+		// mixed date forms (QA Q21: DuckDB took 4/14/2024's format for rd)
+		{"dateaftermixed", "fd,rd\n4/14/2024,2025-01-01\n2024-04-10,2025-01-02\n",
+			"fd VARCHAR; rd DATE",
+			[]string{"4/14/2024|2025-01-01", "2024-04-10|2025-01-02"}},
 		// struct<d1:double,...,d7:double>: Infinity is no DATE
 		{"doubles", "d1,d2,d3,d4,d5,d6,d7\n1.5,1e3,NaN,Infinity,.5,1.50,1\n2.25,2E-2,1.0,-Infinity,5.,2.00,2.5\n",
 			"d1 DOUBLE; d2 DOUBLE; d3 DOUBLE; d4 DOUBLE; d5 DOUBLE; d6 DOUBLE; d7 DOUBLE",
