@@ -263,9 +263,12 @@ func (t *tr) literal(l *ast.Literal) frag {
 		}
 		return at(l, decimalOf(p, s), cat(fmt.Sprintf("CAST(%s AS DECIMAL(%d, %d))", text, p, s)))
 	case ast.LitExponent, ast.LitDouble:
-		return at(l, tDouble, cat("CAST("+text+" AS DOUBLE)"))
+		// Through a string: DuckDB reads 0.9999999999999999 as a DECIMAL
+		// and its cast to DOUBLE rounds the digits twice (to 1.0), where
+		// Java's parse (and DuckDB's of a string) gives the nearest double.
+		return at(l, tDouble, cat("CAST('"+text+"' AS DOUBLE)"))
 	case ast.LitFloat:
-		return at(l, &Type{Kind: Float}, cat("CAST("+text+" AS FLOAT)"))
+		return at(l, &Type{Kind: Float}, cat("CAST('"+text+"' AS FLOAT)"))
 	}
 	t.refuse(l, "this literal does not run natively")
 	return at(l, tUnknown, cat("NULL"))
