@@ -86,11 +86,21 @@ func (a *assembly) renamed1(prev *assembly, f *ir.Flow, taken map[string]bool, v
 	reads := append([]ir.Ref(nil), f.Reads...)
 	sqlText, norm := []byte(f.SQL), []byte(f.Normalized)
 	var names []string
+	pyFrom := 0
 	for i, r := range reads {
 		if !sourceRead(r) || !taken[ir.NameKey(r.Name)] {
 			continue
 		}
 		at, size := r.Loc.Start-f.QueryLoc.Start, r.Loc.End-r.Loc.Start
+		if strings.HasSuffix(f.QueryLoc.File, ".py") {
+			// A Python load: the reference is the path's literal in
+			// the .py file, the SQL pylib wrote holds the name.
+			var ok bool
+			if at, size, ok = pythonLoadAt(f.SQL, sqlQuote(r.Name, '`'), pyFrom); !ok {
+				continue
+			}
+			pyFrom = at + size
+		}
 		if r.Loc.File != f.QueryLoc.File || at < 0 || at+size > len(sqlText) || at+size > len(norm) ||
 			!strings.HasPrefix(f.SQL[at:], sqlQuote(r.Name, '`')) {
 			continue // not the text sqlfront wrote
@@ -126,6 +136,35 @@ func (a *assembly) renamed1(prev *assembly, f *ir.Flow, taken map[string]bool, v
 	}
 	a.keepRenamed(f, rf)
 	return &nf
+}
+
+// pythonLoadAt finds, from byte from on, the name sqlfront wrote over a
+// file read in the SQL pylib wrote for a Python load (after FROM, JOIN
+// or STREAM): its offset and the bytes it may take (the name and the
+// blanks after it, which were the call's).
+func pythonLoadAt(sql, name string, from int) (at, size int, ok bool) {
+	for i := from; i < len(sql); {
+		j := strings.Index(sql[i:], name)
+		if j < 0 {
+			return 0, 0, false
+		}
+		at = i + j
+		end := at + len(name)
+		i = end
+		before := strings.TrimRight(sql[:at], " \t\n")
+		word := before[strings.LastIndexAny(before, " \t\n(")+1:]
+		if end < len(sql) && !strings.ContainsRune(" \t\n)", rune(sql[end])) {
+			continue
+		}
+		if len(before) == at || !slices.Contains([]string{"FROM", "JOIN", "STREAM"}, strings.ToUpper(word)) {
+			continue
+		}
+		for end < len(sql) && sql[end] == ' ' {
+			end++
+		}
+		return at, end - at, true
+	}
+	return 0, 0, false
 }
 
 // keepRenamed records rf as the pipeline's version of f.
