@@ -516,7 +516,7 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   (about 0.3 s), sqlfront's normalised copy of each query, and what is
   left of the collector. Note that ` + "`thund-watch --check`" + ` also
   translates every flow for its type errors since 2026-12-02
-  (cmd/thund-watch/typecheck.go): a profile of --check on 10,000 files
+  (engine/typecheck/typecheck.go): a profile of --check on 10,000 files
   puts half the process's CPU there, beside the load measured here.
   On 2026-12-03 at 19:07 to 19:37 UTC, on this machine (a faster one
   than the figures above were taken on: the tree of commit 83459c5 does
@@ -564,7 +564,7 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
 - ` + "`thund-watch --check`" + ` on 10,000 files (the cold-load table's
   command, on the same generated project, ` + "`bench/gen`" + ` with 10,000
   datasets, width 100): since 2026-12-02 it also translates every batch
-  flow for its type errors (cmd/thund-watch/typecheck.go), which is why
+  flow for its type errors (engine/typecheck/typecheck.go), which is why
   it costs more than twice the load. A profile of the binary of commit
   2c144ad (2026-12-03 12:58 UTC, ` + "`pprof.StartCPUProfile`" + ` around ` + "`run`" + `)
   put 49%% of the process's CPU in that check: each translation asked
@@ -592,7 +592,7 @@ Profiles taken while writing this driver (` + "`go test -cpuprofile`" + `, read 
   7 (12:58 to 13:03 UTC) the same binaries took 2.3 to 2.5 s of CPU
   against 3.3 to 3.6 s. Without the collector's target (same build, load
   14 to 16): 3.0 to 3.2 s against 2.5 to 2.9 s with it.
-  ` + "`BenchmarkTypeChecks`" + ` (cmd/thund-watch: the check alone after one
+  ` + "`BenchmarkTypeChecks`" + ` (engine/typecheck: the check alone after one
   load, 3 iterations, load 14 to 17): 1,185 to 1,331 ms of CPU, 357 MB
   and 3.41 M allocations per check, against 2,651 to 2,745 ms, 457 MB
   and 4.20 M for the lineage-based check it replaced (translating on

@@ -23,6 +23,7 @@ import (
 	"github.com/thund-dev/thund/analysis/project"
 	"github.com/thund-dev/thund/analysis/schema"
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/engine/typecheck"
 	"github.com/thund-dev/thund/ir"
 	"github.com/thund-dev/thund/report"
 	"github.com/thund-dev/thund/watch"
@@ -310,7 +311,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else {
 		// Without --columns, the type errors the translation is sure of
 		// without DuckDB (--columns binds on DuckDB and finds them too).
-		extra = typeChecks(snap)
+		extra = typecheck.Check(snap)
 	}
 	if len(extra) > 0 {
 		diags = append(append([]ir.Diagnostic(nil), diags...), extra...)

@@ -1,4 +1,10 @@
-package main
+// Package typecheck finds, in pure Go and without DuckDB, the errors a
+// native run would find in a pipeline's Spark SQL flows before running
+// them: the type errors Spark's analyzer raises (DATATYPE_MISMATCH.* and
+// the like) and the constructs the native translation refuses, as plain
+// --check reports them. (--check --columns and the language server find
+// the same when they describe the pipeline on DuckDB: analysis/schema.)
+package typecheck
 
 import (
 	"os"
@@ -17,7 +23,8 @@ import (
 	"github.com/thund-dev/thund/ir"
 )
 
-// typeChecks returns the type errors of plain --check: each Spark SQL
+// Check returns the type errors and native refusals of snap's flows (the
+// ones plain --check reports): each Spark SQL
 // batch flow is translated as a native run would translate it (pure Go,
 // no DuckDB), against the columns the analysis knows of the tables it
 // reads (each dataset's computed output, each source's CSV header), and
@@ -32,7 +39,7 @@ import (
 // semantic model computes them (what column lineage answers, see
 // typeCatalog), and the model of a dataset's own flow, computed once for
 // its readers, is the one its translation reads (sema.Reuser).
-func typeChecks(snap *analysis.Snapshot) []ir.Diagnostic {
+func Check(snap *analysis.Snapshot) []ir.Diagnostic {
 	if snap.Pipeline == nil {
 		return nil
 	}
