@@ -95,7 +95,9 @@ func (t *tr) body(b ast.QueryExpr) frag {
 		if b.Quantifier != "" {
 			op += " " + b.Quantifier
 		}
+		t.setDepth++
 		l, r := t.body(b.L), t.body(b.R)
+		t.setDepth--
 		if lt, rt := t.bodyTypes[b.L], t.bodyTypes[b.R]; lt != nil && len(lt) == len(rt) {
 			out := make([]*Type, len(lt))
 			for i := range lt {
@@ -109,6 +111,9 @@ func (t *tr) body(b ast.QueryExpr) frag {
 			t.bodyTypes[b] = out
 			l = t.castColumns(b.L, l, lt, out)
 			r = t.castColumns(b.R, r, rt, out)
+		}
+		if t.setDepth == 0 {
+			t.setVoids(b)
 		}
 		return at(b, nil, cat(l, " "+op+" ", r))
 	case *ast.ParenQuery:
@@ -714,6 +719,8 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 		t.refuse(it.X, "the type of %s is not known to be VOID here: the native engine would type it INTEGER; give it a type: CAST(... AS INT)", t.text(it.X))
 	case x.typ.has(Null) && t.opts.TypedColumns && t.opts.VoidColumns, x.typ.has(TimestampNTZ) && !x.typ.has(Null) && t.opts.TypedColumns:
 		t.carried = append(t.carried, carried{n: it.X, ty: x.typ})
+	case (x.typ.is(Null) || x.typ.has(Null)) && t.setDepth > 0:
+		t.voidDeferred = append(t.voidDeferred, it.X)
 	case x.typ.is(Null), x.typ.has(Null):
 		t.refuse(it.X, voidRefusal)
 	case x.typ.is(TimestampNTZ):
@@ -737,6 +744,51 @@ func (t *tr) selectItem(it *ast.SelectItem, name string) frag {
 		return at(it, x.typ, x)
 	}
 	return at(it, x.typ, cat(x, " AS ", quoteIdent(alias)))
+}
+
+// setVoids settles the VOID columns found in the sides of set operation
+// b, the outermost: a column of NULL alone in one side takes the type of
+// the others' (SELECT NULL AS c UNION ALL SELECT 'x' is a STRING), so it
+// is refused only where b's column is VOID too, or is not known.
+func (t *tr) setVoids(b *ast.SetOp) {
+	found := t.voidDeferred
+	t.voidDeferred = nil
+	if len(found) == 0 {
+		return
+	}
+	out := t.bodyTypes[b]
+	for _, x := range found {
+		i := setColumn(b, x)
+		if i < 0 || i >= len(out) || !out[i].known() || out[i].has(Null) {
+			t.refuse(x, voidRefusal)
+		}
+	}
+}
+
+// setColumn is the column of set operation b that select item x of one of
+// its sides gives, or -1 when a star before it hides the number.
+func setColumn(b ast.QueryExpr, x ast.Expr) int {
+	switch b := b.(type) {
+	case *ast.SetOp:
+		if i := setColumn(b.L, x); i >= 0 {
+			return i
+		}
+		return setColumn(b.R, x)
+	case *ast.ParenQuery:
+		if b.Query != nil {
+			return setColumn(b.Query.Body, x)
+		}
+	case *ast.Select:
+		for i, it := range b.Items {
+			if it.X == x {
+				return i
+			}
+			if _, ok := it.X.(*ast.Star); ok || len(it.Aliases) > 0 {
+				return -1
+			}
+		}
+	}
+	return -1
 }
 
 // ntzRefusal and voidRefusal are the findings at a TIMESTAMP_NTZ and a

@@ -270,6 +270,11 @@ type tr struct {
 	// bodyTypes are the column types of the SELECTs and set operations
 	// translated so far, where every column's is inferred.
 	bodyTypes map[ast.Node][]*Type
+	// setDepth counts the set operations whose sides are being
+	// translated; there a column of NULL alone is VOID only if the
+	// operation's column is (voidDeferred, settled by setVoids).
+	setDepth     int
+	voidDeferred []ast.Expr
 	// shadow, while a HAVING or ORDER BY is translated, holds the names
 	// two or more of its SELECT's output columns share: Spark resolves
 	// such a name to the input column, DuckDB to one of the outputs.
