@@ -71,6 +71,8 @@ package engine
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -207,6 +209,10 @@ type flowRun struct {
 	temps   []string
 	isTemp  map[string]bool
 	shadows []string
+	// hidden are the definitions of the pipeline's temporary views a
+	// shadow replaced (a temporary view lives where its shadow goes),
+	// which dropShadows defines again.
+	hidden []string
 	// wmTable collects the max event time of each trigger's accepted rows;
 	// wmExpr is the watermark as a scalar subquery over it.
 	wmTable, wmExpr string
@@ -361,6 +367,37 @@ func (fr *flowRun) dropShadows() {
 		fr.st.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS temp.main."+s)
 	}
 	fr.shadows = nil
+	for _, def := range fr.hidden {
+		fr.st.conn.ExecContext(context.Background(), def)
+	}
+	fr.hidden = nil
+}
+
+// hide keeps the definition of the temporary view named rel, when the
+// pipeline has one: its shadow replaces it until dropShadows.
+func (fr *flowRun) hide(ctx context.Context, rel string) error {
+	tv := false
+	for _, d := range fr.st.p.Datasets {
+		if d.Kind == ir.TemporaryView && strings.EqualFold(fr.st.rel(d.Name), rel) {
+			tv = true
+			break
+		}
+	}
+	if !tv {
+		return nil
+	}
+	var def sql.NullString
+	err := fr.st.conn.QueryRowContext(ctx, "SELECT sql FROM duckdb_views() WHERE temporary AND lower(view_name) = lower(?)", rel).Scan(&def)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fr.fail("read view %s: %v", rel, explain(err))
+	}
+	if def.Valid && def.String != "" {
+		fr.hidden = append(fr.hidden, def.String)
+	}
+	return nil
 }
 
 func (fr *flowRun) run(ctx context.Context, appendTo bool) error {
@@ -946,6 +983,9 @@ func (fr *flowRun) trigger(ctx context.Context, t int, units [][]streamUnit) err
 		rows := in.newT
 		if fr.cumulative {
 			rows = in.seenT
+		}
+		if err := fr.hide(ctx, in.name); err != nil {
+			return err
 		}
 		if _, err := fr.exec(ctx, "shadow stream "+in.label, "CREATE OR REPLACE TEMP VIEW "+quoteIdent(in.name)+" AS SELECT * FROM "+rows); err != nil {
 			return err
