@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -145,7 +146,7 @@ func Load(dir string, opts Options) (*Snapshot, error) {
 		}
 	}
 	s.openProject()
-	s.Libraries, s.libDiags = s.Project.Libraries(files)
+	s.Libraries, s.libDiags = s.Project.LibrariesOf(files, s.importsDLT)
 	s.dirs = folders(files)
 	s.conventions = project.ConventionSamples(files)
 	texts, fresh, diags := readAnalyseAll(root, s.Libraries, s.dialect(), s.Project.Spec.Configuration, s.moduleSource())
@@ -285,7 +286,7 @@ func (s *Snapshot) Update(changes []Change) *Snapshot {
 	}
 	n.Libraries, n.libDiags = s.Libraries, s.libDiags
 	if setChanged || projectChanged {
-		n.Libraries, n.libDiags = n.Project.Libraries(n.Files)
+		n.Libraries, n.libDiags = n.Project.LibrariesOf(n.Files, n.importsDLT)
 	}
 	var readDiags []ir.Diagnostic
 	var readNow []string
@@ -399,6 +400,32 @@ func (s *Snapshot) hasFile(rel string) bool {
 	i := sort.SearchStrings(s.Files, rel)
 	return i < len(s.Files) && s.Files[i] == rel
 }
+
+// importsDLT reports whether the .py file rel imports Databricks' dlt
+// module (import dlt, from dlt import ...) and names it: in a folder with no spec it
+// is a Databricks pipeline's source file, read as a library whatever the
+// backends (on spark-4.x the import is an error: SynPyDLTModule), so a
+// SQL dataset reading its datasets finds them. A file Thund cannot read
+// is not one.
+func (s *Snapshot) importsDLT(rel string) bool {
+	if strings.HasPrefix(rel, "samples/") || strings.Contains("/"+rel+"/", "/__pycache__/") {
+		return false
+	}
+	text, ok := s.texts.get(rel)
+	if !ok {
+		b, err := os.ReadFile(s.Abs(rel))
+		if err != nil {
+			return false
+		}
+		text = string(b)
+	}
+	// A file that imports the module and uses it (a file of helpers
+	// alone does not make a pipeline).
+	return dltImport.MatchString(text) && strings.Contains(text, "dlt.")
+}
+
+// dltImport matches a line importing Databricks' dlt module.
+var dltImport = regexp.MustCompile(`(?m)^[ \t]*(import[ \t]+dlt\b|from[ \t]+dlt[ \t]+import\b)`)
 
 // openProject builds s.Project from the spec and config texts.
 func (s *Snapshot) openProject() {

@@ -47,8 +47,9 @@ func TestLoadNamedSpec(t *testing.T) {
 // TestDatabricksBackendReadsPythonWithoutSpec: a folder with no spec and
 // no bundle, checked against databricks (`--backend databricks`), reads
 // its .py files as Databricks runs them, so a SQL dataset reading a
-// Python one finds it; checked against Spark, SDP needs a spec to run
-// Python, so the .py file is not read.
+// Python one finds it; checked against Spark, the file is read too (it
+// imports dlt, so it can only be a Databricks pipeline's source), and the
+// import is the error there.
 func TestDatabricksBackendReadsPythonWithoutSpec(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"transformations/bronze.py": "import dlt\n\n@dlt.table\ndef bronze():\n    return spark.readStream.table(\"landing\")\n",
@@ -70,7 +71,17 @@ func TestDatabricksBackendReadsPythonWithoutSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Pipeline.Dataset("bronze") != nil {
-		t.Errorf("spark-4.1 without a spec read the .py file: %v", s.Libraries)
+	if s.Pipeline.Dataset("bronze") == nil {
+		t.Fatalf("spark-4.1: bronze is no dataset; libraries %v", s.Libraries)
+	}
+	var dlt bool
+	for _, d := range s.Diagnostics {
+		if strings.Contains(d.Message, "bronze is not a dataset") {
+			t.Errorf("spark-4.1: %v", d)
+		}
+		dlt = dlt || d.Severity == ir.Error && d.Loc.File == "transformations/bronze.py" && strings.Contains(d.Message, "No module named 'dlt'")
+	}
+	if !dlt {
+		t.Errorf("spark-4.1: no error at import dlt: %v", diagStrings(s))
 	}
 }

@@ -383,6 +383,14 @@ func (p *Project) openBundle(texts map[string][]byte) {
 // or ReadPython every *.py file too (otherwise no Python file: SDP needs
 // a spec to run one).
 func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
+	return p.LibrariesOf(files, nil)
+}
+
+// LibrariesOf is Libraries where, in a folder read without a spec or
+// bundle, a .py file for which dlt reports true (one that imports
+// Databricks' dlt module: a Databricks pipeline's source file, which no
+// spec lists) is a library too.
+func (p *Project) LibrariesOf(files []string, dlt func(file string) bool) ([]string, []ir.Diagnostic) {
 	set := map[string]bool{}
 	var diags []ir.Diagnostic
 	if !p.HasSpec && p.Bundle != nil {
@@ -407,7 +415,7 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 				}
 				continue
 			}
-			if strings.HasSuffix(f, ".sql") || (python && strings.HasSuffix(f, ".py")) {
+			if strings.HasSuffix(f, ".sql") || (python || dlt != nil && dlt(f)) && strings.HasSuffix(f, ".py") {
 				set[f] = true
 			}
 		}
@@ -415,7 +423,7 @@ func (p *Project) Libraries(files []string) ([]string, []ir.Diagnostic) {
 			diags = append(diags, ir.Diagnostic{Loc: ir.Loc{File: skipped}, Severity: ir.Info, Code: ir.CodeLibraryExcluded,
 				Message: "explorations/ is not analysed: in the Lakeflow editor's layout its notebooks are ad-hoc queries, not executed as part of the pipeline, which runs transformations/; list them in a spark-pipeline.yml's libraries to have them read"})
 		}
-		if py := pythonOnly(files); len(set) == 0 && len(py) > 0 {
+		if py := pythonOnly(files); len(set) == 0 && len(py) > 0 && !python {
 			// Nothing is analysed: say what is there, and why.
 			diags = append(diags, p.pythonNotReadDiag(py))
 		}

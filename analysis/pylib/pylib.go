@@ -941,7 +941,7 @@ func (r *reader) defines(n *sitter.Node) bool {
 			}
 			if _, attr, ok := r.apiOf(n.ChildByFieldName("function")); ok {
 				switch attr {
-				case "create_streaming_table", "create_target_table", "create_sink", "create_auto_cdc_flow", "apply_changes",
+				case "create_streaming_table", "create_target_table", "create_streaming_live_table", "create_sink", "create_auto_cdc_flow", "apply_changes",
 					"create_auto_cdc_from_snapshot_flow", "apply_changes_from_snapshot":
 					found = true
 				}
@@ -1177,7 +1177,8 @@ func (r *reader) factoryCall(def, call *sitter.Node, args []*sitter.Node, kw map
 	r.expand(vals, body)
 }
 
-// topCall reads a module-level API call: create_streaming_table,
+// topCall reads a module-level API call: create_streaming_table (and its
+// legacy names create_target_table, create_streaming_live_table),
 // create_sink, create_auto_cdc_flow, apply_changes.
 func (r *reader) topCall(e, st *sitter.Node) {
 	fn, args, kw, _, ok := r.call(e)
@@ -1191,7 +1192,7 @@ func (r *reader) topCall(e, st *sitter.Node) {
 	d := Definition{API: alias, Loc: span(st)}
 	nameArg := arg(args, kw, 0, "name")
 	switch attr {
-	case "create_streaming_table", "create_target_table":
+	case "create_streaming_table", "create_target_table", "create_streaming_live_table":
 		d.Kind = ir.StreamingTable
 	case "create_sink":
 		d.Kind = ir.Sink
