@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/pylib"
+	"github.com/thund-dev/thund/ir"
 )
 
 // A CSV sample stands for a table Spark reads as CSV with header and
@@ -406,6 +408,68 @@ func (s *Session) noteCSVTypes(shapes []*csvShape, rels []string) {
 			continue
 		}
 		csvFileInfo.Store(s.mirrorPath(rel), &csvFileTypes{header: sh.header, names: csvSparkNames(sh.header), types: sh.types, delim: sh.delim, byName: merged, plain: plain, multi: sh.multi})
+	}
+}
+
+// autoLoaderText reports whether source src stands for files Auto
+// Loader reads as CSV without cloudFiles.inferColumnTypes and without a
+// schema (cloud_files(path, 'csv') in SQL, a cloudFiles load in Python),
+// every read of it alike: Databricks then reads every column as a STRING.
+func (s *Session) autoLoaderText(p *ir.Pipeline, src string) bool {
+	if src == "" {
+		return false
+	}
+	sqlReads, pyReads := false, false
+	key := ir.NameKey(src)
+	for _, f := range p.Flows {
+		for _, r := range f.Reads {
+			if r.Path == "" || ir.NameKey(r.Name) != key {
+				continue
+			}
+			if strings.HasSuffix(strings.ToLower(r.Loc.File), ".sql") {
+				sqlReads = true
+			} else {
+				pyReads = true
+			}
+		}
+	}
+	if !sqlReads && !pyReads {
+		return false
+	}
+	if sqlReads {
+		fr, ok := s.sqlFileRead(p, src)
+		if !ok || !fr.AutoLoader || fr.Schema || fr.Computed || fr.InfersColumnTypes() {
+			return false
+		}
+	}
+	if pyReads {
+		l, _, _, err := s.pythonLoadOf(p, &ir.Source{Name: src}, true)
+		if err != nil || l == nil || l.CloudFormat == "" || l.Schema != "" || l.Computed != "" ||
+			(analysis.FileRead{AutoLoader: true, Options: l.Options}).InfersColumnTypes() {
+			return false
+		}
+	}
+	return true
+}
+
+// csvAllText makes every column of the CSV files pattern names a STRING
+// in the types the native run reads them with (csvFileInfo).
+func (s *Session) csvAllText(pattern string) {
+	for _, f := range mirrorFiles(quoteString(pattern)) {
+		v, ok := csvFileInfo.Load(f)
+		if !ok {
+			continue
+		}
+		info := *v.(*csvFileTypes)
+		info.types = make([]csvType, len(info.types))
+		for i := range info.types {
+			info.types[i] = csvType{kind: csvString}
+		}
+		info.byName = make(map[string]csvType, len(v.(*csvFileTypes).byName))
+		for k := range v.(*csvFileTypes).byName {
+			info.byName[k] = csvType{kind: csvString}
+		}
+		csvFileInfo.Store(f, &info)
 	}
 }
 

@@ -256,6 +256,9 @@ func (d *Describer) RegisterSources(ctx context.Context, p *ir.Pipeline) map[str
 			// The columns a run reads as text (checkCSVSample notes
 			// them) are text here too; the run reports the findings.
 			_, err = d.s.checkCSVSample(src.Sample)
+			if err == nil && d.s.autoLoaderText(p, src.Name) {
+				d.s.csvAllText(pattern)
+			}
 		}
 		if err == nil {
 			// A sample a Python load reads is read as Spark's reader

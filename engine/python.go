@@ -119,6 +119,12 @@ const maxLoadSample = 64 << 20
 // of one source that read it with other options are an error: the
 // native engine reads one sample one way.
 func (s *Session) pythonLoad(p *ir.Pipeline, src *ir.Source) (*pylib.Load, string, string, error) {
+	return s.pythonLoadOf(p, src, false)
+}
+
+// pythonLoadOf is pythonLoad, taking the loads of streams (readStream)
+// too when streams is set.
+func (s *Session) pythonLoadOf(p *ir.Pipeline, src *ir.Source, streams bool) (*pylib.Load, string, string, error) {
 	key := ir.NameKey(src.Name)
 	var first *pylib.Load
 	var firstFile, firstText string
@@ -129,7 +135,7 @@ func (s *Session) pythonLoad(p *ir.Pipeline, src *ir.Source) (*pylib.Load, strin
 			continue
 		}
 		for _, ref := range f.Reads {
-			if ref.Path == "" || ref.Streaming || ir.NameKey(ref.Name) != key {
+			if ref.Path == "" || ref.Streaming && !streams || ir.NameKey(ref.Name) != key {
 				continue
 			}
 			file := f.QueryLoc.File
@@ -151,7 +157,7 @@ func (s *Session) pythonLoad(p *ir.Pipeline, src *ir.Source) (*pylib.Load, strin
 				}
 				for j := range def.Query.Loads {
 					l := &def.Query.Loads[j]
-					if l.Path != ref.Path || l.Streaming {
+					if l.Path != ref.Path || l.Streaming && !streams {
 						continue
 					}
 					if first == nil {

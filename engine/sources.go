@@ -466,6 +466,9 @@ func (st *runState) registerSampleAs(ctx context.Context, rel, sample string, ma
 		if err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
+		if st.s.autoLoaderText(st.p, src) {
+			st.s.csvAllText(pattern)
+		}
 	}
 	name := quoteIdent(rel)
 	body := "SELECT * FROM " + readCall(fn, quoteString(pattern))
