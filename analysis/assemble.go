@@ -87,9 +87,12 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 	for _, r := range results {
 		unnamed = unnamed || r.unnamed
 	}
-	if s.Project.HasSpec && !unnamed {
+	outside := slices.ContainsFunc(s.Project.Diags, func(d ir.Diagnostic) bool { return d.Code == ir.CodePathEscape })
+	if s.Project.HasSpec && !unnamed && !outside {
 		// A definition whose name is computed at run time may well be a
-		// dataset: Spark runs such a pipeline (QA13 v12 on 4.1.4).
+		// dataset: Spark runs such a pipeline (QA13 v12 on 4.1.4). So
+		// may the files of a library outside the folder, which Thund
+		// does not read (their finding says so).
 		diags = append(diags, capab.EmptyPipeline(p, p.Backends, ir.Loc{File: s.Project.SpecFile})...)
 	}
 	diags = append(diags, streamDiags...)

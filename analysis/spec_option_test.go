@@ -85,3 +85,28 @@ func TestDatabricksBackendReadsPythonWithoutSpec(t *testing.T) {
 		t.Errorf("spark-4.1: no error at import dlt: %v", diagStrings(s))
 	}
 }
+
+// TestLibraryOutsideFolderIsNoEmptyPipeline: a spec whose only library
+// leaves the folder (../shared/**, which spark-pipelines loads) gets the
+// path-outside-root warning, not a false RUN_EMPTY_PIPELINE error: the
+// files Thund does not read may well define datasets (QA Q9).
+func TestLibraryOutsideFolderIsNoEmptyPipeline(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"shared/a.sql":            "CREATE MATERIALIZED VIEW a AS SELECT 1 AS x;\n",
+		"pipe/spark-pipeline.yml": "name: p\nstorage: file:///tmp/p/st\nlibraries:\n  - glob:\n      include: ../shared/**\n",
+	})
+	s, err := Load(filepath.Join(root, "pipe"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outside bool
+	for _, d := range s.Diagnostics {
+		if strings.Contains(d.Message, "RUN_EMPTY_PIPELINE") || d.Severity == ir.Error {
+			t.Errorf("false error: %s", d.Message)
+		}
+		outside = outside || d.Code == ir.CodePathEscape && d.Severity == ir.Warning
+	}
+	if !outside {
+		t.Errorf("no path-outside-root warning: %v", diagStrings(s))
+	}
+}

@@ -288,7 +288,7 @@ func (d *doc) checkGlob(lib Library) {
 		// pipeline folder it opened: a folder from someone else must not
 		// make it read (and push to Spark) files it does not hold
 		// (SECURITY.md). The way out keeps both.
-		d.add(ir.Error, ir.CodePathEscape, lib.Loc, fmt.Sprintf("library `%s` leaves the pipeline folder: spark-pipelines would load it (it globs from the spec's folder), but Thund reads only files inside the folder it opens, so the datasets defined there are not checked or run; "+
+		d.add(ir.Warning, ir.CodePathEscape, lib.Loc, fmt.Sprintf("library `%s` leaves the pipeline folder: spark-pipelines would load it (it globs from the spec's folder), but Thund reads only files inside the folder it opens, so the datasets defined there are not checked or run; "+
 			"move %s up to the folder that holds both, with each include written from there, and open that folder", pat, d.file))
 		return
 	}
