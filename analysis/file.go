@@ -481,6 +481,7 @@ func nativeFlow(file, text string, q *sqlfront.Query, set pragma.Settings) (*ir.
 	f.QueryLoc = ir.Loc{File: file, Start: q.Start, End: q.End}
 	f.Reads = sourceReads(text, q)
 	f.Aggregates = q.Aggregates
+	f.Shape = q.Shape
 	if q.Aggregates {
 		f.AggLoc = ir.Loc{File: file, Start: q.AggLoc.Start, End: q.AggLoc.End}
 	}

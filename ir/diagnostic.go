@@ -162,8 +162,11 @@ const (
 	CodeStreamNoStream       Code = "streaming-table-without-stream"
 	CodeStreamJoinWatermark  Code = "stream-join-needs-watermarks"
 	CodeStreamSettingBatch   Code = "stream-setting-on-batch"
-	CodeCDCNotStreaming      Code = "cdc-target-not-streaming-table"
-	CodeCDCSharedTarget      Code = "cdc-target-shared"
+	// CodeStreamUnsupportedOp is an operation Structured Streaming
+	// refuses on a stream: a window function (OVER), an ORDER BY.
+	CodeStreamUnsupportedOp Code = "stream-unsupported-operation"
+	CodeCDCNotStreaming     Code = "cdc-target-not-streaming-table"
+	CodeCDCSharedTarget     Code = "cdc-target-shared"
 	// CodeCDCSequenceTies is a warning: an apply-changes flow's changes
 	// tie on their sequence value (same key, same value), which
 	// Databricks applies in no defined order.
@@ -198,7 +201,7 @@ var Codes = []Code{
 	CodeMissingSample, CodeUnusedSample, CodeSampleConflicts, CodeSampleShape,
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
-	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeCDCNotStreaming, CodeCDCSharedTarget, CodeCDCSequenceTies,
+	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeStreamUnsupportedOp, CodeCDCNotStreaming, CodeCDCSharedTarget, CodeCDCSequenceTies,
 	CodeNotPortable, CodeUnknownColumn, CodeAmbiguousColumn, CodeMissingAggregation, CodeBinder, CodeDeclaredSchema, CodeRefusedSQL, CodeExpectationResult,
 }
 

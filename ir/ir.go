@@ -484,6 +484,10 @@ type Flow struct {
 	// AggLoc is where (the GROUP BY or the first aggregate call).
 	Aggregates bool
 	AggLoc     Loc
+	// Shape is the query's structure as the streaming checks need it;
+	// nil when it is not known (a Python definition, a query in DuckDB's
+	// dialect).
+	Shape *QueryShape
 	// Dialect is "postgres" when the query parses as standard SQL, or
 	// "duckdb" when only DuckDB's parser accepts it (DuckDB-only syntax
 	// such as EXCLUDE or QUALIFY, which Spark may reject).
@@ -594,4 +598,18 @@ func SortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// QueryShape is what the Spark SQL front end saw of a query's structure
+// that streaming semantics depend on.
+type QueryShape struct {
+	// Joins is set when the query joins relations anywhere (JOIN, or
+	// several relations in one FROM).
+	Joins bool
+	// StreamWindows are the window function calls (OVER) of the SELECTs
+	// that read a stream, which Structured Streaming refuses.
+	StreamWindows []Loc
+	// StreamOrderBy is the first ORDER BY (or SORT BY) of a query that
+	// reads a stream; zero when there is none.
+	StreamOrderBy Loc
 }

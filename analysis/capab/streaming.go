@@ -112,7 +112,12 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 			Message: fmt.Sprintf("output_mode complete rewrites the whole result each trigger and needs an aggregation; %s has none: use append, or aggregate", d.Name),
 		})
 	}
-	if len(streamRefs) >= 2 {
+	if sh := f.Shape; sh != nil && len(streamRefs) > 0 && !f.Once {
+		out = append(out, unsupportedOnStream(f, d, sh, mode, streamRefs[0].Name)...)
+	}
+	if len(streamRefs) >= 2 && (f.Shape == nil || f.Shape.Joins) {
+		// A union of streams keeps no state; a join does (a query whose
+		// shape is unknown may join).
 		if f.Watermark == nil || !upstreamWatermarked(p, streamRefs) {
 			// Spark runs an inner join (or a union) of streams without
 			// watermarks, keeping every row in state; only an outer join
@@ -127,6 +132,28 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 				Related: []ir.Related{{Loc: streamRefs[0].Loc, Message: "first stream"}},
 			})
 		}
+	}
+	return out
+}
+
+// unsupportedOnStream refuses what Spark's UnsupportedOperationChecker
+// refuses in a streaming query, on every backend (the native engine would
+// compute it per micro-batch, which is no result Spark gives): a window
+// function over a stream (NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING), and
+// sorting, but for an aggregation in complete mode.
+func unsupportedOnStream(f *ir.Flow, d *ir.Dataset, sh *ir.QueryShape, mode ir.OutputMode, input string) []ir.Diagnostic {
+	var out []ir.Diagnostic
+	for _, w := range sh.StreamWindows {
+		out = append(out, ir.Diagnostic{
+			Loc: w, Severity: ir.Error, Code: ir.CodeStreamUnsupportedOp,
+			Message: fmt.Sprintf("[NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING] a window function is not supported on streaming DataFrames/Datasets, and %s's flow reads a stream: Structured Streaming only supports time-window aggregation (GROUP BY window(ts, '10 minutes')); or compute it in a materialized view that reads %s in full (without STREAM)", d.Name, input),
+		})
+	}
+	if sh.StreamOrderBy != (ir.Loc{}) && !(f.Aggregates && mode == ir.Complete) {
+		out = append(out, ir.Diagnostic{
+			Loc: sh.StreamOrderBy, Severity: ir.Error, Code: ir.CodeStreamUnsupportedOp,
+			Message: fmt.Sprintf("sorting is not supported on streaming DataFrames/Datasets, unless it is on an aggregated DataFrame/Dataset in complete output mode, and %s's flow reads a stream: remove the ORDER BY (a table has no order), or sort in a materialized view that reads %s in full (without STREAM)", d.Name, input),
+		})
 	}
 	return out
 }

@@ -196,6 +196,7 @@ func sparkQuery(file, text string, sp Span, toks []token, q *Query, input string
 		}
 		q.Aggregates, q.AggLoc = true, Span{first.Start, first.End}
 	}
+	q.Shape = queryShape(file, sr.query)
 	q.Parser = "postgres"
 	q.native = nativeCheck{pending: true, file: file, text: text, input: input, sp: sp, tree: sr.query}
 	return q, nil

@@ -186,6 +186,10 @@ type Query struct {
 	Aggregates bool
 	// AggLoc is the first GROUP BY, else the first aggregate call's name.
 	AggLoc Span
+	// Shape is what the streaming checks read of the query's structure
+	// (joins, window functions and ORDER BY over streams), from its Spark
+	// tree; nil for a query parsed in another dialect.
+	Shape *ir.QueryShape
 	// Parser is the grammar that accepted the query: "postgres" or
 	// "duckdb" (only DuckDB's parser reads it, so Spark likely will not);
 	// empty if neither did or the query was not parsed. A query that
