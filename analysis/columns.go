@@ -440,7 +440,24 @@ func (c *columnCheck) resolve(f *ir.Flow, results resolver) *flowColumns {
 	if d := c.p.Dataset(f.Target); !f.Append && d != nil {
 		r.diags = append(r.diags, sqlfront.LayoutErrors(d, r.out)...) // PARTITIONED BY / CLUSTER BY columns
 	}
+	r.diags = append(r.diags, expectationColumns(f.QueryLoc.File, t.res.text, c.expectationsOf(f), r.out)...)
 	return r
+}
+
+// expectationsOf are the expectations that check f's rows: its own, and
+// its dataset's (CONSTRAINT clauses of a dataset declared without a
+// query), these with the dataset's first flow only, so each is checked
+// once.
+func (c *columnCheck) expectationsOf(f *ir.Flow) []ir.Expectation {
+	exps := f.Expectations
+	d := c.p.Dataset(f.Target)
+	if d == nil || len(d.Expectations) == 0 {
+		return exps
+	}
+	if flows := c.p.FlowsInto(d.Name); len(flows) > 0 && flows[0] == f {
+		exps = append(append([]ir.Expectation(nil), exps...), d.Expectations...)
+	}
+	return exps
 }
 
 // columnCode maps Spark's error class to Thund's diagnostic code: a name
