@@ -369,11 +369,15 @@ func (g *Graph) withDeps(t *Table) *Table {
 			continue
 		}
 		rows := fm.rowDeps()
+		byPosition := f == main && len(out.Columns) == len(t.Columns)
 		for i, oc := range out.Columns {
 			var c *Column
-			if f == main {
+			if byPosition {
 				c = t.Columns[i]
 			} else if c = t.Column(oc.Name); c == nil {
+				// A table taken over from the previous graph whose main
+				// flow now answers other columns (reusableTable) is
+				// matched by name, as an append flow's are.
 				continue
 			}
 			deps := map[Dep]bool{}
@@ -644,7 +648,7 @@ func (g *Graph) reusableTable(k string, flows []*ir.Flow) *Table {
 	g.prev.mu.Lock()
 	defer g.prev.mu.Unlock()
 	old := g.prev.tables[k]
-	if old == nil || len(g.prev.into[k]) != len(flows) {
+	if old == nil || len(g.prev.into[k]) != len(flows) || g.prev.own[k] != g.own[k] {
 		return nil
 	}
 	for i, f := range g.prev.into[k] {
