@@ -291,10 +291,21 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition, helpers bool) {
 	}
 	if def.CDC != nil {
 		c := def.CDC
+		// Databricks' (and Spark 4.3's) SCD 2 columns are __START_AT and
+		// __END_AT, in Python as in SQL.
 		flow.CDC = &ir.CDC{Keys: c.Keys, SequenceBy: c.SequenceBy, SCD: c.SCD, Deletes: c.Deletes, Columns: c.Columns,
-			ColumnsExcept: c.ColumnsExcept, Loc: loc}
+			ColumnsExcept: c.ColumnsExcept, Loc: loc, StartAt: "__START_AT", EndAt: "__END_AT", SparkText: true,
+			IgnoreNullUpdates: c.IgnoreNullUpdates, TrackHistory: c.TrackHistory, TrackHistoryExcept: c.TrackHistoryExcept}
+		if c.SCD == 1 {
+			flow.CDC.TruncateWhen = c.TruncateWhen
+		}
 		for _, u := range c.Unapplied {
-			flow.CDC.Unapplied = append(flow.CDC.Unapplied, ir.Construct{Name: u.Name, Loc: ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}})
+			at := ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}
+			flow.CDC.Unapplied = append(flow.CDC.Unapplied, ir.Construct{Name: u.Name, Loc: at})
+			res.diags = append(res.diags, ir.Diagnostic{
+				Loc: at, Severity: ir.Warning, Code: ir.CodeUnsupported, Backend: ir.Native,
+				Message: fmt.Sprintf("the native run does not apply %s= here (a value Thund cannot read, or one that holds for SCD type 1 only), so its apply-changes results may differ from Databricks': write it as a literal (a list of column names, True, a condition string or expr(...))", u.Name),
+			})
 		}
 		flow.Streaming = true
 	}

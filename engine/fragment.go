@@ -132,10 +132,12 @@ func (st *runState) cdcFragment(f *ir.Flow, truncate bool) fragment {
 	if fr.legacy == "" || !translatable(f) {
 		return fr
 	}
-	if c.StartAt == "" && !truncate {
-		// `@cdc deletes=` and Python's apply_as_deletes hold the
-		// predicate as Spark reads it.
-		fr.what = "cdc deletes predicate"
+	if c.SparkText || c.StartAt == "" && !truncate {
+		// `@cdc deletes=` and Python's apply_as_deletes (and
+		// apply_as_truncates) hold the predicate as Spark reads it.
+		if !truncate {
+			fr.what = "cdc deletes predicate"
+		}
 		fr.spark = fr.legacy
 		if text, ok := st.fileText(c.Loc.File); ok {
 			if in, ok := at(text, c.Loc); ok {

@@ -392,6 +392,11 @@ type CDC struct {
 	// __start_at and __end_at (the `@cdc` pragma's). The SQL forms use
 	// Spark's and Databricks' __START_AT and __END_AT.
 	StartAt, EndAt string
+	// SparkText is set when Deletes and TruncateWhen hold the predicates
+	// as Spark reads them (Python's apply_as_deletes and
+	// apply_as_truncates), not as DuckDB reads them (the SQL statements').
+	// The `@cdc` pragma's Deletes, with no StartAt, is Spark's too.
+	SparkText bool
 	// IgnoreNullUpdates is IGNORE NULL UPDATES (SCD 1): a NULL in a
 	// change keeps the stored value.
 	IgnoreNullUpdates bool

@@ -13,6 +13,7 @@ package pylib
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -206,6 +207,14 @@ type CDC struct {
 	Deletes       string
 	Columns       []string
 	ColumnsExcept bool
+	// IgnoreNullUpdates is ignore_null_updates=True; TruncateWhen is
+	// apply_as_truncates' condition; TrackHistory is
+	// track_history_column_list (with TrackHistoryExcept,
+	// track_history_except_column_list).
+	IgnoreNullUpdates  bool
+	TruncateWhen       string
+	TrackHistory       []string
+	TrackHistoryExcept bool
 	// Unapplied are the keywords the native engine does not apply.
 	Unapplied []Arg
 }
@@ -1280,8 +1289,39 @@ func (r *reader) cdcFlow(d *Definition, attr string, args []*sitter.Node, kw map
 	if n := kw["except_column_list"]; n != nil {
 		c.Columns, c.ColumnsExcept = r.names(n), true
 	}
-	for _, k := range []string{"ignore_null_updates", "apply_as_truncates", "track_history_column_list", "track_history_except_column_list"} {
-		if n := kw[k]; n != nil {
+	if n := kw["ignore_null_updates"]; n != nil {
+		switch r.srcOf(n) {
+		case "True":
+			c.IgnoreNullUpdates = true
+		case "False":
+		default:
+			c.Unapplied = append(c.Unapplied, Arg{"ignore_null_updates", span(n)})
+		}
+	}
+	if n := kw["apply_as_truncates"]; n != nil {
+		if v, ok := r.sqlExpr(n); ok {
+			c.TruncateWhen = v
+		} else {
+			c.Unapplied = append(c.Unapplied, Arg{"apply_as_truncates", span(n)})
+		}
+	}
+	if c.SCD == 2 {
+		// Native SCD 2 keeps a change's NULLs, and Databricks takes
+		// truncates for SCD 1 only.
+		for _, k := range []string{"ignore_null_updates", "apply_as_truncates"} {
+			if n := kw[k]; n != nil && (k != "ignore_null_updates" || c.IgnoreNullUpdates) && !slices.ContainsFunc(c.Unapplied, func(a Arg) bool { return a.Name == k }) {
+				c.Unapplied = append(c.Unapplied, Arg{k, span(n)})
+			}
+		}
+	}
+	for _, k := range []string{"track_history_column_list", "track_history_except_column_list"} {
+		n := kw[k]
+		if n == nil {
+			continue
+		}
+		if names := r.names(n); len(names) > 0 {
+			c.TrackHistory, c.TrackHistoryExcept = names, k == "track_history_except_column_list"
+		} else {
 			c.Unapplied = append(c.Unapplied, Arg{k, span(n)})
 		}
 	}
