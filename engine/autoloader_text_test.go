@@ -46,3 +46,39 @@ func TestAutoLoaderCSVIsText(t *testing.T) {
 		})
 	}
 }
+
+// TestPythonAutoLoaderJSON: a Python cloudFiles load of JSON files gets
+// Auto Loader's inference, as cloud_files(path, 'json') does: every
+// column a STRING without cloudFiles.inferColumnTypes, Spark's types and
+// the fields sorted by name with it.
+func TestPythonAutoLoaderJSON(t *testing.T) {
+	for opt, want := range map[string]string{
+		"": "country:VARCHAR seq:VARCHAR user_id:VARCHAR",
+		".option(\"cloudFiles.inferColumnTypes\", \"true\")": "country:VARCHAR seq:BIGINT user_id:BIGINT",
+	} {
+		s, res := runFiles(t, t.TempDir(), map[string]string{
+			"thund.yaml":           "dialect: databricks\n",
+			"samples/users/1.json": "{\"user_id\": 1, \"seq\": 1, \"country\": \"US\"}\n",
+			"a.py":                 "import dlt\n\n@dlt.table\ndef o():\n    return spark.readStream.format(\"cloudFiles\").option(\"cloudFiles.format\", \"json\")" + opt + ".load(\"/Volumes/m/w/users\")\n",
+		})
+		if d := res.Datasets["o"]; d == nil || d.Phase != Completed {
+			t.Fatalf("%q: o = %+v", opt, d)
+		}
+		rows, err := s.DB().Query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'o' ORDER BY ordinal_position")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for rows.Next() {
+			var n, ty string
+			if err := rows.Scan(&n, &ty); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, n+":"+ty)
+		}
+		rows.Close()
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: columns %v, want %s", opt, got, want)
+		}
+	}
+}

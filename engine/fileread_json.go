@@ -51,6 +51,15 @@ func (s *Session) noteFileReadColumns(p *ir.Pipeline, src, fn, pattern string) {
 // pattern, "" when its SQL reads do not say how to infer it.
 func (s *Session) sparkJSONColumns(p *ir.Pipeline, src, pattern string) string {
 	fr, ok := s.sqlFileRead(p, src)
+	if !ok {
+		// A Python Auto Loader load of JSON (format("cloudFiles") with
+		// cloudFiles.format json): Auto Loader's inference, as
+		// cloud_files(path, 'json') has it.
+		if l, _, _, err := s.pythonLoadOf(p, &ir.Source{Name: src}, true); err == nil && l != nil &&
+			strings.EqualFold(l.CloudFormat, "json") && l.Schema == "" && l.Computed == "" {
+			fr, ok = analysis.FileRead{Format: "json", AutoLoader: true, Options: l.Options}, true
+		}
+	}
 	if !ok && namedOnly(p, src) {
 		// A source table read by name: its JSON sample stands for a
 		// table Spark reads with the JSON reader's default options
