@@ -71,3 +71,28 @@ func TestDLTLegacyStreamingTableNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonCloudFilesOnSpark: a Python load of format("cloudFiles")
+// (Auto Loader) is an error at the load against spark-4.x, which has no
+// such data source, and fine against databricks.
+func TestPythonCloudFilesOnSpark(t *testing.T) {
+	files := map[string]string{
+		"spark-pipeline.yml":  "name: p\nstorage: file:///tmp/p/st\nlibraries:\n  - glob:\n      include: t/**\n",
+		"samples/ev/001.json": "{\"id\": 1}\n",
+		"t/a.py": "from pyspark import pipelines as dp\n\n@dp.table\ndef ev_raw():\n" +
+			"    return spark.readStream.format(\"cloudFiles\").option(\"cloudFiles.format\", \"json\").load(\"/landing/ev\")\n",
+	}
+	for _, b := range []ir.Backend{ir.Spark41, ir.Databricks} {
+		s, err := Load(writeTree(t, files), Options{Backends: []ir.Backend{b}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, d := range s.Diagnostics {
+			found = found || d.Severity == ir.Error && strings.Contains(d.Message, "DATA_SOURCE_NOT_FOUND")
+		}
+		if found != (b == ir.Spark41) {
+			t.Errorf("%s: DATA_SOURCE_NOT_FOUND error %v: %v", b, found, diagStrings(s))
+		}
+	}
+}

@@ -152,6 +152,20 @@ func init() {
 	}
 }
 
+// SynPyCloudFiles is a Python load of Databricks' Auto Loader source
+// (format("cloudFiles")). Spark has no data source of that name: the
+// load fails with DATA_SOURCE_NOT_FOUND there.
+const SynPyCloudFiles capab.Feature = "Auto Loader's format(\"cloudFiles\")"
+
+func init() {
+	spark := capab.Support{Severity: ir.Error, Reason: "Spark has no cloudFiles data source (it is Databricks' Auto Loader), so the load fails with [DATA_SOURCE_NOT_FOUND] Failed to find the data source: cloudFiles: " +
+		"load the files with their own format, spark.readStream.format(\"json\").schema(...).load(path) " +
+		"(Auto Loader is Databricks': check against the databricks backend, or run natively)"}
+	capab.Matrix[SynPyCloudFiles] = map[ir.Backend]capab.Support{
+		ir.Native: {OK: true}, ir.Spark41: spark, ir.Spark42: spark, ir.Spark43: spark, ir.Databricks: {OK: true},
+	}
+}
+
 // SynPyMainGuard is a definition under `if __name__ == "__main__":`.
 // Databricks runs a pipeline's Python file as its main module, so the
 // branch is taken there; spark-pipelines imports each file as a module
@@ -253,6 +267,13 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition, helpers bool) {
 		res.opaque[flow] = res.opaqueWhere(def)
 	}
 	liveConstructs(file, def, flow)
+	if def.Query != nil {
+		for _, l := range def.Query.Loads {
+			if l.CloudFormat != "" || strings.EqualFold(l.Format, "cloudFiles") {
+				flow.Syntax = append(flow.Syntax, ir.Construct{Name: string(SynPyCloudFiles), Loc: ir.Loc{File: file, Start: l.Loc.Start, End: l.Loc.End}})
+			}
+		}
+	}
 	for _, rd := range flow.Reads {
 		if rd.Streaming {
 			flow.Streaming = true
