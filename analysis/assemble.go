@@ -96,6 +96,7 @@ func (s *Snapshot) assemble(diags []ir.Diagnostic) (*ir.Pipeline, []ir.Diagnosti
 		diags = append(diags, capab.EmptyPipeline(p, p.Backends, ir.Loc{File: s.Project.SpecFile})...)
 	}
 	diags = append(diags, streamDiags...)
+	diags = append(diags, expectationRules(p)...)
 	diags = append(diags, portDiags...)
 	diags = append(diags, colDiags...)
 	for _, prob := range problems {

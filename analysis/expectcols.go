@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
@@ -84,4 +85,62 @@ func columnList(names []string) string {
 		q = append(q, "`"+n+"`")
 	}
 	return strings.Join(q, ", ")
+}
+
+// expectationRules reports what Databricks states of a dataset's
+// expectations and Thund would otherwise pass: a name used twice for one
+// dataset ("an expectation name must be unique for a given dataset"),
+// and a condition holding a subquery (a constraint cannot contain
+// "subqueries referencing other tables", when the pipeline is checked
+// against databricks). Two @expect pragmas of one name
+// are the pragma check's (pragma-duplicate).
+func expectationRules(p *ir.Pipeline) []ir.Diagnostic {
+	var diags []ir.Diagnostic
+	dbx := slices.Contains(p.Backends, ir.Databricks)
+	for _, d := range p.Datasets {
+		exps := append([]ir.Expectation(nil), d.Expectations...)
+		for _, f := range p.FlowsInto(d.Name) {
+			exps = append(exps, f.Expectations...)
+		}
+		first := map[string]ir.Expectation{}
+		for _, e := range exps {
+			k := strings.ToLower(e.Name)
+			if prev, dup := first[k]; dup && (e.InSQL || prev.InSQL) && e.Loc != prev.Loc {
+				diags = append(diags, ir.Diagnostic{
+					Loc: e.Loc, Severity: ir.Error, Code: ir.CodeDuplicateExpectation,
+					Message: fmt.Sprintf("%s has two expectations named %s, and Databricks requires an expectation name to be unique for a dataset: rename one", d.Name, e.Name),
+					Related: []ir.Related{{Loc: prev.Loc, Message: "the first " + e.Name}},
+				})
+			} else if !dup {
+				first[k] = e
+			}
+			if dbx && subqueryIn(e.SQL) {
+				diags = append(diags, ir.Diagnostic{
+					Loc: e.SQLLoc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Databricks,
+					Message: fmt.Sprintf("expectation %s holds a subquery, which databricks cannot run: an expectation's condition cannot contain subqueries referencing other tables; check the rows against the other table with a join in the dataset's query, then expect on the joined column", e.Name),
+				})
+			}
+		}
+	}
+	return diags
+}
+
+// subqueryIn reports a condition holding a subquery (IN (SELECT ...),
+// EXISTS, a scalar subquery).
+func subqueryIn(cond string) bool {
+	x, errs := parser.ParseExpression(cond, parser.Options{})
+	if x == nil || len(errs) > 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Subquery, *ast.Exists:
+			found = true
+		case *ast.In:
+			found = found || n.Query != nil
+		}
+		return !found
+	})
+	return found
 }

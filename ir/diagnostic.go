@@ -162,6 +162,9 @@ const (
 	CodeStreamNoStream       Code = "streaming-table-without-stream"
 	CodeStreamJoinWatermark  Code = "stream-join-needs-watermarks"
 	CodeStreamSettingBatch   Code = "stream-setting-on-batch"
+	// CodeDuplicateExpectation is a second expectation of one name for
+	// a dataset.
+	CodeDuplicateExpectation Code = "duplicate-expectation"
 	// CodeStreamUnsupportedOp is an operation Structured Streaming
 	// refuses on a stream: a window function (OVER), an ORDER BY.
 	CodeStreamUnsupportedOp Code = "stream-unsupported-operation"
@@ -202,7 +205,7 @@ var Codes = []Code{
 	CodeUnsupported,
 	CodeStreamAggNoWatermark, CodeStreamCompleteNoAgg, CodeStreamInMV, CodeStreamNoStream,
 	CodeStreamJoinWatermark, CodeStreamSettingBatch, CodeStreamUnsupportedOp, CodeCDCNotStreaming, CodeCDCSharedTarget, CodeCDCSequenceTies,
-	CodeNotPortable, CodeUnknownColumn, CodeAmbiguousColumn, CodeMissingAggregation, CodeBinder, CodeDeclaredSchema, CodeRefusedSQL, CodeExpectationResult,
+	CodeNotPortable, CodeUnknownColumn, CodeAmbiguousColumn, CodeMissingAggregation, CodeBinder, CodeDeclaredSchema, CodeRefusedSQL, CodeExpectationResult, CodeDuplicateExpectation,
 }
 
 // SortDiagnostics orders diagnostics by file, start, end, severity, code,
