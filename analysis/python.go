@@ -159,7 +159,7 @@ const SynPyCloudFiles capab.Feature = "Auto Loader's format(\"cloudFiles\")"
 
 func init() {
 	spark := capab.Support{Severity: ir.Error, Reason: "Spark has no cloudFiles data source (it is Databricks' Auto Loader), so the load fails with [DATA_SOURCE_NOT_FOUND] Failed to find the data source: cloudFiles: " +
-		"load the files with their own format, spark.readStream.format(\"json\").schema(...).load(path) " +
+		"load the files with the format cloudFiles.format names, spark.readStream.format(\"csv\" or \"json\" ...).schema(...).load(path) " +
 		"(Auto Loader is Databricks': check against the databricks backend, or run natively)"}
 	capab.Matrix[SynPyCloudFiles] = map[ir.Backend]capab.Support{
 		ir.Native: {OK: true}, ir.Spark41: spark, ir.Spark42: spark, ir.Spark43: spark, ir.Databricks: {OK: true},

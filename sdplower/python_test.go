@@ -116,22 +116,31 @@ func TestLowerPythonRelations(t *testing.T) {
 
 // TestLowerPythonRefusesWhatSparkCannotLoad: Auto Loader is Databricks'
 // and an option computed at run time is unknown: both are refused at the
-// load, before any call.
+// load, before any call. (The analysis says the first too, per Spark
+// backend: analysis.SynPyCloudFiles.)
 func TestLowerPythonRefusesWhatSparkCannotLoad(t *testing.T) {
-	_, p, txt := analyse(t, map[string]string{
+	s := load(t, writePipeline(t, map[string]string{
 		"transformations/a.py": pyHeader + "import os\n\n" +
 			"dp.create_streaming_table(\"auto\")\n\n@dp.append_flow(target=\"auto\")\ndef auto_flow():\n    return spark.readStream.format(\"cloudFiles\").option(\"cloudFiles.format\", \"csv\").load(\"/landing/a/\")\n\n" +
 			"@dp.materialized_view\ndef opt():\n    return spark.read.format(\"csv\").option(\"sep\", os.environ[\"SEP\"]).load(\"/landing/b.csv\")\n",
 		"samples/a/1.csv": "x\n1\n",
 		"samples/b.csv":   "x\n1\n",
-	})
+	}))
+	p, txt := s.Pipeline, texts(s)
+	for _, d := range s.Diagnostics {
+		if d.Severity == ir.Error && !strings.Contains(d.Message, "DATA_SOURCE_NOT_FOUND") {
+			t.Fatalf("analysis error: %+v", d)
+		}
+	}
 	_, errs := LowerWith(p, ir.Spark43, Options{Texts: txt})
 	var got []string
 	for _, e := range errs {
 		got = append(got, e.Message)
 	}
 	all := strings.Join(got, "\n")
-	if len(errs) != 2 || !strings.Contains(all, "auto_flow loads files with Auto Loader (format cloudFiles)") ||
+	// The analysis' capability finding comes first, then the lowering's
+	// own refusals.
+	if len(errs) != 3 || !strings.Contains(all, "DATA_SOURCE_NOT_FOUND") || !strings.Contains(all, "auto_flow loads files with Auto Loader (format cloudFiles)") ||
 		!strings.Contains(all, `spark.readStream.format("csv")`) || !strings.Contains(all, `the value of option "sep" is computed at run time`) {
 		t.Errorf("refusals:\n%s", all)
 	}
