@@ -11,6 +11,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	sparkparser "github.com/thund-dev/thund/analysis/sparksql/parser"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
@@ -455,6 +456,10 @@ func (st *runState) prepareQuery(ctx context.Context, f *ir.Flow) (string, *tran
 	}
 	cat := &duckCatalog{ctx: ctx, conn: st.conn, cols: map[string][]sema.Column{}, run: st, use: f.Use}
 	res := translate.TranslateText(f.SQL, translate.Options{
+		// The grammar the analysis read the pipeline with (sqlfront):
+		// Spark 4.3's, so QUALIFY and the other 4.2+ forms translate
+		// (the capability checks say which backends refuse them).
+		Version: sparkparser.Spark43,
 		Catalog: cat,
 		Macros:  compatNames,
 		Relation: func(parts []string) string {

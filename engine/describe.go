@@ -17,6 +17,7 @@ import (
 
 	"github.com/thund-dev/thund/analysis/pylib"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
+	sparkparser "github.com/thund-dev/thund/analysis/sparksql/parser"
 	"github.com/thund-dev/thund/analysis/sparksql/sema"
 	"github.com/thund-dev/thund/engine/translate"
 	"github.com/thund-dev/thund/ir"
@@ -498,6 +499,7 @@ func (d *Describer) TranslateFlowKnown(ctx context.Context, f *ir.Flow, known fu
 	}
 	cat := &duckCatalog{ctx: ctx, conn: d.conn, cols: map[string][]sema.Column{}, rels: d.rels, use: f.Use}
 	res := translate.TranslateText(f.SQL, translate.Options{
+		Version: sparkparser.Spark43, // as a run translates it (compat.go)
 		Catalog: cat,
 		Macros:  compatNames,
 		Relation: func(parts []string) string {

@@ -347,6 +347,7 @@ func (st *runState) fragmentSQL(ctx context.Context, f *ir.Flow, fr fragment, re
 func translateFragment(ctx context.Context, conn *sql.Conn, rel, spark string, vars map[string]string) (res *translate.Result, gen ast.Range, refused *translate.Finding, ok bool) {
 	wrapped := fragmentPrefix + spark + "\n AS " + fragmentAlias + " FROM " + fragmentInput
 	res = translate.TranslateText(wrapped, translate.Options{
+		Version:    sparkparser.Spark43, // as a run translates a flow (compat.go)
 		Catalog:    fragmentCatalog{ctx: ctx, conn: conn, rel: rel},
 		Macros:     compatNames,
 		Relation:   func([]string) string { return rel },

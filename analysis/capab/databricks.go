@@ -160,8 +160,8 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	// runs a notebook's cells one by one.
 	SynCellNoSemicolon: dbxOnly(no("Spark reads a .sql file as statements split at ';' only: it knows no notebook cells (`-- COMMAND ----------` is a comment to it), so this statement and the next cell's are read as one, a PARSE_SYNTAX_ERROR: end the statement with ';' (Databricks runs a notebook's cells one by one: check against the databricks backend, or run natively)")),
 	SynQualify: {
-		ir.Native: pyOnly(no("the native engine does not run QUALIFY yet (its translation to DuckDB would lose the filter): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or restrict the dataset with `-- @backends: ...` to spark-4.2, spark-4.3 or databricks"),
-			"the native engine does not run QUALIFY yet (its translation to DuckDB would lose the filter): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or check the pipeline without native, with thund.yaml `backends:` listing spark-4.2, spark-4.3 or databricks (a Python file has no per-dataset `@backends` pragma)"),
+		// The native engine runs it as DuckDB's QUALIFY (translate).
+		ir.Native:     yes,
 		ir.Spark41:    no("Spark 4.1's grammar has no QUALIFY clause (Spark 4.2 and Databricks read it; Spark 4.1 takes QUALIFY for a table alias and fails with PARSE_SYNTAX_ERROR after it): filter the window function in an outer query, SELECT * FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn = 1, or target spark-4.2, spark-4.3 or databricks"),
 		ir.Spark42:    yes,
 		ir.Spark43:    yes,

@@ -522,6 +522,12 @@ func (t *tr) selectQ(s *ast.Select) frag {
 		}
 		parts = append(parts, " WINDOW ", ws)
 	}
+	if s.Qualify != nil {
+		// Spark 4.2's and Databricks' QUALIFY filters on the window
+		// functions after they are computed, as DuckDB's does; a name
+		// there may be a SELECT alias in both.
+		parts = append(parts, " QUALIFY ", t.cond(s.Qualify))
+	}
 	return at(s, nil, cat(parts...))
 }
 

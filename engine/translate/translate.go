@@ -52,6 +52,9 @@ const CodeTypeError = "type-error"
 // knows of the tables a query reads. The zero value is Spark 4's default
 // (ANSI mode, session time zone UTC) with no table known.
 type Options struct {
+	// Version is the Spark grammar TranslateText parses with (zero:
+	// Spark 4.1's); a tree given to Translate was parsed already.
+	Version parser.Version
 	// TimeType is spark.sql.timeType.enabled: Spark reads the TIME type
 	// (literals, casts, to_time, make_time, ...) only with it set, and
 	// otherwise fails with UNSUPPORTED_TIME_TYPE (checked on 4.1.4).
@@ -153,7 +156,7 @@ func (r *Result) Locate(off int) (ast.Range, bool) {
 // TranslateText parses text (one Spark SQL query) and translates it.
 // Ranges are offsets into text. A syntax error is a finding.
 func TranslateText(text string, opts Options) *Result {
-	st, errs := parser.ParseStatement(text, parser.Options{Vars: opts.Vars})
+	st, errs := parser.ParseStatement(text, parser.Options{Vars: opts.Vars, Version: opts.Version})
 	if len(errs) > 0 {
 		return &Result{Findings: []Finding{{Range: errs[0].Range, Code: "syntax-error", Message: errs[0].Message}}}
 	}
