@@ -52,3 +52,31 @@ func TestStreamUnsupportedOperations(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamAggregateFixOnDatabricks: against databricks, the fix for a
+// stream aggregated without a watermark is the WATERMARK clause or a
+// materialized view, not Thund's pragmas (Databricks reads them as
+// comments).
+func TestStreamAggregateFixOnDatabricks(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"thund.yaml":         "dialect: databricks\n",
+		"samples/ev/001.csv": "user_id,ts\n1,2025-01-01 10:00:00\n",
+		"a.sql":              "CREATE OR REFRESH STREAMING TABLE n AS SELECT user_id, count(*) AS c FROM STREAM(ev) GROUP BY user_id;\n",
+	})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range s.Diagnostics {
+		if d.Code == ir.CodeStreamAggNoWatermark {
+			found = true
+			if strings.Contains(d.Message, "-- @") || !strings.Contains(d.Message, "materialized view") {
+				t.Errorf("fix: %s", d.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no stream-aggregate-needs-watermark: %v", diagStrings(s))
+	}
+}

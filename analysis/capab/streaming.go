@@ -2,6 +2,7 @@ package capab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/thund-dev/thund/ir"
@@ -98,8 +99,12 @@ func streamingFlow(p *ir.Pipeline, f *ir.Flow, d *ir.Dataset) []ir.Diagnostic {
 	// not help it.
 	if f.Aggregates && len(streamRefs) > 0 && mode == ir.Append && f.Watermark == nil && f.CDC == nil {
 		fix := "add the query's WATERMARK col DELAY OF INTERVAL 10 MINUTES clause (or `-- @watermark: EVENT_TIME_COLUMN, 10 minutes`), or use `-- @output_mode: update` or complete"
-		if strings.HasSuffix(f.QueryLoc.File, ".py") {
+		switch {
+		case strings.HasSuffix(f.QueryLoc.File, ".py"):
 			fix = "call .withWatermark(\"event_time_column\", \"10 minutes\") on the stream before the aggregation"
+		case slices.Contains(p.Backends, ir.Databricks):
+			// Databricks reads a pragma as a comment.
+			fix = "add the query's WATERMARK col DELAY OF INTERVAL 10 MINUTES clause, or make " + d.Name + " a materialized view, which aggregates all its input on each update"
 		}
 		out = append(out, ir.Diagnostic{
 			Loc: aggAnchor(f), Severity: ir.Error, Code: ir.CodeStreamAggNoWatermark,
