@@ -1362,6 +1362,15 @@ func queryRows(ctx context.Context, conn *sql.Conn, query string) ([]string, [][
 	if err != nil {
 		return nil, nil, err
 	}
+	// A DATE is written as one (2025-01-02), not as the midnight
+	// timestamp the driver scans it into.
+	var dates []bool
+	if types, err := rows.ColumnTypes(); err == nil {
+		dates = make([]bool, len(types))
+		for i, ct := range types {
+			dates[i] = strings.EqualFold(ct.DatabaseTypeName(), "DATE")
+		}
+	}
 	var out [][]any
 	for rows.Next() {
 		vals := make([]any, len(cols))
@@ -1371,6 +1380,11 @@ func queryRows(ctx context.Context, conn *sql.Conn, query string) ([]string, [][
 		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, nil, err
+		}
+		for i, v := range vals {
+			if tm, ok := v.(time.Time); ok && i < len(dates) && dates[i] {
+				vals[i] = tm.Format("2006-01-02")
+			}
 		}
 		out = append(out, vals)
 	}
