@@ -141,13 +141,29 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.spec, "spec", "", "the pipeline's spec `FILE`, whatever its name (as spark-pipelines run --spec takes it); its folder is the pipeline root")
 	backends := fs.String("backend", "", "comma-separated backends to check, overriding thund.yaml: native, spark-4.1, spark-4.2, spark-4.3, databricks")
 	version := fs.Bool("version", false, "print the version of thund-watch, of its DuckDB and the Spark versions it checks and pushes to, and exit")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printHelp(stdout, fs)
-			return o, err
+	// Flags may follow the folder too (thund-watch --once DIR --limit 5),
+	// as in most command lines: the flag package stops at the first
+	// argument that is not a flag, so parsing goes on after each.
+	var positional []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printHelp(stdout, fs)
+				return o, err
+			}
+			fmt.Fprintf(stderr, "thund-watch: %s\n", flagMessage(err))
+			return o, errUsage
 		}
-		fmt.Fprintf(stderr, "thund-watch: %s\n", flagMessage(err))
-		return o, errUsage
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(rest) < len(args) && args[len(args)-len(rest)-1] == "--"; consumed {
+			// after --, everything is an argument
+			positional = append(positional, rest...)
+			break
+		}
+		positional, rest = append(positional, rest[0]), rest[1:]
 	}
 	if *version {
 		fmt.Fprintln(stdout, report.VersionLine("thund-watch"))
@@ -217,17 +233,17 @@ func parseArgs(args []string, stdout, stderr io.Writer) (options, error) {
 		fmt.Fprintf(stderr, "thund-watch: %s\n", err)
 		return o, errUsage
 	}
-	switch fs.NArg() {
+	switch len(positional) {
 	case 0:
 		o.dir = "."
 	case 1:
-		o.dir = fs.Arg(0)
+		o.dir = positional[0]
 	default:
-		fmt.Fprintf(stderr, "thund-watch: expected one pipeline folder, got %d arguments: %s\n", fs.NArg(), strings.Join(fs.Args(), " "))
+		fmt.Fprintf(stderr, "thund-watch: expected one pipeline folder, got %d arguments: %s\n", len(positional), strings.Join(positional, " "))
 		return o, errUsage
 	}
 	if set["spec"] {
-		if msg := specFlag(&o, fs.NArg() == 1); msg != "" {
+		if msg := specFlag(&o, len(positional) == 1); msg != "" {
 			fmt.Fprintf(stderr, "thund-watch: %s\n", msg)
 			return o, errUsage
 		}
