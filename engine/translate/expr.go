@@ -996,6 +996,12 @@ func (t *tr) binaryOf(b *ast.Binary, l, r frag, try bool) frag {
 			return at(b, ty, cat("CAST((", l, " % ", t.remainder(b.R, r), ") AS "+ty.duck()+")"))
 		}
 		ty := widen(l.typ, r.typ)
+		if ty.integral() && l.typ.integral() && r.typ.integral() && positiveLiteral(b.R) {
+			// By a positive constant (x % 1000): never by zero, never the
+			// least integer % -1, so DuckDB's remainder (whose sign is the
+			// dividend's, as Java's) is Spark's, without the checks.
+			return at(b, ty, cat("CAST((", l, " % ", r, ") AS "+ty.duck()+")"))
+		}
 		if ty.integral() && l.typ.integral() && r.typ.integral() {
 			// As HUGEINT: the least integer % -1 is 0 on Spark (Java's
 			// remainder), an overflow on DuckDB.
@@ -1436,6 +1442,29 @@ func (t *tr) divisor(n ast.Node, r frag, try bool) frag {
 	}
 	id := t.check(n)
 	return cat("thund_divisor(", r, ", "+strconv.Itoa(id)+")")
+}
+
+// positiveLiteral reports an integer literal greater than zero (a
+// negative number is a unary minus over one).
+func positiveLiteral(x ast.Expr) bool {
+	for {
+		p, ok := x.(*ast.Paren)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	l, ok := x.(*ast.Literal)
+	if !ok {
+		return false
+	}
+	switch l.Kind {
+	case ast.LitInteger, ast.LitBigInt, ast.LitSmallInt, ast.LitTinyInt:
+	default:
+		return false
+	}
+	n, ok := new(big.Int).SetString(strings.TrimRight(l.Text, "LlSsYy"), 10)
+	return ok && n.Sign() > 0
 }
 
 // remainder wraps the divisor of % so that zero fails as Spark's
