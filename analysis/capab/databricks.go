@@ -92,7 +92,7 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	// An @expect decorator is in a .py file, which takes no `-- @...`
 	// pragma: the fix is the decorator itself or thund.yaml's backends.
 	SynPyExpect: dbxOnly(no("open-source Spark Declarative Pipelines have no expectations: pyspark.pipelines (Spark 4.1 to 4.3) has no expect, expect_or_drop or expect_or_fail decorator; remove the decorator, " +
-		"or check the pipeline only where expectations run, with thund.yaml `backends: [native, databricks]` (a Python file has no per-dataset `@backends` pragma)" + onDatabricks)),
+		"or check the pipeline only where expectations run, with thund.yaml `backends: [native, databricks]` (a Python file has no per-dataset `@backends` pragma; Databricks' dlt module has the decorators: check against the databricks backend, or run natively)")),
 	SynApplyChanges: {
 		ir.Native:     yes,
 		ir.Spark41:    no("Spark 4.1 has no apply-changes flows, in SQL or otherwise: target spark-4.3 (CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (...) SEQUENCE BY ...) or databricks, or run natively"),
@@ -152,7 +152,7 @@ var syntaxRows = map[Feature]map[ir.Backend]Support{
 	// (spark.sql and spark-pipelines dry-run).
 	SynReadKafka: dbxOnly(no("Spark SQL has no read_kafka table function (Spark 4.1: PARSE_SYNTAX_ERROR at '=>'; 4.3: UNRESOLVABLE_TABLE_VALUED_FUNCTION): define the stream in Python, " +
 		"@dp.table returning spark.readStream.format(\"kafka\").option(\"kafka.bootstrap.servers\", ...).option(\"subscribe\", topic).load(), with Spark's Kafka connector (spark-sql-kafka) on the server" + onDatabricks)),
-	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader): declare the files as a source (`-- @source: files format=csv path=...`)" + onDatabricks)),
+	SynCloudFiles: dbxOnly(no("Spark has no cloud_files (Databricks Auto Loader), and a streaming table cannot stream files in Spark SQL (STREAM format.`path` is a batch relation, INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE): define it in Python, @dp.table returning spark.readStream.format(...).schema(...).load(path), with the files' own format" + onDatabricks)),
 	// The native engine's Spark-to-DuckDB translation does not carry
 	// QUALIFY yet, and a run without the filter would give other rows.
 	// Spark's pipelines read a .sql file as statements split at ';'

@@ -74,3 +74,23 @@ CREATE FLOW f AS AUTO CDC INTO people FROM STREAM(changes) KEYS (id) SEQUENCE BY
 		t.Errorf("%s: diagnostics: %v", yaml, got)
 	}
 }
+
+// TestPythonCDCListColumnsNamedAsWritten: the same check for
+// dlt.apply_changes names the keyword the user wrote
+// (except_column_list=, track_history_column_list=), not SQL's clause.
+func TestPythonCDCListColumnsNamedAsWritten(t *testing.T) {
+	root := tree(t, map[string]string{
+		"thund.yaml":       "dialect: databricks\n",
+		"samples/feed.csv": "id,name,op,seq\n1,Ada,U,1\n",
+		"c.py": "import dlt\n\n@dlt.view(name=\"v\")\ndef v():\n    return spark.readStream.table(\"feed\")\n\n" +
+			"dlt.create_streaming_table(\"people\")\n\n" +
+			"dlt.apply_changes(target=\"people\", source=\"v\", keys=[\"id\"], sequence_by=\"seq\", except_column_list=[\"op\", \"nmae\"],\n" +
+			"    stored_as_scd_type=2, track_history_column_list=[\"name\", \"sq\"])\n",
+	})
+	snap, s := load(t, root)
+	res := describe(t, snap, s)
+	all := strings.Join(diagStrings(snap, res.Diagnostics), "\n")
+	if !strings.Contains(all, "except_column_list= names nmae") || !strings.Contains(all, "track_history_column_list= names sq") || strings.Contains(all, "COLUMNS names") {
+		t.Errorf("diagnostics:\n%s", all)
+	}
+}

@@ -436,11 +436,22 @@ func (ds *describer) cdcLists(f *ir.Flow, cols []engine.Column) {
 // on it.
 func (ds *describer) cdcListColumns(f *ir.Flow, clause string, list []string, cols []engine.Column,
 	has func([]engine.Column, string) bool, names func([]engine.Column) string, missing func(ir.Loc, string)) {
+	shown := clause
+	if strings.HasSuffix(strings.ToLower(f.CDC.Loc.File), ".py") {
+		// apply_changes' keywords, as the user wrote them.
+		shown = map[string]string{"COLUMNS": "column_list=", "TRACK HISTORY ON": "track_history_column_list="}[clause]
+		if clause == "COLUMNS" && f.CDC.ColumnsExcept || clause == "TRACK HISTORY ON" && f.CDC.TrackHistoryExcept {
+			shown = strings.Replace(shown, "_column_list", "_except_column_list", 1)
+			if clause == "COLUMNS" {
+				shown = "except_column_list="
+			}
+		}
+	}
 	for _, n := range list {
 		if has(cols, n) {
 			continue
 		}
-		missing(ds.listNameLoc(f.CDC.Loc, clause, n), fmt.Sprintf("%s names %s, which is not a column of the changes the flow reads (they are %s); name one of those or take it out of the list", clause, n, names(cols)))
+		missing(ds.listNameLoc(f.CDC.Loc, clause, n), fmt.Sprintf("%s names %s, which is not a column of the changes the flow reads (they are %s); name one of those or take it out of the list", shown, n, names(cols)))
 	}
 }
 
