@@ -24,6 +24,7 @@ import (
 	"github.com/thund-dev/thund/analysis/capab"
 	"github.com/thund-dev/thund/analysis/sparksql/ast"
 	"github.com/thund-dev/thund/engine"
+	"github.com/thund-dev/thund/engine/typecheck"
 	"github.com/thund-dev/thund/ir"
 )
 
@@ -547,7 +548,7 @@ func (ds *describer) report(f *ir.Flow, loc ir.Loc, query, rel string, err error
 		d := ir.Diagnostic{Severity: ir.Error, Code: ir.CodeBinder, Message: se.Message, Loc: f.QueryLoc}
 		if se.Code == "not-portable" {
 			// What a run refuses before running it (translate.CodeNotPortable).
-			d.Code = ir.CodeUnsupported
+			d.Code, d.Backend, d.Message = ir.CodeUnsupported, ir.Native, typecheck.NativeRefusal(f.Target, se.Message)
 		}
 		if text, ok := ds.snap.Text(f.QueryLoc.File); ok && f.QueryLoc.End <= len(text) {
 			d.Loc = firstLineLoc(text, f.QueryLoc)

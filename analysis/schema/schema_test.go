@@ -191,7 +191,7 @@ func TestBinderErrors(t *testing.T) {
 	got := diagStrings(snap, res.Diagnostics)
 	want := []string{
 		"no_function.sql:20-34 [months_between] error unsupported-on-backend months_between does not run natively: months_between's day-fraction rules do not run natively yet",
-		"pattern.sql:32-41 ['yyyy QQ'] error unsupported-on-backend this datetime pattern uses the pattern letters QQ, which Thund does not translate (docs/spark-compat.md lists the letters it does)",
+		"pattern.sql:32-41 ['yyyy QQ'] error unsupported-on-backend pattern cannot run on the native backend: this datetime pattern uses the pattern letters QQ, which Thund does not translate (docs/spark-compat.md lists the letters it does)",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got\n%s", strings.Join(got, "\n"))

@@ -68,6 +68,7 @@ func TestCheckReportsNativeRefusals(t *testing.T) {
 		"samples/src.csv": "id,v\n1,2.5\n",
 		"script.sql":      "CREATE MATERIALIZED VIEW script AS SELECT TRANSFORM(id) USING 'cat' AS (x) FROM src\n",
 		"typed.sql":       "CREATE MATERIALIZED VIEW typed AS SELECT CAST(v AS INT) AS i FROM src\n",
+		"pattern.sql":     "CREATE MATERIALIZED VIEW pattern AS SELECT date_format(DATE'2024-01-01', 'yyyy QQ') AS q\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -85,6 +86,10 @@ func TestCheckReportsNativeRefusals(t *testing.T) {
 	want := "script.sql:1:36: error: SELECT TRANSFORM runs a script"
 	if strings.Count(out.String(), want) != 1 || !strings.Contains(out.String(), "[unsupported-on-backend]") {
 		t.Errorf("plain --check does not report the native refusal %q once:\n%s", want, out.String())
+	}
+	// A reason that does not say "native" gets the backend named.
+	if !strings.Contains(out.String(), "pattern.sql:1:") || !strings.Contains(out.String(), "error: pattern cannot run on the native backend: this datetime pattern") {
+		t.Errorf("the refusal does not name the backend:\n%s", out.String())
 	}
 	if strings.Contains(out.String(), "typed.sql") {
 		t.Errorf("a refusal resting on a sample column's type (known only to the run) is reported:\n%s", out.String())

@@ -104,7 +104,7 @@ func Check(snap *analysis.Snapshot) []ir.Diagnostic {
 			case x.Code == translate.CodeNotPortable && native && !typeDependent(x.Message):
 				// What a native run refuses before running the flow,
 				// said before the run: the same refusal --once gives.
-				d = ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native, Message: x.Message}
+				d = ir.Diagnostic{Loc: loc, Severity: ir.Error, Code: ir.CodeUnsupported, Backend: ir.Native, Message: NativeRefusal(f.Target, x.Message)}
 			default:
 				continue
 			}
@@ -116,6 +116,17 @@ func Check(snap *analysis.Snapshot) []ir.Diagnostic {
 		}
 	}
 	return out
+}
+
+// NativeRefusal words a construct the native run refuses in dataset's
+// flow so that it names the backend, as the capability findings do
+// (unless the translator's reason says it already: "does not run
+// natively", "the native engine ...").
+func NativeRefusal(dataset, why string) string {
+	if strings.Contains(why, "native") {
+		return why
+	}
+	return dataset + " cannot run on the native backend: " + why
 }
 
 // callsDuckDB reports whether a translation found a call of one of
