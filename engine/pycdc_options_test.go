@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -31,23 +32,14 @@ func TestPythonApplyChangesOptions(t *testing.T) {
 			if d := res.Datasets["dim"]; d == nil || d.Phase != Completed {
 				t.Fatalf("dim = %+v", d)
 			}
-			rows, err := s.DB().Query(strings.ReplaceAll(tc.query, " dim ", " "+s.RelationSQL("dim")+" "))
+			conn, err := s.DB().Conn(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer rows.Close()
-			cols, _ := rows.Columns()
-			var got [][]any
-			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, vals)
+			defer conn.Close()
+			_, got, err := queryRows(context.Background(), conn, strings.ReplaceAll(tc.query, " dim ", " "+s.RelationSQL("dim")+" "))
+			if err != nil {
+				t.Fatal(err)
 			}
 			if fmt.Sprint(got) != tc.want {
 				t.Errorf("rows %v, want %s", got, tc.want)

@@ -16,27 +16,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata pipelines")
 
-// pipelines lists every testdata pipeline: the realistic ones and each
-// broken one.
+// pipelines lists the testdata pipelines.
 func pipelines(t *testing.T) []string {
-	t.Helper()
-	var out []string
-	for _, pattern := range []string{"../../testdata/*", "../../testdata/broken/*"} {
-		dirs, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range dirs {
-			if fi, err := os.Stat(d); err != nil || !fi.IsDir() || filepath.Base(d) == "broken" {
-				continue
-			}
-			out = append(out, d)
-		}
-	}
-	if len(out) < 5 {
-		t.Fatalf("found only %d testdata pipelines", len(out))
-	}
-	return out
+	return testutil.Pipelines(t, "../../testdata")
 }
 
 // TestGolden runs `thund-watch --check` on every testdata pipeline and

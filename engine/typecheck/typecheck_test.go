@@ -17,29 +17,13 @@ import (
 	benchgen "github.com/thund-dev/thund/bench/gen"
 	"github.com/thund-dev/thund/engine"
 	"github.com/thund-dev/thund/engine/translate"
+	"github.com/thund-dev/thund/internal/testutil"
 	"github.com/thund-dev/thund/ir"
 )
 
 // pipelines lists the testdata pipelines.
 func pipelines(t *testing.T) []string {
-	t.Helper()
-	var out []string
-	for _, pattern := range []string{"../../testdata/*", "../../testdata/broken/*"} {
-		dirs, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range dirs {
-			if fi, err := os.Stat(d); err != nil || !fi.IsDir() || filepath.Base(d) == "broken" {
-				continue
-			}
-			out = append(out, d)
-		}
-	}
-	if len(out) < 5 {
-		t.Fatalf("found only %d testdata pipelines", len(out))
-	}
-	return out
+	return testutil.Pipelines(t, "../../testdata")
 }
 
 // TestTypeCatalogAgreesWithLineage holds typeChecks' catalog to what it

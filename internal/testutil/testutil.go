@@ -66,3 +66,27 @@ func TempTree(t testing.TB, files map[string]string) string {
 	}
 	return dir
 }
+
+// Pipelines lists the pipeline folders of a testdata folder (every
+// folder in it and in its broken/ folder), failing t when it finds fewer
+// than five.
+func Pipelines(t testing.TB, testdata string) []string {
+	t.Helper()
+	var out []string
+	for _, pattern := range []string{filepath.Join(testdata, "*"), filepath.Join(testdata, "broken", "*")} {
+		dirs, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range dirs {
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() || filepath.Base(d) == "broken" {
+				continue
+			}
+			out = append(out, d)
+		}
+	}
+	if len(out) < 5 {
+		t.Fatalf("found only %d testdata pipelines", len(out))
+	}
+	return out
+}
