@@ -96,3 +96,35 @@ func TestPythonCloudFilesOnSpark(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonCDCKeywordForOtherSCDType: ignore_null_updates=True with
+// stored_as_scd_type=2 is a native warning at the keyword saying it holds
+// for SCD type 1 only (not that its value cannot be read).
+func TestPythonCDCKeywordForOtherSCDType(t *testing.T) {
+	s, err := Load(writeTree(t, map[string]string{
+		"thund.yaml":       "dialect: databricks\n",
+		"samples/feed.csv": "id,name,seq\n1,a,1\n",
+		"c.py": "import dlt\n\n@dlt.view(name=\"v\")\ndef v():\n    return spark.readStream.table(\"feed\")\n\n" +
+			"dlt.create_streaming_table(\"dim\")\n\n" +
+			"dlt.apply_changes(target=\"dim\", source=\"v\", keys=[\"id\"], sequence_by=\"seq\", stored_as_scd_type=2, ignore_null_updates=True)\n",
+	}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := s.Text("c.py")
+	found := false
+	for _, d := range s.Diagnostics {
+		if d.Backend == ir.Native && strings.Contains(d.Message, "SCD type 1 only") {
+			found = true
+			if got := text[d.Loc.Start:d.Loc.End]; got != "True" {
+				t.Errorf("at %q, want the keyword's value", got)
+			}
+			if strings.Contains(d.Message, "cannot read") {
+				t.Errorf("message: %s", d.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no SCD 1 only warning: %v", diagStrings(s))
+	}
+}

@@ -323,9 +323,12 @@ func (res *fileResult) pythonDefinition(def *pylib.Definition, helpers bool) {
 		for _, u := range c.Unapplied {
 			at := ir.Loc{File: file, Start: u.Loc.Start, End: u.Loc.End}
 			flow.CDC.Unapplied = append(flow.CDC.Unapplied, ir.Construct{Name: u.Name, Loc: at})
+			msg := fmt.Sprintf("the native run does not apply %s= (Thund cannot read its value), so its apply-changes results may differ from Databricks': write it as a literal (a list of column names, True, a condition string or expr(...))", u.Name)
+			if u.SCD1 {
+				msg = fmt.Sprintf("%s= is applied natively for SCD type 1 only: with stored_as_scd_type=2 the native run ignores it, so its versions may differ from Databricks'", u.Name)
+			}
 			res.diags = append(res.diags, ir.Diagnostic{
-				Loc: at, Severity: ir.Warning, Code: ir.CodeUnsupported, Backend: ir.Native,
-				Message: fmt.Sprintf("the native run does not apply %s= here (a value Thund cannot read, or one that holds for SCD type 1 only), so its apply-changes results may differ from Databricks': write it as a literal (a list of column names, True, a condition string or expr(...))", u.Name),
+				Loc: at, Severity: ir.Warning, Code: ir.CodeUnsupported, Backend: ir.Native, Message: msg,
 			})
 		}
 		flow.Streaming = true

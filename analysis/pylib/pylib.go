@@ -223,6 +223,9 @@ type CDC struct {
 type Arg struct {
 	Name string
 	Loc  Span
+	// SCD1 is set for a keyword read as written that holds for SCD
+	// type 1 only, given with stored_as_scd_type=2.
+	SCD1 bool
 }
 
 // Definition is a dataset, a flow or a sink the file defines.
@@ -1280,7 +1283,7 @@ func (r *reader) cdcFlow(d *Definition, attr string, args []*sitter.Node, kw map
 		if v, ok := r.sqlExpr(n); ok {
 			c.Deletes = v
 		} else {
-			c.Unapplied = append(c.Unapplied, Arg{"apply_as_deletes", span(n)})
+			c.Unapplied = append(c.Unapplied, Arg{Name: "apply_as_deletes", Loc: span(n)})
 		}
 	}
 	if n := kw["column_list"]; n != nil {
@@ -1295,14 +1298,14 @@ func (r *reader) cdcFlow(d *Definition, attr string, args []*sitter.Node, kw map
 			c.IgnoreNullUpdates = true
 		case "False":
 		default:
-			c.Unapplied = append(c.Unapplied, Arg{"ignore_null_updates", span(n)})
+			c.Unapplied = append(c.Unapplied, Arg{Name: "ignore_null_updates", Loc: span(n)})
 		}
 	}
 	if n := kw["apply_as_truncates"]; n != nil {
 		if v, ok := r.sqlExpr(n); ok {
 			c.TruncateWhen = v
 		} else {
-			c.Unapplied = append(c.Unapplied, Arg{"apply_as_truncates", span(n)})
+			c.Unapplied = append(c.Unapplied, Arg{Name: "apply_as_truncates", Loc: span(n)})
 		}
 	}
 	if c.SCD == 2 {
@@ -1310,7 +1313,7 @@ func (r *reader) cdcFlow(d *Definition, attr string, args []*sitter.Node, kw map
 		// truncates for SCD 1 only.
 		for _, k := range []string{"ignore_null_updates", "apply_as_truncates"} {
 			if n := kw[k]; n != nil && (k != "ignore_null_updates" || c.IgnoreNullUpdates) && !slices.ContainsFunc(c.Unapplied, func(a Arg) bool { return a.Name == k }) {
-				c.Unapplied = append(c.Unapplied, Arg{k, span(n)})
+				c.Unapplied = append(c.Unapplied, Arg{Name: k, Loc: span(n), SCD1: true})
 			}
 		}
 	}
@@ -1322,7 +1325,7 @@ func (r *reader) cdcFlow(d *Definition, attr string, args []*sitter.Node, kw map
 		if names := r.names(n); len(names) > 0 {
 			c.TrackHistory, c.TrackHistoryExcept = names, k == "track_history_except_column_list"
 		} else {
-			c.Unapplied = append(c.Unapplied, Arg{k, span(n)})
+			c.Unapplied = append(c.Unapplied, Arg{Name: k, Loc: span(n)})
 		}
 	}
 	if snapshot {
